@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+// ScratchpadInk: a native ink canvas over an exercise web page that never drops a point.
+// Zero package dependencies: the Swift toolchain, Foundation and the standard library only.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "ScratchpadInk",
+    products: [
+        .library(name: "InkCore", targets: ["InkCore"]),
+        .library(name: "HitTestBridge", targets: ["HitTestBridge"]),
+        .executable(name: "ink-replay", targets: ["ink-replay"]),
+    ],
+    targets: [
+        .target(
+            name: "InkCore",
+            swiftSettings: strictSettings,
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+        .target(
+            name: "HitTestBridge",
+            dependencies: ["InkCore"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ink-replay",
+            dependencies: ["InkCore", "HitTestBridge"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "InkCoreTests",
+            dependencies: ["InkCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HitTestBridgeTests",
+            dependencies: ["HitTestBridge", "InkCore"],
+            resources: [],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
