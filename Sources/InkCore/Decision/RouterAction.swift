@@ -1,0 +1,52 @@
+/// A command ``TouchRouter`` gives its host. The host carries actions out in the order
+/// they were produced.
+///
+/// Every real sample leaves the router in exactly one ``ink(_:_:)`` or ``release(_:_:)``
+/// action (a touch that a gesture takes from the ink after it began inking is first
+/// retracted, then released in full), or is counted in a ``cancel(_:_:)``.
+public enum RouterAction: Sendable, Hashable {
+    /// Ask the page whether an interactive element lies under `point` (canvas points) for
+    /// `touch`, and report the answer with ``TouchRouter/verdictArrived(_:_:into:)``.
+    /// `askedAt` is the touch-down timestamp in seconds.
+    case queryPage(QueryID, touch: TouchID, point: CanvasPoint, askedAt: Double)
+    /// The touch's owner is now known; the samples that follow (queued ones first) go
+    /// there. Informational: a host may log it or ignore it.
+    case decided(TouchID, HitTestVerdict, DecisionReason)
+    /// Stop waiting for `query`: its touch was settled without it. An answer that still
+    /// arrives is ignored.
+    case abandonQuery(QueryID, touch: TouchID)
+    /// Append the sample to the touch's stroke. The first `ink` of a touch starts its stroke.
+    case ink(TouchID, TouchSample)
+    /// Replace the tentative tail of the touch's stroke by these predicted samples (possibly
+    /// none). Predicted samples are never stored or counted.
+    case predictInk(TouchID, [TouchSample])
+    /// The sample at `index` (0-based, among the touch's inked samples) was refined by an
+    /// estimated-property update; redraw from there.
+    case refineInk(TouchID, index: Int, TouchSample)
+    /// The touch lifted: its stroke is complete.
+    case endInk(TouchID)
+    /// Remove the touch's stroke: a gesture took the touch to the page. The samples it held
+    /// are released to the page next, in order, with their original timestamps.
+    case retractInk(TouchID)
+    /// Deliver the sample to the page, with its original timestamp. The first `release` of a
+    /// touch is the page's touch-start.
+    case release(TouchID, TouchSample)
+    /// The touch lifted: deliver the page's touch-end.
+    case endRelease(TouchID)
+    /// The system cancelled the touch. `previously` says what the host had done with it: a
+    /// stroke to discard, page touches to cancel, or nothing shown yet.
+    case cancel(TouchID, previously: CancelledRoute)
+    /// The touch is finished (ended and decided, or cancelled) and the router forgot it;
+    /// this is its final ledger. Always the last action about a touch.
+    case touchFinished(TouchID, SampleLedger)
+}
+
+/// Where a cancelled touch had been routed before the system cancelled it.
+public enum CancelledRoute: String, Sendable, Hashable, Codable {
+    /// Still undecided: its queued samples were never shown.
+    case undecided
+    /// Inking: the host discards the stroke.
+    case ink
+    /// Released: the host sends the page a touch-cancel.
+    case page
+}

@@ -1,0 +1,38 @@
+/// What ``TouchRouter`` has done, counted. Monotonic; never reset.
+public struct RouterCounters: Sendable, Hashable, Codable {
+    /// Hit tests asked (``RouterAction/queryPage(_:touch:point:askedAt:)`` actions).
+    public var queriesAsked = 0
+    /// Answers that decided a waiting touch.
+    public var answersApplied = 0
+    /// Answers for a query already answered.
+    public var duplicateAnswers = 0
+    /// Answers for a query already settled another way (deadline, cancel, gesture, bound).
+    public var lateAnswers = 0
+    /// Answers for a query never issued.
+    public var unknownAnswers = 0
+    /// Touches settled by a passed deadline.
+    public var deadlinesPassed = 0
+    /// Multi-finger gestures detected (each counts once, however many touches it took).
+    public var gestures = 0
+    /// Touches whose ink was retracted because a gesture took them to the page.
+    public var retractions = 0
+    /// Samples that had been shown as ink and were then retracted and released.
+    public var retractedSamples = 0
+    /// Touches settled because they reached ``TouchRouterConfiguration/maxQueuedSamplesPerTouch``.
+    public var boundsReached = 0
+    /// Touches settled by ``TouchRouter/flush(fallback:into:)``.
+    public var flushed = 0
+    /// Estimated-property updates applied to queued or inked samples.
+    public var updatesApplied = 0
+    /// Estimated-property updates for samples already handed to the page (nothing to do).
+    public var updatesAfterRelease = 0
+    /// Touches that finished as ink.
+    public var touchesInked = 0
+    /// Touches that finished on the page.
+    public var touchesReleased = 0
+    /// Touches the system cancelled.
+    public var touchesCancelled = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+}

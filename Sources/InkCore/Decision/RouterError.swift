@@ -1,0 +1,38 @@
+/// Input ``TouchRouter`` refuses. A refused input changes nothing: no sample is counted,
+/// no touch changes state, no action is produced.
+public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A sample has a non-finite position or timestamp, or a property out of range.
+    case invalidSample(TouchID, TouchSample)
+    /// A sample is older than the touch's previous sample.
+    case timestampWentBackwards(TouchID, previous: Double, got: Double)
+    /// A `began` event carried no sample.
+    case beganWithoutSample(TouchID)
+    /// A `began` event named a touch that is already active.
+    case touchAlreadyActive(TouchID)
+    /// A `moved`, `ended` or `cancelled` event, or an update, named no active touch.
+    case unknownTouch(TouchID)
+    /// An estimated-property update named an index no sample of the touch carries.
+    case unknownUpdateIndex(TouchID, UInt64)
+    /// An estimated-property update carried a non-finite or out-of-range value.
+    case invalidUpdate(TouchID, UInt64)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case let .invalidSample(touch, sample):
+            return "\(touch): invalid sample (x \(sample.x), y \(sample.y), t \(sample.timestamp), force \(sample.force.map { "\($0)" } ?? "none")): coordinates and time must be finite, force 0...1"
+        case let .timestampWentBackwards(touch, previous, got):
+            return "\(touch): timestamp went backwards from \(previous) s to \(got) s"
+        case let .beganWithoutSample(touch):
+            return "\(touch): a began event must carry the touch-down sample"
+        case let .touchAlreadyActive(touch):
+            return "\(touch): began while already active"
+        case let .unknownTouch(touch):
+            return "\(touch): no such active touch"
+        case let .unknownUpdateIndex(touch, index):
+            return "\(touch): no sample awaits estimated-property update \(index)"
+        case let .invalidUpdate(touch, index):
+            return "\(touch): estimated-property update \(index) has a non-finite or out-of-range value"
+        }
+    }
+}

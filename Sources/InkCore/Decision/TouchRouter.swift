@@ -1,0 +1,512 @@
+/// The decision engine: routes every touch to the ink or to the page without dropping or
+/// reordering a single sample.
+///
+/// When a touch begins, nobody yet knows whether it is ink or belongs to an interactive
+/// element of the page. The router queues the touch's samples, emits
+/// ``RouterAction/queryPage(_:touch:point:askedAt:)``, and when the answer arrives (or its
+/// deadline passes) commits the queue to ink or releases it to the page, in order and with
+/// the original timestamps; later samples of the touch follow the same way.
+///
+/// `TouchRouter` is a pure value type: events and answers in, ``RouterAction``s out. It
+/// reads no clock and does no I/O: "now" is whatever the caller passes to
+/// ``deadlinePassed(now:fallback:into:)``. Refused input (see ``RouterError``) changes
+/// nothing. In steady state (a touch already decided) handling a sample appends one action
+/// to a caller-owned buffer and allocates nothing.
+///
+/// ```swift
+/// var router = TouchRouter()
+/// var actions: [RouterAction] = []
+/// try router.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), into: &actions)
+/// // actions == [.queryPage(QueryID(rawValue: 1), touch: TouchID(1), point: …, askedAt: …)]
+/// router.verdictArrived(QueryID(rawValue: 1), .ink, into: &actions)
+/// // … .decided(TouchID(1), .ink, .answered), .ink(TouchID(1), down)
+/// ```
+///
+/// The lifecycle of one touch:
+/// `deciding` → (answer, deadline, gesture, bound or flush) → `ink` | `page` → ended; or
+/// cancelled from any of them. A touch that ends while `deciding` stays queued until it is
+/// decided, so a dot still becomes ink and a tap still reaches its button.
+public struct TouchRouter: Sendable {
+    /// The router's settings.
+    public let configuration: TouchRouterConfiguration
+    /// What the router has done, counted.
+    public private(set) var counters = RouterCounters()
+
+    private var touches: [TouchRecord] = []
+    private var totals = SampleLedger()
+    private var lastQuery: UInt64 = 0
+    private var answered = RecentQueries()
+
+    /// Creates a router with no touches.
+    public init(configuration: TouchRouterConfiguration = TouchRouterConfiguration()) {
+        self.configuration = configuration
+        touches.reserveCapacity(8)
+    }
+
+    // MARK: - Reading the state
+
+    /// The session ledger: every real sample received so far, and where it went.
+    /// ``SampleLedger/pending`` is recounted from the queues themselves, so a sample lost by
+    /// a bug shows up in ``SampleLedger/dropped``.
+    public var ledger: SampleLedger {
+        var result = totals
+        result.pending = touches.reduce(0) { $0 + $1.queue.count }
+        return result
+    }
+
+    /// The ledger of one touch that is active or still undecided; `nil` once it finished.
+    public func ledger(of touch: TouchID) -> SampleLedger? {
+        guard let index = touches.lastIndex(where: { $0.id == touch }) else { return nil }
+        var result = touches[index].ledger
+        result.pending = touches[index].queue.count
+        return result
+    }
+
+    /// Touches that have not finished yet (including ended touches still undecided).
+    public var unfinishedTouches: [TouchID] { touches.map(\.id) }
+
+    /// The earliest time (seconds, in sample time) at which an undecided touch's deadline
+    /// passes, or `nil` when no touch is undecided. A host schedules its next call to
+    /// ``deadlinePassed(now:fallback:into:)`` for then.
+    public var nextDeadline: Double? {
+        touches.lazy.compactMap { record -> Double? in
+            guard case .deciding = record.route else { return nil }
+            return record.downTime + configuration.decisionTimeout
+        }.min()
+    }
+
+    // MARK: - Events in
+
+    /// Handles one platform touch event.
+    ///
+    /// - Parameters:
+    ///   - event: The event. Its samples must be valid and not older than the touch's
+    ///     previous sample.
+    ///   - actions: The buffer the resulting actions are appended to.
+    /// - Throws: ``RouterError`` when the event is refused; nothing changes then.
+    public mutating func handle(_ event: TouchEvent, into actions: inout [RouterAction]) throws {
+        let index = try validate(event)
+        switch event.phase {
+        case .began:
+            begin(event, into: &actions)
+        case .moved, .ended, .cancelled:
+            let index = index!  // validate() found the record
+            for sample in event.samples { accept(sample, at: index, into: &actions) }
+            if event.phase == .moved {
+                predict(event.predicted, at: index, into: &actions)
+            } else if event.phase == .ended {
+                end(at: index, into: &actions)
+            } else {
+                cancel(at: index, into: &actions)
+            }
+        }
+    }
+
+    /// Handles one platform touch event, returning its actions.
+    public mutating func handle(_ event: TouchEvent) throws -> [RouterAction] {
+        var actions: [RouterAction] = []
+        try handle(event, into: &actions)
+        return actions
+    }
+
+    /// Applies a later, better value to a sample whose properties were estimates.
+    ///
+    /// A queued sample is refined in place (it will be inked or released refined); an inked
+    /// sample produces ``RouterAction/refineInk(_:index:_:)``; a sample already handed to the
+    /// page needs nothing and is counted in ``RouterCounters/updatesAfterRelease``.
+    /// - Throws: ``RouterError/unknownTouch(_:)``, ``RouterError/unknownUpdateIndex(_:_:)``
+    ///   or ``RouterError/invalidUpdate(_:_:)``; nothing changes then.
+    public mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws {
+        guard let index = touches.lastIndex(where: { $0.id == update.touch }) else {
+            throw RouterError.unknownTouch(update.touch)
+        }
+        if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
+            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+        }
+        if update.altitude.map({ !$0.isFinite }) ?? false || update.azimuth.map({ !$0.isFinite }) ?? false {
+            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+        }
+        if let q = touches[index].queue.firstIndex(where: { $0.estimationUpdateIndex == update.updateIndex }) {
+            touches[index].queue[q] = update.applied(to: touches[index].queue[q])
+            counters.updatesApplied += 1
+            return
+        }
+        guard let a = touches[index].awaiting.firstIndex(where: { $0.sample.estimationUpdateIndex == update.updateIndex }) else {
+            throw RouterError.unknownUpdateIndex(update.touch, update.updateIndex)
+        }
+        let entry = touches[index].awaiting[a]
+        let refined = update.applied(to: entry.sample)
+        if update.isFinal {
+            touches[index].awaiting.remove(at: a)
+        } else {
+            touches[index].awaiting[a].sample = refined
+        }
+        switch touches[index].route {
+        case .ink:
+            actions.append(.refineInk(update.touch, index: entry.position, refined))
+            if touches[index].windowInk.indices.contains(entry.position) {
+                touches[index].windowInk[entry.position] = refined
+            }
+            counters.updatesApplied += 1
+        case .page, .deciding:
+            counters.updatesAfterRelease += 1
+        }
+    }
+
+    /// Reports the page's answer to a query.
+    ///
+    /// Answers may come in any order, late, twice, or for queries never asked: only an
+    /// answer to a query still waiting decides anything; the others are ignored and counted.
+    /// - Returns: What the router did with the answer.
+    @discardableResult
+    public mutating func verdictArrived(
+        _ query: QueryID, _ verdict: HitTestVerdict, into actions: inout [RouterAction]
+    ) -> VerdictOutcome {
+        if let index = touches.firstIndex(where: { $0.route == .deciding(query) }) {
+            answered.insert(query)
+            counters.answersApplied += 1
+            settle(at: index, as: verdict, because: .answered, into: &actions)
+            return .applied
+        }
+        if query.rawValue == 0 || query.rawValue > lastQuery {
+            counters.unknownAnswers += 1
+            return .unknownQuery
+        }
+        if answered.contains(query) {
+            counters.duplicateAnswers += 1
+            return .duplicate
+        }
+        counters.lateAnswers += 1
+        return .late
+    }
+
+    /// Settles, by `fallback`, every undecided touch whose deadline
+    /// (touch-down + ``TouchRouterConfiguration/decisionTimeout``) is at or before `now`.
+    ///
+    /// - Parameters:
+    ///   - now: The current time in seconds, on the clock of the sample timestamps.
+    ///   - fallback: Where an unanswered touch goes.
+    public mutating func deadlinePassed(
+        now: Double, fallback: HitTestVerdict, into actions: inout [RouterAction]
+    ) {
+        var index = 0
+        while index < touches.count {
+            if case let .deciding(query) = touches[index].route,
+               touches[index].downTime + configuration.decisionTimeout <= now {
+                counters.deadlinesPassed += 1
+                actions.append(.abandonQuery(query, touch: touches[index].id))
+                if settle(at: index, as: fallback, because: .deadline, into: &actions) { continue }
+            }
+            index += 1
+        }
+    }
+
+    /// Settles every undecided touch by `fallback` now, whatever its deadline (for the end
+    /// of a session, or a host that is going away).
+    public mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
+        var index = 0
+        while index < touches.count {
+            if case let .deciding(query) = touches[index].route {
+                counters.flushed += 1
+                actions.append(.abandonQuery(query, touch: touches[index].id))
+                if settle(at: index, as: fallback, because: .flushed, into: &actions) { continue }
+            }
+            index += 1
+        }
+    }
+
+    // MARK: - Internals
+
+    /// Checks the whole event before anything changes; returns the record index for
+    /// events of an existing touch.
+    private func validate(_ event: TouchEvent) throws -> Int? {
+        let active = touches.lastIndex(where: { $0.id == event.touch && !$0.hasEnded })
+        var previous: Double
+        if event.phase == .began {
+            if active != nil { throw RouterError.touchAlreadyActive(event.touch) }
+            guard let first = event.samples.first else { throw RouterError.beganWithoutSample(event.touch) }
+            previous = first.timestamp
+        } else {
+            guard let active else { throw RouterError.unknownTouch(event.touch) }
+            previous = touches[active].lastTimestamp
+        }
+        for sample in event.samples {
+            guard sample.isValid else { throw RouterError.invalidSample(event.touch, sample) }
+            guard sample.timestamp >= previous else {
+                throw RouterError.timestampWentBackwards(event.touch, previous: previous, got: sample.timestamp)
+            }
+            previous = sample.timestamp
+        }
+        return active
+    }
+
+    private mutating func begin(_ event: TouchEvent, into actions: inout [RouterAction]) {
+        let down = event.samples[0]
+        let tool = down.tool
+        var record = TouchRecord(id: event.touch, tool: tool, downTime: down.timestamp, downPoint: down.point)
+        let index = touches.count
+
+        if configuration.pencilOnly {
+            let verdict: HitTestVerdict = tool == .pencil ? .ink : .page
+            record.route = verdict == .ink ? .ink : .page
+            touches.append(record)
+            actions.append(.decided(event.touch, verdict, .toolPolicy))
+        } else if tool == .finger, gestureStarts(at: down.timestamp) {
+            counters.gestures += 1
+            takeToPage(joining: down.timestamp, into: &actions)
+            record.route = .page
+            touches.append(record)
+            actions.append(.decided(event.touch, .page, .multiTouchGesture))
+        } else {
+            lastQuery += 1
+            let query = QueryID(rawValue: lastQuery)
+            record.route = .deciding(query)
+            record.queue.reserveCapacity(32)
+            touches.append(record)
+            counters.queriesAsked += 1
+            actions.append(.queryPage(query, touch: event.touch, point: down.point, askedAt: down.timestamp))
+        }
+        for sample in event.samples { accept(sample, at: index, into: &actions) }
+        predict(event.predicted, at: index, into: &actions)
+    }
+
+    /// Whether another finger touch, still down and begun within the window, makes a
+    /// gesture with a finger touch beginning at `time`.
+    private func gestureStarts(at time: Double) -> Bool {
+        configuration.gestureWindow > 0 && touches.contains { isGesturePartner($0, beginningAt: time) }
+    }
+
+    private func isGesturePartner(_ record: TouchRecord, beginningAt time: Double) -> Bool {
+        guard record.tool == .finger, !record.hasEnded,
+              time - record.downTime <= configuration.gestureWindow else { return false }
+        switch record.route {
+        case .deciding, .page: return true
+        case .ink: return record.windowOpen
+        }
+    }
+
+    /// Moves every gesture partner of a touch beginning at `time` to the page.
+    private mutating func takeToPage(joining time: Double, into actions: inout [RouterAction]) {
+        var index = 0
+        while index < touches.count {
+            defer { index += 1 }
+            guard isGesturePartner(touches[index], beginningAt: time) else { continue }
+            switch touches[index].route {
+            case let .deciding(query):
+                actions.append(.abandonQuery(query, touch: touches[index].id))
+                settle(at: index, as: .page, because: .multiTouchGesture, into: &actions)
+            case .ink:
+                let id = touches[index].id
+                let shown = touches[index].windowInk
+                counters.retractions += 1
+                counters.retractedSamples += shown.count
+                actions.append(.retractInk(id))
+                actions.append(.decided(id, .page, .multiTouchGesture))
+                touches[index].route = .page
+                touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
+                touches[index].windowInk.removeAll()
+                for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
+                touches[index].inkedCount = 0
+                for sample in shown { actions.append(.release(id, sample)) }
+            case .page:
+                break
+            }
+        }
+    }
+
+    /// Accounts for one valid sample of the touch at `index` and routes it.
+    private mutating func accept(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
+        totals.received += 1
+        touches[index].ledger.received += 1
+        touches[index].lastTimestamp = sample.timestamp
+        switch touches[index].route {
+        case .deciding:
+            touches[index].queue.append(sample)
+            if touches[index].queue.count >= configuration.maxQueuedSamplesPerTouch,
+               case let .deciding(query) = touches[index].route {
+                counters.boundsReached += 1
+                actions.append(.abandonQuery(query, touch: touches[index].id))
+                settle(at: index, as: configuration.boundFallback, because: .queueBound, into: &actions)
+            }
+        case .ink:
+            emitInk(sample, at: index, into: &actions)
+        case .page:
+            emitRelease(sample, at: index, into: &actions)
+        }
+    }
+
+    private mutating func emitInk(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
+        let position = touches[index].inkedCount
+        touches[index].inkedCount += 1
+        touches[index].ledger.inked += 1
+        totals.inked += 1
+        if sample.estimationUpdateIndex != nil {
+            touches[index].awaiting.append(AwaitingUpdate(position: position, sample: sample))
+        }
+        if touches[index].windowOpen {
+            if touches[index].tool == .finger, configuration.gestureWindow > 0,
+               sample.timestamp - touches[index].downTime <= configuration.gestureWindow {
+                touches[index].windowInk.append(sample)
+            } else {
+                touches[index].windowOpen = false
+                touches[index].windowInk.removeAll(keepingCapacity: true)
+            }
+        }
+        actions.append(.ink(touches[index].id, sample))
+    }
+
+    private mutating func emitRelease(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
+        touches[index].ledger.released += 1
+        totals.released += 1
+        if sample.estimationUpdateIndex != nil {
+            touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
+        }
+        actions.append(.release(touches[index].id, sample))
+    }
+
+    private mutating func predict(_ predicted: [TouchSample], at index: Int, into actions: inout [RouterAction]) {
+        guard touches[index].route == .ink else { return }
+        let valid = predicted.allSatisfy(\.isValid)
+        let tail = valid ? predicted : []
+        if !tail.isEmpty || touches[index].hasPrediction {
+            touches[index].hasPrediction = !tail.isEmpty
+            actions.append(.predictInk(touches[index].id, tail))
+        }
+    }
+
+    private mutating func end(at index: Int, into actions: inout [RouterAction]) {
+        touches[index].hasEnded = true
+        switch touches[index].route {
+        case .deciding: break  // stays queued until decided
+        case .ink, .page: finish(at: index, into: &actions)
+        }
+    }
+
+    private mutating func cancel(at index: Int, into actions: inout [RouterAction]) {
+        let id = touches[index].id
+        let previously: CancelledRoute
+        switch touches[index].route {
+        case let .deciding(query):
+            actions.append(.abandonQuery(query, touch: id))
+            let queued = touches[index].queue.count
+            touches[index].queue.removeAll()
+            touches[index].ledger.cancelled += queued
+            totals.cancelled += queued
+            previously = .undecided
+        case .ink:
+            touches[index].move(touches[index].ledger.inked, from: \.inked, to: \.cancelled, totals: &totals)
+            previously = .ink
+        case .page:
+            touches[index].move(touches[index].ledger.released, from: \.released, to: \.cancelled, totals: &totals)
+            previously = .page
+        }
+        counters.touchesCancelled += 1
+        actions.append(.cancel(id, previously: previously))
+        actions.append(.touchFinished(id, touches[index].ledger))
+        touches.remove(at: index)
+    }
+
+    /// Decides an undecided touch: hands out its queue, then finishes it if it already
+    /// ended. Returns `true` when the record was removed (the index now names the next one).
+    @discardableResult
+    private mutating func settle(
+        at index: Int, as verdict: HitTestVerdict, because reason: DecisionReason,
+        into actions: inout [RouterAction]
+    ) -> Bool {
+        let id = touches[index].id
+        actions.append(.decided(id, verdict, reason))
+        touches[index].route = verdict == .ink ? .ink : .page
+        let queued = touches[index].queue
+        touches[index].queue.removeAll()
+        for sample in queued {
+            if verdict == .ink { emitInk(sample, at: index, into: &actions) }
+            else { emitRelease(sample, at: index, into: &actions) }
+        }
+        if touches[index].hasEnded {
+            finish(at: index, into: &actions)
+            return true
+        }
+        return false
+    }
+
+    private mutating func finish(at index: Int, into actions: inout [RouterAction]) {
+        let id = touches[index].id
+        if touches[index].route == .ink {
+            counters.touchesInked += 1
+            actions.append(.endInk(id))
+        } else {
+            counters.touchesReleased += 1
+            actions.append(.endRelease(id))
+        }
+        actions.append(.touchFinished(id, touches[index].ledger))
+        touches.remove(at: index)
+    }
+}
+
+/// The router's private record of one touch.
+private struct TouchRecord: Sendable {
+    enum Route: Sendable, Equatable {
+        case deciding(QueryID)
+        case ink
+        case page
+    }
+
+    let id: TouchID
+    let tool: ToolKind
+    /// Timestamp of the touch-down sample, seconds.
+    let downTime: Double
+    let downPoint: CanvasPoint
+    var route: Route = .page
+    var lastTimestamp: Double
+    /// Samples waiting for the decision, oldest first.
+    var queue: [TouchSample] = []
+    /// Inked samples still inside the gesture window (a gesture may take them back).
+    var windowInk: [TouchSample] = []
+    /// `false` once the touch has inked a sample past the gesture window.
+    var windowOpen = true
+    /// Routed samples whose estimated properties may still be refined.
+    var awaiting: [AwaitingUpdate] = []
+    var inkedCount = 0
+    var hasEnded = false
+    var hasPrediction = false
+    var ledger = SampleLedger()
+
+    init(id: TouchID, tool: ToolKind, downTime: Double, downPoint: CanvasPoint) {
+        self.id = id
+        self.tool = tool
+        self.downTime = downTime
+        self.downPoint = downPoint
+        self.lastTimestamp = downTime
+    }
+
+    /// Moves `count` samples between two ledger columns, here and in the session totals.
+    mutating func move(
+        _ count: Int, from source: WritableKeyPath<SampleLedger, Int>,
+        to destination: WritableKeyPath<SampleLedger, Int>, totals: inout SampleLedger
+    ) {
+        ledger[keyPath: source] -= count
+        ledger[keyPath: destination] += count
+        totals[keyPath: source] -= count
+        totals[keyPath: destination] += count
+    }
+}
+
+/// A routed sample whose estimated properties an update may still refine.
+private struct AwaitingUpdate: Sendable {
+    /// Index among the touch's inked samples; -1 for a sample released to the page.
+    var position: Int
+    var sample: TouchSample
+}
+
+/// The last few answered queries, to tell a duplicate answer from a late one.
+private struct RecentQueries: Sendable {
+    private var slots = [UInt64](repeating: 0, count: 64)
+    private var next = 0
+
+    mutating func insert(_ query: QueryID) {
+        slots[next] = query.rawValue
+        next = (next + 1) % slots.count
+    }
+
+    func contains(_ query: QueryID) -> Bool { slots.contains(query.rawValue) }
+}

@@ -1,0 +1,31 @@
+/// Settings of ``TouchRouter``. The defaults suit a finger-and-pencil scratchpad.
+public struct TouchRouterConfiguration: Sendable, Hashable {
+    /// When `true`, finger touches go straight to the page and pencil touches become ink,
+    /// without asking the page. Default `false`.
+    public var pencilOnly: Bool
+    /// Seconds after a touch begins within which another touch beginning makes both a
+    /// multi-finger gesture (scroll or zoom) that goes to the page. Set to 0 to disable.
+    /// Default 0.15 s. Pencil touches never form gestures.
+    public var gestureWindow: Double
+    /// Seconds after touch-down that an unanswered hit test is settled by the fallback
+    /// passed to ``TouchRouter/deadlinePassed(now:fallback:into:)``. Default 0.25 s.
+    public var decisionTimeout: Double
+    /// The most samples one undecided touch may queue. Reaching it settles the touch at
+    /// once by ``boundFallback`` (counted in ``RouterCounters/boundsReached``); nothing is
+    /// dropped. Default 4,096 (17 s at 240 Hz).
+    public var maxQueuedSamplesPerTouch: Int
+    /// How a touch is settled when it reaches ``maxQueuedSamplesPerTouch``. Default `.ink`.
+    public var boundFallback: HitTestVerdict
+
+    /// Creates a configuration.
+    public init(
+        pencilOnly: Bool = false, gestureWindow: Double = 0.15, decisionTimeout: Double = 0.25,
+        maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink
+    ) {
+        self.pencilOnly = pencilOnly
+        self.gestureWindow = gestureWindow
+        self.decisionTimeout = decisionTimeout
+        self.maxQueuedSamplesPerTouch = max(1, maxQueuedSamplesPerTouch)
+        self.boundFallback = boundFallback
+    }
+}
