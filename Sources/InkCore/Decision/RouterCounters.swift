@@ -24,8 +24,9 @@ public struct RouterCounters: Sendable, Hashable, Codable {
     public var flushed = 0
     /// Estimated-property updates applied to queued or inked samples.
     public var updatesApplied = 0
-    /// Estimated-property updates for samples already handed to the page (nothing to do).
-    public var updatesAfterRelease = 0
+    /// Estimated-property updates for samples already handed to the page or cancelled
+    /// (nothing to do).
+    public var updatesIgnored = 0
     /// Touches that finished as ink.
     public var touchesInked = 0
     /// Touches that finished on the page.

@@ -16,6 +16,29 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An estimated-property update carried a non-finite or out-of-range value.
     case invalidUpdate(TouchID, UInt64)
 
+    /// The touch the error is about.
+    public var touch: TouchID {
+        switch self {
+        case let .invalidSample(touch, _), let .timestampWentBackwards(touch, _, _), let .beganWithoutSample(touch),
+             let .touchAlreadyActive(touch), let .unknownTouch(touch), let .unknownUpdateIndex(touch, _),
+             let .invalidUpdate(touch, _):
+            return touch
+        }
+    }
+
+    /// The same error about another touch id (a replay maps engine ids back to log ids).
+    package func replacingTouch(_ id: TouchID) -> RouterError {
+        switch self {
+        case let .invalidSample(_, sample): return .invalidSample(id, sample)
+        case let .timestampWentBackwards(_, previous, got): return .timestampWentBackwards(id, previous: previous, got: got)
+        case .beganWithoutSample: return .beganWithoutSample(id)
+        case .touchAlreadyActive: return .touchAlreadyActive(id)
+        case .unknownTouch: return .unknownTouch(id)
+        case let .unknownUpdateIndex(_, index): return .unknownUpdateIndex(id, index)
+        case let .invalidUpdate(_, index): return .invalidUpdate(id, index)
+        }
+    }
+
     /// A one-line explanation.
     public var description: String {
         switch self {

@@ -33,6 +33,8 @@ public struct TouchRouter: Sendable {
     public private(set) var counters = RouterCounters()
 
     private var touches: [TouchRecord] = []
+    /// Finished touches whose samples still await estimated-property updates, oldest first.
+    private var retired: [TouchRecord] = []
     private var totals = SampleLedger()
     private var lastQuery: UInt64 = 0
     private var answered = RecentQueries()
@@ -84,7 +86,7 @@ public struct TouchRouter: Sendable {
     ///     previous sample.
     ///   - actions: The buffer the resulting actions are appended to.
     /// - Throws: ``RouterError`` when the event is refused; nothing changes then.
-    public mutating func handle(_ event: TouchEvent, into actions: inout [RouterAction]) throws {
+    public mutating func handle(_ event: TouchEvent, into actions: inout [RouterAction]) throws(RouterError) {
         let index = try validate(event)
         switch event.phase {
         case .began:
@@ -103,7 +105,7 @@ public struct TouchRouter: Sendable {
     }
 
     /// Handles one platform touch event, returning its actions.
-    public mutating func handle(_ event: TouchEvent) throws -> [RouterAction] {
+    public mutating func handle(_ event: TouchEvent) throws(RouterError) -> [RouterAction] {
         var actions: [RouterAction] = []
         try handle(event, into: &actions)
         return actions
@@ -112,44 +114,60 @@ public struct TouchRouter: Sendable {
     /// Applies a later, better value to a sample whose properties were estimates.
     ///
     /// A queued sample is refined in place (it will be inked or released refined); an inked
-    /// sample produces ``RouterAction/refineInk(_:index:_:)``; a sample already handed to the
-    /// page needs nothing and is counted in ``RouterCounters/updatesAfterRelease``.
+    /// sample produces ``RouterAction/refineInk(_:index:_:)``, even after its touch ended
+    /// (platforms refine force after lift); a sample already handed to the page, or of a
+    /// cancelled touch, needs nothing and is counted in ``RouterCounters/updatesIgnored``.
+    /// Finished touches stay reachable for updates while samples await them, for the
+    /// ``retiredTouchLimit`` most recent such touches.
     /// - Throws: ``RouterError/unknownTouch(_:)``, ``RouterError/unknownUpdateIndex(_:_:)``
     ///   or ``RouterError/invalidUpdate(_:_:)``; nothing changes then.
-    public mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws {
-        guard let index = touches.lastIndex(where: { $0.id == update.touch }) else {
-            throw RouterError.unknownTouch(update.touch)
-        }
+    public mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws(RouterError) {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(update.touch, update.updateIndex)
         }
         if update.altitude.map({ !$0.isFinite }) ?? false || update.azimuth.map({ !$0.isFinite }) ?? false {
             throw RouterError.invalidUpdate(update.touch, update.updateIndex)
         }
-        if let q = touches[index].queue.firstIndex(where: { $0.estimationUpdateIndex == update.updateIndex }) {
-            touches[index].queue[q] = update.applied(to: touches[index].queue[q])
-            counters.updatesApplied += 1
-            return
+        if let index = touches.lastIndex(where: { $0.id == update.touch }) {
+            if let q = touches[index].queue.firstIndex(where: { $0.estimationUpdateIndex == update.updateIndex }) {
+                touches[index].queue[q] = update.applied(to: touches[index].queue[q])
+                counters.updatesApplied += 1
+                return
+            }
+            try Self.refine(&touches[index], with: update, counters: &counters, into: &actions)
+        } else if let index = retired.lastIndex(where: { $0.id == update.touch }) {
+            try Self.refine(&retired[index], with: update, counters: &counters, into: &actions)
+            if retired[index].awaiting.isEmpty { retired.remove(at: index) }
+        } else {
+            throw RouterError.unknownTouch(update.touch)
         }
-        guard let a = touches[index].awaiting.firstIndex(where: { $0.sample.estimationUpdateIndex == update.updateIndex }) else {
+    }
+
+    /// How many finished touches stay reachable for estimated-property updates.
+    public static let retiredTouchLimit = 16
+
+    private static func refine(
+        _ record: inout TouchRecord, with update: EstimatedPropertyUpdate, counters: inout RouterCounters,
+        into actions: inout [RouterAction]
+    ) throws(RouterError) {
+        guard let a = record.awaiting.firstIndex(where: { $0.sample.estimationUpdateIndex == update.updateIndex }) else {
             throw RouterError.unknownUpdateIndex(update.touch, update.updateIndex)
         }
-        let entry = touches[index].awaiting[a]
+        let entry = record.awaiting[a]
         let refined = update.applied(to: entry.sample)
         if update.isFinal {
-            touches[index].awaiting.remove(at: a)
+            record.awaiting.remove(at: a)
         } else {
-            touches[index].awaiting[a].sample = refined
+            record.awaiting[a].sample = refined
         }
-        switch touches[index].route {
-        case .ink:
+        if record.route == .ink, !record.wasCancelled, entry.position >= 0 {
             actions.append(.refineInk(update.touch, index: entry.position, refined))
-            if touches[index].windowInk.indices.contains(entry.position) {
-                touches[index].windowInk[entry.position] = refined
+            if record.windowInk.indices.contains(entry.position) {
+                record.windowInk[entry.position] = refined
             }
             counters.updatesApplied += 1
-        case .page, .deciding:
-            counters.updatesAfterRelease += 1
+        } else {
+            counters.updatesIgnored += 1
         }
     }
 
@@ -219,7 +237,7 @@ public struct TouchRouter: Sendable {
 
     /// Checks the whole event before anything changes; returns the record index for
     /// events of an existing touch.
-    private func validate(_ event: TouchEvent) throws -> Int? {
+    private func validate(_ event: TouchEvent) throws(RouterError) -> Int? {
         let active = touches.lastIndex(where: { $0.id == event.touch && !$0.hasEnded })
         var previous: Double
         if event.phase == .began {
@@ -403,7 +421,8 @@ public struct TouchRouter: Sendable {
         counters.touchesCancelled += 1
         actions.append(.cancel(id, previously: previously))
         actions.append(.touchFinished(id, touches[index].ledger))
-        touches.remove(at: index)
+        touches[index].wasCancelled = true
+        retire(at: index)
     }
 
     /// Decides an undecided touch: hands out its queue, then finishes it if it already
@@ -439,7 +458,17 @@ public struct TouchRouter: Sendable {
             actions.append(.endRelease(id))
         }
         actions.append(.touchFinished(id, touches[index].ledger))
-        touches.remove(at: index)
+        retire(at: index)
+    }
+
+    /// Forgets a finished touch, keeping what later estimated-property updates need.
+    private mutating func retire(at index: Int) {
+        var record = touches.remove(at: index)
+        guard !record.awaiting.isEmpty else { return }
+        record.queue = []
+        record.windowInk = []
+        retired.append(record)
+        if retired.count > Self.retiredTouchLimit { retired.removeFirst() }
     }
 }
 
@@ -468,6 +497,7 @@ private struct TouchRecord: Sendable {
     var awaiting: [AwaitingUpdate] = []
     var inkedCount = 0
     var hasEnded = false
+    var wasCancelled = false
     var hasPrediction = false
     var ledger = SampleLedger()
 

@@ -1,0 +1,17 @@
+import Foundation
+
+extension SessionLog {
+    /// Reads a session log file. An unreadable file is reported as a failure at line 0.
+    public static func read(contentsOf path: String) -> SessionLogReadResult {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let why = FileManager.default.fileExists(atPath: path) ? "permission denied or not a regular file" : "no such file"
+            return SessionLogReadResult(log: nil, failure: SessionLogError(file: path, line: 0, reason: .unreadable(why)))
+        }
+        return parse(Array(data), file: path)
+    }
+
+    /// Writes the log as JSON Lines to a file, replacing it.
+    public func write(to path: String) throws {
+        try Data(jsonLines().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The command-line tool: parses the subcommand, runs it, maps failures to exit codes
+/// (0 success, 1 failure, 64 usage error) in the swift-argument-parser style.
+enum InkReplay {
+    static let overview = """
+        OVERVIEW: Replay, verify and convert recorded ScratchpadInk touch sessions.
+
+        Sessions are JSON Lines logs (docs/session-format.md). Replays run the real decision
+        engine in simulated time: no sleeping, deterministic results.
+
+        USAGE: ink-replay <subcommand>
+
+        OPTIONS:
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          run                     Replay sessions and report the ledger and first-ink latency.
+          verify                  Check that every sample is accounted for (what CI runs).
+          convert                 Convert Quick, Draw! raw drawings into session logs.
+          fixtures                Write the synthetic fixture sessions.
+
+          See 'ink-replay help <subcommand>' for detailed help.
+        """
+
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, FixturesCommand.self]
+
+    static func main(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            print(overview)
+            return 0
+        }
+        if first == "-h" || first == "--help" {
+            print(overview)
+            return 0
+        }
+        if first == "help" {
+            guard arguments.count > 1 else { print(overview); return 0 }
+            guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+                return usageError("unknown subcommand '\(arguments[1])'", usage: "ink-replay <subcommand>")
+            }
+            print(command.help)
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            return usageError("unknown subcommand '\(first)'", usage: "ink-replay <subcommand>")
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("-h") || rest.contains("--help") {
+            print(command.help)
+            return 0
+        }
+        do {
+            var parsed = try ArgumentList(rest, spec: command.spec)
+            return try command.run(&parsed)
+        } catch let error as UsageError {
+            return usageError(error.message, usage: command.usage, command: command.name)
+        } catch let error as CommandFailure {
+            printError("Error: \(error.message)")
+            return 1
+        } catch {
+            printError("Error: \(error)")
+            return 1
+        }
+    }
+
+    static func usageError(_ message: String, usage: String, command: String? = nil) -> Int32 {
+        printError("Error: \(message)")
+        printError("Usage: \(usage)")
+        printError("  See 'ink-replay \(command.map { "help \($0)" } ?? "--help")' for more information.")
+        return 64
+    }
+}
+
+/// One subcommand.
+protocol Command: Sendable {
+    static var name: String { get }
+    static var usage: String { get }
+    static var help: String { get }
+    static var spec: ArgumentSpec { get }
+    static func run(_ arguments: inout ArgumentList) throws -> Int32
+}
+
+/// A mistake in how the tool was called (exit 64).
+struct UsageError: Error {
+    var message: String
+}
+
+/// A failure of the work itself (exit 1).
+struct CommandFailure: Error {
+    var message: String
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,85 @@
+import HitTestBridge
+import InkCore
+
+/// `ink-replay run`: replay sessions and report.
+enum RunCommand: Command {
+    static let name = "run"
+    static let usage = "ink-replay run <file or directory>... [--oracle-latency <ms>] [--timeout <ms>] [--fallback <owner>] [--json]"
+    static let help = """
+        OVERVIEW: Replay sessions through the engine in simulated time and report where every
+        sample went and how long ink took to appear.
+
+        First-ink latency is the time from touch-down to the touch's first sample becoming
+        ink, for touches that became ink.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <file or directory>     Session logs (*.jsonl); directories are searched recursively.
+
+        OPTIONS:
+        \(ReplayOptions.help)
+          -h, --help              Show help information.
+        """
+    static let spec = ReplayOptions.spec
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        let summary = Summary(reports: try ReplayOptions.replayAll(arguments))
+        if arguments.flag("--json") {
+            var object = summary.ledgerJSON()
+            object.append("first_ink_ms", Summary.latencyJSON(summary.firstInk))
+            object.append("answers_applied", .number(Double(summary.counter(\.answersApplied))))
+            object.append("late_answers", .number(Double(summary.counter(\.lateAnswers))))
+            object.append("duplicate_answers", .number(Double(summary.counter(\.duplicateAnswers))))
+            object.append("unknown_answers", .number(Double(summary.counter(\.unknownAnswers))))
+            object.append("timeouts", .number(Double(summary.counter(\.deadlinesPassed))))
+            object.append("gestures", .number(Double(summary.counter(\.gestures))))
+            object.append("retractions", .number(Double(summary.counter(\.retractions))))
+            object.append("failures", summary.failuresJSON())
+            object.append("per_session", .array(summary.reports.map { report in
+                var session = Summary(reports: [report]).ledgerJSON()
+                session.members.removeFirst()  // "sessions": 1
+                session.members.insert(("file", .string(report.file ?? "")), at: 0)
+                session.append("first_ink_ms", Summary.latencyJSON(Percentiles(report.firstInkLatencies)))
+                session.append("verified", .bool(report.isVerified))
+                return .object(session)
+            }))
+            print(JSONValue.object(object).serialized())
+        } else {
+            printTable(summary)
+        }
+        for report in summary.failed {
+            for failure in Summary.failures(of: report) {
+                printError("Error: \(Summary.location(report, failure.line)): \(failure.message)")
+            }
+        }
+        return summary.failed.isEmpty ? 0 : 1
+    }
+
+    static func printTable(_ summary: Summary) {
+        let names = summary.reports.map { ($0.file ?? "<log>").split(separator: "/").last.map(String.init) ?? "" }
+        let width = max(24, (names.map(\.count).max() ?? 0) + 2)
+        print("session".padded(width, left: true) + "touches".padded(8) + "samples".padded(9) + "inked".padded(8)
+              + "released".padded(10) + "cancelled".padded(11) + "dropped".padded(9) + "  first ink p50 / max (ms)")
+        for (name, report) in zip(names, summary.reports) {
+            let latency = Percentiles(report.firstInkLatencies).map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.max))" } ?? "-"
+            print(name.padded(width, left: true) + "\(report.touches.count)".padded(8) + "\(report.samples)".padded(9)
+                  + "\(report.audit.inked)".padded(8) + "\(report.audit.released)".padded(10)
+                  + "\(report.audit.cancelled)".padded(11) + "\(report.dropped)".padded(9) + "  " + latency
+                  + (report.isVerified ? "" : "  FAILED"))
+        }
+        let total = "total (\(summary.reports.count) sessions)"
+        print(total.padded(width, left: true) + "\(summary.touches)".padded(8) + "\(summary.samples)".padded(9)
+              + "\(summary.inked)".padded(8) + "\(summary.released)".padded(10) + "\(summary.cancelled)".padded(11)
+              + "\(summary.dropped)".padded(9))
+        if let p = summary.firstInk {
+            print("first-ink latency: p50 \(Summary.ms(p.p50)) ms, p95 \(Summary.ms(p.p95)) ms, max \(Summary.ms(p.max)) ms over \(p.count) inked touches")
+        } else {
+            print("first-ink latency: no touch became ink")
+        }
+        print("answers: \(summary.counter(\.answersApplied)) applied, \(summary.counter(\.lateAnswers)) late, "
+              + "\(summary.counter(\.duplicateAnswers)) duplicate, \(summary.counter(\.unknownAnswers)) unknown; "
+              + "timeouts \(summary.counter(\.deadlinesPassed)), gestures \(summary.counter(\.gestures)), "
+              + "retractions \(summary.counter(\.retractions))")
+    }
+}

@@ -1,0 +1,85 @@
+import HitTestBridge
+import InkCore
+
+/// Totals over several replay reports, and their renderings.
+struct Summary {
+    var reports: [ReplayReport]
+
+    var samples: Int { reports.reduce(0) { $0 + $1.samples } }
+    var inked: Int { reports.reduce(0) { $0 + $1.audit.inked } }
+    var released: Int { reports.reduce(0) { $0 + $1.audit.released } }
+    var cancelled: Int { reports.reduce(0) { $0 + $1.audit.cancelled } }
+    var refused: Int { reports.reduce(0) { $0 + $1.refusedSamples } }
+    var dropped: Int { reports.reduce(0) { $0 + $1.dropped } }
+    var touches: Int { reports.reduce(0) { $0 + $1.touches.count } }
+    var failed: [ReplayReport] { reports.filter { !$0.isVerified } }
+    var firstInk: Percentiles? { Percentiles(reports.flatMap(\.firstInkLatencies)) }
+
+    func counter(_ key: KeyPath<RouterCounters, Int>) -> Int { reports.reduce(0) { $0 + $1.counters[keyPath: key] } }
+
+    /// Why a report failed verification, one line each, with file and line where known.
+    static func failures(of report: ReplayReport) -> [(line: Int?, message: String)] {
+        var lines: [(Int?, String)] = []
+        if let failure = report.readFailure { lines.append((failure.line, failure.message)) }
+        for issue in report.issues { lines.append((issue.line, issue.error.description)) }
+        for problem in report.problems { lines.append((nil, problem)) }
+        if lines.isEmpty, !report.isVerified {
+            lines.append((nil, "the ledger does not balance (engine \(report.engineLedger), audit \(report.audit))"))
+        }
+        return lines
+    }
+
+    static func location(_ report: ReplayReport, _ line: Int?) -> String {
+        (report.file ?? "<log>") + (line.map { ":\($0)" } ?? "")
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format1: seconds * 1000) }
+
+    static func latencyJSON(_ percentiles: Percentiles?) -> JSONValue {
+        guard let p = percentiles else {
+            return .object(JSONObject([("p50", .null), ("p95", .null), ("max", .null), ("count", .number(0))]))
+        }
+        return .object(JSONObject([
+            ("p50", .number(rounded(p.p50 * 1000))), ("p95", .number(rounded(p.p95 * 1000))),
+            ("max", .number(rounded(p.max * 1000))), ("count", .number(Double(p.count))),
+        ]))
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    /// The fields `run --json` and `verify --json` share.
+    func ledgerJSON() -> JSONObject {
+        JSONObject([
+            ("sessions", .number(Double(reports.count))), ("touches", .number(Double(touches))),
+            ("samples", .number(Double(samples))), ("inked", .number(Double(inked))),
+            ("released", .number(Double(released))), ("cancelled", .number(Double(cancelled))),
+            ("refused", .number(Double(refused))), ("dropped", .number(Double(dropped))),
+        ])
+    }
+
+    func failuresJSON() -> JSONValue {
+        .array(failed.flatMap { report in
+            Summary.failures(of: report).map { failure in
+                var object = JSONObject([("file", .string(report.file ?? ""))])
+                object.append("line", ifPresent: failure.line.map { .number(Double($0)) })
+                object.append("message", .string(failure.message))
+                return JSONValue.object(object)
+            }
+        })
+    }
+}
+
+extension String {
+    /// A number with one decimal.
+    init(format1 value: Double) {
+        let tenths = (value * 10).rounded()
+        let whole = Int64(tenths / 10)
+        let fraction = Int64(abs(tenths.truncatingRemainder(dividingBy: 10)))
+        self = (tenths < 0 && whole == 0 ? "-" : "") + "\(whole).\(fraction)"
+    }
+
+    func padded(_ width: Int, left: Bool = false) -> String {
+        count >= width ? self : (left ? self + String(repeating: " ", count: width - count)
+                                      : String(repeating: " ", count: width - count) + self)
+    }
+}

@@ -1,0 +1,49 @@
+import HitTestBridge
+import InkCore
+
+/// `ink-replay verify`: the check CI runs.
+enum VerifyCommand: Command {
+    static let name = "verify"
+    static let usage = "ink-replay verify <file or directory>... [--json]"
+    static let help = """
+        OVERVIEW: Replay sessions and check that every sample is accounted for.
+
+        Passes (exit 0) only when every log reads completely, the engine refuses no event,
+        and every sample of every touch comes out exactly once, in order, with its original
+        position and time: as ink, to the page, or cancelled with its touch. The account is
+        rebuilt from the engine's actions and compared with the log, independently of the
+        engine's own counters, which must agree with it. Otherwise exit 1, naming file and
+        line.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <file or directory>     Session logs (*.jsonl); directories are searched recursively.
+
+        OPTIONS:
+        \(ReplayOptions.help)
+          -h, --help              Show help information.
+        """
+    static let spec = ReplayOptions.spec
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        let summary = Summary(reports: try ReplayOptions.replayAll(arguments))
+        let verified = summary.failed.isEmpty
+        if arguments.flag("--json") {
+            var object = summary.ledgerJSON()
+            object.append("verified", .bool(verified))
+            object.append("failures", summary.failuresJSON())
+            print(JSONValue.object(object).serialized())
+        } else {
+            print("\(verified ? "verified" : "FAILED:") \(summary.reports.count) sessions, \(summary.touches) touches, "
+                  + "\(summary.samples) samples: inked \(summary.inked), released \(summary.released), "
+                  + "cancelled \(summary.cancelled), refused \(summary.refused), dropped \(summary.dropped)")
+        }
+        for report in summary.failed {
+            for failure in Summary.failures(of: report) {
+                printError("Error: \(Summary.location(report, failure.line)): \(failure.message)")
+            }
+        }
+        return verified ? 0 : 1
+    }
+}
