@@ -39,7 +39,11 @@ let package = Package(
         .testTarget(
             name: "HitTestBridgeTests",
             dependencies: ["HitTestBridge", "InkCore"],
-            resources: [],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "InkReplayTests",
+            dependencies: ["ink-replay"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+/// Runs the built `ink-replay` end to end and checks its output and exit codes.
+@Suite("ink-replay command line")
+struct CLITests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Fixtures/strokes").path
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The tool sits beside the test bundle in the build products directory.
+    static var binary: URL {
+        var directory = Bundle.main.bundleURL
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ink-replay").path) {
+            directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("ink-replay")
+    }
+
+    static func run(_ arguments: String...) throws -> Output {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ink-replay-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("--help, -h and no arguments print the overview and exit 0")
+    func help() throws {
+        let long = try Self.run("--help")
+        #expect(long.status == 0)
+        #expect(long.stdout.hasPrefix("OVERVIEW: Replay, verify and convert"))
+        #expect(long.stdout.contains("SUBCOMMANDS:"))
+        #expect(try Self.run("-h").stdout == long.stdout)
+        #expect(try Self.run().stdout == long.stdout)
+    }
+
+    @Test("help <sub> and <sub> --help print the same text", arguments: ["run", "verify", "convert", "fixtures"])
+    func subcommandHelp(name: String) throws {
+        let viaHelp = try Self.run("help", name)
+        let viaFlag = try Self.run(name, "--help")
+        #expect(viaHelp.status == 0)
+        #expect(viaFlag.status == 0)
+        #expect(viaHelp.stdout == viaFlag.stdout)
+        #expect(viaHelp.stdout.contains("USAGE: ink-replay \(name)"))
+    }
+
+    @Test("usage errors print Error, the usage and a pointer to help, and exit 64", arguments: [
+        (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
+        (["run", "--bogus", "x"], "Error: unknown option '--bogus'"),
+        (["run", "--oracle-latency", "fast", "x"], "Error: '--oracle-latency' takes a number from 0 to 3600000, not 'fast'"),
+        (["verify", "--fallback", "maybe", "x"], "Error: '--fallback' takes one of ink, page, not 'maybe'"),
+        (["verify"], "Error: missing <file or directory>"),
+        (["convert", "x.json"], "Error: missing '--output <directory>'"),
+        (["run", "--timeout"], "Error: missing value for '--timeout'"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        let lines = stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == message)
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: ink-replay") == true)
+        #expect(lines.last?.contains("for more information.") == true)
+    }
+
+    @Test("verify passes over the fixtures with nothing dropped")
+    func verifyFixtures() throws {
+        let output = try Self.run("verify", Self.fixtures, "--json")
+        #expect(output.status == 0)
+        let json = try Self.json(output.stdout)
+        #expect(json["dropped"] as? Int == 0)
+        #expect(json["verified"] as? Bool == true)
+        #expect((json["sessions"] as? Int ?? 0) >= 20)
+        let samples = try #require(json["samples"] as? Int)
+        let accounted = (json["inked"] as? Int ?? -1) + (json["released"] as? Int ?? -1) + (json["cancelled"] as? Int ?? -1)
+        #expect(samples == accounted)
+        let human = try Self.run("verify", Self.fixtures)
+        #expect(human.status == 0)
+        #expect(human.stdout.hasPrefix("verified "))
+        #expect(human.stdout.contains("dropped 0"))
+    }
+
+    @Test("verify fails on a truncated, corrupted copy of a fixture and names the line")
+    func verifyCorrupt() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = try String(contentsOfFile: Self.fixtures + "/drag-block.jsonl", encoding: .utf8)
+        let lines = original.split(separator: "\n").map(String.init)
+        let corrupted = lines.prefix(12).joined(separator: "\n") + "\n" + String(lines[12].prefix(25))
+        let path = directory.appendingPathComponent("drag-block-truncated.jsonl").path
+        try corrupted.write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try Self.run("verify", path)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("Error: \(path):13: malformed JSON"))
+        let json = try Self.json(try Self.run("verify", path, "--json").stdout)
+        #expect(json["verified"] as? Bool == false)
+        let failures = try #require(json["failures"] as? [[String: Any]])
+        #expect(failures.first?["line"] as? Int == 13)
+    }
+
+    @Test("verify fails on a missing path and on a directory without logs")
+    func verifyMissing() throws {
+        let missing = try Self.run("verify", "/nonexistent/dir")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("Error: /nonexistent/dir: no such file or directory"))
+        let empty = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try Self.run("verify", empty.path)
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no session logs"))
+    }
+
+    @Test("run --json reports the ledger and first-ink latency; --oracle-latency re-times answers")
+    func runJSON() throws {
+        let path = Self.fixtures + "/decimal-point.jsonl"
+        for (latency, expected) in [("0", 0.0), ("30", 30.0), ("200", 200.0)] {
+            let output = try Self.run("run", path, "--oracle-latency", latency, "--json")
+            #expect(output.status == 0)
+            let json = try Self.json(output.stdout)
+            for key in ["sessions", "samples", "inked", "released", "cancelled", "dropped"] {
+                #expect(json[key] is Int, "missing \(key)")
+            }
+            let firstInk = try #require(json["first_ink_ms"] as? [String: Any])
+            #expect(firstInk["p50"] as? Double == expected)
+            #expect(firstInk["p95"] as? Double == expected)
+            #expect(firstInk["max"] as? Double == expected)
+        }
+        let table = try Self.run("run", path)
+        #expect(table.stdout.contains("decimal-point.jsonl"))
+        #expect(table.stdout.contains("first-ink latency: p50 30.0 ms, p95 30.0 ms, max 30.0 ms over 2 inked touches"))
+    }
+
+    @Test("convert writes one verified session per Quick, Draw! drawing and reports bad ones")
+    func convert() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.ndjson")
+        try """
+            {"word":"cat","key_id":"1","drawing":[[[0,5,9],[0,2,3],[0,16,33]],[[20],[20],[400]]]}
+            {"word":"cat","key_id":"2","drawing":[[[0,5],[0],[0,16]]]}
+            {"word":"cat","key_id":"3","drawing":[[[4,5],[1,1],[0,20]]]}
+            """.write(to: input, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out").path
+        let output = try Self.run("convert", input.path, "-o", out)
+        #expect(output.status == 1)
+        #expect(output.stdout == "wrote 2 session logs to \(out) (1 inputs failed)\n")
+        #expect(output.stderr == "Error: \(input.path):2: drawing 1: field 'drawing[0]': channel lengths differ (x 2, y 1, t 2)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["quickdraw-cat-1.jsonl", "quickdraw-cat-3.jsonl"])
+        let verify = try Self.json(try Self.run("verify", out, "--json").stdout)
+        #expect(verify["verified"] as? Bool == true)
+        #expect(verify["samples"] as? Int == 6)
+    }
+
+    @Test("fixtures regenerates the committed synthetic sessions byte for byte")
+    func fixtures() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Self.run("fixtures", directory.path)
+        #expect(output.status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names.count == 8)
+        for name in names {
+            let generated = try Data(contentsOf: directory.appendingPathComponent(name))
+            let committed = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures).appendingPathComponent(name))
+            #expect(generated == committed, "\(name) differs")
+        }
+    }
+}
