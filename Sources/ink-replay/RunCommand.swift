@@ -68,7 +68,7 @@ enum RunCommand: Command {
                   + "\(report.audit.cancelled)".padded(11) + "\(report.dropped)".padded(9) + "  " + latency
                   + (report.isVerified ? "" : "  FAILED"))
         }
-        let total = "total (\(summary.reports.count) sessions)"
+        let total = "total (\(summary.reports.count) session\(summary.reports.count == 1 ? "" : "s"))"
         print(total.padded(width, left: true) + "\(summary.touches)".padded(8) + "\(summary.samples)".padded(9)
               + "\(summary.inked)".padded(8) + "\(summary.released)".padded(10) + "\(summary.cancelled)".padded(11)
               + "\(summary.dropped)".padded(9))

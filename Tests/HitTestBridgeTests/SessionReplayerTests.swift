@@ -196,3 +196,21 @@ struct SessionReplayerTests {
         #expect(Percentiles([]) == nil)
     }
 }
+
+@Suite("docs/session-format.md")
+struct SessionFormatDocumentTests {
+    @Test("the example in the format document reads and replays as the document says")
+    func documentExample() throws {
+        let path = FixturePaths.root.appendingPathComponent("docs/session-format.md").path
+        let document = try String(contentsOfFile: path, encoding: .utf8)
+        let start = try #require(document.range(of: "```json\n"))
+        let end = try #require(document.range(of: "\n```", range: start.upperBound..<document.endIndex))
+        let example = String(document[start.upperBound..<end.lowerBound])
+        let report = SessionReplayer().replay(SessionLog.parse(example, file: "example"))
+        #expect(report.isVerified)
+        #expect(report.samples == 3)
+        #expect(report.audit.inked == 3)
+        let firstInk = try #require(report.firstInkLatencies.first)
+        #expect(abs(firstInk - 0.030) < 1e-9)
+    }
+}
