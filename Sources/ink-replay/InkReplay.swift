@@ -17,13 +17,15 @@ enum InkReplay {
         SUBCOMMANDS:
           run                     Replay sessions and report the ledger and first-ink latency.
           verify                  Check that every sample is accounted for (what CI runs).
+          render                  Draw a replayed session as SVG.
           convert                 Convert Quick, Draw! raw drawings into session logs.
           fixtures                Write the synthetic fixture sessions.
+          smooth                  Export smoothed centrelines for the ink-quality harness.
 
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, FixturesCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

@@ -63,8 +63,11 @@ public enum SyntheticSessions {
     public static var decimalPoint: SessionLog {
         var b = builder("pencil, 240 Hz; the digit 3 then a decimal point of 4 samples")
         let three = samples(from: 1.0, duration: 0.35, rate: 240, tool: .pencil, path: { u in
-            let a = -Double.pi * 0.9 + u * Double.pi * 1.8
-            return CanvasPoint(x: 300 + 28 * cos(a * 1.4), y: 520 + 40 * sin(a * 1.4) + u * 10)
+            // Two bumps: the upper arc of a "3", then the lower one.
+            let (centre, a) = u < 0.5
+                ? (CanvasPoint(x: 300, y: 505), -Double.pi * 0.85 + u * 2 * Double.pi * 1.35)
+                : (CanvasPoint(x: 300, y: 545), -Double.pi * 0.5 + (u - 0.5) * 2 * Double.pi * 1.35)
+            return CanvasPoint(x: centre.x + 22 * cos(a), y: centre.y + 20 * sin(a))
         }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
         b.stroke(TouchID(1), three, answerAfter: 0.030)
         let dot = samples(from: 1.6, duration: 0.0125, rate: 240, tool: .pencil,

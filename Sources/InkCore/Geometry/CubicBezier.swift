@@ -1,0 +1,66 @@
+/// A cubic Bézier curve in canvas points.
+public struct CubicBezier: Sendable, Hashable {
+    /// Start point (on the curve).
+    public var p0: CanvasPoint
+    /// First control point.
+    public var p1: CanvasPoint
+    /// Second control point.
+    public var p2: CanvasPoint
+    /// End point (on the curve).
+    public var p3: CanvasPoint
+
+    /// Creates a curve from its four points.
+    public init(_ p0: CanvasPoint, _ p1: CanvasPoint, _ p2: CanvasPoint, _ p3: CanvasPoint) {
+        self.p0 = p0
+        self.p1 = p1
+        self.p2 = p2
+        self.p3 = p3
+    }
+
+    /// The point at parameter `t` in 0...1.
+    public func point(at t: Double) -> CanvasPoint {
+        let u = 1 - t
+        let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+        return CanvasPoint(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
+                           y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
+    }
+
+    /// The derivative (tangent, not normalised) at parameter `t`.
+    public func derivative(at t: Double) -> CanvasPoint {
+        let u = 1 - t
+        let a = (p1 - p0) * (3 * u * u), b = (p2 - p1) * (6 * u * t), c = (p3 - p2) * (3 * t * t)
+        return a + b + c
+    }
+
+    /// The length of the control polygon: an upper bound of the curve's length.
+    public var controlPolygonLength: Double { p0.distance(to: p1) + p1.distance(to: p2) + p2.distance(to: p3) }
+
+    /// A rectangle containing the curve (the control points' bounds).
+    public var bounds: CanvasRect {
+        CanvasRect(minX: min(p0.x, p1.x, p2.x, p3.x), minY: min(p0.y, p1.y, p2.y, p3.y),
+                   maxX: max(p0.x, p1.x, p2.x, p3.x), maxY: max(p0.y, p1.y, p2.y, p3.y))
+    }
+}
+
+/// Centripetal Catmull-Rom interpolation (α = 0.5), the parameterisation that never forms
+/// cusps or self-intersections within a segment, whatever the spacing of the points.
+public enum CatmullRom {
+    /// The Bézier form of the segment from `p1` to `p2` of the centripetal Catmull-Rom spline
+    /// through `p0, p1, p2, p3`. Pass `nil` for a missing neighbour at either end of a stroke;
+    /// it is then taken as the reflection of the far point, which makes the end tangents
+    /// point along the chord.
+    public static func segment(_ p0: CanvasPoint?, _ p1: CanvasPoint, _ p2: CanvasPoint, _ p3: CanvasPoint?) -> CubicBezier {
+        let a = p0 ?? (p1 * 2 - p2)
+        let d = p3 ?? (p2 * 2 - p1)
+        // Knot intervals: square roots of the chord lengths, kept away from zero so that
+        // repeated points cannot divide by zero.
+        let epsilon = 1e-6
+        let d01 = max(a.distance(to: p1).squareRoot(), epsilon)
+        let d12 = max(p1.distance(to: p2).squareRoot(), epsilon)
+        let d23 = max(p2.distance(to: d).squareRoot(), epsilon)
+        // Tangents at p1 and p2 scaled to the [t1, t2] interval (Barry-Goldman form).
+        let m1 = ((p1 - a) / d01 - (p2 - a) / (d01 + d12) + (p2 - p1) / d12) * d12
+        let m2 = ((p2 - p1) / d12 - (d - p1) / (d12 + d23) + (d - p2) / d23) * d12
+        return CubicBezier(p1, p1 + m1 / 3, p2 - m2 / 3, p2)
+    }
+}

@@ -1,0 +1,88 @@
+/// The strokes of a canvas, kept up to date from the decision engine's actions.
+///
+/// A host feeds every ``RouterAction`` to ``apply(_:)`` and redraws what the returned
+/// ``InkLayer/Change`` says: ink goes into a ``StrokeBuilder`` per touch, predictions
+/// become its tentative tail, refinements reshape it, a retraction or a cancel removes it.
+/// Actions about the page (releases, queries) are not the layer's business and change
+/// nothing.
+///
+/// ```swift
+/// for action in actions {
+///     if let change = layer.apply(action) { redraw(change.bounds) }
+/// }
+/// ```
+public struct InkLayer: Sendable {
+    /// A stroke of the layer.
+    public struct Stroke: Sendable {
+        /// The touch that drew it.
+        public var touch: TouchID
+        /// Its geometry.
+        public var builder: StrokeBuilder
+    }
+
+    /// What one action changed.
+    public struct Change: Sendable, Hashable {
+        /// The touch whose stroke changed.
+        public var touch: TouchID
+        /// The area to redraw; `nil` when nothing visible changed.
+        public var bounds: CanvasRect?
+        /// `true` when the stroke was removed (retracted or cancelled).
+        public var removed: Bool
+    }
+
+    /// The style new strokes are made with.
+    public var style: StrokeStyle
+    /// Finished strokes, oldest first.
+    public private(set) var finished: [Stroke] = []
+    /// Strokes being drawn.
+    public private(set) var active: [Stroke] = []
+
+    /// Creates an empty layer.
+    public init(style: StrokeStyle = StrokeStyle()) {
+        self.style = style
+    }
+
+    /// Every stroke, finished ones first.
+    public var strokes: [Stroke] { finished + active }
+
+    /// Applies one engine action; returns what changed, or `nil` when the action does not
+    /// concern the ink.
+    public mutating func apply(_ action: RouterAction) -> Change? {
+        switch action {
+        case let .ink(touch, sample):
+            let index = activeIndex(touch) ?? {
+                active.append(Stroke(touch: touch, builder: StrokeBuilder(style: style)))
+                return active.count - 1
+            }()
+            // The engine only inks samples it validated, so the builder cannot refuse them.
+            let update = (try? active[index].builder.append(sample)) ?? .none
+            return Change(touch: touch, bounds: update.changedBounds, removed: false)
+        case let .predictInk(touch, predicted):
+            guard let index = activeIndex(touch) else { return nil }
+            return Change(touch: touch, bounds: active[index].builder.predict(predicted).changedBounds, removed: false)
+        case let .refineInk(touch, sampleIndex, sample):
+            if let index = activeIndex(touch) {
+                let update = active[index].builder.refine(sampleAt: sampleIndex, with: sample)
+                return Change(touch: touch, bounds: update.changedBounds, removed: false)
+            }
+            guard let index = finished.lastIndex(where: { $0.touch == touch }) else { return nil }
+            let update = finished[index].builder.refine(sampleAt: sampleIndex, with: sample)
+            return Change(touch: touch, bounds: update.changedBounds, removed: false)
+        case let .endInk(touch):
+            guard let index = activeIndex(touch) else { return nil }
+            var stroke = active.remove(at: index)
+            let update = stroke.builder.finish()
+            finished.append(stroke)
+            return Change(touch: touch, bounds: update.changedBounds, removed: false)
+        case let .retractInk(touch), let .cancel(touch, previously: .ink):
+            guard let index = activeIndex(touch) else { return nil }
+            let stroke = active.remove(at: index)
+            let bounds = stroke.builder.allSegments.reduce(nil as CanvasRect?) { CanvasRect.union($0, $1.bounds) }
+            return Change(touch: touch, bounds: bounds, removed: true)
+        case .queryPage, .abandonQuery, .decided, .release, .endRelease, .cancel, .touchFinished:
+            return nil
+        }
+    }
+
+    private func activeIndex(_ touch: TouchID) -> Int? { active.lastIndex { $0.touch == touch } }
+}

@@ -1,0 +1,133 @@
+/// The ink outline of stroke segments: the region swept by a disc whose diameter follows
+/// the segment's width, so caps and joins are round.
+///
+/// Each segment is drawn as one closed polygon (its two offset curves) plus a disc at its
+/// start; the last segment also gets a disc at its end. Pieces overlap, so fill them with
+/// the non-zero rule (every polygon is counter-clockwise in y-up terms, i.e. positive
+/// signed area): the union is the ink. Drawing pieces separately is what lets a renderer
+/// redraw only the volatile tail.
+public enum StrokeOutline {
+    /// The closed polygon of one segment's body (without its end discs), counter-clockwise.
+    /// A dot segment gives the polygon of its disc.
+    ///
+    /// - Parameter maxStep: the longest chord along the centreline, canvas points.
+    public static func polygon(for segment: StrokeSegment, maxStep: Double = 2) -> [CanvasPoint] {
+        if segment.isDot {
+            return circle(center: segment.curve.p0, radius: segment.startWidth / 2)
+        }
+        let steps = min(max(Int((segment.curve.controlPolygonLength / maxStep).rounded(.up)), 1), 32)
+        let chord = (segment.curve.p3 - segment.curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
+        var left: [CanvasPoint] = [], right: [CanvasPoint] = []
+        left.reserveCapacity(steps + 1)
+        right.reserveCapacity(steps + 1)
+        for k in 0...steps {
+            let t = Double(k) / Double(steps)
+            let p = segment.curve.point(at: t)
+            let direction = segment.curve.derivative(at: t).normalized ?? chord
+            let half = (segment.startWidth + (segment.endWidth - segment.startWidth) * t) / 2
+            let normal = direction.perpendicular * half
+            left.append(p + normal)
+            right.append(p - normal)
+        }
+        let polygon = left + right.reversed()
+        return signedArea(polygon) < 0 ? polygon.reversed() : polygon
+    }
+
+    /// A polygon approximating a circle, counter-clockwise, with at most `maxStep` between
+    /// vertices (and at least 8 vertices).
+    public static func circle(center: CanvasPoint, radius: Double, maxStep: Double = 1) -> [CanvasPoint] {
+        let count = max(8, min(64, Int((2 * Double.pi * radius / maxStep).rounded(.up))))
+        return (0..<count).map { k in
+            let a = 2 * Double.pi * Double(k) / Double(count)
+            return CanvasPoint(x: center.x + radius * cosine(a), y: center.y + radius * sine(a))
+        }
+    }
+
+    /// Twice the signed area of a polygon (shoelace formula); positive when counter-clockwise
+    /// with y up.
+    public static func signedArea(_ polygon: [CanvasPoint]) -> Double {
+        guard polygon.count >= 3 else { return 0 }
+        var sum = 0.0
+        var previous = polygon[polygon.count - 1]
+        for p in polygon {
+            sum += previous.x * p.y - p.x * previous.y
+            previous = p
+        }
+        return sum
+    }
+
+    /// Whether the point is ink: inside a segment body or one of the round joins and caps.
+    public static func contains(_ point: CanvasPoint, in segments: [StrokeSegment]) -> Bool {
+        for (i, segment) in segments.enumerated() {
+            if point.distance(to: segment.curve.p0) <= segment.startWidth / 2 + 1e-9 { return true }
+            if i == segments.count - 1, point.distance(to: segment.curve.p3) <= segment.endWidth / 2 + 1e-9 { return true }
+            if !segment.isDot, segment.bounds.contains(point), winding(of: point, around: polygon(for: segment)) != 0 {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The winding number of a polygon around a point (non-zero means inside).
+    public static func winding(of point: CanvasPoint, around polygon: [CanvasPoint]) -> Int {
+        var winding = 0
+        guard var a = polygon.last else { return 0 }
+        for b in polygon {
+            let cross = (b.x - a.x) * (point.y - a.y) - (point.x - a.x) * (b.y - a.y)
+            if a.y <= point.y {
+                if b.y > point.y, cross > 0 { winding += 1 }
+            } else if b.y <= point.y, cross < 0 {
+                winding -= 1
+            }
+            a = b
+        }
+        return winding
+    }
+
+    /// SVG path data for the ink of the segments (fill with `fill-rule="nonzero"`):
+    /// a polygon per segment body and a circle (two arcs) per join and cap.
+    ///
+    /// - Parameter decimals: digits after the decimal point (2 is 1/100 pt).
+    public static func svgPathData(_ segments: [StrokeSegment], decimals: Int = 2) -> String {
+        var out = ""
+        func number(_ value: Double) -> String { SVGNumber.format(value, decimals: decimals) }
+        func disc(_ c: CanvasPoint, _ r: Double) {
+            guard r > 0 else { return }
+            out += "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 1 \(number(2 * r)) 0"
+            out += "a\(number(r)) \(number(r)) 0 1 1 \(number(-2 * r)) 0Z"
+        }
+        for (i, segment) in segments.enumerated() {
+            disc(segment.curve.p0, segment.startWidth / 2)
+            if segment.isDot { continue }
+            let polygon = polygon(for: segment)
+            for (k, p) in polygon.enumerated() { out += (k == 0 ? "M" : "L") + number(p.x) + " " + number(p.y) }
+            out += "Z"
+            if i == segments.count - 1 { disc(segment.curve.p3, segment.endWidth / 2) }
+        }
+        return out
+    }
+}
+
+/// Number formatting for SVG: fixed decimals, no trailing zeros, no exponent.
+package enum SVGNumber {
+    package static func format(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "0" }
+        let scale = pow10(decimals)
+        let scaled = (value * scale).rounded()
+        if scaled == 0 { return "0" }
+        let negative = scaled < 0
+        let magnitude = Int64(abs(scaled))
+        let whole = magnitude / Int64(scale)
+        var fraction = magnitude % Int64(scale)
+        var digits = decimals
+        while digits > 0, fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var text = (negative ? "-" : "") + String(whole)
+        if digits > 0 {
+            let f = String(fraction)
+            text += "." + String(repeating: "0", count: digits - f.count) + f
+        }
+        return text
+    }
+
+    private static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
+}

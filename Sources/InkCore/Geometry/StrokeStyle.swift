@@ -1,0 +1,59 @@
+/// How a stroke's geometry is made from its samples. Lengths in canvas points, speeds in
+/// points per second, times in seconds.
+public struct StrokeStyle: Sendable, Hashable {
+    /// Nominal width of the ink: the width at full force, or at rest without force.
+    public var size: Double
+    /// The thinnest the ink gets, as a fraction of ``size`` (at zero force, or at
+    /// ``speedForThinnest`` without force).
+    public var minWidthRatio: Double
+    /// Without force: how much speed thins the ink, 0 (not at all) ... 1.
+    public var thinning: Double
+    /// Without force: the speed at which thinning is complete.
+    public var speedForThinnest: Double
+    /// Length over which the ink widens from its start.
+    public var startTaper: Double
+    /// Length over which the ink narrows to its end, applied when the stroke finishes.
+    public var endTaper: Double
+    /// The narrowest a taper makes the ink, as a fraction of the untapered width. Never 0,
+    /// so the ends of a stroke, and a dot, stay visible.
+    public var minTaperRatio: Double
+    /// The input filter.
+    public var filter: OneEuroFilter.Parameters
+    /// How far ahead the built-in predictor extends the tentative tail, when the host
+    /// supplies no predicted samples (one 60 Hz frame by default); 0 disables it.
+    public var predictionHorizon: Double
+
+    /// The default style: a 3-point pencil line.
+    public init(
+        size: Double = 3, minWidthRatio: Double = 0.4, thinning: Double = 0.45, speedForThinnest: Double = 1_200,
+        startTaper: Double = 4, endTaper: Double = 6, minTaperRatio: Double = 0.5,
+        filter: OneEuroFilter.Parameters = .handwriting, predictionHorizon: Double = 1.0 / 60
+    ) {
+        self.size = size
+        self.minWidthRatio = minWidthRatio
+        self.thinning = thinning
+        self.speedForThinnest = speedForThinnest
+        self.startTaper = startTaper
+        self.endTaper = endTaper
+        self.minTaperRatio = minTaperRatio
+        self.filter = filter
+        self.predictionHorizon = predictionHorizon
+    }
+
+    /// Width before tapers, from force when the sample has one, else from speed.
+    func baseWidth(force: Double?, speed: Double) -> Double {
+        if let force {
+            return size * (minWidthRatio + (1 - minWidthRatio) * min(max(force, 0), 1))
+        }
+        let thin = thinning * min(speed / speedForThinnest, 1)
+        return size * max(1 - thin, minWidthRatio)
+    }
+
+    /// The taper factor at `distance` from a stroke end with taper length `length`.
+    func taper(_ distance: Double, over length: Double) -> Double {
+        guard length > 0 else { return 1 }
+        let u = min(max(distance / length, 0), 1)
+        let smooth = u * u * (3 - 2 * u)
+        return minTaperRatio + (1 - minTaperRatio) * smooth
+    }
+}

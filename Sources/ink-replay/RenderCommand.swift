@@ -1,0 +1,50 @@
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// `ink-replay render`: a picture of a replayed session.
+enum RenderCommand: Command {
+    static let name = "render"
+    static let usage = "ink-replay render <session.jsonl> -o <picture.svg> [--oracle-latency <ms>] [--timeout <ms>] [--fallback <owner>]"
+    static let help = """
+        OVERVIEW: Replay a session and draw it as SVG: ink filled, touches that went to the
+        page as dashed lines, cancelled touches dotted, interactive regions outlined, with a
+        legend and the ledger.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <session.jsonl>         The session log.
+
+        OPTIONS:
+          -o, --output <file>     Where to write the SVG.
+        \(ReplayOptions.help)
+          -h, --help              Show help information.
+        """
+    static let spec: ArgumentSpec = {
+        var spec = ReplayOptions.spec
+        spec.valued["-o"] = "--output"
+        spec.valued["--output"] = "--output"
+        return spec
+    }()
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        guard arguments.positional.count == 1, let input = arguments.positional.first else {
+            throw UsageError(message: "expected one <session.jsonl>")
+        }
+        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        let read = SessionLog.read(contentsOf: input)
+        guard let log = read.log else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
+        let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(read, file: input)
+        let title = (input as NSString).lastPathComponent
+        let svg = SessionPicture(log: log, report: report, title: title).svg()
+        do { try Data(svg.utf8).write(to: URL(fileURLWithPath: output)) } catch {
+            throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
+        }
+        if let failure = read.failure {
+            printError("Error: \(failure) (the picture shows the valid part)")
+            return 1
+        }
+        return 0
+    }
+}

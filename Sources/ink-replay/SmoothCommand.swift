@@ -1,0 +1,102 @@
+import Foundation
+import InkCore
+
+/// `ink-replay smooth`: the stroke pipeline's smoothed centreline, for the shared
+/// ink-quality harness.
+enum SmoothCommand: Command {
+    static let name = "smooth"
+    static let usage = "ink-replay smooth <strokes.jsonl> -o <points.jsonl> [--no-midpoints] [--filter <c,b,d,k>]"
+    static let help = """
+        OVERVIEW: Run strokes through the geometry pipeline and write the smoothed centreline
+        in the ink-quality harness's format (scripts/ink-quality.sh uses it).
+
+        Input: one stroke per line, a JSON array of [x, y, t_ms] or [x, y, t_ms, pressure]
+        points. Output: one line per stroke, a JSON array of [x, y, t_ms] points: every
+        centreline node, and (unless --no-midpoints) the middle of every Catmull-Rom
+        segment between them, each with the time it stands for.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <strokes.jsonl>         Input strokes.
+
+        OPTIONS:
+          -o, --output <file>     Where to write the points.
+          --no-midpoints          Write the nodes only.
+          --filter <c,b,d,k>      One Euro parameters: min cutoff (Hz), beta (Hz per pt/s),
+                                  derivative cutoff (Hz), lag compensation (0-1).
+          -h, --help              Show help information.
+        """
+    static let spec = ArgumentSpec(valued: ["-o": "--output", "--output": "--output", "--filter": "--filter"],
+                                   flags: ["--no-midpoints"])
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        guard arguments.positional.count == 1, let input = arguments.positional.first else {
+            throw UsageError(message: "expected one <strokes.jsonl>")
+        }
+        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        var style = StrokeStyle()
+        if let text = arguments.string("--filter") {
+            let values = text.split(separator: ",").compactMap { Double($0) }
+            guard values.count == 4 else { throw UsageError(message: "'--filter' takes four numbers c,b,d,k, not '\(text)'") }
+            style.filter = OneEuroFilter.Parameters(minCutoff: values[0], beta: values[1], derivativeCutoff: values[2],
+                                                    lagCompensation: values[3])
+        }
+        let midpoints = !arguments.flag("--no-midpoints")
+        guard let data = FileManager.default.contents(atPath: input) else {
+            throw CommandFailure(message: "\(input): cannot read the file")
+        }
+        var out = ""
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+            let samples: [TouchSample]
+            do {
+                samples = try strokeSamples(JSONParser.parse(line))
+            } catch {
+                throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
+            }
+            var stroke = StrokeBuilder(style: style)
+            for sample in samples {
+                do { _ = try stroke.append(sample) } catch {
+                    throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
+                }
+            }
+            _ = stroke.finish()
+            var points: [JSONValue] = []
+            func point(_ p: CanvasPoint, _ seconds: Double) {
+                points.append(.array([.number(round4(p.x)), .number(round4(p.y)), .number(round4(seconds * 1000))]))
+            }
+            let segments = stroke.stableSegments
+            for (i, segment) in segments.enumerated() {
+                point(segment.curve.p0, segment.startTime)
+                if midpoints, !segment.isDot {
+                    point(segment.curve.point(at: 0.5), (segment.startTime + segment.endTime) / 2)
+                }
+                if i == segments.count - 1, !segment.isDot { point(segment.curve.p3, segment.endTime) }
+            }
+            JSONValue.array(points).write(to: &out)
+            out += "\n"
+        }
+        do { try Data(out.utf8).write(to: URL(fileURLWithPath: output)) } catch {
+            throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
+        }
+        return 0
+    }
+
+    static func round4(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+
+    static func strokeSamples(_ value: JSONValue) throws -> [TouchSample] {
+        guard case let .array(points) = value else { throw CommandFailure(message: "expected an array of points") }
+        return try points.enumerated().map { index, point in
+            guard case let .array(fields) = point, fields.count >= 3,
+                  case let .number(x) = fields[0], case let .number(y) = fields[1], case let .number(t) = fields[2] else {
+                throw CommandFailure(message: "point \(index): expected [x, y, t_ms(, pressure)]")
+            }
+            var force: Double?
+            if fields.count > 3, case let .number(p) = fields[3] { force = min(max(p, 0), 1) }
+            return TouchSample(x: x, y: y, timestamp: t / 1000, force: force, tool: .pencil)
+        }
+    }
+}
