@@ -30,11 +30,14 @@ struct SessionPicture {
 
             """
         out += regions()
-        for touch in report.touches {
+        // A cancelled touch is drawn from the log (it may never have been shown at all).
+        let logged = log.samplesByTouch
+        for (n, touch) in report.touches.enumerated() {
             if touch.cancelled {
-                out += polyline(touch.inked.isEmpty ? touch.released : touch.inked, colour: Self.cancelColour, dash: "1 3", touch: touch)
+                let samples = logged.count == report.touches.count ? logged[n].samples : touch.inked + touch.released
+                out += polyline(samples, kind: "cancelled", colour: Self.cancelColour, dash: "1 3", touch: touch)
             } else if !touch.released.isEmpty {
-                out += polyline(touch.released, colour: Self.pageColour, dash: "4 3", touch: touch)
+                out += polyline(touch.released, kind: "page", colour: Self.pageColour, dash: "4 3", touch: touch)
             }
         }
         for touch in report.touches where !touch.cancelled && !touch.inked.isEmpty {
@@ -68,10 +71,10 @@ struct SessionPicture {
         return out
     }
 
-    private func polyline(_ samples: [TouchSample], colour: String, dash: String, touch: TouchOutcome) -> String {
+    private func polyline(_ samples: [TouchSample], kind: String, colour: String, dash: String, touch: TouchOutcome) -> String {
         guard let first = samples.first else { return "" }
         let points = samples.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
-        return "<polyline class=\"page\" data-touch=\"\(touch.touch.rawValue)\" points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.2\" stroke-dasharray=\"\(dash)\"/>\n"
+        return "<polyline class=\"\(kind)\" data-touch=\"\(touch.touch.rawValue)\" points=\"\(points)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.2\" stroke-dasharray=\"\(dash)\"/>\n"
             + "<circle cx=\"\(n(first.x))\" cy=\"\(n(first.y))\" r=\"3\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.2\"/>\n"
     }
 

@@ -196,3 +196,56 @@ struct CLITests {
         }
     }
 }
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite("ink-replay render")
+struct RenderTests {
+    static var fixtures: [String] {
+        let enumerator = FileManager.default.enumerator(atPath: CLITests.fixtures)
+        var files: [String] = []
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.hasSuffix(".jsonl") { files.append(CLITests.fixtures + "/" + relative) }
+        }
+        return files.sorted()
+    }
+
+    final class Counter: NSObject, XMLParserDelegate {
+        var elements: [String: Int] = [:]
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            let key = attributes["class"].map { "\(name).\($0)" } ?? name
+            elements[key, default: 0] += 1
+        }
+    }
+
+    @Test("every fixture renders to an SVG that parses back as XML", arguments: fixtures)
+    func renderFixture(path: String) throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("picture.svg")
+        let result = try CLITests.run("render", path, "-o", output.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try Data(contentsOf: output)
+        let parser = XMLParser(data: data)
+        let counter = Counter()
+        parser.delegate = counter
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(counter.elements["svg"] == 1)
+        #expect(counter.elements["g.legend"] == 1)
+        let log = try #require(SessionLogLite.touchCount(path))
+        let drawn = (counter.elements["path.ink"] ?? 0) + (counter.elements["polyline.page"] ?? 0)
+            + (counter.elements["polyline.cancelled"] ?? 0)
+        #expect(drawn == log, "one mark per touch")
+    }
+}
+
+/// Counts the touches of a log without the library (the CLI target's tests only see the tool).
+enum SessionLogLite {
+    static func touchCount(_ path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").filter { $0.contains("\"phase\":\"began\"") }.count
+    }
+}
