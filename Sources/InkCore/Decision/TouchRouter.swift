@@ -270,9 +270,10 @@ public struct TouchRouter: Sendable {
             touches.append(record)
             actions.append(.decided(event.touch, verdict, .toolPolicy))
         } else if tool == .finger, gestureStarts(at: down.timestamp) {
-            counters.gestures += 1
-            takeToPage(joining: down.timestamp, into: &actions)
+            let joined = takeToPage(joining: down.timestamp, into: &actions)
+            if !joined { counters.gestures += 1 }
             record.route = .page
+            record.inGesture = true
             touches.append(record)
             actions.append(.decided(event.touch, .page, .multiTouchGesture))
         } else {
@@ -303,12 +304,16 @@ public struct TouchRouter: Sendable {
         }
     }
 
-    /// Moves every gesture partner of a touch beginning at `time` to the page.
-    private mutating func takeToPage(joining time: Double, into actions: inout [RouterAction]) {
+    /// Moves every gesture partner of a touch beginning at `time` to the page. Returns `true`
+    /// when a partner already belonged to a gesture: the new touch joins it, not a new one.
+    private mutating func takeToPage(joining time: Double, into actions: inout [RouterAction]) -> Bool {
+        var joined = false
         var index = 0
         while index < touches.count {
             defer { index += 1 }
             guard isGesturePartner(touches[index], beginningAt: time) else { continue }
+            joined = joined || touches[index].inGesture
+            touches[index].inGesture = true
             switch touches[index].route {
             case let .deciding(query):
                 actions.append(.abandonQuery(query, touch: touches[index].id))
@@ -330,6 +335,7 @@ public struct TouchRouter: Sendable {
                 break
             }
         }
+        return joined
     }
 
     /// Accounts for one valid sample of the touch at `index` and routes it.
@@ -407,6 +413,10 @@ public struct TouchRouter: Sendable {
         case let .deciding(query):
             actions.append(.abandonQuery(query, touch: id))
             let queued = touches[index].queue.count
+            // Updates for the discarded samples may still come: keep them so they are ignored, not refused.
+            for sample in touches[index].queue where sample.estimationUpdateIndex != nil {
+                touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
+            }
             touches[index].queue.removeAll()
             touches[index].ledger.cancelled += queued
             totals.cancelled += queued
@@ -497,6 +507,8 @@ private struct TouchRecord: Sendable {
     var awaiting: [AwaitingUpdate] = []
     var inkedCount = 0
     var hasEnded = false
+    /// `true` once a multi-finger gesture took the touch (counted once, however many join).
+    var inGesture = false
     var wasCancelled = false
     var hasPrediction = false
     var ledger = SampleLedger()
@@ -523,7 +535,8 @@ private struct TouchRecord: Sendable {
 
 /// A routed sample whose estimated properties an update may still refine.
 private struct AwaitingUpdate: Sendable {
-    /// Index among the touch's inked samples; -1 for a sample released to the page.
+    /// Index among the touch's inked samples; -1 for a sample released to the page or
+    /// discarded undecided by a cancel.
     var position: Int
     var sample: TouchSample
 }
