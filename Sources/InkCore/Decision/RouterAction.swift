@@ -37,7 +37,8 @@ public enum RouterAction: Sendable, Hashable {
     /// stroke to discard, page touches to cancel, or nothing shown yet.
     case cancel(TouchID, previously: CancelledRoute)
     /// The touch is finished (ended and decided, or cancelled) and the router forgot it;
-    /// this is its final ledger. Always the last action about a touch.
+    /// this is its final ledger. The last action about a touch, except ``refineInk(_:index:_:)``,
+    /// which may still follow when the platform refines force after lift.
     case touchFinished(TouchID, SampleLedger)
 }
 
