@@ -2,19 +2,8 @@ import Foundation
 import Testing
 @testable import InkCore
 
-/// A small deterministic generator for geometry tests.
-struct GeometryRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func range(_ r: ClosedRange<Double>) -> Double { r.lowerBound + (r.upperBound - r.lowerBound) * unit() }
-}
+/// Geometry tests draw from the same seeded generator as the router tests.
+typealias GeometryRandom = SplitMix64
 
 @Suite("Stroke geometry")
 struct StrokeGeometryTests {
@@ -48,7 +37,7 @@ struct StrokeGeometryTests {
 
     @Test("the first and last real points are kept exactly")
     func endsExact() throws {
-        var random = GeometryRandom(state: 7)
+        var random = GeometryRandom(seed: 7)
         let samples = (0..<50).map { i in
             TouchSample(x: 100 + 30 * sin(Double(i) / 8) + random.range(-0.5...0.5),
                         y: 80 + Double(i) + random.range(-0.5...0.5), timestamp: Double(i) / 240)
@@ -60,7 +49,7 @@ struct StrokeGeometryTests {
 
     @Test("an unevenly sampled circle has no cusps or loops")
     func unevenCircle() throws {
-        var random = GeometryRandom(state: 42)
+        var random = GeometryRandom(seed: 42)
         var angle = 0.0, time = 0.0
         var samples: [TouchSample] = []
         while angle < 2 * Double.pi * 1.5 {
@@ -136,7 +125,7 @@ struct StrokeGeometryTests {
 
     @Test("the stable prefix never changes once reported", arguments: 0..<40)
     func stablePrefix(seed: UInt64) throws {
-        var random = GeometryRandom(state: seed)
+        var random = GeometryRandom(seed: seed)
         var stroke = StrokeBuilder()
         var seen: [StrokeSegment] = []
         var time = 0.0
@@ -288,7 +277,7 @@ struct StrokeGeometryTests {
 
     @Test("simplification keeps every removed point within its bound", arguments: [0.1, 0.5, 2.0])
     func simplification(tolerance: Double) {
-        var random = GeometryRandom(state: UInt64(tolerance * 100))
+        var random = GeometryRandom(seed: UInt64(tolerance * 100))
         var p = CanvasPoint(x: 0, y: 0)
         let points = (0..<500).map { _ -> CanvasPoint in
             p = p + CanvasPoint(x: random.range(0...3), y: random.range(-2...2))
