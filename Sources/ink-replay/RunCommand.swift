@@ -48,11 +48,7 @@ enum RunCommand: Command {
         } else {
             printTable(summary)
         }
-        for report in summary.failed {
-            for failure in Summary.failures(of: report) {
-                printError("Error: \(Summary.location(report, failure.line)): \(failure.message)")
-            }
-        }
+        summary.printFailures()
         return summary.failed.isEmpty ? 0 : 1
     }
 

@@ -29,6 +29,15 @@ struct Summary {
         return lines
     }
 
+    /// Prints every failure to standard error as `Error: file:line: message`.
+    func printFailures() {
+        for report in failed {
+            for failure in Summary.failures(of: report) {
+                printError("Error: \(Summary.location(report, failure.line)): \(failure.message)")
+            }
+        }
+    }
+
     static func location(_ report: ReplayReport, _ line: Int?) -> String {
         (report.file ?? "<log>") + (line.map { ":\($0)" } ?? "")
     }

@@ -39,11 +39,7 @@ enum VerifyCommand: Command {
                   + "\(summary.samples) samples: inked \(summary.inked), released \(summary.released), "
                   + "cancelled \(summary.cancelled), refused \(summary.refused), dropped \(summary.dropped)")
         }
-        for report in summary.failed {
-            for failure in Summary.failures(of: report) {
-                printError("Error: \(Summary.location(report, failure.line)): \(failure.message)")
-            }
-        }
+        summary.printFailures()
         return verified ? 0 : 1
     }
 }
