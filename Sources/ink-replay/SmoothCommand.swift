@@ -5,7 +5,7 @@ import InkCore
 /// ink-quality harness.
 enum SmoothCommand: Command {
     static let name = "smooth"
-    static let usage = "ink-replay smooth <strokes.jsonl> -o <points.jsonl> [--no-midpoints] [--filter <c,b,d,k>]"
+    static let usage = "ink-replay smooth <strokes.jsonl> -o <points.jsonl> [--no-midpoints] [--filter <c,b,g,v,i,p>]"
     static let help = """
         OVERVIEW: Run strokes through the geometry pipeline and write the smoothed centreline
         in the ink-quality harness's format (scripts/ink-quality.sh uses it).
@@ -23,8 +23,9 @@ enum SmoothCommand: Command {
         OPTIONS:
           -o, --output <file>     Where to write the points.
           --no-midpoints          Write the nodes only.
-          --filter <c,b,d,k>      One Euro parameters: min cutoff (Hz), beta (Hz per pt/s),
-                                  derivative cutoff (Hz), lag compensation (0-1).
+          --filter <c,b,g,v,i,p>  Pen filter parameters: min cutoff (Hz), beta (Hz per
+                                  pt/s), innovation gain (Hz per pt), speed cutoff (Hz),
+                                  innovation cutoff (Hz), prediction damping (0-1).
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(valued: ["-o": "--output", "--output": "--output", "--filter": "--filter"],
@@ -38,9 +39,12 @@ enum SmoothCommand: Command {
         var style = StrokeStyle()
         if let text = arguments.string("--filter") {
             let values = text.split(separator: ",").compactMap { Double($0) }
-            guard values.count == 4 else { throw UsageError(message: "'--filter' takes four numbers c,b,d,k, not '\(text)'") }
-            style.filter = OneEuroFilter.Parameters(minCutoff: values[0], beta: values[1], derivativeCutoff: values[2],
-                                                    lagCompensation: values[3])
+            guard values.count == 6 else {
+                throw UsageError(message: "'--filter' takes six numbers c,b,g,v,i,p, not '\(text)'")
+            }
+            style.filter = PenFilter.Parameters(minCutoff: values[0], beta: values[1], innovationGain: values[2],
+                                                speedCutoff: values[3], innovationCutoff: values[4],
+                                                predictionDamping: values[5])
         }
         let midpoints = !arguments.flag("--no-midpoints")
         guard let data = FileManager.default.contents(atPath: input) else {

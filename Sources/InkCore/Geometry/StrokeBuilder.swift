@@ -14,7 +14,7 @@ public struct StrokeUpdate: Sendable, Hashable {
 /// Builds one stroke's geometry incrementally, sample by sample.
 ///
 /// The pipeline: input conditioning (refusing non-finite samples, merging samples with
-/// the same timestamp, smoothing with a ``OneEuroFilter``), centripetal Catmull-Rom
+/// the same timestamp, smoothing with a ``PenFilter``), centripetal Catmull-Rom
 /// interpolation into cubic Béziers (``CatmullRom``), widths from force or speed with
 /// tapers (``StrokeStyle``), and incremental output: a **stable** prefix of segments that
 /// never change again, and a **volatile** tail (the last few segments, which the next
@@ -45,10 +45,10 @@ public struct StrokeBuilder: Sendable {
     /// How many of the last nodes an end taper may narrow, and so stay volatile.
     public static let maxTaperNodes = 6
 
-    private var filter: OneEuroFilter
+    private var filter: PenFilter
     /// The filter before the last sample, to redo the last step when a sample with the same
     /// timestamp arrives.
-    private var filterBeforeLast: OneEuroFilter
+    private var filterBeforeLast: PenFilter
     /// Every real sample, in order.
     private var samples: [TouchSample] = []
     /// For each node, the index of its first sample (its samples run to the next node's).
@@ -68,7 +68,7 @@ public struct StrokeBuilder: Sendable {
     /// Starts an empty stroke.
     public init(style: StrokeStyle = StrokeStyle()) {
         self.style = style
-        self.filter = OneEuroFilter(parameters: style.filter)
+        self.filter = PenFilter(parameters: style.filter)
         self.filterBeforeLast = filter
         volatileSegments.reserveCapacity(Self.maxTaperNodes + 8)
     }
@@ -97,7 +97,7 @@ public struct StrokeBuilder: Sendable {
             filter = filterBeforeLast
             let merged = firstSampleOfNode[last]..<samples.count
             let filtered = filter.filter(mean(merged), at: sample.timestamp)
-            setNode(last, position: filtered, speed: filter.smoothedVelocity.length, force: meanForce(merged))
+            setNode(last, position: filtered, speed: filter.smoothedSpeed, force: meanForce(merged))
         } else {
             filterBeforeLast = filter
             let filtered = filter.filter(sample.point, at: sample.timestamp)
@@ -107,7 +107,7 @@ public struct StrokeBuilder: Sendable {
             baseWidths.append(0)
             startTapers.append(1)
             distances.append(0)
-            setNode(nodes.count - 1, position: filtered, speed: filter.smoothedVelocity.length, force: sample.force)
+            setNode(nodes.count - 1, position: filtered, speed: filter.smoothedSpeed, force: sample.force)
         }
         hostPrediction = false
         builtInPrediction()
@@ -148,7 +148,8 @@ public struct StrokeBuilder: Sendable {
         return update()
     }
 
-    /// Finishes the stroke: the last node is put exactly on the last real sample, the end
+    /// Finishes the stroke: the last node is put exactly on the last real sample (the
+    /// filter's lag there is spread over the last few nodes), the end
     /// taper is applied, a mark smaller than the brush becomes a round dot, the prediction
     /// is dropped, and every segment becomes stable (except around samples still waiting
     /// for an estimated-property update; see ``settleEstimates()``). Finishing twice changes
@@ -158,9 +159,14 @@ public struct StrokeBuilder: Sendable {
         isFinished = true
         predictedNodes.removeAll()
         if let last = nodes.indices.last, last > 0 {
-            let merged = firstSampleOfNode[last]..<samples.count
-            nodes[last].position = mean(merged)
-            distances[last] = distances[last - 1] + nodes[last].position.distance(to: nodes[last - 1].position)
+            // Put the last node on the pen, spreading the correction over the last few
+            // nodes so the end does not hook (see PenFilter.liftCorrection).
+            let offset = mean(firstSampleOfNode[last]..<samples.count) - nodes[last].position
+            let first = max(0, last - PenFilter.liftRampLength)
+            for i in first...last {
+                let fraction = PenFilter.liftCorrection(fromEnd: last - i, outputs: nodes.count)
+                setNode(i, position: nodes[i].position + offset * fraction, speed: speeds[i], force: nodes[i].force)
+            }
         }
         applyEndTaper()
         return update()

@@ -18,7 +18,7 @@ public struct StrokeStyle: Sendable, Hashable {
     /// so the ends of a stroke, and a dot, stay visible.
     public var minTaperRatio: Double
     /// The input filter.
-    public var filter: OneEuroFilter.Parameters
+    public var filter: PenFilter.Parameters
     /// How far ahead the built-in predictor extends the tentative tail, when the host
     /// supplies no predicted samples (one 60 Hz frame by default); 0 disables it.
     public var predictionHorizon: Double
@@ -27,7 +27,7 @@ public struct StrokeStyle: Sendable, Hashable {
     public init(
         size: Double = 3, minWidthRatio: Double = 0.4, thinning: Double = 0.45, speedForThinnest: Double = 1_200,
         startTaper: Double = 4, endTaper: Double = 6, minTaperRatio: Double = 0.5,
-        filter: OneEuroFilter.Parameters = .handwriting, predictionHorizon: Double = 1.0 / 60
+        filter: PenFilter.Parameters = .handwriting, predictionHorizon: Double = 1.0 / 60
     ) {
         self.size = size
         self.minWidthRatio = minWidthRatio
