@@ -5,7 +5,7 @@ import InkCore
 /// ink-quality harness.
 enum SmoothCommand: Command {
     static let name = "smooth"
-    static let usage = "ink-replay smooth <strokes.jsonl> -o <points.jsonl> [--no-midpoints] [--filter <c,b,g,v,i,p>]"
+    static let usage = "ink-replay smooth <strokes.jsonl> -o <points.jsonl> [--no-midpoints] [--tip <ms>] [--settle <n>] [--filter <c,b,g,v,i,p>]"
     static let help = """
         OVERVIEW: Run strokes through the geometry pipeline and write the smoothed centreline
         in the ink-quality harness's format (scripts/ink-quality.sh uses it).
@@ -15,6 +15,10 @@ enum SmoothCommand: Command {
         centreline node, and (unless --no-midpoints) the middle of every Catmull-Rom
         segment between them, each with the time it stands for.
 
+        With --tip, the output is instead what a user sees live: after each sample, the
+        tip of the tentative stroke <ms> milliseconds ahead (the built-in predictor), or
+        the live filter's newest point with --tip 0, stamped with the time it stands for.
+
         USAGE: \(usage)
 
         ARGUMENTS:
@@ -23,12 +27,16 @@ enum SmoothCommand: Command {
         OPTIONS:
           -o, --output <file>     Where to write the points.
           --no-midpoints          Write the nodes only.
+          --tip <ms>              Write the live (and predicted) tip after each sample.
+          --settle <n>            Settle radius of the lag-free fit (default 4; 0 keeps
+                                  the live filter's output).
           --filter <c,b,g,v,i,p>  Pen filter parameters: min cutoff (Hz), beta (Hz per
                                   pt/s), innovation gain (Hz per pt), speed cutoff (Hz),
                                   innovation cutoff (Hz), prediction damping (0-1).
           -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(valued: ["-o": "--output", "--output": "--output", "--filter": "--filter"],
+    static let spec = ArgumentSpec(valued: ["-o": "--output", "--output": "--output", "--filter": "--filter",
+                                             "--tip": "--tip", "--settle": "--settle"],
                                    flags: ["--no-midpoints"])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -46,6 +54,20 @@ enum SmoothCommand: Command {
                                                 speedCutoff: values[3], innovationCutoff: values[4],
                                                 predictionDamping: values[5])
         }
+        if let text = arguments.string("--settle") {
+            guard let radius = Int(text), radius >= 0 else {
+                throw UsageError(message: "'--settle' takes a whole number of samples, not '\(text)'")
+            }
+            style.settleRadius = radius
+        }
+        var tipHorizon: Double?
+        if let text = arguments.string("--tip") {
+            guard let ms = Double(text), ms >= 0, ms <= 100 else {
+                throw UsageError(message: "'--tip' takes milliseconds from 0 to 100, not '\(text)'")
+            }
+            tipHorizon = ms / 1000
+            style.predictionHorizon = ms / 1000
+        }
         let midpoints = !arguments.flag("--no-midpoints")
         guard let data = FileManager.default.contents(atPath: input) else {
             throw CommandFailure(message: "\(input): cannot read the file")
@@ -62,15 +84,25 @@ enum SmoothCommand: Command {
                 throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
             }
             var stroke = StrokeBuilder(style: style)
+            var points: [JSONValue] = []
+            func point(_ p: CanvasPoint, _ seconds: Double) {
+                points.append(.array([.number(round4(p.x)), .number(round4(p.y)), .number(round4(seconds * 1000))]))
+            }
             for sample in samples {
                 do { _ = try stroke.append(sample) } catch {
                     throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
                 }
+                if let tipHorizon, let tip = stroke.volatileSegments.last {
+                    // Scored against the pen at the time the tip is shown for, also when
+                    // the predictor has no velocity yet and the tip is the newest node.
+                    point(tip.curve.p3, sample.timestamp + tipHorizon)
+                }
             }
             _ = stroke.finish()
-            var points: [JSONValue] = []
-            func point(_ p: CanvasPoint, _ seconds: Double) {
-                points.append(.array([.number(round4(p.x)), .number(round4(p.y)), .number(round4(seconds * 1000))]))
+            if tipHorizon != nil {
+                JSONValue.array(points).write(to: &out)
+                out += "\n"
+                continue
             }
             let segments = stroke.stableSegments
             for (i, segment) in segments.enumerated() {

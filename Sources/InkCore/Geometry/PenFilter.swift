@@ -19,7 +19,10 @@
 /// The first samples of a stroke carry no history: for the `n`-th sample the filter uses at
 /// least the gains of a least-squares line through all samples so far
 /// (`2(2n − 1) / (n(n + 1))` and `6 / (n(n + 1))`), so the stroke starts on the pen.
-/// ``liftCorrection(fromEnd:outputs:)`` gives the matching ramp for the end of a stroke.
+///
+/// The filter is causal: it draws the live tip of a stroke. ``StrokeBuilder`` replaces its
+/// output with a ``LocalFit`` once a few later samples are known (see
+/// ``StrokeStyle/settleRadius``).
 ///
 /// Units: positions in canvas points, times in seconds, cutoffs in hertz, `beta` in
 /// hertz per (point per second), `innovationGain` in hertz per point.
@@ -130,20 +133,5 @@ public struct PenFilter: Sendable, Hashable {
     public func predicted(after horizon: Double) -> CanvasPoint? {
         guard count > 0 else { return nil }
         return position + velocityEstimate * (parameters.predictionDamping * horizon)
-    }
-
-    /// How many of the last outputs the lift correction moves.
-    public static let liftRampLength = 4
-
-    /// The end of a stroke: the filter's last output lies `offset` away from the pen's last
-    /// real position (`offset` = last sample − last output). Moving only the last point
-    /// would leave a hook, so the correction is spread over the last outputs as a ramp.
-    /// Returns the fraction of `offset` to add to the `j`-th output from the end
-    /// (`j` = 0 is the last output, which is put exactly on the pen), for a stroke of
-    /// `outputs` outputs; zero beyond the ramp.
-    public static func liftCorrection(fromEnd j: Int, outputs: Int) -> Double {
-        let ramp = max(0, min(liftRampLength, outputs - 2))
-        guard j >= 0, j <= ramp else { return 0 }
-        return Double(ramp + 1 - j) / Double(ramp + 1)
     }
 }

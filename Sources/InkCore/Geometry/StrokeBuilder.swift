@@ -14,7 +14,8 @@ public struct StrokeUpdate: Sendable, Hashable {
 /// Builds one stroke's geometry incrementally, sample by sample.
 ///
 /// The pipeline: input conditioning (refusing non-finite samples, merging samples with
-/// the same timestamp, smoothing with a ``PenFilter``), centripetal Catmull-Rom
+/// the same timestamp, smoothing with the causal ``PenFilter`` for the live tip, then with
+/// the lag-free ``LocalFit`` once a node's neighbours are known), centripetal Catmull-Rom
 /// interpolation into cubic Béziers (``CatmullRom``), widths from force or speed with
 /// tapers (``StrokeStyle``), and incremental output: a **stable** prefix of segments that
 /// never change again, and a **volatile** tail (the last few segments, which the next
@@ -59,6 +60,12 @@ public struct StrokeBuilder: Sendable {
     private var startTapers: [Double] = []
     /// Distance along the conditioned centreline from the first node to each node.
     private var distances: [Double] = []
+    /// The unfiltered position of each node (the mean of its samples).
+    private var rawPositions: [CanvasPoint] = []
+    /// Distance along the raw positions from the first node: the parameter of the fit.
+    private var rawDistances: [Double] = []
+    /// Nodes before this index have their settled (``LocalFit``) position.
+    private var settledNodes = 0
     /// Sample indices whose force is still an estimate (ascending).
     private var pendingSamples: [Int] = []
     private var predictedNodes: [StrokeNode] = []
@@ -96,7 +103,9 @@ public struct StrokeBuilder: Sendable {
             // the filter step from the state before it.
             filter = filterBeforeLast
             let merged = firstSampleOfNode[last]..<samples.count
-            let filtered = filter.filter(mean(merged), at: sample.timestamp)
+            rawPositions[last] = mean(merged)
+            rawDistances[last] = last == 0 ? 0 : rawDistances[last - 1] + rawPositions[last].distance(to: rawPositions[last - 1])
+            let filtered = filter.filter(rawPositions[last], at: sample.timestamp)
             setNode(last, position: filtered, speed: filter.smoothedSpeed, force: meanForce(merged))
         } else {
             filterBeforeLast = filter
@@ -107,7 +116,11 @@ public struct StrokeBuilder: Sendable {
             baseWidths.append(0)
             startTapers.append(1)
             distances.append(0)
+            rawDistances.append(rawPositions.last.map { rawDistances[rawDistances.count - 1] + sample.point.distance(to: $0) } ?? 0)
+            rawPositions.append(sample.point)
             setNode(nodes.count - 1, position: filtered, speed: filter.smoothedSpeed, force: sample.force)
+            // A node settles once the node `settleRadius` after it can no longer merge.
+            settleNodes(upTo: nodes.count - 1 - style.settleRadius)
         }
         hostPrediction = false
         builtInPrediction()
@@ -148,8 +161,8 @@ public struct StrokeBuilder: Sendable {
         return update()
     }
 
-    /// Finishes the stroke: the last node is put exactly on the last real sample (the
-    /// filter's lag there is spread over the last few nodes), the end
+    /// Finishes the stroke: the remaining nodes settle (the last one exactly on the last
+    /// real sample), the end
     /// taper is applied, a mark smaller than the brush becomes a round dot, the prediction
     /// is dropped, and every segment becomes stable (except around samples still waiting
     /// for an estimated-property update; see ``settleEstimates()``). Finishing twice changes
@@ -158,15 +171,10 @@ public struct StrokeBuilder: Sendable {
         guard !isFinished else { return .none }
         isFinished = true
         predictedNodes.removeAll()
-        if let last = nodes.indices.last, last > 0 {
-            // Put the last node on the pen, spreading the correction over the last few
-            // nodes so the end does not hook (see PenFilter.liftCorrection).
-            let offset = mean(firstSampleOfNode[last]..<samples.count) - nodes[last].position
-            let first = max(0, last - PenFilter.liftRampLength)
-            for i in first...last {
-                let fraction = PenFilter.liftCorrection(fromEnd: last - i, outputs: nodes.count)
-                setNode(i, position: nodes[i].position + offset * fraction, speed: speeds[i], force: nodes[i].force)
-            }
+        settleNodes(upTo: nodes.count)
+        if let last = nodes.indices.last {
+            // The last node is the pen's last position, whatever the settle radius.
+            setNode(last, position: rawPositions[last], speed: speeds[last], force: nodes[last].force)
         }
         applyEndTaper()
         return update()
@@ -215,6 +223,22 @@ public struct StrokeBuilder: Sendable {
         nodes[i].width = baseWidths[i] * startTapers[i]
     }
 
+    /// Gives nodes `settledNodes..<end` their settled position, and updates the distances
+    /// and tapers of the nodes after them.
+    private mutating func settleNodes(upTo end: Int) {
+        guard end > settledNodes else { return }
+        let first = settledNodes
+        for j in first..<end where style.settleRadius > 0 {
+            let settled = LocalFit.settledPosition(of: j, radius: style.settleRadius, points: rawPositions,
+                                                   parameters: rawDistances, available: 0..<nodes.count)
+            nodes[j].position = settled
+        }
+        settledNodes = end
+        for j in first..<nodes.count {
+            setNode(j, position: nodes[j].position, speed: speeds[j], force: nodes[j].force)
+        }
+    }
+
     private mutating func applyEndTaper() {
         guard let last = nodes.indices.last else { return }
         let total = distances[last]
@@ -243,9 +267,10 @@ public struct StrokeBuilder: Sendable {
     private func isSettled(segment i: Int) -> Bool {
         let firstPending = pendingSamples.first.map(nodeIndex(ofSample:)) ?? Int.max
         if isFinished { return i + 1 < firstPending }
-        // Live: the segment's curve depends on nodes i-1 ... i+2; the last node may still
-        // merge, and the end taper may still narrow the last maxTaperNodes.
-        return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, firstPending)
+        // Live: the segment's curve depends on nodes i-1 ... i+2, which must have settled;
+        // the last node may still merge, and the end taper may still narrow the last
+        // maxTaperNodes.
+        return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, firstPending, settledNodes)
     }
 
     /// Node `i` of the real nodes followed by the predicted ones.

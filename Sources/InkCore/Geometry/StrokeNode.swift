@@ -1,7 +1,8 @@
 /// One conditioned point of a stroke's centreline.
 public struct StrokeNode: Sendable, Hashable {
-    /// Position in canvas points (filtered, except the first and last of a finished stroke,
-    /// which are the real first and last samples).
+    /// Position in canvas points: filtered by ``PenFilter`` at the live tip, then settled by
+    /// ``LocalFit`` (the first and last nodes of a finished stroke are the real first and
+    /// last samples).
     public var position: CanvasPoint
     /// The time the node stands for, seconds (its sample's timestamp).
     public var time: Double

@@ -17,8 +17,12 @@ public struct StrokeStyle: Sendable, Hashable {
     /// The narrowest a taper makes the ink, as a fraction of the untapered width. Never 0,
     /// so the ends of a stroke, and a dot, stay visible.
     public var minTaperRatio: Double
-    /// The input filter.
+    /// The causal filter that draws the live tip of the stroke.
     public var filter: PenFilter.Parameters
+    /// How many neighbours on each side the lag-free ``LocalFit`` uses once they are known
+    /// (a node settles `settleRadius` samples after it was drawn); 0 keeps the causal
+    /// filter's output.
+    public var settleRadius: Int
     /// How far ahead the built-in predictor extends the tentative tail, when the host
     /// supplies no predicted samples (one 60 Hz frame by default); 0 disables it.
     public var predictionHorizon: Double
@@ -27,7 +31,7 @@ public struct StrokeStyle: Sendable, Hashable {
     public init(
         size: Double = 3, minWidthRatio: Double = 0.4, thinning: Double = 0.45, speedForThinnest: Double = 1_200,
         startTaper: Double = 4, endTaper: Double = 6, minTaperRatio: Double = 0.5,
-        filter: PenFilter.Parameters = .handwriting, predictionHorizon: Double = 1.0 / 60
+        filter: PenFilter.Parameters = .handwriting, settleRadius: Int = 4, predictionHorizon: Double = 1.0 / 60
     ) {
         self.size = size
         self.minWidthRatio = minWidthRatio
@@ -37,6 +41,7 @@ public struct StrokeStyle: Sendable, Hashable {
         self.endTaper = endTaper
         self.minTaperRatio = minTaperRatio
         self.filter = filter
+        self.settleRadius = max(0, settleRadius)
         self.predictionHorizon = predictionHorizon
     }
 
