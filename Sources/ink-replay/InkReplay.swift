@@ -21,11 +21,12 @@ enum InkReplay {
           convert                 Convert Quick, Draw! raw drawings into session logs.
           fixtures                Write the synthetic fixture sessions.
           smooth                  Export smoothed centrelines for the ink-quality harness.
+          bench                   Measure the stroke pipeline's cost per sample.
 
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

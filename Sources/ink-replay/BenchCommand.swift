@@ -1,0 +1,148 @@
+import Foundation
+import InkCore
+
+/// `ink-replay bench geometry`: what the stroke pipeline costs per sample, on recorded
+/// strokes and on generated strokes of growing length (to show it does not grow).
+enum BenchCommand: Command {
+    static let name = "bench"
+    static let usage = "ink-replay bench geometry [<file or directory> ...] [--min-time <s>] [--json]"
+    static let help = """
+        OVERVIEW: Measure the stroke pipeline (filter, settle, Catmull-Rom, widths, stable
+        and volatile output) per sample, in this process's build (use -c release).
+
+        Every touch of the given session logs is built as one stroke, again and again until
+        --min-time has passed (estimated values taken as final); then generated strokes of 10, 100, 1,000 and 10,000 samples
+        (a seeded 240 Hz scribble with jitter) show how the cost depends on stroke length.
+        Timings are wall-clock and machine-dependent: the numbers are for comparison within
+        one run, not for tests. For repeatable counts use valgrind --tool=callgrind.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <file or directory>     Session logs (directories: every *.jsonl below).
+
+        OPTIONS:
+          --min-time <s>          Measure each row for at least this long (default 0.3).
+          --json                  One JSON object per row.
+          -h, --help              Show help information.
+        """
+    static let spec = ArgumentSpec(valued: ["--min-time": "--min-time"], flags: ["--json"])
+
+    struct Row {
+        var name: String
+        var strokes: Int
+        var samples: Int
+        var nanosecondsPerSample: Double
+    }
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        guard arguments.positional.first == "geometry" else {
+            throw UsageError(message: "expected 'geometry' (the only benchmark so far)")
+        }
+        var minTime = 0.3
+        if let text = arguments.string("--min-time") {
+            guard let value = Double(text), value > 0, value <= 60 else {
+                throw UsageError(message: "'--min-time' takes seconds from 0 to 60, not '\(text)'")
+            }
+            minTime = value
+        }
+        var rows: [Row] = []
+        let inputs = Array(arguments.positional.dropFirst())
+        if !inputs.isEmpty {
+            var strokes: [[TouchSample]] = []
+            for file in try SessionFiles.expand(inputs) {
+                let read = SessionLog.read(contentsOf: file)
+                guard let log = read.log, read.failure == nil else {
+                    throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
+                }
+                // Estimated values are taken as final: a sample still waiting for its
+                // update holds its segments volatile, and this benchmark replays no updates.
+                for (_, samples) in log.samplesByTouch where !samples.isEmpty {
+                    strokes.append(samples.map { var final = $0; final.estimationUpdateIndex = nil; return final })
+                }
+            }
+            rows.append(try measure("recorded: \(inputs.joined(separator: " "))", strokes, minTime: minTime))
+        }
+        for length in [10, 100, 1_000, 10_000] {
+            let count = max(1, 20_000 / length)
+            var random = BenchRandom(seed: UInt64(length))
+            let strokes = (0..<count).map { _ in scribble(length: length, random: &random) }
+            rows.append(try measure("generated, \(length) samples per stroke", strokes, minTime: minTime))
+        }
+        let json = arguments.flag("--json")
+        if !json {
+            print("stroke pipeline, ns per sample (append every sample, then finish)")
+            print("strokes  samples  ns/sample  set")
+        }
+        for row in rows {
+            if json {
+                let perSample: Double = (row.nanosecondsPerSample * 10).rounded() / 10
+                let fields: [(String, JSONValue)] = [
+                    ("set", .string(row.name)), ("strokes", .number(Double(row.strokes))),
+                    ("samples", .number(Double(row.samples))), ("ns_per_sample", .number(perSample)),
+                ]
+                print(JSONValue.object(JSONObject(fields)).serialized())
+            } else {
+                print(String(format: "%7d  %7d  %9.1f  %@", row.strokes, row.samples, row.nanosecondsPerSample, row.name))
+            }
+        }
+        return 0
+    }
+
+    static func measure(_ name: String, _ strokes: [[TouchSample]], minTime: Double) throws -> Row {
+        let samples = strokes.reduce(0) { $0 + $1.count }
+        guard samples > 0 else { throw CommandFailure(message: "\(name): no samples") }
+        var checksum = 0.0
+        func once() throws {
+            for stroke in strokes {
+                var builder = StrokeBuilder()
+                for sample in stroke { _ = try builder.append(sample) }
+                _ = builder.finish()
+                checksum += builder.stableSegments.last?.curve.p3.x ?? 0
+            }
+        }
+        try once()  // warm-up
+        let clock = ContinuousClock()
+        var rounds = 0
+        let start = clock.now
+        var elapsed = Duration.zero
+        repeat {
+            try once()
+            rounds += 1
+            elapsed = clock.now - start
+        } while elapsed < .milliseconds(Int(minTime * 1000))
+        guard checksum.isFinite else { throw CommandFailure(message: "\(name): non-finite output") }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return Row(name: name, strokes: strokes.count, samples: samples,
+                   nanosecondsPerSample: seconds * 1e9 / Double(rounds * samples))
+    }
+
+    /// A 240 Hz scribble: a pen circling and drifting at handwriting speed, with jitter.
+    static func scribble(length: Int, random: inout BenchRandom) -> [TouchSample] {
+        var samples: [TouchSample] = []
+        samples.reserveCapacity(length)
+        let phase = random.unit() * 6.28
+        for i in 0..<length {
+            let t = Double(i) / 240
+            let x = 100 + 40 * t + 20 * cos(phase + 9 * t) + (random.unit() - 0.5)
+            let y = 100 + 25 * sin(phase + 13 * t) + (random.unit() - 0.5)
+            samples.append(TouchSample(x: x, y: y, timestamp: t, force: 0.3 + 0.4 * random.unit(), tool: .pencil))
+        }
+        return samples
+    }
+}
+
+/// A small seeded generator (SplitMix64), so generated benchmark input is the same every run.
+struct BenchRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
+}
