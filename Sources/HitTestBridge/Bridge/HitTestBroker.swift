@@ -1,0 +1,336 @@
+import InkCore
+
+/// The bridge's settings.
+public struct BridgeConfiguration: Sendable, Hashable {
+    /// How long a round trip may take before its queries get ``fallback``, seconds.
+    public var timeout: Double
+    /// The verdict for a query whose round trip timed out or failed.
+    public var fallback: HitTestVerdict
+    /// Queries within this distance (canvas points) of a round trip in flight, for the
+    /// same layout generation, share it instead of starting another.
+    public var shareRadius: Double
+    /// Whether fresh region snapshots answer without a round trip.
+    public var useCache: Bool
+    /// Page messages larger than this are refused unparsed, bytes.
+    public var maxMessageBytes: Int
+    /// Region snapshots with more regions are refused.
+    public var maxRegions: Int
+    /// How long a snapshot without a max-age stays fresh, seconds.
+    public var defaultMaxAge: Double
+    /// The most round trips in flight; a query beyond that gets ``fallback`` at once
+    /// (counted in ``BridgeMetrics/overloaded``).
+    public var maxInFlight: Int
+
+    /// Creates a configuration; the defaults suit a 60-120 Hz touch screen over a web view.
+    public init(timeout: Double = 0.25, fallback: HitTestVerdict = .ink, shareRadius: Double = 4, useCache: Bool = true,
+                maxMessageBytes: Int = PageMessage.defaultMaxBytes, maxRegions: Int = 20_000, defaultMaxAge: Double = 1,
+                maxInFlight: Int = 64) {
+        self.timeout = timeout
+        self.fallback = fallback
+        self.shareRadius = shareRadius
+        self.useCache = useCache
+        self.maxMessageBytes = maxMessageBytes
+        self.maxRegions = maxRegions
+        self.defaultMaxAge = defaultMaxAge
+        self.maxInFlight = maxInFlight
+    }
+}
+
+/// Where a verdict came from.
+public enum VerdictSource: String, Sendable, Hashable, CaseIterable {
+    /// A fresh region snapshot: no round trip.
+    case cache
+    /// The page's answer to a round trip (possibly shared with other queries).
+    case page
+    /// The round trip timed out: the configured fallback.
+    case timeout
+    /// The oracle failed, or the bridge was overloaded: the configured fallback.
+    case failure
+}
+
+/// A command from ``HitTestBroker`` to its shell.
+public enum BridgeAction: Sendable, Hashable {
+    /// Send this request to the page.
+    case send(HitTestRequest)
+    /// The query is decided.
+    case verdict(QueryID, HitTestVerdict, VerdictSource)
+}
+
+/// What the broker did with a message from the page.
+public enum ReceiveOutcome: Sendable, Hashable {
+    /// An answer decided this many queries.
+    case answered(queries: Int)
+    /// An answer for a round trip that already timed out, failed or was cancelled.
+    case late
+    /// A second answer for a round trip already answered.
+    case duplicate
+    /// An answer with an id the bridge never issued (forged or garbled).
+    case unknownQuery
+    /// An answer computed for another layout generation; the round trip was sent again.
+    case staleGeneration
+    /// A region snapshot was taken into the cache.
+    case regionsAccepted
+    /// A region snapshot was refused.
+    case regionsRefused(RegionCache.Refusal)
+    /// The message was refused before it could mean anything.
+    case refused(WireMessageError)
+}
+
+/// What the bridge has done, counted.
+public struct BridgeMetrics: Sendable, Hashable {
+    /// Queries asked.
+    public var queries = 0
+    /// Requests sent to the page (including re-sends after a layout change).
+    public var roundTrips = 0
+    /// Queries decided by the region cache.
+    public var cacheHits = 0
+    /// Queries that joined a round trip already in flight.
+    public var sharedQueries = 0
+    /// Queries decided by a timeout.
+    public var timeouts = 0
+    /// Queries decided by an oracle failure.
+    public var failures = 0
+    /// Queries decided at once because too many round trips were in flight.
+    public var overloaded = 0
+    /// Queries cancelled before their verdict.
+    public var cancelled = 0
+    /// Answers after their round trip was settled without them.
+    public var lateAnswers = 0
+    /// Answers repeated for a round trip already answered.
+    public var duplicateAnswers = 0
+    /// Answers with an id never issued.
+    public var unknownAnswers = 0
+    /// Answers for another layout generation.
+    public var staleAnswers = 0
+    /// Messages refused (too large, not JSON, wrong shape).
+    public var refusedMessages = 0
+    /// Region snapshots taken / refused.
+    public var snapshotsAccepted = 0, snapshotsRefused = 0
+
+    /// Creates zeroed metrics.
+    public init() {}
+}
+
+/// The bridge's logic as a pure state machine: queries in, requests and verdicts out, time
+/// given by the caller. ``PageBridge`` wraps it with an oracle and a clock; a replay drives
+/// it in simulated time.
+///
+/// A query is answered, in order of preference: by a fresh region snapshot of the current
+/// layout generation (no round trip); by joining a round trip in flight for a point within
+/// ``BridgeConfiguration/shareRadius``; or by a new round trip, with a random
+/// ``QueryToken`` as its id and a deadline of ``BridgeConfiguration/timeout``. Every
+/// answer is checked: late, duplicate, unknown (forged) and stale answers decide nothing
+/// and are counted.
+public struct HitTestBroker: Sendable {
+    /// The settings.
+    public let configuration: BridgeConfiguration
+    /// Maps canvas points to page points (the host updates it on scroll and zoom).
+    public private(set) var transform: PageTransform
+    /// The newest layout generation known (from the host or the page).
+    public private(set) var generation: UInt64
+    /// The region cache.
+    public private(set) var cache: RegionCache
+    /// What has happened, counted.
+    public private(set) var metrics = BridgeMetrics()
+
+    private struct RoundTrip: Sendable {
+        var request: HitTestRequest
+        var canvasPoint: CanvasPoint
+        var deadline: Double
+        var waiters: [QueryID]
+    }
+
+    private enum Settled: Sendable { case answered, abandoned }
+
+    private var tokens: any RandomNumberGenerator & Sendable
+    private var trips: [QueryToken: RoundTrip] = [:]
+    /// Round trips in the order they were sent (for sharing and deadlines).
+    private var tripOrder: [QueryToken] = []
+    private var tripOfQuery: [QueryID: QueryToken] = [:]
+    /// Recently settled round trips, to tell late and duplicate answers from forged ones.
+    private var settled: [QueryToken: Settled] = [:]
+    private var settledOrder: [QueryToken] = []
+    /// How many settled round trips are remembered.
+    public static let settledMemory = 1_024
+
+    /// Creates a broker.
+    /// - Parameter tokens: where query ids come from; the system's generator unless a test
+    ///   needs repeatable ids.
+    public init(configuration: BridgeConfiguration = BridgeConfiguration(), transform: PageTransform = .identity,
+                generation: UInt64 = 0, tokens: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+        self.configuration = configuration
+        self.transform = transform
+        self.generation = generation
+        self.cache = RegionCache(defaultMaxAge: configuration.defaultMaxAge, maxRegions: configuration.maxRegions)
+        self.tokens = tokens
+    }
+
+    /// Queries waiting for a round trip.
+    public var waitingQueries: Int { tripOfQuery.count }
+
+    /// The earliest round-trip deadline, or `nil` when none is in flight.
+    public var nextDeadline: Double? { tripOrder.lazy.compactMap { trips[$0]?.deadline }.min() }
+
+    // MARK: - Queries
+
+    /// Asks whether an interactive element lies under `point` (canvas points) at `now`.
+    public mutating func ask(_ query: QueryID, at point: CanvasPoint, now: Double, into actions: inout [BridgeAction]) {
+        metrics.queries += 1
+        let pagePoint = transform.pagePoint(for: point)
+        if configuration.useCache, case let .fresh(verdict) = cache.lookup(pagePoint, now: now, generation: generation) {
+            metrics.cacheHits += 1
+            actions.append(.verdict(query, verdict, .cache))
+            return
+        }
+        for token in tripOrder {
+            guard var trip = trips[token], trip.request.generation == generation,
+                  trip.canvasPoint.distance(to: point) <= configuration.shareRadius else { continue }
+            trip.waiters.append(query)
+            trips[token] = trip
+            tripOfQuery[query] = token
+            metrics.sharedQueries += 1
+            return
+        }
+        guard trips.count < configuration.maxInFlight else {
+            metrics.overloaded += 1
+            actions.append(.verdict(query, configuration.fallback, .failure))
+            return
+        }
+        let request = HitTestRequest(token: QueryToken.random(using: &tokens), pagePoint: pagePoint, generation: generation)
+        trips[request.token] = RoundTrip(request: request, canvasPoint: point, deadline: now + configuration.timeout, waiters: [query])
+        tripOrder.append(request.token)
+        tripOfQuery[query] = request.token
+        metrics.roundTrips += 1
+        actions.append(.send(request))
+    }
+
+    /// Stops waiting for `query` (its touch was cancelled or decided otherwise). A round
+    /// trip nobody waits for any more is abandoned; its answer will count as late.
+    public mutating func cancel(_ query: QueryID) {
+        guard let token = tripOfQuery.removeValue(forKey: query), var trip = trips[token] else { return }
+        metrics.cancelled += 1
+        trip.waiters.removeAll { $0 == query }
+        if trip.waiters.isEmpty { settle(token, as: .abandoned) } else { trips[token] = trip }
+    }
+
+    /// Settles every round trip whose deadline is at or before `now` by the fallback.
+    public mutating func deadlinePassed(now: Double, into actions: inout [BridgeAction]) {
+        for token in tripOrder {
+            guard let trip = trips[token], trip.deadline <= now else { continue }
+            metrics.timeouts += trip.waiters.count
+            decide(trip.waiters, configuration.fallback, .timeout, into: &actions)
+            settle(token, as: .abandoned)
+        }
+    }
+
+    /// The oracle could not ask the page for this round trip: its queries get the fallback.
+    public mutating func failed(_ token: QueryToken, into actions: inout [BridgeAction]) {
+        guard let trip = trips[token] else { return }
+        metrics.failures += trip.waiters.count
+        decide(trip.waiters, configuration.fallback, .failure, into: &actions)
+        settle(token, as: .abandoned)
+    }
+
+    // MARK: - Messages from the page
+
+    /// Takes a message the page posted (untrusted bytes): validates it, then applies it.
+    @discardableResult
+    public mutating func receive<Bytes: Collection<UInt8>>(_ bytes: Bytes, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
+        do {
+            return receive(try PageMessage.decode(bytes, maxBytes: configuration.maxMessageBytes), now: now, into: &actions)
+        } catch {
+            metrics.refusedMessages += 1
+            return .refused(error)
+        }
+    }
+
+    /// Applies a decoded page message.
+    @discardableResult
+    public mutating func receive(_ message: PageMessage, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
+        switch message {
+        case let .regions(snapshot):
+            do {
+                try cache.accept(snapshot, now: now, knownGeneration: generation)
+            } catch {
+                metrics.snapshotsRefused += 1
+                return .regionsRefused(error)
+            }
+            metrics.snapshotsAccepted += 1
+            adopt(snapshot.generation, now: now, into: &actions)
+            return .regionsAccepted
+        case let .answer(answer):
+            guard let trip = trips[answer.token] else {
+                switch settled[answer.token] {
+                case .answered?: metrics.duplicateAnswers += 1; return .duplicate
+                case .abandoned?: metrics.lateAnswers += 1; return .late
+                case nil: metrics.unknownAnswers += 1; return .unknownQuery
+                }
+            }
+            guard answer.generation == trip.request.generation else {
+                metrics.staleAnswers += 1
+                if answer.generation > generation {
+                    adopt(answer.generation, now: now, into: &actions)
+                } else {
+                    resend(answer.token, into: &actions)
+                }
+                return .staleGeneration
+            }
+            decide(trip.waiters, answer.verdict, .page, into: &actions)
+            settle(answer.token, as: .answered)
+            return .answered(queries: trip.waiters.count)
+        }
+    }
+
+    // MARK: - Layout
+
+    /// The host's view of the page changed (scroll, zoom, resize): future points go
+    /// through `transform`. With a new `generation`, round trips in flight for an older
+    /// one are sent again (their deadlines stay), and snapshots of older generations stop
+    /// answering.
+    public mutating func layoutChanged(transform: PageTransform, generation newGeneration: UInt64? = nil,
+                                       now: Double, into actions: inout [BridgeAction]) {
+        self.transform = transform
+        if let newGeneration { adopt(newGeneration, now: now, into: &actions) }
+    }
+
+    // MARK: - Internals
+
+    private mutating func adopt(_ newGeneration: UInt64, now: Double, into actions: inout [BridgeAction]) {
+        guard newGeneration > generation else { return }
+        generation = newGeneration
+        for token in tripOrder where trips[token].map({ $0.request.generation < newGeneration }) == true {
+            resend(token, into: &actions)
+        }
+    }
+
+    /// Sends a round trip again for the current layout, under a new id.
+    private mutating func resend(_ token: QueryToken, into actions: inout [BridgeAction]) {
+        guard var trip = trips[token] else { return }
+        settle(token, as: .abandoned)
+        trip.request = HitTestRequest(token: QueryToken.random(using: &tokens), pagePoint: transform.pagePoint(for: trip.canvasPoint),
+                                      generation: generation)
+        trips[trip.request.token] = trip
+        tripOrder.append(trip.request.token)
+        for query in trip.waiters { tripOfQuery[query] = trip.request.token }
+        metrics.roundTrips += 1
+        actions.append(.send(trip.request))
+    }
+
+    private mutating func decide(_ queries: [QueryID], _ verdict: HitTestVerdict, _ source: VerdictSource,
+                                 into actions: inout [BridgeAction]) {
+        for query in queries {
+            tripOfQuery[query] = nil
+            actions.append(.verdict(query, verdict, source))
+        }
+    }
+
+    private mutating func settle(_ token: QueryToken, as outcome: Settled) {
+        trips[token] = nil
+        tripOrder.removeAll { $0 == token }
+        settled[token] = outcome
+        settledOrder.append(token)
+        if settledOrder.count > Self.settledMemory {
+            settled[settledOrder.removeFirst()] = nil
+        }
+    }
+}
