@@ -24,6 +24,7 @@ let package = Package(
         .target(
             name: "HitTestBridge",
             dependencies: ["InkCore"],
+            resources: [.copy("Resources/scratchpad-ink-page.js")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

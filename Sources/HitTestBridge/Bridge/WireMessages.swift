@@ -116,6 +116,7 @@ public enum PageMessage: Sendable, Hashable {
         guard bytes.count <= maxBytes else { throw .tooLarge(bytes: bytes.count, limit: maxBytes) }
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch { throw .syntax(column: error.column, message: error.message) }
+        guard case .object = value else { throw .shape(field: "(message)", message: "expected an object, found \(value.typeName)") }
         do throws(JSONShapeError) {
             let reader = try JSONFieldReader(value)
             let type = try reader.string("type")

@@ -1,0 +1,197 @@
+// A small, honest stand-in for the parts of the browser the page script touches:
+// window, document, elements with layout rectangles, a few selector forms, scrolling,
+// events, a MutationObserver the test triggers, and fake timers. Not a DOM.
+//
+// Layout: every element has a rectangle in page (document) coordinates; its bounding
+// client rect is that rectangle minus the current scroll offset, as in a browser.
+// Paint order is document order, so later elements (and children) are on top.
+import fs from 'node:fs';
+import vm from 'node:vm';
+
+export const SCRIPT_PATH = new URL('../../Sources/HitTestBridge/Resources/scratchpad-ink-page.js', import.meta.url);
+export const SCRIPT_SOURCE = fs.readFileSync(SCRIPT_PATH, 'utf8');
+
+// Supported: a comma-separated list of `[attr]`, `.class`, `#id` and `tag`. Anything
+// else throws a SyntaxError, as a browser does for selectors it cannot parse.
+function parseSelector(selector) {
+  if (typeof selector !== 'string') throw new SyntaxError(`not a selector: ${selector}`);
+  return selector.split(',').map((part) => {
+    const s = part.trim();
+    let m;
+    if ((m = /^\[([A-Za-z_][\w-]*)\]$/.exec(s))) return (el) => el.hasAttribute(m[1]);
+    if ((m = /^\.([A-Za-z_][\w-]*)$/.exec(s))) return (el) => el.className.split(/\s+/).includes(m[1]);
+    if ((m = /^#([A-Za-z_][\w-]*)$/.exec(s))) return (el) => el.id === m[1];
+    if ((m = /^([A-Za-z][A-Za-z0-9]*)$/.exec(s))) return (el) => el.tagName === m[1].toUpperCase();
+    throw new SyntaxError(`'${selector}' is not a valid selector (in this stand-in)`);
+  });
+}
+
+class FakeElement {
+  constructor(page, tagName, { id = '', className = '', attributes = {}, rect = { x: 0, y: 0, width: 0, height: 0 } } = {}) {
+    this.page = page;
+    this.tagName = tagName.toUpperCase();
+    this.id = id;
+    this.className = className;
+    this.attributes = new Map(Object.entries(attributes));
+    this.rect = rect; // page coordinates
+    this.parentElement = null;
+    this.children = [];
+  }
+
+  appendChild(child) {
+    child.parentElement = this;
+    this.children.push(child);
+    return child;
+  }
+
+  hasAttribute(name) { return this.attributes.has(name); }
+  getAttribute(name) { return this.attributes.has(name) ? this.attributes.get(name) : null; }
+
+  matches(selector) { return parseSelector(selector).some((test) => test(this)); }
+
+  closest(selector) {
+    const tests = parseSelector(selector);
+    for (let node = this; node; node = node.parentElement) {
+      if (tests.some((test) => test(node))) return node;
+    }
+    return null;
+  }
+
+  getBoundingClientRect() {
+    const { x, y, width, height } = this.rect;
+    const left = x - this.page.window.scrollX, top = y - this.page.window.scrollY;
+    return { x: left, y: top, left, top, width, height, right: left + width, bottom: top + height };
+  }
+
+  contains(pageX, pageY) {
+    const { x, y, width, height } = this.rect;
+    return pageX >= x && pageX < x + width && pageY >= y && pageY < y + height;
+  }
+}
+
+class EventTargetStub {
+  constructor() { this.listeners = []; }
+  addEventListener(type, listener, options) { this.listeners.push({ type, listener, options }); }
+  removeEventListener(type, listener) {
+    this.listeners = this.listeners.filter((l) => !(l.type === type && l.listener === listener));
+  }
+  dispatch(type) {
+    for (const entry of [...this.listeners]) {
+      if (entry.type !== type) continue;
+      if (entry.options && entry.options.once) this.removeEventListener(type, entry.listener);
+      entry.listener.call(this, { type, target: this });
+    }
+  }
+  listenersFor(type) { return this.listeners.filter((l) => l.type === type); }
+}
+
+export class FakeClock {
+  constructor() { this.now = 0; this.timers = []; this.nextId = 1; }
+  setTimeout(fn, ms = 0) {
+    const id = this.nextId++;
+    this.timers.push({ id, at: this.now + Math.max(0, Number(ms) || 0), fn });
+    return id;
+  }
+  clearTimeout(id) { this.timers = this.timers.filter((t) => t.id !== id); }
+  get pending() { return this.timers.length; }
+  // Runs, in time order, every timer due within the next `ms` milliseconds.
+  advance(ms) {
+    const end = this.now + ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.now = due.at;
+      due.fn();
+    }
+    this.now = end;
+  }
+}
+
+// Creates a page. Options: readyState ('complete'), viewport size, and which message
+// channels exist: `webkit` (window.webkit.messageHandlers.scratchpadInk) and `host`
+// (window.scratchpadInkHost). Every posted string lands in `page.posted` as
+// { channel, text }.
+export function createPage({ readyState = 'complete', innerWidth = 800, innerHeight = 600,
+  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false } = {}) {
+  const page = { posted: [], observers: [] };
+  const clock = new FakeClock();
+  const window = new EventTargetStub();
+  const document = new EventTargetStub();
+  page.window = window;
+  page.document = document;
+  page.clock = clock;
+
+  const html = new FakeElement(page, 'html', { rect: { x: 0, y: 0, width: pageWidth, height: pageHeight } });
+  const body = html.appendChild(new FakeElement(page, 'body', { rect: { x: 0, y: 0, width: pageWidth, height: pageHeight } }));
+  page.body = body;
+
+  const allElements = () => {
+    const out = [];
+    const walk = (el) => { out.push(el); el.children.forEach(walk); };
+    walk(html);
+    return out;
+  };
+
+  Object.assign(document, {
+    readyState,
+    documentElement: html,
+    body,
+    querySelectorAll(selector) {
+      const tests = parseSelector(selector);
+      return allElements().filter((el) => tests.some((test) => test(el)));
+    },
+    querySelector(selector) { return this.querySelectorAll(selector)[0] ?? null; },
+    elementFromPoint(vx, vy) {
+      if (!(vx >= 0 && vx < window.innerWidth && vy >= 0 && vy < window.innerHeight)) return null;
+      const px = vx + window.scrollX, py = vy + window.scrollY;
+      const hits = allElements().filter((el) => el.contains(px, py));
+      return hits.length ? hits[hits.length - 1] : html;
+    },
+  });
+
+  class MutationObserver {
+    constructor(callback) { this.callback = callback; this.targets = []; }
+    observe(target, options) {
+      this.targets.push({ target, options });
+      if (!page.observers.includes(this)) page.observers.push(this);
+    }
+    disconnect() { page.observers = page.observers.filter((o) => o !== this); }
+  }
+
+  Object.assign(window, {
+    document,
+    scrollX: 0,
+    scrollY: 0,
+    innerWidth,
+    innerHeight,
+    MutationObserver,
+    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+    clearTimeout: (id) => clock.clearTimeout(id),
+  });
+  window.window = window;
+
+  page.installWebkit = () => {
+    window.webkit = { messageHandlers: { scratchpadInk: { postMessage: (text) => page.posted.push({ channel: 'webkit', text }) } } };
+  };
+  page.installHost = () => {
+    window.scratchpadInkHost = (text) => page.posted.push({ channel: 'host', text });
+  };
+  if (webkit) page.installWebkit();
+  if (host) page.installHost();
+
+  // Adds an element (to `parent`, default body) with a page-coordinate rect.
+  page.add = (tagName, options = {}, parent = body) => parent.appendChild(new FakeElement(page, tagName, options));
+  page.scrollTo = (x, y) => { window.scrollX = x; window.scrollY = y; };
+  page.mutate = (records = [{ type: 'childList' }]) => {
+    for (const observer of [...page.observers]) observer.callback(records, observer);
+  };
+  page.texts = () => page.posted.map((p) => p.text);
+  page.messages = () => page.posted.map((p) => JSON.parse(p.text));
+  page.clear = () => { page.posted.length = 0; };
+
+  page.context = vm.createContext(window);
+  page.run = (code) => vm.runInContext(code, page.context);
+  page.load = () => { vm.runInContext(SCRIPT_SOURCE, page.context, { filename: 'scratchpad-ink-page.js' }); return window.scratchpadInk; };
+  return page;
+}
