@@ -1,0 +1,93 @@
+import Foundation
+
+/// The time source of the bridge's asynchronous shell, in seconds. Production uses
+/// ``SystemBridgeClock``; tests and replays use ``ManualClock``, so nothing waits for real.
+public protocol BridgeClock: Sendable {
+    /// The current time, seconds.
+    var now: Double { get }
+    /// Suspends until ``now`` reaches `deadline` (at once if it already has).
+    func sleep(until deadline: Double) async throws
+}
+
+/// The system's monotonic clock, counted from when this value was made.
+public struct SystemBridgeClock: BridgeClock {
+    private let origin = ContinuousClock.now
+
+    /// Creates a clock reading 0 now.
+    public init() {}
+
+    public var now: Double {
+        let elapsed = ContinuousClock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    public func sleep(until deadline: Double) async throws {
+        let remaining = deadline - now
+        guard remaining > 0 else { return }
+        try await Task.sleep(for: .nanoseconds(Int64(remaining * 1e9)))
+    }
+}
+
+/// A clock that moves only when told to: sleepers wake, in deadline order, when
+/// ``advance(to:)`` passes their deadline. Thread-safe.
+public final class ManualClock: BridgeClock, @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var current: Double
+    private var sleepers: [(deadline: Double, continuation: CheckedContinuation<Void, Never>)] = []
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Creates a clock reading `start`.
+    public init(start: Double = 0) { current = start }
+
+    public var now: Double { lock.withLock { current } }
+
+    /// How many tasks are sleeping on the clock.
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    public func sleep(until deadline: Double) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
+                if deadline <= current { return [continuation] }
+                sleepers.append((deadline, continuation))
+                return wakeWatchers()
+            }
+            ready.forEach { $0.resume() }
+        }
+    }
+
+    /// Moves the clock to `time` (never backwards) and wakes every sleeper due by then.
+    public func advance(to time: Double) {
+        let due: [CheckedContinuation<Void, Never>] = lock.withLock {
+            current = max(current, time)
+            let ready = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
+            sleepers.removeAll { $0.deadline <= current }
+            return ready.map(\.continuation)
+        }
+        due.forEach { $0.resume() }
+    }
+
+    /// Moves the clock forward by `interval` seconds.
+    public func advance(by interval: Double) { advance(to: now + interval) }
+
+    /// Suspends until at least `count` tasks sleep on the clock (so a test knows a
+    /// timeout has been scheduled before it advances past it).
+    public func waitForSleepers(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready: Bool = lock.withLock {
+                if sleepers.count >= count { return true }
+                watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Removes and returns the watchers satisfied by the current number of sleepers.
+    /// Called with the lock held.
+    private func wakeWatchers() -> [CheckedContinuation<Void, Never>] {
+        let ready = watchers.filter { $0.count <= sleepers.count }.map(\.continuation)
+        watchers.removeAll { $0.count <= sleepers.count }
+        return ready
+    }
+}
