@@ -46,7 +46,8 @@ struct SessionReplayerTests {
         #expect(tap.verdict == .page)
         let logged = log.samplesByTouch.last!.samples
         #expect(tap.released == logged)
-        #expect(report.counters.duplicateAnswers == 1)
+        // The page answered twice: the bridge counts the second and the engine never sees it.
+        #expect(report.bridge.duplicateAnswers == 1 && report.counters.duplicateAnswers == 0)
     }
 
     @Test("an unanswered touch is decided by the timeout fallback", arguments: [HitTestVerdict.ink, .page])
@@ -130,7 +131,7 @@ struct SessionReplayerTests {
         let report = replayer.replay(SessionLog.parse(text))
         #expect(report.isVerified)
         #expect(report.orphanAnswers == 1)
-        #expect(report.counters.unknownAnswers == 1)
+        #expect(report.bridge.unknownAnswers == 1)
         #expect(report.touches.first?.verdict == .ink)
     }
 

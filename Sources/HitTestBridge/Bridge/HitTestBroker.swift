@@ -48,6 +48,19 @@ public enum VerdictSource: String, Sendable, Hashable, CaseIterable {
     case failure
 }
 
+extension VerdictSource {
+    /// The engine's name for a decision reached this way (for
+    /// ``TouchRouter/verdictArrived(_:_:because:into:)``).
+    public var decisionReason: DecisionReason {
+        switch self {
+        case .cache: .regionCache
+        case .page: .answered
+        case .timeout: .deadline
+        case .failure: .unreachable
+        }
+    }
+}
+
 /// A command from ``HitTestBroker`` to its shell.
 public enum BridgeAction: Sendable, Hashable {
     /// Send this request to the page.
@@ -167,6 +180,9 @@ public struct HitTestBroker: Sendable {
 
     /// Queries waiting for a round trip.
     public var waitingQueries: Int { tripOfQuery.count }
+
+    /// The queries waiting for the round trip with this id (empty when none is in flight).
+    public func queries(waitingFor token: QueryToken) -> [QueryID] { trips[token]?.waiters ?? [] }
 
     /// The earliest round-trip deadline, or `nil` when none is in flight.
     public var nextDeadline: Double? { tripOrder.lazy.compactMap { trips[$0]?.deadline }.min() }

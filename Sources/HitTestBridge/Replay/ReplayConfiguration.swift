@@ -8,15 +8,32 @@ public struct ReplayConfiguration: Sendable, Hashable {
     public var oracle: ReplayOracle
     /// Where a touch goes when its hit test is not answered before its deadline.
     public var timeoutFallback: HitTestVerdict
+    /// Whether the page's logged region snapshots answer touch-downs without a round trip
+    /// while they are fresh (``RegionCache``).
+    public var useCache: Bool
+    /// Extra answer latency drawn uniformly from `0 ..< latencyJitter` seconds per round
+    /// trip, for the re-timed oracles; seeded by ``seed``, so replays repeat exactly.
+    public var latencyJitter: Double
+    /// The seed of the jitter and of the query ids.
+    public var seed: UInt64
 
-    /// Creates a configuration; the defaults replay answers as recorded with a 250 ms
-    /// timeout that falls back to ink.
+    /// Creates a configuration; the defaults replay answers as recorded, without the cache,
+    /// with a 250 ms timeout that falls back to ink.
     public init(
         router: TouchRouterConfiguration = TouchRouterConfiguration(),
-        oracle: ReplayOracle = .recorded, timeoutFallback: HitTestVerdict = .ink
+        oracle: ReplayOracle = .recorded, timeoutFallback: HitTestVerdict = .ink,
+        useCache: Bool = false, latencyJitter: Double = 0, seed: UInt64 = 1
     ) {
         self.router = router
         self.oracle = oracle
         self.timeoutFallback = timeoutFallback
+        self.useCache = useCache
+        self.latencyJitter = latencyJitter
+        self.seed = seed
+    }
+
+    /// The bridge settings the replay uses: the engine's timeout and fallback.
+    public var bridge: BridgeConfiguration {
+        BridgeConfiguration(timeout: router.decisionTimeout, fallback: timeoutFallback, useCache: useCache)
     }
 }

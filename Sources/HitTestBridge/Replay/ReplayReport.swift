@@ -28,6 +28,8 @@ public struct ReplayReport: Sendable {
     public var engineLedger: SampleLedger
     /// The engine's counters at the end of the replay.
     public var counters: RouterCounters
+    /// What the bridge did: round trips, cache hits, timeouts, late answers.
+    public var bridge: BridgeMetrics
     /// Each touch's outcome, in the order the touches began.
     public var touches: [TouchOutcome]
     /// Lines of the log the engine refused.

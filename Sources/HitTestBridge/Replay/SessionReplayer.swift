@@ -2,10 +2,13 @@ import InkCore
 
 /// Replays a recorded session through the real ``TouchRouter`` in simulated time.
 ///
-/// Log events are fed at their recorded times; the oracle's answers and the engine's
-/// deadlines are interleaved with them in time order (an answer due at the same moment as
-/// an event or a deadline is delivered first). Nothing sleeps: a one-hour session replays
-/// as fast as the engine runs. The engine sees each touch occurrence under its own id, so
+/// Log events are fed at their recorded times. The engine's questions go through a
+/// ``HitTestBroker`` (region cache, shared round trips, timeouts), exactly as in a live
+/// session; the simulated page answers each round trip (see ``ReplayOracle``) and pushes
+/// the region snapshots the log records. Answers, the bridge's timeouts and the engine's
+/// deadlines are interleaved with the events in time order (an answer due at the same
+/// moment as an event or a deadline is delivered first). Nothing sleeps: a one-hour
+/// session replays as fast as the engine runs. The engine sees each touch occurrence under its own id, so
 /// logs that reuse touch ids after an end replay correctly.
 ///
 /// ```swift
@@ -28,8 +31,8 @@ public struct SessionReplayer: Sendable {
             return ReplayReport(
                 file: file ?? result.failure?.file, readFailure: result.failure, samples: 0, refusedSamples: 0,
                 audit: SampleLedger(),
-                engineLedger: SampleLedger(), counters: RouterCounters(), touches: [], issues: [], problems: [],
-                orphanAnswers: 0)
+                engineLedger: SampleLedger(), counters: RouterCounters(), bridge: BridgeMetrics(), touches: [],
+                issues: [], problems: [], orphanAnswers: 0)
         }
         var report = replay(log, file: file ?? result.failure?.file)
         report.readFailure = result.failure
@@ -44,8 +47,8 @@ public struct SessionReplayer: Sendable {
         return ReplayReport(
             file: file, readFailure: nil, samples: log.sampleCount, refusedSamples: run.refusedSamples,
             audit: audit, engineLedger: run.router.ledger,
-            counters: run.router.counters, touches: run.audit.outcomes, issues: run.issues, problems: problems,
-            orphanAnswers: run.answers.orphans.count)
+            counters: run.router.counters, bridge: run.broker.metrics, touches: run.audit.outcomes, issues: run.issues,
+            problems: problems, orphanAnswers: run.answers.orphans.count)
     }
 }
 
@@ -55,11 +58,16 @@ private struct ReplayRun {
     let log: SessionLog
     let answers: RecordedAnswers
     var router: TouchRouter
+    var broker: HitTestBroker
     var audit = ReplayAudit()
     var issues: [ReplayIssue] = []
-    /// Scheduled answers, kept sorted by (time, order of scheduling).
-    var scheduled: [(time: Double, order: Int, query: QueryID, verdict: HitTestVerdict)] = []
+    /// Messages the simulated page will post, kept sorted by (time, order of scheduling).
+    var scheduled: [(time: Double, order: Int, message: PageMessage)] = []
     var scheduledCount = 0
+    /// The touch occurrence and touch-down point of each question the engine asked.
+    var asked: [QueryID: (occurrence: Int, point: CanvasPoint)] = [:]
+    var bridgeActions: [BridgeAction] = []
+    var jitter: ReplayRandom
     /// The engine id of the active occurrence of each log touch id.
     var current: [TouchID: TouchID] = [:]
     /// The engine id of the latest occurrence of each log touch id, active or finished
@@ -74,14 +82,20 @@ private struct ReplayRun {
         self.log = log
         self.answers = RecordedAnswers(log)
         self.router = TouchRouter(configuration: configuration.router)
+        let transform = log.header.pageTransform ?? .identity
+        self.broker = HitTestBroker(configuration: configuration.bridge, transform: transform,
+                                    tokens: ReplayRandom(seed: configuration.seed))
+        self.jitter = ReplayRandom(seed: configuration.seed ^ 0x5EED)
         actions.reserveCapacity(64)
     }
 
     mutating func play() {
-        // Answers that name no touch are still delivered: the engine must ignore them.
+        // Answers that name no touch are still delivered, under ids never issued: the
+        // bridge must ignore them.
         for orphan in answers.orphans {
             unknownQueries += 1
-            schedule(QueryID(rawValue: UInt64.max - unknownQueries), orphan.verdict, at: orphan.time)
+            let token = QueryToken(high: .max, low: unknownQueries)
+            schedule(.answer(PageAnswer(token: token, verdict: orphan.verdict, generation: 0)), at: orphan.time)
         }
         for (index, event) in log.events.enumerated() {
             advance(to: event.time)
@@ -127,7 +141,10 @@ private struct ReplayRun {
                     } catch {
                         throw error.replacingTouch(logged.touch)
                     }
-                case .answer, .regions:
+                case let .regions(snapshot, _):
+                    // The page pushes its regions: into the bridge's cache.
+                    broker.receive(.regions(snapshot), now: now, into: &bridgeActions)
+                case .answer:
                     break
                 }
             } catch let error as RouterError {
@@ -142,41 +159,91 @@ private struct ReplayRun {
         drain(now: log.events.last?.time ?? 0)
     }
 
-    /// Delivers every answer and deadline due at or before `time`, in time order.
+    /// Delivers every page message, bridge timeout and engine deadline due at or before
+    /// `time`, in time order.
     mutating func advance(to time: Double) {
         while true {
-            let answerTime = scheduled.first?.time ?? .infinity
+            let messageTime = scheduled.first?.time ?? .infinity
+            let bridgeDeadline = broker.nextDeadline ?? .infinity
             let deadline = router.nextDeadline ?? .infinity
-            let next = min(answerTime, deadline)
+            let next = min(messageTime, bridgeDeadline, deadline)
             guard next <= time, next < .infinity else { return }
-            if answerTime <= deadline {
-                let answer = scheduled.removeFirst()
-                router.verdictArrived(answer.query, answer.verdict, into: &actions)
-            } else {
+            if messageTime == next {
+                let entry = scheduled.removeFirst()
+                broker.receive(entry.message, now: next, into: &bridgeActions)
+            } else if deadline == next {
+                // The engine's own deadline first: it abandons the query, so the bridge's
+                // timeout for the same touch (never earlier) does not also fire.
                 router.deadlinePassed(now: deadline, fallback: configuration.timeoutFallback, into: &actions)
+            } else {
+                broker.deadlinePassed(now: next, into: &bridgeActions)
             }
             drain(now: next)
         }
     }
 
-    /// Hands the pending actions to the audit and schedules answers for new questions.
+    /// Carries out the engine's and the bridge's actions until neither has any left: the
+    /// audit sees every engine action, questions go to the bridge, verdicts to the engine,
+    /// requests to the simulated page.
     mutating func drain(now: Double) {
-        for action in actions {
-            audit.record(action, now: now)
-            if case let .queryPage(query, touch, _, _) = action {
-                let occurrence = ReplayAudit.occurrence(touch)
-                for answer in answers.answers(forOccurrence: occurrence, askedAt: now, oracle: configuration.oracle) {
-                    schedule(query, answer.verdict, at: answer.time)
+        while !actions.isEmpty || !bridgeActions.isEmpty {
+            let engine = actions
+            actions.removeAll(keepingCapacity: true)
+            for action in engine {
+                audit.record(action, now: now)
+                switch action {
+                case let .queryPage(query, touch, point, _):
+                    asked[query] = (ReplayAudit.occurrence(touch), point)
+                    broker.ask(query, at: point, now: now, into: &bridgeActions)
+                case let .abandonQuery(query, _):
+                    broker.cancel(query)
+                default:
+                    break
+                }
+            }
+            let bridge = bridgeActions
+            bridgeActions.removeAll(keepingCapacity: true)
+            for action in bridge {
+                switch action {
+                case let .verdict(query, verdict, source):
+                    router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
+                case let .send(request):
+                    pageAnswers(request, now: now)
                 }
             }
         }
-        actions.removeAll(keepingCapacity: true)
     }
 
-    mutating func schedule(_ query: QueryID, _ verdict: HitTestVerdict, at time: Double) {
-        scheduledCount += 1
-        let entry = (time: time, order: scheduledCount, query: query, verdict: verdict)
-        let index = scheduled.firstIndex { ($0.time, $0.order) > (time, scheduledCount) } ?? scheduled.count
-        scheduled.insert(entry, at: index)
+    /// Schedules the simulated page's answers to a request.
+    mutating func pageAnswers(_ request: HitTestRequest, now: Double) {
+        guard let first = broker.queries(waitingFor: request.token).first, let question = asked[first] else { return }
+        let delay = configuration.latencyJitter > 0 ? jitter.unit() * configuration.latencyJitter : 0
+        for answer in answers.answers(forOccurrence: question.occurrence, pagePoint: request.pagePoint, askedAt: now,
+                                      delay: delay, oracle: configuration.oracle) {
+            // The page answers for the layout it has when it answers.
+            let generation = max(request.generation, answers.generation(at: answer.time))
+            schedule(.answer(PageAnswer(token: request.token, verdict: answer.verdict, generation: generation)), at: answer.time)
+        }
     }
+
+    mutating func schedule(_ message: PageMessage, at time: Double) {
+        scheduledCount += 1
+        let index = scheduled.firstIndex { ($0.time, $0.order) > (time, scheduledCount) } ?? scheduled.count
+        scheduled.insert((time: time, order: scheduledCount, message: message), at: index)
+    }
+}
+
+/// A small seeded generator (SplitMix64) for repeatable query ids and jitter in replays.
+struct ReplayRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 }

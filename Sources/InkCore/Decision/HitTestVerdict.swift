@@ -32,6 +32,10 @@ public struct QueryID: RawRepresentable, Sendable, Hashable, Comparable, Codable
 public enum DecisionReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// The page answered the hit test.
     case answered
+    /// A fresh snapshot of the page's interactive regions answered, without asking the page.
+    case regionCache
+    /// The page could not be asked (the bridge failed or was overloaded); the fallback decided.
+    case unreachable
     /// The hit test was not answered before its deadline; the fallback decided.
     case deadline
     /// A second touch began within the gesture window: a multi-finger gesture goes to the page.

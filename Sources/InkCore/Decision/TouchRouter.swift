@@ -175,15 +175,19 @@ public struct TouchRouter: Sendable {
     ///
     /// Answers may come in any order, late, twice, or for queries never asked: only an
     /// answer to a query still waiting decides anything; the others are ignored and counted.
+    /// - Parameter reason: How the verdict was reached, for the ``RouterAction/decided(_:_:_:)``
+    ///   action: `.answered` by the page (the default), `.regionCache`, or, when a bridge
+    ///   settled the query by its own timeout or failure, `.deadline` or `.unreachable`.
     /// - Returns: What the router did with the answer.
     @discardableResult
     public mutating func verdictArrived(
-        _ query: QueryID, _ verdict: HitTestVerdict, into actions: inout [RouterAction]
+        _ query: QueryID, _ verdict: HitTestVerdict, because reason: DecisionReason = .answered,
+        into actions: inout [RouterAction]
     ) -> VerdictOutcome {
         if let index = touches.firstIndex(where: { $0.route == .deciding(query) }) {
             answered.insert(query)
             counters.answersApplied += 1
-            settle(at: index, as: verdict, because: .answered, into: &actions)
+            settle(at: index, as: verdict, because: reason, into: &actions)
             return .applied
         }
         if query.rawValue == 0 || query.rawValue > lastQuery {
