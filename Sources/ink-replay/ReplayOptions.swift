@@ -4,13 +4,21 @@ import InkCore
 /// The replay options `run` and `verify` share.
 enum ReplayOptions {
     static let spec = ArgumentSpec(
-        valued: ["--oracle-latency": "--oracle-latency", "--timeout": "--timeout", "--fallback": "--fallback",
+        valued: ["--oracle": "--oracle", "--oracle-latency": "--oracle-latency", "--jitter": "--jitter", "--seed": "--seed",
+                 "--cache": "--cache", "--timeout": "--timeout", "--fallback": "--fallback",
                  "--gesture-window": "--gesture-window"],
         flags: ["--json", "--pencil-only"])
 
     static let help = """
-          --oracle-latency <ms>   Re-time every recorded answer to arrive this many ms after
-                                  its question (default: as recorded).
+          --oracle <source>       Who answers hit tests: recorded (the log's answers) or
+                                  regions (the page answers from the region snapshots the
+                                  log records) (default: recorded).
+          --oracle-latency <ms>   Answers arrive this many ms after their question (default:
+                                  as recorded; with --oracle regions: 30).
+          --jitter <ms>           Add a seeded random 0..<ms to each round trip's latency.
+          --seed <n>              Seed of the jitter and the query ids (default: 1).
+          --cache <on|off>        Let fresh region snapshots answer without a round trip
+                                  (default: off, so recorded answers are replayed as such).
           --timeout <ms>          Deadline for an unanswered hit test (default: 250).
           --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
           --gesture-window <ms>   A second finger within this time makes a gesture that goes
@@ -25,8 +33,18 @@ enum ReplayOptions {
         if let window = try arguments.number("--gesture-window", in: 0...60_000) { router.gestureWindow = window / 1000 }
         router.pencilOnly = arguments.flag("--pencil-only")
         var configuration = ReplayConfiguration(router: router)
-        if let latency = try arguments.number("--oracle-latency", in: 0...3_600_000) {
-            configuration.oracle = .recordedWithLatency(latency / 1000)
+        let latency = try arguments.number("--oracle-latency", in: 0...3_600_000).map { $0 / 1000 }
+        switch arguments.string("--oracle") ?? "recorded" {
+        case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded
+        case "regions": configuration.oracle = .regions(latency: latency ?? 0.030)
+        case let other: throw UsageError(message: "'--oracle' takes one of recorded, regions, not '\(other)'")
+        }
+        if let jitter = try arguments.number("--jitter", in: 0...3_600_000) { configuration.latencyJitter = jitter / 1000 }
+        if let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991) { configuration.seed = UInt64(seed) }
+        switch arguments.string("--cache") ?? "off" {
+        case "on": configuration.useCache = true
+        case "off": configuration.useCache = false
+        case let other: throw UsageError(message: "'--cache' takes one of on, off, not '\(other)'")
         }
         if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) {
             configuration.timeoutFallback = fallback

@@ -4,7 +4,7 @@ import InkCore
 /// `ink-replay run`: replay sessions and report.
 enum RunCommand: Command {
     static let name = "run"
-    static let usage = "ink-replay run <file or directory>... [--oracle-latency <ms>] [--timeout <ms>] [--fallback <owner>] [--json]"
+    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--timeout <ms>] [--fallback <owner>] [--json]"
     static let help = """
         OVERVIEW: Replay sessions through the engine in simulated time and report where every
         sample went and how long ink took to appear.
@@ -28,11 +28,16 @@ enum RunCommand: Command {
         if arguments.flag("--json") {
             var object = summary.ledgerJSON()
             object.append("first_ink_ms", Summary.latencyJSON(summary.firstInk))
+            object.append("queries", .number(Double(summary.bridge(\.queries))))
+            object.append("round_trips", .number(Double(summary.bridge(\.roundTrips))))
+            object.append("cache_hits", .number(Double(summary.bridge(\.cacheHits))))
+            object.append("shared_queries", .number(Double(summary.bridge(\.sharedQueries))))
             object.append("answers_applied", .number(Double(summary.counter(\.answersApplied))))
-            object.append("late_answers", .number(Double(summary.counter(\.lateAnswers))))
-            object.append("duplicate_answers", .number(Double(summary.counter(\.duplicateAnswers))))
-            object.append("unknown_answers", .number(Double(summary.counter(\.unknownAnswers))))
-            object.append("timeouts", .number(Double(summary.counter(\.deadlinesPassed))))
+            object.append("late_answers", .number(Double(summary.lateAnswers)))
+            object.append("duplicate_answers", .number(Double(summary.bridge(\.duplicateAnswers) + summary.counter(\.duplicateAnswers))))
+            object.append("unknown_answers", .number(Double(summary.bridge(\.unknownAnswers) + summary.counter(\.unknownAnswers))))
+            object.append("stale_answers", .number(Double(summary.bridge(\.staleAnswers))))
+            object.append("timeouts", .number(Double(summary.timeouts)))
             object.append("gestures", .number(Double(summary.counter(\.gestures))))
             object.append("retractions", .number(Double(summary.counter(\.retractions))))
             object.append("failures", summary.failuresJSON())
@@ -73,9 +78,12 @@ enum RunCommand: Command {
         } else {
             print("first-ink latency: no touch became ink")
         }
-        print("answers: \(summary.counter(\.answersApplied)) applied, \(summary.counter(\.lateAnswers)) late, "
-              + "\(summary.counter(\.duplicateAnswers)) duplicate, \(summary.counter(\.unknownAnswers)) unknown; "
-              + "timeouts \(summary.counter(\.deadlinesPassed)), gestures \(summary.counter(\.gestures)), "
+        print("hit tests: \(summary.bridge(\.queries)) asked, \(summary.bridge(\.cacheHits)) from the region cache, "
+              + "\(summary.bridge(\.roundTrips)) round trips (\(summary.bridge(\.sharedQueries)) shared)")
+        print("answers: \(summary.counter(\.answersApplied)) applied, \(summary.lateAnswers) late, "
+              + "\(summary.bridge(\.duplicateAnswers) + summary.counter(\.duplicateAnswers)) duplicate, "
+              + "\(summary.bridge(\.unknownAnswers) + summary.counter(\.unknownAnswers)) unknown; "
+              + "timeouts \(summary.timeouts), gestures \(summary.counter(\.gestures)), "
               + "retractions \(summary.counter(\.retractions))")
     }
 }

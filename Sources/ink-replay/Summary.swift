@@ -16,6 +16,12 @@ struct Summary {
     var firstInk: Percentiles? { Percentiles(reports.flatMap(\.firstInkLatencies)) }
 
     func counter(_ key: KeyPath<RouterCounters, Int>) -> Int { reports.reduce(0) { $0 + $1.counters[keyPath: key] } }
+    func bridge(_ key: KeyPath<BridgeMetrics, Int>) -> Int { reports.reduce(0) { $0 + $1.bridge[keyPath: key] } }
+
+    /// Queries decided by a timeout: the engine's deadline or the bridge's (never both).
+    var timeouts: Int { counter(\.deadlinesPassed) + bridge(\.timeouts) }
+    /// Answers that reached the bridge or the engine after their query was settled.
+    var lateAnswers: Int { counter(\.lateAnswers) + bridge(\.lateAnswers) }
 
     /// Why a report failed verification, one line each, with file and line where known.
     static func failures(of report: ReplayReport) -> [(line: Int?, message: String)] {

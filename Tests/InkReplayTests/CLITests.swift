@@ -67,7 +67,30 @@ struct CLITests {
         #expect(viaHelp.stdout.contains("USAGE: ink-replay \(name)"))
     }
 
+    @Test("run --json reports the bridge: round trips, cache hits, timeouts, late answers, retractions")
+    func runBridgeJSON() throws {
+        let path = Self.fixtures + "/decimal-point.jsonl"
+        let asked = try Self.json(try Self.run("run", path, "--oracle", "regions", "--oracle-latency", "30", "--json").stdout)
+        let cached = try Self.json(try Self.run("run", path, "--oracle", "regions", "--cache", "on", "--json").stdout)
+        for json in [asked, cached] {
+            for key in ["round_trips", "cache_hits", "timeouts", "late_answers", "retractions", "queries"] {
+                #expect(json[key] is Int, "missing \(key)")
+            }
+        }
+        #expect(asked["round_trips"] as? Int == 2 && asked["cache_hits"] as? Int == 0)
+        #expect((asked["first_ink_ms"] as? [String: Any])?["p50"] as? Double == 30)
+        #expect(cached["round_trips"] as? Int == 0 && cached["cache_hits"] as? Int == 2)
+        #expect((cached["first_ink_ms"] as? [String: Any])?["max"] as? Double == 0)
+        let never = try Self.json(try Self.run("run", Self.fixtures + "/never-answered.jsonl", "--json").stdout)
+        #expect(never["timeouts"] as? Int == 1)
+        let table = try Self.run("run", path, "--oracle", "regions", "--cache", "on")
+        #expect(table.stdout.contains("hit tests: 2 asked, 2 from the region cache, 0 round trips (0 shared)"))
+    }
+
     @Test("usage errors print Error, the usage and a pointer to help, and exit 64", arguments: [
+        (["run", "--oracle", "psychic", "x"], "Error: '--oracle' takes one of recorded, regions, not 'psychic'"),
+        (["run", "--cache", "maybe", "x"], "Error: '--cache' takes one of on, off, not 'maybe'"),
+        (["run", "--jitter", "-1", "x"], "Error: '--jitter' takes a number from 0 to 3600000, not '-1'"),
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
         (["run", "--bogus", "x"], "Error: unknown option '--bogus'"),
         (["run", "--oracle-latency", "fast", "x"], "Error: '--oracle-latency' takes a number from 0 to 3600000, not 'fast'"),
