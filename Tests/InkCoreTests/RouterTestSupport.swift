@@ -187,7 +187,9 @@ func expectRefused(
 /// What the action stream says about one touch, folded independently of the router's
 /// own bookkeeping.
 struct TouchTranscript {
-    enum Route: Equatable { case undecided, ink, page }
+    /// `tentative`: inked before the decision (speculative ink), which the answer confirms
+    /// or retracts.
+    enum Route: Equatable { case undecided, tentative, ink, page }
 
     var query: QueryID?
     var route = Route.undecided
@@ -242,7 +244,10 @@ struct ActionFold {
             t.query = query
         case let .decided(_, verdict, reason):
             if t.decisions.isEmpty {
-                check(t.route == .undecided, "\(touch): decided while routed")
+                check(t.route == .undecided || t.route == .tentative, "\(touch): decided while routed")
+                if t.route == .tentative, verdict == .page {
+                    check(false, "\(touch): tentative ink given to the page without a retraction")
+                }
             } else {
                 check(t.lastAction == .retractInk(touch) && verdict == .page && reason == .multiTouchGesture,
                       "\(touch): decided again (\(verdict), \(reason)) without a retraction")
@@ -258,13 +263,16 @@ struct ActionFold {
             check(queries[query]?.state == .waiting, "\(query) abandoned when not waiting")
             queries[query]?.state = .abandoned
         case let .ink(_, sample):
-            check(t.route == .ink, "\(touch): ink while \(t.route)")
+            if t.route == .undecided, let query = t.query, queries[query]?.state == .waiting {
+                t.route = .tentative  // speculative ink: the question is still open
+            }
+            check(t.route == .ink || t.route == .tentative, "\(touch): ink while \(t.route)")
             t.ink.append(sample)
         case .predictInk:
-            check(t.route == .ink, "\(touch): prediction while \(t.route)")
+            check(t.route == .ink || t.route == .tentative, "\(touch): prediction while \(t.route)")
             t.predictions += 1
         case let .refineInk(_, index, sample):
-            check(t.route == .ink && t.cancelled == nil, "\(touch): refineInk while \(t.route)")
+            check((t.route == .ink || t.route == .tentative) && t.cancelled == nil, "\(touch): refineInk while \(t.route)")
             if t.ink.indices.contains(index) {
                 check(samePoint(t.ink[index], sample), "\(touch): refineInk \(index) names another sample")
                 t.ink[index] = sample
@@ -275,7 +283,8 @@ struct ActionFold {
             check(t.route == .ink && t.ends == 0, "\(touch): endInk while \(t.route)")
             t.ends += 1
         case .retractInk:
-            check(t.route == .ink, "\(touch): retractInk while \(t.route)")
+            check(t.route == .ink || t.route == .tentative, "\(touch): retractInk while \(t.route)")
+            if t.route == .tentative { t.route = .undecided }  // the decision follows
             t.ink.removeAll()
             t.retractions += 1
         case let .release(_, sample):
@@ -287,7 +296,7 @@ struct ActionFold {
         case let .cancel(_, previously):
             let expected: CancelledRoute = switch t.route {
             case .undecided: .undecided
-            case .ink: .ink
+            case .ink, .tentative: .ink
             case .page: .page
             }
             check(previously == expected && t.cancelled == nil, "\(touch): cancel(previously: \(previously)) while \(t.route)")

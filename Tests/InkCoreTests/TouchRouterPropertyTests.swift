@@ -60,7 +60,8 @@ struct SessionCoverage {
             ("ink touches", c.touchesInked), ("page touches", c.touchesReleased),
             ("ended while deciding", session.endedWhileDeciding), ("refused input", session.refusals),
             ("refinements after lift", session.refinementsAfterLift), ("predictions", session.predictions),
-            ("tool policy", session.toolPolicyDecisions),
+            ("tool policy", session.toolPolicyDecisions), ("speculations", c.speculations),
+            ("speculative ink retracted", session.speculativeRetractions),
         ]
         for (name, value) in values { counts[name, default: 0] += value }
     }
@@ -112,6 +113,7 @@ struct RandomSession {
     private(set) var refusals = 0
     private(set) var refinementsAfterLift = 0
     private(set) var predictions = 0
+    private(set) var speculativeRetractions = 0
     private(set) var toolPolicyDecisions = 0
 
     init(seed: UInt64) {
@@ -152,6 +154,7 @@ struct RandomSession {
         case ..<0.55 where !live.isEmpty: move(random.int(0...(live.count - 1)))
         case ..<0.66 where !live.isEmpty: end(random.int(0...(live.count - 1)))
         case ..<0.69 where !live.isEmpty: cancel(random.int(0...(live.count - 1)))
+        case ..<0.72: speculate()
         case ..<0.75: passDeadline(now: now - random.range(0...0.2))
         case ..<0.85 where !estimated.isEmpty: update()
         case ..<0.88: unknownAnswer()
@@ -305,6 +308,8 @@ struct RandomSession {
                 if fold.touches[touch]?.finished.isEmpty == false { refinementsAfterLift += 1 }
             case .predictInk:
                 predictions += 1
+            case let .retractInk(touch) where fold.touches[touch]?.route == .tentative:
+                speculativeRetractions += 1
             default:
                 break
             }
@@ -326,11 +331,24 @@ struct RandomSession {
         let outcome = router.verdictArrived(query, verdict, into: &produced)
         check(outcome == expected, "\(query) \(verdict): \(outcome), expected \(expected)")
         if outcome == .applied {
-            check(produced.first.map { if case .decided(_, verdict, .answered) = $0 { true } else { false } } ?? false,
+            check(produced.contains { if case .decided(_, verdict, .answered) = $0 { true } else { false } },
                   "\(query) applied without deciding \(verdict)")
         } else {
             check(produced.isEmpty, "\(query) ignored (\(outcome)) but produced \(produced.count) actions")
         }
+        record(produced)
+    }
+
+    /// Draws a random asked query's touch as tentative ink (it may already be decided or
+    /// speculative: then nothing happens).
+    private mutating func speculate() {
+        guard lastQuery > 0 else { return }
+        let query = QueryID(rawValue: UInt64(random.int(1...Int(lastQuery))))
+        let waiting = fold.expectedOutcome(of: query) == .applied
+        var produced: [RouterAction] = []
+        let speculated = router.speculate(query, into: &produced)
+        if !waiting { check(!speculated && produced.isEmpty, "\(query): speculated though not waiting") }
+        if !speculated { check(produced.isEmpty, "\(query): speculation refused but produced actions") }
         record(produced)
     }
 

@@ -16,6 +16,8 @@ public enum RouterAction: Sendable, Hashable {
     /// arrives is ignored.
     case abandonQuery(QueryID, touch: TouchID)
     /// Append the sample to the touch's stroke. The first `ink` of a touch starts its stroke.
+    /// Ink before the touch's ``decided(_:_:_:)`` is tentative (``TouchRouter/speculate(_:into:)``):
+    /// the decision confirms it, or a ``retractInk(_:)`` takes it back.
     case ink(TouchID, TouchSample)
     /// Replace the tentative tail of the touch's stroke by these predicted samples (possibly
     /// none). Predicted samples are never stored or counted.
@@ -25,8 +27,9 @@ public enum RouterAction: Sendable, Hashable {
     case refineInk(TouchID, index: Int, TouchSample)
     /// The touch lifted: its stroke is complete.
     case endInk(TouchID)
-    /// Remove the touch's stroke: a gesture took the touch to the page. The samples it held
-    /// are released to the page next, in order, with their original timestamps.
+    /// Remove the touch's stroke: a gesture took the touch to the page, or the page claimed a
+    /// touch drawn as tentative ink. The samples it held are released to the page next, in
+    /// order, with their original timestamps.
     case retractInk(TouchID)
     /// Deliver the sample to the page, with its original timestamp. The first `release` of a
     /// touch is the page's touch-start.

@@ -14,7 +14,10 @@ public struct RouterCounters: Sendable, Hashable, Codable {
     public var deadlinesPassed = 0
     /// Multi-finger gestures detected (each counts once, however many touches it took).
     public var gestures = 0
-    /// Touches whose ink was retracted because a gesture took them to the page.
+    /// Undecided touches drawn as tentative ink while their question was open.
+    public var speculations = 0
+    /// Touches whose ink was retracted: a gesture took them to the page, or the page
+    /// claimed a speculative touch.
     public var retractions = 0
     /// Samples that had been shown as ink and were then retracted and released.
     public var retractedSamples = 0

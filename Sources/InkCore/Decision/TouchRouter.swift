@@ -25,7 +25,9 @@
 /// The lifecycle of one touch:
 /// `deciding` → (answer, deadline, gesture, bound or flush) → `ink` | `page` → ended; or
 /// cancelled from any of them. A touch that ends while `deciding` stays queued until it is
-/// decided, so a dot still becomes ink and a tap still reaches its button.
+/// decided, so a dot still becomes ink and a tap still reaches its button. A host that
+/// expects ink may ``speculate(_:into:)``: the deciding touch is drawn as tentative ink at
+/// once, and the decision confirms it or retracts it and releases every sample to the page.
 public struct TouchRouter: Sendable {
     /// The router's settings.
     public let configuration: TouchRouterConfiguration
@@ -160,7 +162,7 @@ public struct TouchRouter: Sendable {
         } else {
             record.awaiting[a].sample = refined
         }
-        if record.route == .ink, !record.wasCancelled, entry.position >= 0 {
+        if record.route == .ink || record.speculative, !record.wasCancelled, entry.position >= 0 {
             actions.append(.refineInk(update.touch, index: entry.position, refined))
             if record.windowInk.indices.contains(entry.position) {
                 record.windowInk[entry.position] = refined
@@ -200,6 +202,26 @@ public struct TouchRouter: Sendable {
         }
         counters.lateAnswers += 1
         return .late
+    }
+
+    /// Draws an undecided touch as tentative ink while its question is still open: its
+    /// queued samples, and the samples that follow, become ``RouterAction/ink(_:_:)`` at
+    /// once. The answer then confirms the ink or, if the touch belongs to the page, takes it
+    /// back (``RouterAction/retractInk(_:)``) and releases every sample to the page in
+    /// order. A host speculates when it has good reason to expect ink (a region snapshot,
+    /// even a stale one, shows nothing interactive near the touch).
+    /// - Returns: `true` when the touch of `query` was undecided and is now speculative.
+    @discardableResult
+    public mutating func speculate(_ query: QueryID, into actions: inout [RouterAction]) -> Bool {
+        guard let index = touches.firstIndex(where: { $0.route == .deciding(query) }), !touches[index].speculative else {
+            return false
+        }
+        counters.speculations += 1
+        touches[index].speculative = true
+        let waiting = touches[index].queue
+        touches[index].queue.removeAll()
+        for sample in waiting { emitSpeculativeInk(sample, at: index, into: &actions) }
+        return true
     }
 
     /// Settles, by `fallback`, every undecided touch whose deadline
@@ -348,6 +370,14 @@ public struct TouchRouter: Sendable {
         touches[index].ledger.received += 1
         touches[index].lastTimestamp = sample.timestamp
         switch touches[index].route {
+        case .deciding where touches[index].speculative:
+            emitSpeculativeInk(sample, at: index, into: &actions)
+            if touches[index].tentative.count >= configuration.maxQueuedSamplesPerTouch,
+               case let .deciding(query) = touches[index].route {
+                counters.boundsReached += 1
+                actions.append(.abandonQuery(query, touch: touches[index].id))
+                settle(at: index, as: configuration.boundFallback, because: .queueBound, into: &actions)
+            }
         case .deciding:
             touches[index].queue.append(sample)
             if touches[index].queue.count >= configuration.maxQueuedSamplesPerTouch,
@@ -383,6 +413,12 @@ public struct TouchRouter: Sendable {
         actions.append(.ink(touches[index].id, sample))
     }
 
+    /// Inks a sample of a speculative touch, keeping it in case the page claims the touch.
+    private mutating func emitSpeculativeInk(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
+        touches[index].tentative.append(sample)
+        emitInk(sample, at: index, into: &actions)
+    }
+
     private mutating func emitRelease(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
         touches[index].ledger.released += 1
         totals.released += 1
@@ -393,7 +429,7 @@ public struct TouchRouter: Sendable {
     }
 
     private mutating func predict(_ predicted: [TouchSample], at index: Int, into actions: inout [RouterAction]) {
-        guard touches[index].route == .ink else { return }
+        guard touches[index].route == .ink || touches[index].speculative else { return }
         let valid = predicted.allSatisfy(\.isValid)
         let tail = valid ? predicted : []
         if !tail.isEmpty || touches[index].hasPrediction {
@@ -414,6 +450,10 @@ public struct TouchRouter: Sendable {
         let id = touches[index].id
         let previously: CancelledRoute
         switch touches[index].route {
+        case let .deciding(query) where touches[index].speculative:
+            actions.append(.abandonQuery(query, touch: id))
+            touches[index].move(touches[index].ledger.inked, from: \.inked, to: \.cancelled, totals: &totals)
+            previously = .ink
         case let .deciding(query):
             actions.append(.abandonQuery(query, touch: id))
             let queued = touches[index].queue.count
@@ -447,8 +487,15 @@ public struct TouchRouter: Sendable {
         into actions: inout [RouterAction]
     ) -> Bool {
         let id = touches[index].id
+        var retracted: [TouchSample] = []
+        if touches[index].speculative {
+            touches[index].speculative = false
+            if verdict == .page { retracted = retractTentativeInk(at: index, into: &actions) }
+            touches[index].tentative.removeAll()
+        }
         actions.append(.decided(id, verdict, reason))
         touches[index].route = verdict == .ink ? .ink : .page
+        for sample in retracted { actions.append(.release(id, sample)) }
         let queued = touches[index].queue
         touches[index].queue.removeAll()
         for sample in queued {
@@ -460,6 +507,21 @@ public struct TouchRouter: Sendable {
             return true
         }
         return false
+    }
+
+    /// The page claimed a speculative touch: take its ink back. Returns the samples to
+    /// release, in order, right after the decision.
+    private mutating func retractTentativeInk(at index: Int, into actions: inout [RouterAction]) -> [TouchSample] {
+        let shown = touches[index].tentative
+        counters.retractions += 1
+        counters.retractedSamples += shown.count
+        actions.append(.retractInk(touches[index].id))
+        touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
+        touches[index].windowInk.removeAll()
+        touches[index].windowOpen = false
+        for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
+        touches[index].inkedCount = 0
+        return shown
     }
 
     private mutating func finish(at index: Int, into actions: inout [RouterAction]) {
@@ -505,6 +567,10 @@ private struct TouchRecord: Sendable {
     var queue: [TouchSample] = []
     /// Inked samples still inside the gesture window (a gesture may take them back).
     var windowInk: [TouchSample] = []
+    /// `true` while an undecided touch is drawn as tentative ink (``TouchRouter/speculate(_:into:)``).
+    var speculative = false
+    /// The tentative ink of a speculative touch, in order (released if the page claims it).
+    var tentative: [TouchSample] = []
     /// `false` once the touch has inked a sample past the gesture window.
     var windowOpen = true
     /// Routed samples whose estimated properties may still be refined.
