@@ -5,7 +5,7 @@ import InkCore
 enum ReplayOptions {
     static let spec = ArgumentSpec(
         valued: ["--oracle": "--oracle", "--oracle-latency": "--oracle-latency", "--jitter": "--jitter", "--seed": "--seed",
-                 "--cache": "--cache", "--timeout": "--timeout", "--fallback": "--fallback",
+                 "--cache": "--cache", "--speculative": "--speculative", "--timeout": "--timeout", "--fallback": "--fallback",
                  "--gesture-window": "--gesture-window"],
         flags: ["--json", "--pencil-only"])
 
@@ -19,6 +19,10 @@ enum ReplayOptions {
           --seed <n>              Seed of the jitter and the query ids (default: 1).
           --cache <on|off>        Let fresh region snapshots answer without a round trip
                                   (default: off, so recorded answers are replayed as such).
+          --speculative <on|off>  Draw a touch that waits for a round trip as tentative ink
+                                  when the last snapshot, even stale, shows nothing
+                                  interactive near it; retract it if the page disagrees
+                                  (default: off).
           --timeout <ms>          Deadline for an unanswered hit test (default: 250).
           --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
           --gesture-window <ms>   A second finger within this time makes a gesture that goes
@@ -45,6 +49,11 @@ enum ReplayOptions {
         case "on": configuration.useCache = true
         case "off": configuration.useCache = false
         case let other: throw UsageError(message: "'--cache' takes one of on, off, not '\(other)'")
+        }
+        switch arguments.string("--speculative") ?? "off" {
+        case "on": configuration.speculativeInk = true
+        case "off": configuration.speculativeInk = false
+        case let other: throw UsageError(message: "'--speculative' takes one of on, off, not '\(other)'")
         }
         if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) {
             configuration.timeoutFallback = fallback

@@ -4,7 +4,7 @@ import InkCore
 /// `ink-replay run`: replay sessions and report.
 enum RunCommand: Command {
     static let name = "run"
-    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--timeout <ms>] [--fallback <owner>] [--json]"
+    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--json]"
     static let help = """
         OVERVIEW: Replay sessions through the engine in simulated time and report where every
         sample went and how long ink took to appear.
@@ -32,6 +32,7 @@ enum RunCommand: Command {
             object.append("round_trips", .number(Double(summary.bridge(\.roundTrips))))
             object.append("cache_hits", .number(Double(summary.bridge(\.cacheHits))))
             object.append("shared_queries", .number(Double(summary.bridge(\.sharedQueries))))
+            object.append("speculations", .number(Double(summary.counter(\.speculations))))
             object.append("answers_applied", .number(Double(summary.counter(\.answersApplied))))
             object.append("late_answers", .number(Double(summary.lateAnswers)))
             object.append("duplicate_answers", .number(Double(summary.bridge(\.duplicateAnswers) + summary.counter(\.duplicateAnswers))))

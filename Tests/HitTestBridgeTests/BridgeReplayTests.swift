@@ -70,3 +70,43 @@ struct BridgeReplayTests {
         #expect(report.bridge.roundTrips == 1 && report.bridge.cacheHits == 0)
     }
 }
+
+@Suite("Speculative ink in replays")
+struct SpeculativeReplayTests {
+    /// A touch-down where an old snapshot shows nothing, and the page then pushes a new
+    /// layout with a button right there: the tentative ink must be taken back.
+    static var wrongGuess: SessionLog {
+        var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 400, height: 400)))
+        builder.regions(RegionSnapshot(generation: 1, maxAge: 0.1, regions: []), at: 0)
+        let samples = (0..<6).map { TouchSample(x: 50 + Double($0), y: 50, timestamp: 1 + Double($0) * 0.008, tool: .pencil) }
+        builder.stroke(TouchID(1), samples, answerAfter: nil)
+        builder.regions(RegionSnapshot(generation: 2, maxAge: 5, regions: [PageRegion(x: 0, y: 0, width: 100, height: 100)]), at: 1.01)
+        var log = builder.log
+        log.sortEventsByTime()
+        return log
+    }
+
+    @Test("a wrong guess is retracted and every sample reaches the page in order")
+    func wrongGuessRetracted() throws {
+        let configuration = ReplayConfiguration(oracle: .regions(latency: 0.030), useCache: true, speculativeInk: true)
+        let report = SessionReplayer(configuration: configuration).replay(Self.wrongGuess)
+        #expect(report.isVerified, "\(report.problems)")
+        let touch = try #require(report.touches.first)
+        #expect(touch.verdict == .page && touch.retracted)
+        #expect(touch.released == Self.wrongGuess.samplesByTouch[0].samples)
+        #expect(report.counters.speculations == 1 && report.counters.retractions == 1)
+        #expect(report.bridge.staleAnswers + report.bridge.roundTrips >= 2)  // the new layout sent the question again
+    }
+
+    @Test("speculation changes no verdict on the fixtures and never loses a sample", arguments: FixturePaths.allSessionLogs)
+    func sameVerdicts(path: String) {
+        let read = SessionLog.read(contentsOf: path)
+        let plain = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.030), useCache: true)).replay(read)
+        let speculative = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.030), useCache: true,
+                                                                             speculativeInk: true)).replay(read)
+        #expect(plain.isVerified && speculative.isVerified)
+        for (a, b) in zip(plain.touches, speculative.touches) {
+            if let verdict = a.verdict, let other = b.verdict { #expect(verdict == other) }
+        }
+    }
+}

@@ -333,3 +333,58 @@ struct RegionIndexTests {
         #expect(bad.region(at: CanvasPoint(x: 1, y: 1)) == PageRegion(x: 0, y: 0, width: 2, height: 2))
     }
 }
+
+@Suite("Speculative ink suggestions")
+struct SpeculationTests {
+    static let q1 = QueryID(rawValue: 1)
+
+    static func broker(snapshot: String?, at time: Double = 0) -> HitTestBroker {
+        var broker = HitTestBroker(configuration: BridgeConfiguration(speculativeInk: true, speculationMargin: 20),
+                                   generation: 1, tokens: SeededTokens(seed: 2))
+        var ignored: [BridgeAction] = []
+        if let snapshot { broker.receive(Array(snapshot.utf8), now: time, into: &ignored) }
+        return broker
+    }
+
+    static let button = #"{"type":"regions","generation":1,"maxAge":100,"regions":[{"x":100,"y":100,"width":50,"height":30}]}"#
+
+    @Test("a stale snapshot clear of the touch suggests tentative ink alongside the round trip")
+    func staleAndClear() {
+        var broker = Self.broker(snapshot: Self.button)
+        var actions: [BridgeAction] = []
+        broker.ask(Self.q1, at: CanvasPoint(x: 10, y: 10), now: 5, into: &actions)
+        #expect(actions.count == 2 && actions.last == .speculate(Self.q1))
+        #expect(broker.metrics.speculations == 1)
+    }
+
+    @Test("no suggestion near a region, without a snapshot, or when the cache decides", arguments: [
+        (Optional(button), 5.0, CanvasPoint(x: 95, y: 95)),    // within the margin of the button
+        (Optional(button), 5.0, CanvasPoint(x: 120, y: 140)),  // 10 below it
+        (nil, 5.0, CanvasPoint(x: 10, y: 10)),                  // nothing known
+        (Optional(button), 0.05, CanvasPoint(x: 10, y: 10)),   // fresh: the cache decides
+    ])
+    func noSuggestion(snapshot: String?, now: Double, point: CanvasPoint) {
+        var broker = Self.broker(snapshot: snapshot)
+        var actions: [BridgeAction] = []
+        broker.ask(Self.q1, at: point, now: now, into: &actions)
+        #expect(!actions.contains(.speculate(Self.q1)))
+    }
+
+    @Test("the margin search agrees with a scan on random regions")
+    func nearAgreesWithScan() {
+        var random = SeededTokens(seed: 11)
+        func unit() -> Double { Double(random.next() >> 11) / Double(UInt64(1) << 53) }
+        let regions = (0..<800).map { i in
+            PageRegion(x: unit() * 2_000, y: unit() * 2_000, width: i % 100 == 0 ? 1_500 : unit() * 60, height: unit() * 60)
+        }
+        let index = RegionIndex(regions: regions)
+        for _ in 0..<5_000 {
+            let p = CanvasPoint(x: unit() * 2_200 - 100, y: unit() * 2_200 - 100)
+            let margin = unit() * 40
+            let expected = regions.contains {
+                p.x >= $0.x - margin && p.x <= $0.x + $0.width + margin && p.y >= $0.y - margin && p.y <= $0.y + $0.height + margin
+            }
+            #expect(index.hasRegion(near: p, margin: margin) == expected)
+        }
+    }
+}

@@ -20,11 +20,18 @@ public struct BridgeConfiguration: Sendable, Hashable {
     /// The most round trips in flight; a query beyond that gets ``fallback`` at once
     /// (counted in ``BridgeMetrics/overloaded``).
     public var maxInFlight: Int
+    /// Whether to suggest tentative ink (``BridgeAction/speculate(_:)``) for a query that
+    /// needs a round trip while the last snapshot, even stale, shows nothing interactive
+    /// within ``speculationMargin``.
+    public var speculativeInk: Bool
+    /// How far from any interactive region (page units) a touch-down must be for tentative
+    /// ink.
+    public var speculationMargin: Double
 
     /// Creates a configuration; the defaults suit a 60-120 Hz touch screen over a web view.
     public init(timeout: Double = 0.25, fallback: HitTestVerdict = .ink, shareRadius: Double = 4, useCache: Bool = true,
                 maxMessageBytes: Int = PageMessage.defaultMaxBytes, maxRegions: Int = 20_000, defaultMaxAge: Double = 1,
-                maxInFlight: Int = 64) {
+                maxInFlight: Int = 64, speculativeInk: Bool = false, speculationMargin: Double = 24) {
         self.timeout = timeout
         self.fallback = fallback
         self.shareRadius = shareRadius
@@ -33,6 +40,8 @@ public struct BridgeConfiguration: Sendable, Hashable {
         self.maxRegions = maxRegions
         self.defaultMaxAge = defaultMaxAge
         self.maxInFlight = maxInFlight
+        self.speculativeInk = speculativeInk
+        self.speculationMargin = speculationMargin
     }
 }
 
@@ -67,6 +76,9 @@ public enum BridgeAction: Sendable, Hashable {
     case send(HitTestRequest)
     /// The query is decided.
     case verdict(QueryID, HitTestVerdict, VerdictSource)
+    /// The query waits for a round trip, but ink is the likely answer: the host may draw
+    /// its touch as tentative ink now (``TouchRouter/speculate(_:into:)``).
+    case speculate(QueryID)
 }
 
 /// What the broker did with a message from the page.
@@ -105,6 +117,8 @@ public struct BridgeMetrics: Sendable, Hashable {
     public var failures = 0
     /// Queries decided at once because too many round trips were in flight.
     public var overloaded = 0
+    /// Queries for which tentative ink was suggested.
+    public var speculations = 0
     /// Queries cancelled before their verdict.
     public var cancelled = 0
     /// Answers after their round trip was settled without them.
@@ -205,6 +219,7 @@ public struct HitTestBroker: Sendable {
             trips[token] = trip
             tripOfQuery[query] = token
             metrics.sharedQueries += 1
+            suggestInk(query, at: pagePoint, into: &actions)
             return
         }
         guard trips.count < configuration.maxInFlight else {
@@ -218,6 +233,13 @@ public struct HitTestBroker: Sendable {
         tripOfQuery[query] = request.token
         metrics.roundTrips += 1
         actions.append(.send(request))
+        suggestInk(query, at: pagePoint, into: &actions)
+    }
+
+    private mutating func suggestInk(_ query: QueryID, at pagePoint: CanvasPoint, into actions: inout [BridgeAction]) {
+        guard configuration.speculativeInk, cache.isClear(around: pagePoint, margin: configuration.speculationMargin) else { return }
+        metrics.speculations += 1
+        actions.append(.speculate(query))
     }
 
     /// Stops waiting for `query` (its touch was cancelled or decided otherwise). A round

@@ -111,7 +111,7 @@ public actor InkSession {
             case let .queryPage(query, _, point, _):
                 let bridge = self.bridge
                 Task { [weak self] in
-                    let outcome = await bridge.verdict(for: query, at: point)
+                    let outcome = await bridge.verdict(for: query, at: point) { [weak self] in await self?.speculate(query) }
                     if case let .decided(verdict, source) = outcome { await self?.verdictArrived(query, verdict, source) }
                 }
             case let .abandonQuery(query, _):
@@ -127,6 +127,12 @@ public actor InkSession {
         }
         perform(actions)
         scheduleDeadline()
+    }
+
+    private func speculate(_ query: QueryID) {
+        var actions: [RouterAction] = []
+        router.speculate(query, into: &actions)
+        emit(actions)
     }
 
     private func verdictArrived(_ query: QueryID, _ verdict: HitTestVerdict, _ source: VerdictSource) {

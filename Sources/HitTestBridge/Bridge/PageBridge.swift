@@ -54,10 +54,15 @@ public actor PageBridge {
     /// Decides whether an interactive element lies under `point` (canvas points): from the
     /// cache at once, or by a round trip (shared with nearby queries in flight), or by the
     /// fallback when the round trip times out or fails.
-    public func verdict(for query: QueryID, at point: CanvasPoint) async -> BridgeVerdict {
+    /// - Parameter tentative: Called, before the verdict, when the bridge suggests drawing
+    ///   the touch as tentative ink while the round trip runs (see
+    ///   ``BridgeConfiguration/speculativeInk``).
+    public func verdict(for query: QueryID, at point: CanvasPoint,
+                        tentative: (@Sendable () async -> Void)? = nil) async -> BridgeVerdict {
         var actions: [BridgeAction] = []
         broker.ask(query, at: point, now: clock.now, into: &actions)
         perform(actions)
+        if let tentative, actions.contains(.speculate(query)) { await tentative() }
         if let verdict = early.removeValue(forKey: query) { return verdict }
         return await withCheckedContinuation { waiting[query] = $0 }
     }
@@ -105,6 +110,8 @@ public actor PageBridge {
                 }
             case let .verdict(query, verdict, source):
                 resume(query, with: .decided(verdict, source))
+            case .speculate:
+                break  // handled by the caller of verdict(for:at:tentative:)
             }
         }
     }

@@ -92,6 +92,14 @@ public struct RegionCache: Sendable {
         return .fresh(entry.index.contains(pagePoint) ? .page : .ink)
     }
 
+    /// Whether the snapshot held, fresh or not, shows no region within `margin` page units
+    /// of the point: a good bet that the touch is ink, though not a verdict. `false`
+    /// without a snapshot.
+    public func isClear(around pagePoint: CanvasPoint, margin: Double) -> Bool {
+        guard let entry else { return false }
+        return !entry.index.hasRegion(near: pagePoint, margin: margin)
+    }
+
     /// Forgets the snapshot.
     public mutating func clear() { entry = nil }
 }

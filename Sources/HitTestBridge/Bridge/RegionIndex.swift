@@ -97,6 +97,30 @@ public struct RegionIndex: Sendable {
     /// Whether any region contains the page point, edges included.
     public func contains(_ point: CanvasPoint) -> Bool { firstIndex(at: point) != nil }
 
+    /// Whether any region lies within `margin` page units of the point (its rectangle grown
+    /// by `margin` on every side contains the point). Non-finite points are near everything.
+    public func hasRegion(near point: CanvasPoint, margin: Double) -> Bool {
+        guard point.x.isFinite, point.y.isFinite, margin.isFinite else { return true }
+        let m = max(margin, 0)
+        func near(_ index: Int32) -> Bool {
+            let box = boxes[Int(index)]
+            return point.x >= box.x - m && point.x <= box.z + m && point.y >= box.y - m && point.y <= box.w + m
+        }
+        if large.contains(where: near) { return true }
+        let lo = SIMD2((point.x - m - minX) / cellWidth, (point.y - m - minY) / cellHeight)
+        let hi = SIMD2((point.x + m - minX) / cellWidth, (point.y + m - minY) / cellHeight)
+        guard hi.x >= 0, hi.y >= 0, lo.x <= Double(columns), lo.y <= Double(rows) else { return false }
+        let c0 = Self.clamp(Int(max(lo.x, 0)), columns), c1 = Self.clamp(Int(min(hi.x, Double(columns))), columns)
+        let r0 = Self.clamp(Int(max(lo.y, 0)), rows), r1 = Self.clamp(Int(min(hi.y, Double(rows))), rows)
+        for row in r0...r1 {
+            for column in c0...c1 {
+                let cell = row * columns + column
+                for slot in Int(starts[cell])..<Int(starts[cell + 1]) where near(members[slot]) { return true }
+            }
+        }
+        return false
+    }
+
     private func firstIndex(at point: CanvasPoint) -> Int? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
         let fx = (point.x - minX) / cellWidth, fy = (point.y - minY) / cellHeight

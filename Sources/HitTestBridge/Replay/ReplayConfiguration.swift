@@ -16,13 +16,17 @@ public struct ReplayConfiguration: Sendable, Hashable {
     public var latencyJitter: Double
     /// The seed of the jitter and of the query ids.
     public var seed: UInt64
+    /// Whether touches that need a round trip are drawn as tentative ink while the last
+    /// snapshot, even stale, shows nothing interactive near them
+    /// (``BridgeConfiguration/speculativeInk``).
+    public var speculativeInk: Bool
 
     /// Creates a configuration; the defaults replay answers as recorded, without the cache,
     /// with a 250 ms timeout that falls back to ink.
     public init(
         router: TouchRouterConfiguration = TouchRouterConfiguration(),
         oracle: ReplayOracle = .recorded, timeoutFallback: HitTestVerdict = .ink,
-        useCache: Bool = false, latencyJitter: Double = 0, seed: UInt64 = 1
+        useCache: Bool = false, latencyJitter: Double = 0, seed: UInt64 = 1, speculativeInk: Bool = false
     ) {
         self.router = router
         self.oracle = oracle
@@ -30,10 +34,12 @@ public struct ReplayConfiguration: Sendable, Hashable {
         self.useCache = useCache
         self.latencyJitter = latencyJitter
         self.seed = seed
+        self.speculativeInk = speculativeInk
     }
 
     /// The bridge settings the replay uses: the engine's timeout and fallback.
     public var bridge: BridgeConfiguration {
-        BridgeConfiguration(timeout: router.decisionTimeout, fallback: timeoutFallback, useCache: useCache)
+        BridgeConfiguration(timeout: router.decisionTimeout, fallback: timeoutFallback, useCache: useCache,
+                            speculativeInk: speculativeInk)
     }
 }

@@ -209,6 +209,8 @@ private struct ReplayRun {
                     router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
                 case let .send(request):
                     pageAnswers(request, now: now)
+                case let .speculate(query):
+                    router.speculate(query, into: &actions)
                 }
             }
         }
