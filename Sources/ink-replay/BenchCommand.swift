@@ -1,14 +1,17 @@
 import Foundation
+import HitTestBridge
 import InkCore
 
 /// `ink-replay bench geometry`: what the stroke pipeline costs per sample, on recorded
 /// strokes and on generated strokes of growing length (to show it does not grow).
 enum BenchCommand: Command {
     static let name = "bench"
-    static let usage = "ink-replay bench geometry [<file or directory> ...] [--min-time <s>] [--json]"
+    static let usage = "ink-replay bench geometry|regions [<file or directory> ...] [--min-time <s>] [--json]"
     static let help = """
-        OVERVIEW: Measure the stroke pipeline (filter, settle, Catmull-Rom, widths, stable
-        and volatile output) per sample, in this process's build (use -c release).
+        OVERVIEW: Measure, in this process's build (use -c release):
+          geometry  the stroke pipeline (filter, settle, Catmull-Rom, widths, stable and
+                    volatile output) per sample;
+          regions   a region-cache lookup among 1,000, 5,000 and 20,000 page regions.
 
         Every touch of the given session logs is built as one stroke, again and again until
         --min-time has passed (estimated values taken as final); then generated strokes of 10, 100, 1,000 and 10,000 samples
@@ -36,15 +39,17 @@ enum BenchCommand: Command {
     }
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        guard arguments.positional.first == "geometry" else {
-            throw UsageError(message: "expected 'geometry' (the only benchmark so far)")
-        }
         var minTime = 0.3
         if let text = arguments.string("--min-time") {
             guard let value = Double(text), value > 0, value <= 60 else {
                 throw UsageError(message: "'--min-time' takes seconds from 0 to 60, not '\(text)'")
             }
             minTime = value
+        }
+        switch arguments.positional.first {
+        case "geometry": break
+        case "regions": return regions(minTime: minTime, json: arguments.flag("--json"))
+        default: throw UsageError(message: "expected 'geometry' or 'regions'")
         }
         var rows: [Row] = []
         let inputs = Array(arguments.positional.dropFirst())
@@ -115,6 +120,43 @@ enum BenchCommand: Command {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         return Row(name: name, strokes: strokes.count, samples: samples,
                    nanosecondsPerSample: seconds * 1e9 / Double(rounds * samples))
+    }
+
+    /// Lookups in a ``RegionIndex`` of random page regions (buttons, wide bars, a few
+    /// panels) at random points of the page.
+    static func regions(minTime: Double, json: Bool) -> Int32 {
+        if !json { print("region lookup, ns per lookup (a random point on a 4,000 × 20,000 page)") }
+        for count in [1_000, 5_000, 20_000] {
+            var random = BenchRandom(seed: UInt64(count))
+            let regions = (0..<count).map { i in
+                PageRegion(x: random.unit() * 4_000, y: random.unit() * 20_000,
+                           width: i % 997 == 0 ? 3_000 : (i % 37 == 0 ? 1_500 : 10 + random.unit() * 80),
+                           height: i % 997 == 0 ? 8_000 : 10 + random.unit() * 40)
+            }
+            let index = RegionIndex(regions: regions)
+            let points = (0..<4_096).map { _ in CanvasPoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
+            var hits = 0, lookups = 0
+            let clock = ContinuousClock()
+            let start = clock.now
+            var elapsed = Duration.zero
+            repeat {
+                for p in points where index.contains(p) { hits += 1 }
+                lookups += points.count
+                elapsed = clock.now - start
+            } while elapsed < .milliseconds(Int(minTime * 1000))
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let ns = seconds * 1e9 / Double(lookups)
+            if json {
+                let fields: [(String, JSONValue)] = [("regions", .number(Double(count))), ("lookups", .number(Double(lookups))),
+                                                     ("hit_rate", .number((Double(hits) / Double(lookups) * 1000).rounded() / 1000)),
+                                                     ("ns_per_lookup", .number((ns * 10).rounded() / 10))]
+                print(JSONValue.object(JSONObject(fields)).serialized())
+            } else {
+                print(String(format: "%6d regions  %7.1f ns  (%d lookups, %.1f %% inside a region)", count, ns, lookups,
+                             Double(hits) / Double(lookups) * 100))
+            }
+        }
+        return 0
     }
 
     /// A 240 Hz scribble: a pen circling and drifting at handwriting speed, with jitter.

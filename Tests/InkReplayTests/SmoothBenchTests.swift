@@ -69,5 +69,11 @@ struct SmoothBenchTests {
             #expect(ns > 0 && ns.isFinite)
         }
         #expect(try CLITests.run("bench", "strategies").status == 64)
+        let regions = try CLITests.run("bench", "regions", "--min-time", "0.001", "--json")
+        #expect(regions.status == 0)
+        let counts = try regions.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["regions"] as? Int
+        }
+        #expect(counts == [1_000, 5_000, 20_000])
     }
 }
