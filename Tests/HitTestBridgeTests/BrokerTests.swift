@@ -404,3 +404,29 @@ struct WireRequestTests {
         #expect(QueryToken(hex: "0123456789ABCDEFfedcba9876543210") == nil)
     }
 }
+
+@Suite("A page answering with other generations")
+struct StaleFloodTests {
+    @Test("is re-asked at most maxResends times; then the deadline decides")
+    func boundedResends() throws {
+        var broker = HitTestBroker(configuration: BridgeConfiguration(timeout: 0.2), generation: 1, tokens: SeededTokens(seed: 4))
+        var actions: [BridgeAction] = []
+        broker.ask(QueryID(rawValue: 1), at: CanvasPoint(x: 1, y: 1), now: 0, into: &actions)
+        var request = try #require(BrokerTests.sent(actions).last)
+        for round in 0..<10 {
+            actions.removeAll()
+            let text = #"{"type":"answer","id":"\#(request.token)","interactive":1,"generation":0}"#
+            let outcome = broker.receive(Array(text.utf8), now: 0.01 * Double(round), into: &actions)
+            guard let next = BrokerTests.sent(actions).last else {
+                #expect(round == HitTestBroker.maxResends)
+                #expect(outcome == .staleGeneration)
+                break
+            }
+            request = next
+        }
+        #expect(broker.metrics.roundTrips == 1 + HitTestBroker.maxResends)
+        actions.removeAll()
+        broker.deadlinePassed(now: 0.2, into: &actions)
+        #expect(actions == [.verdict(QueryID(rawValue: 1), .ink, .timeout)])
+    }
+}

@@ -165,7 +165,14 @@ public struct HitTestBroker: Sendable {
         var canvasPoint: CanvasPoint
         var deadline: Double
         var waiters: [QueryID]
+        /// How many times the question was sent again for a newer layout.
+        var resends = 0
     }
+
+    /// How many times one question is sent again for a newer layout before the bridge
+    /// stops re-asking and lets the deadline decide (a page answering every request with
+    /// another generation cannot keep it busy).
+    public static let maxResends = 3
 
     private enum Settled: Sendable { case answered, abandoned }
 
@@ -343,7 +350,8 @@ public struct HitTestBroker: Sendable {
 
     /// Sends a round trip again for the current layout, under a new id.
     private mutating func resend(_ token: QueryToken, into actions: inout [BridgeAction]) {
-        guard var trip = trips[token] else { return }
+        guard var trip = trips[token], trip.resends < Self.maxResends else { return }
+        trip.resends += 1
         settle(token, as: .abandoned)
         trip.request = HitTestRequest(token: QueryToken.random(using: &tokens), pagePoint: transform.pagePoint(for: trip.canvasPoint),
                                       generation: generation)
