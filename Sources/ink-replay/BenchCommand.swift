@@ -2,16 +2,23 @@ import Foundation
 import HitTestBridge
 import InkCore
 
-/// `ink-replay bench geometry`: what the stroke pipeline costs per sample, on recorded
-/// strokes and on generated strokes of growing length (to show it does not grow).
+/// `ink-replay bench`: what each decision strategy costs short strokes (the default), what
+/// the stroke pipeline costs per sample (`geometry`), and region lookups (`regions`).
 enum BenchCommand: Command {
     static let name = "bench"
-    static let usage = "ink-replay bench geometry|regions [<file or directory> ...] [--min-time <s>] [--json]"
+    static let usage = "ink-replay bench [strategies|geometry|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--min-time <s>] [--json]"
     static let help = """
-        OVERVIEW: Measure, in this process's build (use -c release):
-          geometry  the stroke pipeline (filter, settle, Catmull-Rom, widths, stable and
-                    volatile output) per sample;
-          regions   a region-cache lookup among 1,000, 5,000 and 20,000 page regions.
+        OVERVIEW: Measure:
+          strategies  (the default) short strokes (dots, decimal points, dashes: 1-12
+                      samples within 60 ms; generated, plus those of the given session
+                      logs) replayed in simulated time under four strategies at oracle
+                      latencies 0, 8, 16, 30, 100 and 300 ms with seeded jitter: (a) a
+                      blocking query that drops input while it waits, (b) an asynchronous
+                      query with queueing, (c) plus the region cache, (d) plus speculative
+                      ink. Deterministic: the same seed gives the same table.
+          geometry    the stroke pipeline (filter, settle, Catmull-Rom, widths, stable and
+                      volatile output) per sample, wall-clock, in this build (-c release);
+          regions     a region-cache lookup among 1,000, 5,000 and 20,000 page regions.
 
         Every touch of the given session logs is built as one stroke, again and again until
         --min-time has passed (estimated values taken as final); then generated strokes of 10, 100, 1,000 and 10,000 samples
@@ -25,11 +32,15 @@ enum BenchCommand: Command {
           <file or directory>     Session logs (directories: every *.jsonl below).
 
         OPTIONS:
+          --strokes <n>           Generated short strokes (strategies; default 2000).
+          --latencies <ms,...>    Oracle latencies (strategies; default 0,8,16,30,100,300).
+          --seed <n>              Seed of the strokes and the jitter (default 1).
           --min-time <s>          Measure each row for at least this long (default 0.3).
           --json                  One JSON object per row.
           -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(valued: ["--min-time": "--min-time"], flags: ["--json"])
+    static let spec = ArgumentSpec(valued: ["--min-time": "--min-time", "--strokes": "--strokes", "--latencies": "--latencies",
+                                            "--seed": "--seed"], flags: ["--json"])
 
     struct Row {
         var name: String
@@ -46,13 +57,15 @@ enum BenchCommand: Command {
             }
             minTime = value
         }
-        switch arguments.positional.first {
-        case "geometry": break
+        var positional = arguments.positional
+        let mode = ["strategies", "geometry", "regions"].contains(positional.first ?? "") ? positional.removeFirst() : "strategies"
+        switch mode {
+        case "strategies": return try strategies(arguments, inputs: positional)
         case "regions": return regions(minTime: minTime, json: arguments.flag("--json"))
-        default: throw UsageError(message: "expected 'geometry' or 'regions'")
+        default: break
         }
         var rows: [Row] = []
-        let inputs = Array(arguments.positional.dropFirst())
+        let inputs = positional
         if !inputs.isEmpty {
             var strokes: [[TouchSample]] = []
             for file in try SessionFiles.expand(inputs) {
@@ -120,6 +133,65 @@ enum BenchCommand: Command {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         return Row(name: name, strokes: strokes.count, samples: samples,
                    nanosecondsPerSample: seconds * 1e9 / Double(rounds * samples))
+    }
+
+    static func strategies(_ arguments: ArgumentList, inputs: [String]) throws -> Int32 {
+        let strokes = try arguments.number("--strokes", in: 0...1_000_000).map { Int($0) } ?? 2_000
+        let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) } ?? 1
+        var latencies: [Double] = [0, 8, 16, 30, 100, 300]
+        if let text = arguments.string("--latencies") {
+            latencies = try text.split(separator: ",").map { item in
+                guard let ms = Double(item), ms >= 0, ms <= 10_000 else {
+                    throw UsageError(message: "'--latencies' takes milliseconds from 0 to 10000, not '\(item)'")
+                }
+                return ms
+            }
+        }
+        var recorded: [[TouchSample]] = []
+        if !inputs.isEmpty {
+            for file in try SessionFiles.expand(inputs) {
+                let read = SessionLog.read(contentsOf: file)
+                guard let log = read.log, read.failure == nil else {
+                    throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
+                }
+                recorded += log.samplesByTouch.map(\.samples)
+            }
+        }
+        let bench = StrategyBenchmark(generated: strokes, recorded: recorded, seed: seed)
+        guard !bench.log.samplesByTouch.isEmpty else { throw CommandFailure(message: "no short strokes to replay") }
+        let json = arguments.flag("--json")
+        if !json {
+            print("short strokes: \(bench.log.samplesByTouch.count) (\(bench.recordedStrokes) recorded, "
+                  + "\(bench.log.samplesByTouch.count - bench.recordedStrokes) generated), \(bench.log.sampleCount) samples; "
+                  + "oracle latency + seeded jitter up to 25 %")
+            print("first ink: touch-down to first ink, all ink touches / those starting ≥ 24 pt from any interactive region")
+            print("strategy     latency  samples lost  strokes lost  first ink p50 / p95 / p99 (ms)  away p50 / p95  wrong owner  retractions  round trips")
+        }
+        for strategy in DecisionStrategy.allCases {
+            let label = ["blocking": "(a) blocking", "queued": "(b) queued", "cached": "(c) cache", "speculative": "(d) speculative"][strategy.rawValue]!
+            for ms in latencies {
+                let r = bench.run(strategy, latency: ms / 1000, seed: seed)
+                if json {
+                    var fields: [(String, JSONValue)] = [
+                        ("strategy", .string(strategy.rawValue)), ("latency_ms", .number(ms)),
+                        ("touches", .number(Double(r.touches))), ("samples", .number(Double(r.samples))),
+                        ("samples_lost", .number(Double(r.samplesLost))), ("strokes_lost", .number(Double(r.strokesLost))),
+                    ]
+                    fields.append(("first_ink_ms", Summary.latencyJSON(r.firstInk, p99: true)))
+                    fields.append(("first_ink_away_ms", Summary.latencyJSON(r.firstInkAway, p99: true)))
+                    fields += [("wrong_owner", .number(Double(r.wrongOwner))), ("retractions", .number(Double(r.retractions))),
+                               ("round_trips", .number(Double(r.roundTrips)))]
+                    print(JSONValue.object(JSONObject(fields)).serialized())
+                } else {
+                    let ink = r.firstInk.map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.p95)) / \(Summary.ms($0.p99))" } ?? "-"
+                    print(label.padded(16, left: true) + "\(Int(ms))".padded(4) + "\(r.samplesLost)".padded(14)
+                          + "\(r.strokesLost)".padded(14) + "  " + ink.padded(30, left: true)
+                          + (r.firstInkAway.map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.p95))" } ?? "-").padded(16, left: true)
+                          + "\(r.wrongOwner)".padded(12) + "\(r.retractions)".padded(13) + "\(r.roundTrips)".padded(13))
+                }
+            }
+        }
+        return 0
     }
 
     /// Lookups in a ``RegionIndex`` of random page regions (buttons, wide bars, a few

@@ -50,14 +50,14 @@ struct Summary {
 
     static func ms(_ seconds: Double) -> String { String(format1: seconds * 1000) }
 
-    static func latencyJSON(_ percentiles: Percentiles?) -> JSONValue {
+    static func latencyJSON(_ percentiles: Percentiles?, p99: Bool = false) -> JSONValue {
         guard let p = percentiles else {
-            return .object(JSONObject([("p50", .null), ("p95", .null), ("max", .null), ("count", .number(0))]))
+            return .object(JSONObject([("p50", .null), ("p95", .null)] + (p99 ? [("p99", .null)] : [])
+                                      + [("max", .null), ("count", .number(0))]))
         }
-        return .object(JSONObject([
-            ("p50", .number(rounded(p.p50 * 1000))), ("p95", .number(rounded(p.p95 * 1000))),
-            ("max", .number(rounded(p.max * 1000))), ("count", .number(Double(p.count))),
-        ]))
+        return .object(JSONObject([("p50", .number(rounded(p.p50 * 1000))), ("p95", .number(rounded(p.p95 * 1000)))]
+                                  + (p99 ? [("p99", .number(rounded(p.p99 * 1000)))] : [])
+                                  + [("max", .number(rounded(p.max * 1000))), ("count", .number(Double(p.count)))]))
     }
 
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

@@ -68,7 +68,16 @@ struct SmoothBenchTests {
             let ns = try #require(row["ns_per_sample"] as? Double)
             #expect(ns > 0 && ns.isFinite)
         }
-        #expect(try CLITests.run("bench", "strategies").status == 64)
+        #expect(try CLITests.run("bench", "geometry", "--min-time", "0").status == 64)
+        let strategies = try CLITests.run("bench", "--strokes", "40", "--latencies", "0,30", "--json")
+        #expect(strategies.status == 0, "\(strategies.stderr)")
+        let results = try strategies.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(results.map { $0["strategy"] as? String } == ["blocking", "blocking", "queued", "queued", "cached", "cached",
+                                                                "speculative", "speculative"])
+        #expect(results.map { $0["samples_lost"] as? Int }.enumerated().allSatisfy { i, lost in (i == 1) == ((lost ?? 0) > 0) })
+        #expect(try CLITests.run("bench", "--latencies", "fast").status == 64)
         let regions = try CLITests.run("bench", "regions", "--min-time", "0.001", "--json")
         #expect(regions.status == 0)
         let counts = try regions.stdout.split(separator: "\n").map {

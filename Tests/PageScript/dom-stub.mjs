@@ -108,11 +108,12 @@ export class FakeClock {
   }
 }
 
-// Creates a page. Options: readyState ('complete'), viewport size, and which message
-// channels exist: `webkit` (window.webkit.messageHandlers.scratchpadInk) and `host`
-// (window.scratchpadInkHost). Every posted string lands in `page.posted` as
-// { channel, text }.
-export function createPage({ readyState = 'complete', innerWidth = 800, innerHeight = 600,
+// Creates a page. Options: readyState ('complete'), visibilityState ('visible'; null
+// leaves document.visibilityState undefined, as in browsers without the Page Visibility
+// API), viewport size, and which message channels exist: `webkit`
+// (window.webkit.messageHandlers.scratchpadInk) and `host` (window.scratchpadInkHost).
+// Every posted string lands in `page.posted` as { channel, text }.
+export function createPage({ readyState = 'complete', visibilityState = 'visible', innerWidth = 800, innerHeight = 600,
   pageWidth = 2000, pageHeight = 4000, webkit = true, host = false } = {}) {
   const page = { posted: [], observers: [] };
   const clock = new FakeClock();
@@ -135,6 +136,7 @@ export function createPage({ readyState = 'complete', innerWidth = 800, innerHei
 
   Object.assign(document, {
     readyState,
+    ...(visibilityState === null ? {} : { visibilityState }),
     documentElement: html,
     body,
     querySelectorAll(selector) {
@@ -183,6 +185,9 @@ export function createPage({ readyState = 'complete', innerWidth = 800, innerHei
   // Adds an element (to `parent`, default body) with a page-coordinate rect.
   page.add = (tagName, options = {}, parent = body) => parent.appendChild(new FakeElement(page, tagName, options));
   page.scrollTo = (x, y) => { window.scrollX = x; window.scrollY = y; };
+  // Sets document.visibilityState and fires 'visibilitychange' on the document, as a
+  // browser does when the tab or app goes to the background or comes back.
+  page.setVisibility = (state) => { document.visibilityState = state; document.dispatch('visibilitychange'); };
   page.mutate = (records = [{ type: 'childList' }]) => {
     for (const observer of [...page.observers]) observer.callback(records, observer);
   };

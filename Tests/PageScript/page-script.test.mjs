@@ -258,7 +258,7 @@ test('generation increments on resize, scroll and mutation; pushes are throttled
   assert.deepEqual(generations(), [['regions', 1]]); // t=0, opens a window until t=100
   page.clock.advance(100); // the window closes with nothing pending
   assert.deepEqual(generations(), [['regions', 1]]);
-  assert.equal(page.clock.pending, 0);
+  assert.equal(page.clock.pending, 1); // only the heartbeat (due at t=500)
 
   page.window.dispatch('resize'); // t=100: generation 2, pushed at once
   assert.equal(ink.generation, 2);
@@ -277,7 +277,7 @@ test('generation increments on resize, scroll and mutation; pushes are throttled
   page.clock.advance(1); // t=200: the trailing push, carrying the latest generation and layout
   assert.deepEqual(generations(), [['regions', 1], ['regions', 2], ['regions', 5]]);
   assert.deepEqual(page.messages()[2].regions.at(-1), { x: 0, y: 700, width: 10, height: 10, element: 'new' });
-  page.clock.advance(1000); // nothing further pending
+  page.clock.advance(499); // t=699: no further layout push; the heartbeat is due at t=700
   assert.equal(page.texts().length, 3);
 
   page.clear();
@@ -347,4 +347,129 @@ test('a page overwriting JSON.stringify, Math.round or Object.prototype.toJSON a
       + '{"x":200,"y":100,"width":300,"height":200},'
       + '{"x":10,"y":1010,"width":100,"height":40,"element":"low-button"}]}',
   ]);
+});
+
+// Heartbeat (see the script's header). Advances the fake clock 1 ms at a time for `ms`
+// milliseconds and returns [time, generation] for every snapshot posted on the way.
+function pushTimes(page, ms) {
+  const out = [];
+  for (let i = 0; i < ms; i++) {
+    const before = page.posted.length;
+    page.clock.advance(1);
+    for (const { text } of page.posted.slice(before)) {
+      const message = JSON.parse(text);
+      assert.equal(message.type, 'regions');
+      out.push([page.clock.now, message.generation]);
+    }
+  }
+  return out;
+}
+
+test('heartbeat: a static page gets a snapshot every maxAge/2 with an unchanged generation', () => {
+  const page = examplePage();
+  const ink = page.load(); // t=0: the first snapshot
+  const first = page.texts()[0];
+  page.clear();
+  assert.deepEqual(pushTimes(page, 2000), [[500, 1], [1000, 1], [1500, 1], [2000, 1]]);
+  assert.equal(ink.generation, 1);
+  assert.ok(page.posted.every((p) => p.channel === 'webkit' && p.text === first)); // same post path, same snapshot
+  assert.equal(page.clock.pending, 2); // the throttle window of the t=2000 push and one heartbeat
+});
+
+test('heartbeat: a missing document.visibilityState counts as visible', () => {
+  const page = examplePage({ visibilityState: null });
+  assert.equal(page.document.visibilityState, undefined);
+  page.load();
+  page.clear();
+  assert.deepEqual(pushTimes(page, 1000), [[500, 1], [1000, 1]]);
+});
+
+test('heartbeat: every push, whatever caused it, restarts the heartbeat; at most one is pending', () => {
+  const page = examplePage();
+  const ink = page.load(); // t=0, heartbeat due at t=500
+  page.clock.advance(300);
+  page.clear();
+  page.window.dispatch('resize'); // t=300: generation 2 pushed at once; heartbeat moves to t=800
+  page.clock.advance(50);
+  page.mutate(); // t=350: generation 3, trailing push at t=400; heartbeat moves to t=900
+  assert.deepEqual(page.messages().map((m) => m.generation), [2]);
+  page.clear();
+  assert.deepEqual(pushTimes(page, 1050), [[400, 3], [900, 3], [1400, 3]]); // nothing at t=500 or t=800
+  page.clock.advance(100); // t=1500, the throttle window of the t=1400 push has closed
+  assert.equal(page.clock.pending, 1); // the heartbeat due at t=1900 only
+  page.clear();
+  ink.pushRegions(); // t=1500: heartbeat moves to t=2000
+  assert.equal(page.clock.pending, 2); // a throttle window and one heartbeat, not two
+  assert.deepEqual(pushTimes(page, 1000), [[2000, 3], [2500, 3]]);
+  assert.equal(ink.generation, 3);
+});
+
+test('heartbeat: a hidden document gets none; visible again pushes at once and resumes', () => {
+  const page = examplePage();
+  const ink = page.load();
+  assert.equal(page.document.listenersFor('visibilitychange').length, 1);
+  page.clock.advance(600); // heartbeat at t=500, next due at t=1000
+  page.clear();
+  page.setVisibility('hidden'); // t=600
+  assert.equal(page.clock.pending, 0);
+  assert.deepEqual(pushTimes(page, 5000), []);
+  page.window.dispatch('resize'); // t=5600: a layout change still pushes, but restarts no heartbeat
+  assert.deepEqual(page.messages().map((m) => m.generation), [2]);
+  page.clear();
+  assert.deepEqual(pushTimes(page, 3000), []); // t=8600
+  page.setVisibility('visible'); // pushed at once (no throttle window open), heartbeat from here
+  assert.deepEqual(page.messages().map((m) => m.generation), [2]);
+  page.clear();
+  assert.deepEqual(pushTimes(page, 1000), [[9100, 2], [9600, 2]]);
+  assert.equal(ink.generation, 2);
+});
+
+test('heartbeat: becoming visible inside a throttle window pushes at its end', () => {
+  const page = examplePage();
+  page.load();
+  page.setVisibility('hidden'); // t=0, inside the initial push's window
+  page.clock.advance(1000);
+  page.clear();
+  page.window.dispatch('resize'); // t=1000: generation 2 at once, window until t=1100
+  page.clock.advance(50);
+  page.clear();
+  page.setVisibility('visible'); // t=1050: throttled
+  assert.deepEqual(page.texts(), []);
+  assert.deepEqual(pushTimes(page, 1050), [[1100, 2], [1600, 2], [2100, 2]]);
+});
+
+test('heartbeat: configure({maxAge}) changes the interval from the next push on', () => {
+  const page = examplePage();
+  const ink = page.load(); // t=0, heartbeat due at t=500
+  page.clock.advance(100);
+  page.clear();
+  ink.configure({ maxAge: 300 }); // t=100: the pending heartbeat keeps its time
+  assert.deepEqual(pushTimes(page, 900), [[500, 1], [650, 1], [800, 1], [950, 1]]);
+  assert.ok(page.messages().every((m) => m.maxAge === 300));
+  page.clear();
+  ink.configure({ maxAge: 2000 }); // t=1000: the heartbeat due at t=1100 stays, then every 1000
+  assert.deepEqual(pushTimes(page, 2200), [[1100, 1], [2100, 1], [3100, 1]]);
+  page.clear();
+  ink.configure({ maxAge: 0 }); // t=3200: a snapshot is never fresh, so no heartbeat after the next push
+  assert.deepEqual(pushTimes(page, 1000), [[4100, 1]]);
+  assert.equal(page.clock.pending, 0);
+  assert.deepEqual(pushTimes(page, 5000), []);
+  ink.configure({ maxAge: 400 }); // t=9200: resumes at the next push
+  ink.pushRegions();
+  page.clear();
+  assert.deepEqual(pushTimes(page, 600), [[9400, 1], [9600, 1], [9800, 1]]);
+});
+
+test('heartbeat: uses the timers captured at install, not ones the page replaces later', () => {
+  const page = examplePage();
+  page.load();
+  page.clear();
+  page.run(`
+    setTimeout = function () { return 0; };
+    clearTimeout = function () {};
+  `);
+  assert.deepEqual(pushTimes(page, 1000), [[500, 1], [1000, 1]]);
+  page.clock.advance(100); // t=1100: the window of the t=1000 push has closed
+  page.setVisibility('hidden');
+  assert.equal(page.clock.pending, 0); // the real clearTimeout cancelled the heartbeat
 });

@@ -36,6 +36,22 @@
  * per `throttle` ms: a change inside the window schedules a single trailing push that
  * carries the latest generation. One snapshot is pushed once the document is ready.
  *
+ * Heartbeat: the native side trusts a snapshot only for its `maxAge`, so a static page
+ * must not fall silent. Every snapshot push, whatever caused it (layout change,
+ * pushRegions(), the first push, a heartbeat), schedules the next heartbeat `maxAge / 2`
+ * ms later, replacing any heartbeat already scheduled: at most one is pending, and it
+ * always counts from the latest push. A heartbeat re-pushes a snapshot through the same
+ * throttle and post path but does not change the generation (the layout did not change).
+ * It runs only while the document is visible (`document.visibilityState` is not
+ * 'hidden'; a missing visibilityState counts as visible): when a `visibilitychange` event
+ * finds the document hidden, the pending heartbeat is cancelled and none is scheduled;
+ * when one finds it visible again, a snapshot is pushed (throttled) and the heartbeat
+ * resumes from that push. configure({maxAge}) takes effect from the next push on (the
+ * heartbeat already scheduled keeps its time). With maxAge 0 a snapshot is never fresh,
+ * so no heartbeat is scheduled; it resumes at the first push after maxAge becomes
+ * positive again. Because heartbeats are throttled, pushes never come closer together
+ * than `throttle` ms; keep throttle below maxAge / 2 for the cache to stay fresh.
+ *
  * Trust: this script runs inside the page, so the page can read, call or imitate it.
  * The native side treats every message as untrusted and validates it (type, id, sizes,
  * numbers) before use. As a best effort against pages that later overwrite globals,
@@ -65,6 +81,7 @@
   var stringSlice = String.prototype.slice;
   var charCodeAt = String.prototype.charCodeAt;
   var timeout = w.setTimeout;
+  var cancelTimeout = w.clearTimeout;
   var doc = w.document;
   var ID_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -72,6 +89,7 @@
   var generation = 1;
   var cooling = false;   // a throttle window is open
   var pending = false;   // a change happened inside it: push when it closes
+  var heartbeat = null;  // id of the pending heartbeat timer, or null
 
   // Message objects and arrays without prototypes: no inherited toJSON or setters.
   function record() { return createObject(null); }
@@ -164,7 +182,8 @@
     if (pending) { sendNow(); } // the trailing push, carrying the latest generation
   }
 
-  // Posts a snapshot now and opens a throttle window (unless one is open already).
+  // Posts a snapshot now, opens a throttle window (unless one is open already) and
+  // restarts the heartbeat.
   function sendNow() {
     pending = false;
     try { post(snapshot()); } catch (e) { /* a broken DOM: skip this snapshot */ }
@@ -172,10 +191,38 @@
       cooling = true;
       apply(timeout, w, [closeWindow, options.throttle]);
     }
+    scheduleHeartbeat();
   }
 
   function schedulePush() {
     if (cooling) { pending = true; } else { sendNow(); }
+  }
+
+  function isVisible() {
+    try { return doc.visibilityState !== 'hidden'; } catch (e) { return true; }
+  }
+
+  function stopHeartbeat() {
+    if (heartbeat !== null) {
+      apply(cancelTimeout, w, [heartbeat]);
+      heartbeat = null;
+    }
+  }
+
+  function beat() {
+    heartbeat = null;
+    if (isVisible()) { schedulePush(); } // same generation: the layout did not change
+  }
+
+  // The next heartbeat, maxAge / 2 after the push that just happened (see "Heartbeat").
+  function scheduleHeartbeat() {
+    stopHeartbeat();
+    if (!isVisible() || !(options.maxAge > 0)) { return; }
+    heartbeat = apply(timeout, w, [beat, options.maxAge / 2]);
+  }
+
+  function visibilityChanged() {
+    if (isVisible()) { schedulePush(); } else { stopHeartbeat(); }
   }
 
   function layoutChanged() {
@@ -212,6 +259,7 @@
   w.addEventListener('resize', layoutChanged, { passive: true });
   // Scroll events of the document and of scrollable elements all pass window in the capture phase.
   w.addEventListener('scroll', layoutChanged, { capture: true, passive: true });
+  doc.addEventListener('visibilitychange', visibilityChanged);
   if (typeof w.MutationObserver === 'function' && doc.documentElement) {
     new w.MutationObserver(layoutChanged).observe(doc.documentElement,
       { childList: true, subtree: true, attributes: true, characterData: true });
