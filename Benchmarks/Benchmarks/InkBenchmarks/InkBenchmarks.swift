@@ -1,0 +1,140 @@
+import Benchmark
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// Engine plus geometry per sample by stroke length, region lookups, session log parsing
+/// and a 1-million-sample replay. BENCHMARKS.md explains each and quotes a run.
+let benchmarks: @Sendable () -> Void = {
+    let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
+    Benchmark.defaultConfiguration = .init(metrics: metrics, warmupIterations: 3, maxDuration: .seconds(2))
+
+    // Engine + geometry: one decided pencil stroke per iteration, every sample through
+    // TouchRouter and StrokeBuilder (what a host does per sample). Divide by the length for
+    // the cost per sample; the malloc count includes the one array per event the host builds.
+    for length in [100, 1_000, 10_000] {
+        let stroke = Workload.scribble(length: length)
+        let events = [TouchEvent(touch: TouchID(1), phase: .began, samples: [stroke[0]])]
+            + stroke.dropFirst().map { TouchEvent(touch: TouchID(1), phase: .moved, samples: [$0]) }
+        Benchmark("engine+geometry, one \(length)-sample stroke") { benchmark in
+            var router = TouchRouter(configuration: TouchRouterConfiguration(pencilOnly: true))
+            var builder = StrokeBuilder()
+            var actions: [RouterAction] = []
+            actions.reserveCapacity(8)
+            benchmark.startMeasurement()
+            for event in events {
+                actions.removeAll(keepingCapacity: true)
+                try? router.handle(event, into: &actions)
+                for case let .ink(_, inked) in actions { _ = try? builder.append(inked) }
+            }
+            _ = builder.finish()
+            benchmark.stopMeasurement()
+            blackHole(builder.stableSegments.count)
+        }
+    }
+
+    // The same, geometry only, measured per sample in the middle of a long stroke.
+    Benchmark("geometry append, steady state (per sample)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let stroke = Workload.scribble(length: 3_000)
+        var builder = StrokeBuilder()
+        for sample in stroke.prefix(2_000) { _ = try? builder.append(sample) }
+        benchmark.startMeasurement()
+        for sample in stroke.suffix(1_000) { blackHole(try? builder.append(sample)) }
+        benchmark.stopMeasurement()
+    }
+
+    // Region cache lookups among 5,000 regions.
+    Benchmark("region lookup among 5,000 regions", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let index = RegionIndex(regions: Workload.regions(count: 5_000))
+        let points = Workload.points(count: 1_000)
+        benchmark.startMeasurement()
+        for point in points { blackHole(index.contains(point)) }
+        benchmark.stopMeasurement()
+    }
+
+    // Session log parse throughput: a generated log, parsed from memory.
+    Benchmark("session log parse, \(Workload.sessionText.utf8.count) bytes", configuration: .init(metrics: metrics + [.throughput])) { benchmark in
+        let text = Workload.sessionText
+        benchmark.startMeasurement()
+        let result = SessionLog.parse(text)
+        benchmark.stopMeasurement()
+        blackHole(result.log?.events.count)
+    }
+
+    // Replay of a generated session of 1,000,000 samples (about an hour of writing).
+    Benchmark("replay 1,000,000 samples", configuration: .init(maxDuration: .seconds(20), maxIterations: 3)) { benchmark in
+        let log = Workload.hourLog
+        benchmark.startMeasurement()
+        let report = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.03), useCache: true)).replay(log)
+        benchmark.stopMeasurement()
+        precondition(report.isVerified && report.samples >= 1_000_000)
+    }
+}
+
+enum Workload {
+    /// A 240 Hz pencil scribble with jitter and force.
+    static func scribble(length: Int, seed: UInt64 = 1) -> [TouchSample] {
+        var random = SplitMix(seed: seed)
+        return (0..<length).map { i in
+            let t = Double(i) / 240
+            return TouchSample(x: 100 + 40 * t + 20 * cos(9 * t) + random.unit() - 0.5, y: 100 + 25 * sin(13 * t) + random.unit() - 0.5,
+                               timestamp: t, force: 0.3 + 0.4 * random.unit(), tool: .pencil)
+        }
+    }
+
+    static func regions(count: Int) -> [PageRegion] {
+        var random = SplitMix(seed: 5)
+        return (0..<count).map { _ in
+            PageRegion(x: random.unit() * 4_000, y: random.unit() * 20_000, width: 10 + random.unit() * 80, height: 10 + random.unit() * 40)
+        }
+    }
+
+    static func points(count: Int) -> [CanvasPoint] {
+        var random = SplitMix(seed: 6)
+        return (0..<count).map { _ in CanvasPoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
+    }
+
+    /// Strokes of 30 samples every 0.4 s over the synthetic exercise page.
+    static func session(samples total: Int) -> SessionLog {
+        var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768), pageTransform: .identity))
+        builder.regions(SyntheticSessions.page, at: 0)
+        var random = SplitMix(seed: 7)
+        var time = 0.1, touch: UInt64 = 0, count = 0
+        while count < total {
+            touch += 1
+            let x = 40 + random.unit() * 900, y = 40 + random.unit() * 650
+            let samples = (0..<30).map { i in
+                TouchSample(x: x + Double(i), y: y + random.unit(), timestamp: time + Double(i) / 240, tool: .pencil)
+            }
+            builder.stroke(TouchID(touch % 1_000 + 1), samples, answerAfter: 0.03)
+            count += samples.count
+            time += 0.4
+            if touch % 1_000 == 0 {
+                var snapshot = SyntheticSessions.page
+                snapshot.maxAge = 1e6
+                builder.regions(snapshot, at: time)
+            }
+        }
+        var log = builder.log
+        log.sortEventsByTime()
+        return log
+    }
+
+    static let sessionText: String = {
+        session(samples: 6_000).jsonLines()
+    }()
+
+    static let hourLog = session(samples: 1_000_000)
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func unit() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(UInt64(1) << 53)
+    }
+}
