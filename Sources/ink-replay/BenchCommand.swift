@@ -83,7 +83,7 @@ enum BenchCommand: Command {
         }
         for length in [10, 100, 1_000, 10_000] {
             let count = max(1, 20_000 / length)
-            var random = BenchRandom(seed: UInt64(length))
+            var random = SplitMix64(seed: UInt64(length))
             let strokes = (0..<count).map { _ in scribble(length: length, random: &random) }
             rows.append(try measure("generated, \(length) samples per stroke", strokes, minTime: minTime))
         }
@@ -199,7 +199,7 @@ enum BenchCommand: Command {
     static func regions(minTime: Double, json: Bool) -> Int32 {
         if !json { print("region lookup, ns per lookup (a random point on a 4,000 × 20,000 page)") }
         for count in [1_000, 5_000, 20_000] {
-            var random = BenchRandom(seed: UInt64(count))
+            var random = SplitMix64(seed: UInt64(count))
             let regions = (0..<count).map { i in
                 PageRegion(x: random.unit() * 4_000, y: random.unit() * 20_000,
                            width: i % 997 == 0 ? 3_000 : (i % 37 == 0 ? 1_500 : 10 + random.unit() * 80),
@@ -232,7 +232,7 @@ enum BenchCommand: Command {
     }
 
     /// A 240 Hz scribble: a pen circling and drifting at handwriting speed, with jitter.
-    static func scribble(length: Int, random: inout BenchRandom) -> [TouchSample] {
+    static func scribble(length: Int, random: inout SplitMix64) -> [TouchSample] {
         var samples: [TouchSample] = []
         samples.reserveCapacity(length)
         let phase = random.unit() * 6.28
@@ -244,19 +244,4 @@ enum BenchCommand: Command {
         }
         return samples
     }
-}
-
-/// A small seeded generator (SplitMix64), so generated benchmark input is the same every run.
-struct BenchRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 }

@@ -7,24 +7,9 @@ import InkCore
 
 // MARK: - Deterministic randomness
 
-/// SplitMix64: a tiny, fast, deterministic generator (Steele, Lea & Flood 2014), so that a
-/// failing property-test session can be replayed from its seed.
-struct SplitMix64: Sendable {
-    private(set) var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
-
+/// Test helpers on the library's seeded generator, so a failing property-test session can
+/// be replayed from its seed.
+extension SplitMix64 {
     /// Uniform in `range`.
     mutating func range(_ range: ClosedRange<Double>) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * unit()

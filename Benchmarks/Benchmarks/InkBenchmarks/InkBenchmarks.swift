@@ -74,7 +74,7 @@ let benchmarks: @Sendable () -> Void = {
 enum Workload {
     /// A 240 Hz pencil scribble with jitter and force.
     static func scribble(length: Int, seed: UInt64 = 1) -> [TouchSample] {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         return (0..<length).map { i in
             let t = Double(i) / 240
             return TouchSample(x: 100 + 40 * t + 20 * cos(9 * t) + random.unit() - 0.5, y: 100 + 25 * sin(13 * t) + random.unit() - 0.5,
@@ -83,14 +83,14 @@ enum Workload {
     }
 
     static func regions(count: Int) -> [PageRegion] {
-        var random = SplitMix(seed: 5)
+        var random = SplitMix64(seed: 5)
         return (0..<count).map { _ in
             PageRegion(x: random.unit() * 4_000, y: random.unit() * 20_000, width: 10 + random.unit() * 80, height: 10 + random.unit() * 40)
         }
     }
 
     static func points(count: Int) -> [CanvasPoint] {
-        var random = SplitMix(seed: 6)
+        var random = SplitMix64(seed: 6)
         return (0..<count).map { _ in CanvasPoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
     }
 
@@ -98,7 +98,7 @@ enum Workload {
     static func session(samples total: Int) -> SessionLog {
         var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768), pageTransform: .identity))
         builder.regions(SyntheticSessions.page, at: 0)
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         var time = 0.1, touch: UInt64 = 0, count = 0
         while count < total {
             touch += 1
@@ -125,16 +125,4 @@ enum Workload {
     }()
 
     static let hourLog = session(samples: 1_000_000)
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(UInt64(1) << 53)
-    }
 }

@@ -67,7 +67,7 @@ private struct ReplayRun {
     /// The touch occurrence and touch-down point of each question the engine asked.
     var asked: [QueryID: (occurrence: Int, point: CanvasPoint)] = [:]
     var bridgeActions: [BridgeAction] = []
-    var jitter: ReplayRandom
+    var jitter: SplitMix64
     /// The engine id of the active occurrence of each log touch id.
     var current: [TouchID: TouchID] = [:]
     /// The engine id of the latest occurrence of each log touch id, active or finished
@@ -84,8 +84,8 @@ private struct ReplayRun {
         self.router = TouchRouter(configuration: configuration.router)
         let transform = log.header.pageTransform ?? .identity
         self.broker = HitTestBroker(configuration: configuration.bridge, transform: transform,
-                                    tokens: ReplayRandom(seed: configuration.seed))
-        self.jitter = ReplayRandom(seed: configuration.seed ^ 0x5EED)
+                                    tokens: SplitMix64(seed: configuration.seed))
+        self.jitter = SplitMix64(seed: configuration.seed ^ 0x5EED)
         actions.reserveCapacity(64)
     }
 
@@ -233,19 +233,4 @@ private struct ReplayRun {
         let index = scheduled.firstIndex { ($0.time, $0.order) > (time, scheduledCount) } ?? scheduled.count
         scheduled.insert((time: time, order: scheduledCount, message: message), at: index)
     }
-}
-
-/// A small seeded generator (SplitMix64) for repeatable query ids and jitter in replays.
-struct ReplayRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 }

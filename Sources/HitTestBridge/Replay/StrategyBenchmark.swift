@@ -65,7 +65,7 @@ public struct StrategyBenchmark: Sendable {
     /// Builds the workload: `generated` seeded strokes plus `recorded` short strokes
     /// (re-timed onto the same timeline, positions kept).
     public init(generated: Int = 2_000, recorded: [[TouchSample]] = [], seed: UInt64 = 1) {
-        var random = ReplayRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var builder = SessionBuilder(header: SessionHeader(
             canvas: CanvasSize(width: 1024, height: 768), pageTransform: .identity,
             exercise: "synthetic/fractions-and-blocks", device: "ink-replay bench", source: "StrategyBenchmark"))
@@ -148,7 +148,7 @@ public struct StrategyBenchmark: Sendable {
     /// platform drops what arrives meanwhile. The touch-down sample itself, and samples
     /// after the answer, reach the owner the page named.
     private func blocking(latency: Double, seed: UInt64) -> StrategyResult {
-        var jitter = ReplayRandom(seed: seed ^ 0x5EED)
+        var jitter = SplitMix64(seed: seed ^ 0x5EED)
         var samples = 0, lost = 0, strokesLost = 0, roundTrips = 0
         var firstInk: [Double] = [], awayLatencies: [Double] = []
         var blockedUntil = -Double.infinity
