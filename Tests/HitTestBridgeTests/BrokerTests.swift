@@ -154,10 +154,35 @@ struct BrokerTests {
         broker.ask(q3, at: CanvasPoint(x: 16, y: 24), now: 1.1, into: &actions)
         #expect(actions == [.verdict(q2, .page, .cache), .verdict(q3, .ink, .cache)])
         // After a scroll the same canvas point is another page point.
-        broker.layoutChanged(transform: PageTransform(scale: 2, offsetX: 100, offsetY: 0), now: 1.2, into: &actions)
+        try broker.layoutChanged(transform: PageTransform(scale: 2, offsetX: 100, offsetY: 0), now: 1.2, into: &actions)
         actions.removeAll()
         broker.ask(QueryID(rawValue: 9), at: CanvasPoint(x: 14, y: 24), now: 1.2, into: &actions)
         #expect(actions == [.verdict(QueryID(rawValue: 9), .ink, .cache)])
+    }
+
+    @Test("a transform that is not finite, or scales by zero or less, is refused and changes nothing",
+          arguments: [PageTransform(scale: .nan, offsetX: 0, offsetY: 0), PageTransform(scale: 0, offsetX: 0, offsetY: 0),
+                      PageTransform(scale: -1, offsetX: 0, offsetY: 0), PageTransform(scale: 1, offsetX: .infinity, offsetY: 0),
+                      PageTransform(scale: 1, offsetX: 0, offsetY: .nan)])
+    func badTransform(transform: PageTransform) {
+        var broker = Self.broker(transform: PageTransform(scale: 2, offsetX: 1, offsetY: 1))
+        var actions: [BridgeAction] = []
+        #expect(throws: InvalidPageTransform.self) {  // by type: NaN never equals itself
+            try broker.layoutChanged(transform: transform, generation: 9, now: 0, into: &actions)
+        }
+        #expect(broker.transform == PageTransform(scale: 2, offsetX: 1, offsetY: 1) && broker.generation == 1)
+        #expect(actions.isEmpty)
+    }
+
+    @Test("a non-finite point gets the fallback at once, never a cache verdict or a request")
+    func nonFinitePoint() {
+        var broker = Self.broker(BridgeConfiguration(fallback: .page))
+        var actions: [BridgeAction] = []
+        broker.receive(Array(#"{"type":"regions","generation":1,"maxAge":1000,"regions":[]}"#.utf8), now: 0, into: &actions)
+        broker.ask(q1, at: CanvasPoint(x: .nan, y: 3), now: 0.1, into: &actions)
+        broker.ask(q2, at: CanvasPoint(x: 3, y: -.infinity), now: 0.1, into: &actions)
+        #expect(actions == [.verdict(q1, .page, .failure), .verdict(q2, .page, .failure)])
+        #expect(broker.metrics.cacheHits == 0 && broker.metrics.roundTrips == 0 && broker.metrics.failures == 2)
     }
 
     @Test("cache: fresh answers at once, stale and missing ask the page, an older generation is refused")

@@ -45,6 +45,17 @@ public struct BridgeConfiguration: Sendable, Hashable {
     }
 }
 
+/// A page transform the bridge cannot use: a non-finite offset, or a scale that is not a
+/// positive finite number.
+public struct InvalidPageTransform: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The transform refused.
+    public var transform: PageTransform
+
+    public var description: String {
+        "page transform refused: scale \(transform.scale), offset (\(transform.offsetX), \(transform.offsetY))"
+    }
+}
+
 /// Where a verdict came from.
 public enum VerdictSource: String, Sendable, Hashable, CaseIterable {
     /// A fresh region snapshot: no round trip.
@@ -214,6 +225,12 @@ public struct HitTestBroker: Sendable {
     public mutating func ask(_ query: QueryID, at point: CanvasPoint, now: Double, into actions: inout [BridgeAction]) {
         metrics.queries += 1
         let pagePoint = transform.pagePoint(for: point)
+        guard pagePoint.x.isFinite, pagePoint.y.isFinite else {
+            // Not a place the page (or the cache) can judge: the fallback, at once.
+            metrics.failures += 1
+            actions.append(.verdict(query, configuration.fallback, .failure))
+            return
+        }
         if configuration.useCache, case let .fresh(verdict) = cache.lookup(pagePoint, now: now, generation: generation) {
             metrics.cacheHits += 1
             actions.append(.verdict(query, verdict, .cache))
@@ -332,8 +349,13 @@ public struct HitTestBroker: Sendable {
     /// through `transform`. With a new `generation`, round trips in flight for an older
     /// one are sent again (their deadlines stay), and snapshots of older generations stop
     /// answering.
+    /// - Throws: ``InvalidPageTransform`` for a non-finite offset or a scale that is not a
+    ///   positive finite number; nothing changes then.
     public mutating func layoutChanged(transform: PageTransform, generation newGeneration: UInt64? = nil,
-                                       now: Double, into actions: inout [BridgeAction]) {
+                                       now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
+        guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
+            throw InvalidPageTransform(transform: transform)
+        }
         self.transform = transform
         if let newGeneration { adopt(newGeneration, now: now, into: &actions) }
     }

@@ -83,9 +83,10 @@ public actor PageBridge {
     }
 
     /// The host's view of the page changed (see ``HitTestBroker/layoutChanged(transform:generation:now:into:)``).
-    public func layoutChanged(transform: PageTransform, generation: UInt64? = nil) {
+    /// - Throws: ``InvalidPageTransform``; nothing changes then.
+    public func layoutChanged(transform: PageTransform, generation: UInt64? = nil) throws(InvalidPageTransform) {
         var actions: [BridgeAction] = []
-        broker.layoutChanged(transform: transform, generation: generation, now: clock.now, into: &actions)
+        try broker.layoutChanged(transform: transform, generation: generation, now: clock.now, into: &actions)
         perform(actions)
     }
 
