@@ -4,65 +4,243 @@ import InkCore
 /// `ink-replay convert`: recorded ink from other formats into session logs.
 enum ConvertCommand: Command {
     static let name = "convert"
-    static let usage = "ink-replay convert <input>... -o <directory> [--limit <n>] [--answer-latency <ms>]"
+    static let usage = "ink-replay convert <input>... -o <directory> [--layout <file>] [--format auto|inkml|quickdraw] [options]"
     static let help = """
-        OVERVIEW: Convert Quick, Draw! raw drawings into session logs, one per drawing.
+        OVERVIEW: Convert recorded ink (W3C InkML, Quick, Draw! raw) into session logs.
 
-        Input is a JSON array of drawings or newline-delimited JSON (one drawing per line),
-        each with "drawing": [[[x…], [y…], [t…]], …]. Each stroke becomes a finger touch at
-        its recorded pace. There was no page under the game's canvas: each log records an
-        empty region snapshot and the page's answer ("ink") arriving --answer-latency ms after
-        each touch-down. Output files are named quickdraw-<word>-<key_id>.jsonl. A drawing
-        that cannot be read is reported with its file, line and field, and the others are
-        still converted (exit 1 at the end).
+        Each stroke becomes a touch at its recorded pace. The page under the ink is a
+        layout file (--layout; see Fixtures/layouts) or, without one, an empty page: it
+        pushes its regions like the page script's heartbeat, and its answer for each touch
+        (the page's when an interactive rectangle is under the touch-down) arrives
+        --answer-latency ms after touch-down. Inputs are read as streams: memory is bounded
+        by the largest stroke (InkML) or drawing (Quick, Draw!), not by the file.
+
+        InkML: one session per file, <name>.jsonl. Channels, units, contexts, difference
+        encodings and trace groups follow the specification (docs/interchange.md); a file
+        without a T channel gets timestamps at its stated sample rate (else --sample-rate)
+        and the session header records that. Quick, Draw!: a JSON array of drawings or
+        newline-delimited JSON; one session per drawing, quickdraw-<word>-<key_id>.jsonl.
+
+        A trace or drawing that cannot be read is reported with its file, line and index;
+        the rest is still converted (exit 1 at the end).
 
         USAGE: \(usage)
 
         ARGUMENTS:
-          <input>                 Quick, Draw! raw files (.json or .ndjson).
+          <input>                 InkML (.inkml, .xml) or Quick, Draw! (.json, .ndjson) files.
 
         OPTIONS:
           -o, --output <dir>      Where to write the session logs (created if missing).
-          --limit <n>             Convert at most the first n drawings of each input.
+          --format <format>       auto (by extension and content; default), inkml or quickdraw.
+          --layout <file>         The page to lay under the ink (scratchpad-ink-layout JSON).
+          --limit <n>             Quick, Draw!: convert at most the first n drawings of each input.
           --answer-latency <ms>   Recorded answer latency (default: 16).
+          --sample-rate <hz>      InkML without T: samples per second when the file states none (default: 60).
+          --stroke-gap <ms>       InkML without T: time between strokes (default: 200).
+          --tool <tool>           finger or pencil (default: pencil when there is a force channel).
+          --source <text>         The session header's source (dataset, licence); default: the file name.
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(
-        valued: ["-o": "--output", "--output": "--output", "--limit": "--limit", "--answer-latency": "--answer-latency"])
+        valued: ["-o": "--output", "--output": "--output", "--limit": "--limit", "--answer-latency": "--answer-latency",
+                 "--layout": "--layout", "--format": "--format", "--sample-rate": "--sample-rate",
+                 "--stroke-gap": "--stroke-gap", "--tool": "--tool", "--source": "--source"])
+
+    enum Format: String, CaseIterable { case auto, inkml, quickdraw }
+
+    struct Settings {
+        var output: String
+        var layout: PageLayout?
+        var limit: Int
+        var latency: Double
+        var options: InkMLImportOptions
+        var source: String?
+    }
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "missing <input>") }
         guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <directory>'") }
-        let limit = try arguments.number("--limit", in: 1...1_000_000_000).map { Int($0) } ?? Int.max
-        let latency = (try arguments.number("--answer-latency", in: 0...3_600_000) ?? 16) / 1000
+        let format = try arguments.choice("--format", as: Format.self) ?? .auto
+        var options = InkMLImportOptions()
+        options.sampleRate = try arguments.number("--sample-rate", in: 0.001...1_000_000) ?? 60
+        options.strokeGap = (try arguments.number("--stroke-gap", in: 0...86_400_000) ?? 200) / 1000
+        options.tool = try arguments.choice("--tool", as: ToolKind.self)
+        var layout: PageLayout?
+        if let path = arguments.string("--layout") {
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(path): cannot read the layout") }
+            do { layout = try PageLayout.parse(Array(data), file: path) } catch { throw CommandFailure(message: error.description) }
+        }
+        let settings = Settings(
+            output: output, layout: layout,
+            limit: try arguments.number("--limit", in: 1...1_000_000_000).map { Int($0) } ?? Int.max,
+            latency: (try arguments.number("--answer-latency", in: 0...3_600_000) ?? 16) / 1000,
+            options: options, source: arguments.string("--source"))
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure(message: "\(output): cannot create the directory: \(error.localizedDescription)")
         }
-        var written = 0
-        var faults = 0
+        var totals = Totals()
         for input in arguments.positional {
-            guard let data = FileManager.default.contents(atPath: input) else {
-                printError("Error: \(input): cannot read the file")
-                faults += 1
-                continue
-            }
-            let (drawings, errors) = QuickDrawReader.read(Array(data), file: input)
-            for error in errors { printError("Error: \(error)") }
-            faults += errors.count
-            for drawing in drawings.prefix(limit) {
-                let log = SessionLog(quickDraw: drawing, answerLatency: latency)
-                let word = drawing.word.isEmpty ? "drawing" : drawing.word.replacingOccurrences(of: " ", with: "-")
-                let key = drawing.keyID.isEmpty ? "\(written + 1)" : drawing.keyID
-                let path = (output as NSString).appendingPathComponent("quickdraw-\(word)-\(key).jsonl")
-                do { try log.write(to: path) } catch {
-                    throw CommandFailure(message: "\(path): cannot write: \(error.localizedDescription)")
-                }
-                written += 1
+            switch format == .auto ? try detect(input) : format {
+            case .inkml: convertInkML(input, settings, &totals)
+            default: convertQuickDraw(input, settings, &totals)
             }
         }
-        print("wrote \(written) session logs to \(output)" + (faults > 0 ? " (\(faults) inputs failed)" : ""))
-        return faults == 0 ? 0 : 1
+        print("wrote \(totals.written) session logs (\(totals.strokes) strokes, \(totals.samples) samples) to \(output)"
+              + (totals.faults > 0 ? "; \(totals.faults) faults" : ""))
+        return totals.faults == 0 ? 0 : 1
+    }
+
+    struct Totals {
+        var written = 0
+        var strokes = 0
+        var samples = 0
+        var faults = 0
+    }
+
+    /// InkML by extension (.inkml, .xml) or a leading `<`; Quick, Draw! otherwise.
+    static func detect(_ path: String) throws -> Format {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "inkml" || ext == "xml" { return .inkml }
+        if ext == "json" || ext == "ndjson" || ext == "jsonl" { return .quickdraw }
+        var source = try? FileByteSource(path: path)
+        let head = (try? source?.read(upTo: 64)) ?? []
+        return head.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }) == UInt8(ascii: "<") ? .inkml : .quickdraw
+    }
+
+    /// A file name made of letters, digits and `.+=-_` only.
+    static func safeName(_ name: String) -> String {
+        String(name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || ".+=-_".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+        })
+    }
+
+    // MARK: InkML
+
+    static func convertInkML(_ input: String, _ settings: Settings, _ totals: inout Totals) {
+        // Pass 1: bounds, count and faults (reported once); pass 2 writes. Both stream.
+        let source: FileByteSource
+        do { source = try FileByteSource(path: input) } catch {
+            printError("Error: \(error)")
+            totals.faults += 1
+            return
+        }
+        var reader = InkMLReader(source: source, file: input, options: settings.options)
+        var bounds = InkBounds()
+        var strokes = 0
+        while true {
+            do {
+                guard let stroke = try reader.next() else { break }
+                strokes += 1
+                for sample in stroke.samples { bounds.include(sample) }
+            } catch {
+                printError("Error: \(error)")
+                totals.faults += 1
+                if error.isFatal { break }
+            }
+        }
+        let summary = reader.summary
+        guard strokes > 0 else {
+            printError("Error: \(input): no strokes to convert")
+            totals.faults += 1
+            return
+        }
+        let page = settings.layout ?? .emptyPage(canvas: CanvasSize(
+            width: max(1, bounds.maxX.rounded(.up) + 1), height: max(1, bounds.maxY.rounded(.up) + 1)))
+        let placement = page.inkArea.map { InkPlacement.fitting(bounds, into: $0) } ?? .identity
+        let fileName = (input as NSString).lastPathComponent
+        let title = summary.annotations["title"].map { " (\($0))" } ?? ""
+        let channels = summary.channels.joined(separator: " ")
+        let header = SessionHeader(
+            canvas: page.canvas, pageTransform: settings.layout?.pageTransform, exercise: settings.layout?.name,
+            device: "InkML channels \(channels); answers synthesized from \(settings.layout == nil ? "an empty page" : "layout \"\(page.name)\"") at \(JSONValue.format(settings.latency * 1000)) ms"
+                + (summary.notes.isEmpty ? "" : "; " + summary.notes.joined(separator: "; ")),
+            source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(fileName)\(title)",
+            synthesizedTiming: summary.synthesizedTiming)
+
+        let base = safeName((fileName as NSString).deletingPathExtension)
+        let path = (settings.output as NSString).appendingPathComponent(base + ".jsonl")
+        var writer: SessionLogWriter
+        do { writer = try SessionLogWriter(path: path, header: header) } catch {
+            printError("Error: \(error)")
+            totals.faults += 1
+            return
+        }
+        var encoder = RecordedInkEncoder(layout: page, answerLatency: settings.latency, placement: placement)
+        guard let second = try? FileByteSource(path: input) else {
+            writer.discard()
+            printError("Error: \(input): cannot reopen the file")
+            totals.faults += 1
+            return
+        }
+        var again = InkMLReader(source: second, file: input, options: settings.options)
+        do {
+            while true {
+                let stroke: InkMLStroke
+                do {
+                    guard let next = try again.next() else { break }
+                    stroke = next
+                } catch {
+                    if error.isFatal { break }
+                    continue   // reported in pass 1
+                }
+                do {
+                    for event in try encoder.add(stroke.samples) { try writer.write(event) }
+                } catch let error as RecordedInkError {
+                    printError("Error: \(input):\(stroke.line): trace \(stroke.trace): \(error.message)")
+                    totals.faults += 1
+                }
+            }
+            for event in encoder.finish() { try writer.write(event) }
+            try writer.finish()
+        } catch {
+            writer.discard()
+            printError("Error: \(error)")
+            totals.faults += 1
+            return
+        }
+        totals.written += 1
+        totals.strokes += encoder.strokeCount
+        totals.samples += writer.sampleCount
+    }
+
+    // MARK: Quick, Draw!
+
+    static func convertQuickDraw(_ input: String, _ settings: Settings, _ totals: inout Totals) {
+        let source: FileByteSource
+        do { source = try FileByteSource(path: input) } catch {
+            printError("Error: \(error)")
+            totals.faults += 1
+            return
+        }
+        var stream = QuickDrawStream(source: source, file: input)
+        var converted = 0
+        while converted < settings.limit {
+            let drawing: QuickDrawDrawing
+            do {
+                guard let next = try stream.next() else { break }
+                drawing = next
+            } catch {
+                printError("Error: \(error)")
+                totals.faults += 1
+                continue
+            }
+            converted += 1
+            let word = drawing.word.isEmpty ? "drawing" : safeName(drawing.word.replacingOccurrences(of: " ", with: "-"))
+            let key = drawing.keyID.isEmpty ? "\(totals.written + 1)" : safeName(drawing.keyID)
+            let path = (settings.output as NSString).appendingPathComponent("quickdraw-\(word)-\(key).jsonl")
+            do {
+                var log = try SessionLog(quickDraw: drawing, answerLatency: settings.latency, layout: settings.layout)
+                if let source = settings.source { log.header.source = source + "; " + (log.header.source ?? "") }
+                try log.write(to: path)
+                totals.written += 1
+                totals.strokes += drawing.strokes.count
+                totals.samples += log.sampleCount
+            } catch {
+                printError("Error: \(input): drawing \(converted - 1): \(error)")
+                totals.faults += 1
+            }
+        }
     }
 }

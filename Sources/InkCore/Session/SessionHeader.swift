@@ -19,11 +19,17 @@ public struct SessionHeader: Sendable, Hashable {
     /// Where the recording came from (a dataset and item, a generator); `nil` when unknown.
     public var source: String?
 
+    /// How timestamps were made up when the recording had none (ink converted from a
+    /// file without a time channel); `nil` for recorded timestamps.
+    public var synthesizedTiming: SynthesizedTiming?
+
     /// Creates a header for the current format version.
     public init(
         canvas: CanvasSize, pageTransform: PageTransform? = nil, exercise: String? = nil,
-        device: String? = nil, source: String? = nil, version: Int = SessionHeader.currentVersion
+        device: String? = nil, source: String? = nil, synthesizedTiming: SynthesizedTiming? = nil,
+        version: Int = SessionHeader.currentVersion
     ) {
+        self.synthesizedTiming = synthesizedTiming
         self.version = version
         self.canvas = canvas
         self.pageTransform = pageTransform

@@ -107,10 +107,17 @@ struct SessionLogLineReader {
                 transform = PageTransform(scale: scale, offsetX: try t.optionalDouble("offset_x") ?? 0,
                                           offsetY: try t.optionalDouble("offset_y") ?? 0)
             }
+            var timing: SynthesizedTiming?
+            if let t = try object.optionalNested("synthesized_timing") {
+                timing = SynthesizedTiming(sampleRate: try t.double("sample_rate"), strokeGap: try t.double("stroke_gap"))
+                guard timing!.sampleRate > 0, timing!.sampleRate.isFinite, timing!.strokeGap >= 0, timing!.strokeGap.isFinite else {
+                    throw JSONShapeError(field: "synthesized_timing", message: "sample_rate must be positive and stroke_gap not negative")
+                }
+            }
             return SessionHeader(
                 canvas: size, pageTransform: transform, exercise: try object.optionalString("exercise"),
                 device: try object.optionalString("device"), source: try object.optionalString("source"),
-                version: Int(version))
+                synthesizedTiming: timing, version: Int(version))
         }
     }
 

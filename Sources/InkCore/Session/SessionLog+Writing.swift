@@ -27,6 +27,11 @@ extension SessionLog {
         object.append("exercise", ifPresent: header.exercise.map(JSONValue.string))
         object.append("device", ifPresent: header.device.map(JSONValue.string))
         object.append("source", ifPresent: header.source.map(JSONValue.string))
+        if let timing = header.synthesizedTiming {
+            object.append("synthesized_timing", .object(JSONObject([
+                ("sample_rate", .number(timing.sampleRate)), ("stroke_gap", .number(timing.strokeGap)),
+            ])))
+        }
         return .object(object)
     }
 

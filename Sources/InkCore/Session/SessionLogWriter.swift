@@ -1,0 +1,92 @@
+import Foundation
+
+/// Writes a session log to a file one event at a time, so a converter never holds a whole
+/// session in memory. Events must come in time order (the writer checks). The text goes to
+/// `<path>.partial` and replaces `path` only when ``finish()`` succeeds, so a failed
+/// conversion never leaves half a log under the real name.
+///
+/// ```swift
+/// var writer = try SessionLogWriter(path: "out.jsonl", header: header)
+/// try writer.write(.regions(snapshot, time: 0))
+/// try writer.finish()
+/// ```
+public struct SessionLogWriter {
+    private let path: String
+    private let partialPath: String
+    private let handle: FileHandle
+    private var pending = ""
+    private var tools: [TouchID: ToolKind] = [:]
+    private var lastTime = -Double.infinity
+    /// The number of events written.
+    public private(set) var eventCount = 0
+    /// The number of real samples in the touch events written.
+    public private(set) var sampleCount = 0
+
+    /// Starts a log at `path` with its header line.
+    ///
+    /// - Throws: ``SessionLogWriterError`` when the file cannot be created.
+    public init(path: String, header: SessionHeader) throws(SessionLogWriterError) {
+        self.path = path
+        partialPath = path + ".partial"
+        guard FileManager.default.createFile(atPath: partialPath, contents: nil),
+              let handle = FileHandle(forWritingAtPath: partialPath) else {
+            throw SessionLogWriterError(file: path, message: "cannot create \(partialPath)")
+        }
+        self.handle = handle
+        SessionLog.headerObject(header).write(to: &pending)
+        pending += "\n"
+    }
+
+    /// Appends one event.
+    ///
+    /// - Throws: ``SessionLogWriterError`` when the event is earlier than the one before
+    ///   it, or the file cannot be written.
+    public mutating func write(_ event: SessionEvent) throws(SessionLogWriterError) {
+        guard event.time >= lastTime else {
+            throw SessionLogWriterError(
+                file: path, message: "event \(eventCount + 1) at \(event.time) s is earlier than the one before it (\(lastTime) s)")
+        }
+        lastTime = event.time
+        SessionLog.eventObject(event, tools: &tools).write(to: &pending)
+        pending += "\n"
+        eventCount += 1
+        if case let .touch(touch, _) = event { sampleCount += touch.samples.count }
+        if pending.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    private mutating func flush() throws(SessionLogWriterError) {
+        do { try handle.write(contentsOf: Data(pending.utf8)) } catch {
+            throw SessionLogWriterError(file: path, message: "write failed: \(error.localizedDescription)")
+        }
+        pending = ""
+    }
+
+    /// Writes what is left, closes the file and moves it to its real name.
+    public mutating func finish() throws(SessionLogWriterError) {
+        try flush()
+        do {
+            try handle.close()
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+        } catch {
+            throw SessionLogWriterError(file: path, message: "cannot finish: \(error.localizedDescription)")
+        }
+    }
+
+    /// Closes and deletes the partial file (after a fault that makes the log worthless).
+    public func discard() {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: partialPath)
+    }
+}
+
+/// Why a session log could not be written.
+public struct SessionLogWriterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The log's path.
+    public var file: String
+    /// What went wrong.
+    public var message: String
+
+    /// `file: message`.
+    public var description: String { "\(file): \(message)" }
+}
