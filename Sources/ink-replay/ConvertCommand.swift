@@ -88,7 +88,7 @@ enum ConvertCommand: Command {
             }
         }
         print("wrote \(totals.written) session logs (\(totals.strokes) strokes, \(totals.samples) samples) to \(output)"
-              + (totals.faults > 0 ? "; \(totals.faults) faults" : ""))
+              + (totals.faults > 0 ? "; \(totals.faults) fault\(totals.faults == 1 ? "" : "s")" : ""))
         return totals.faults == 0 ? 0 : 1
     }
 

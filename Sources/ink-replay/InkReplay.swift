@@ -18,7 +18,8 @@ enum InkReplay {
           run                     Replay sessions and report the ledger and first-ink latency.
           verify                  Check that every sample is accounted for (what CI runs).
           render                  Draw a replayed session as SVG.
-          convert                 Convert Quick, Draw! raw drawings into session logs.
+          convert                 Convert recorded ink (InkML, Quick, Draw!) into session logs.
+          export                  Write a replayed session's ink as W3C InkML.
           fixtures                Write the synthetic fixture sessions.
           smooth                  Export smoothed centrelines for the ink-quality harness.
           bench                   Measure the stroke pipeline's cost per sample.
@@ -26,7 +27,7 @@ enum InkReplay {
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

@@ -20,7 +20,7 @@ struct QuickDrawTests {
     @Test("a drawing becomes one finger touch per stroke at its recorded pace, answered ink")
     func toSession() throws {
         let drawing = try #require(QuickDrawReader.read(Array(Self.drawingA.utf8)).drawings.first)
-        let log = SessionLog(quickDraw: drawing, answerLatency: 0.016)
+        let log = try SessionLog(quickDraw: drawing, answerLatency: 0.016)
         let touches = log.samplesByTouch
         #expect(touches.count == 2)
         #expect(touches[0].samples.map(\.timestamp) == [0, 0.016, 0.033])

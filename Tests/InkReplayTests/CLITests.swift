@@ -196,7 +196,7 @@ struct CLITests {
         let out = directory.appendingPathComponent("out").path
         let output = try Self.run("convert", input.path, "-o", out)
         #expect(output.status == 1)
-        #expect(output.stdout == "wrote 2 session logs to \(out) (1 inputs failed)\n")
+        #expect(output.stdout == "wrote 2 session logs (3 strokes, 6 samples) to \(out); 1 fault\n")
         #expect(output.stderr == "Error: \(input.path):2: drawing 1: field 'drawing[0]': channel lengths differ (x 2, y 1, t 2)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["quickdraw-cat-1.jsonl", "quickdraw-cat-3.jsonl"])
         let verify = try Self.json(try Self.run("verify", out, "--json").stdout)

@@ -1,0 +1,65 @@
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// `ink-replay export`: a session's ink as W3C InkML.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let usage = "ink-replay export <session.jsonl> -o <file.inkml> [--all-touches] [replay options]"
+    static let help = """
+        OVERVIEW: Replay a session and write the strokes that became ink as W3C InkML: one
+        trace per inked touch, channels X, Y (canvas points, units "px"), T (ms on the
+        session's clock) and, where every sample has them, F, OE and OA. Touches that went
+        to the page or were cancelled are left out (--all-touches writes every touch as
+        recorded instead). Reading the file back with `convert` gives the same positions
+        and timestamps.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <session.jsonl>         The session log.
+
+        OPTIONS:
+          -o, --output <file>     Where to write the InkML document.
+          --all-touches           Every touch's samples as recorded, not only the ink.
+        \(ReplayOptions.help)
+          -h, --help              Show help information.
+        """
+    static let spec: ArgumentSpec = {
+        var spec = ReplayOptions.spec
+        spec.valued["-o"] = "--output"
+        spec.valued["--output"] = "--output"
+        spec.flags.insert("--all-touches")
+        return spec
+    }()
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        guard arguments.positional.count == 1, let input = arguments.positional.first else {
+            throw UsageError(message: "expected one <session.jsonl>")
+        }
+        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        let read = SessionLog.read(contentsOf: input)
+        guard let log = read.log else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
+        let strokes: [[TouchSample]]
+        if arguments.flag("--all-touches") {
+            strokes = log.samplesByTouch.map(\.samples)
+        } else {
+            let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(read, file: input)
+            strokes = report.touches.filter { !$0.cancelled }.map(\.inked)
+        }
+        var annotations: [(type: String, text: String)] = [("title", (input as NSString).lastPathComponent)]
+        if let source = log.header.source { annotations.append(("source", source)) }
+        annotations.append(("generator", "ScratchpadInk ink-replay export"))
+        let text = InkMLWriter.document(strokes: strokes, annotations: annotations)
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+            throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
+        }
+        let kept = strokes.filter { !$0.isEmpty }
+        print("wrote \(kept.count) traces (\(kept.reduce(0) { $0 + $1.count }) samples) to \(output)")
+        if let failure = read.failure {
+            printError("Error: \(failure) (the export holds the valid part)")
+            return 1
+        }
+        return 0
+    }
+}
