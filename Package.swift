@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkReplayTests",
-            dependencies: ["ink-replay"],
+            dependencies: ["ink-replay", "InkCore"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 import Testing
 
 /// Runs the built `ink-replay` end to end and checks its output and exit codes.
@@ -270,5 +271,65 @@ enum SessionLogLite {
     static func touchCount(_ path: String) -> Int? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return text.split(separator: "\n").filter { $0.contains("\"phase\":\"began\"") }.count
+    }
+}
+
+extension CLITests {
+    @Test("convert reads InkML under a layout; export writes the ink back as InkML that converts to the same samples")
+    func inkmlConvertAndExport() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
+        let source = Self.root.appendingPathComponent("Fixtures/inkml/spec/plain.inkml").path
+        let layout = Self.root.appendingPathComponent("Fixtures/layouts/drag-blocks.json").path
+        let converted = try Self.run("convert", source, "-o", out, "--layout", layout, "--source", "spec test")
+        #expect(converted.status == 0)
+        #expect(converted.stdout == "wrote 1 session logs (3 strokes, 12 samples) to \(out)\n")
+        let session = out + "/plain.jsonl"
+        let header = try #require(String(contentsOfFile: session, encoding: .utf8).split(separator: "\n").first)
+        #expect(header.contains(#""exercise":"drag-blocks""#))
+        #expect(header.contains(#""source":"spec test; InkML file plain.inkml (spec test: plain encoding)""#))
+        let verify = try Self.json(try Self.run("verify", session, "--json").stdout)
+        #expect(verify["dropped"] as? Int == 0)
+        #expect(verify["samples"] as? Int == 12)
+
+        let exported = directory.appendingPathComponent("ink.inkml").path
+        let export = try Self.run("export", session, "-o", exported)
+        #expect(export.status == 0)
+        let inked = try #require(verify["inked"] as? Int)
+        #expect(export.stdout.hasSuffix("(\(inked) samples) to \(exported)\n"))
+        let again = directory.appendingPathComponent("again").path
+        #expect(try Self.run("convert", exported, "-o", again).status == 0)
+        let first = try #require(SessionLog.read(contentsOf: session).log)
+        let second = try #require(SessionLog.read(contentsOf: again + "/ink.jsonl").log)
+        let inkedTouches = Set(first.samplesByTouch.map(\.samples).filter { samples in
+            second.samplesByTouch.contains { $0.samples.first?.timestamp == samples.first?.timestamp }
+        }.map { $0.first!.timestamp })
+        #expect(inkedTouches.count == second.samplesByTouch.count)
+        for (touch, samples) in second.samplesByTouch {
+            let original = try #require(first.samplesByTouch.first { $0.samples.first?.timestamp == samples.first?.timestamp }, "\(touch)")
+            #expect(original.samples.map(\.x) == samples.map(\.x))
+            #expect(original.samples.map(\.y) == samples.map(\.y))
+            #expect(zip(original.samples, samples).allSatisfy { abs($0.timestamp - $1.timestamp) < 0.001 })
+        }
+    }
+
+    @Test("convert reports a bad trace with file, line, trace and point, and converts the rest")
+    func inkmlBadTrace() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("bad.inkml")
+        try """
+            <ink><traceFormat><channel name="X"/><channel name="Y"/><channel name="T" units="ms"/></traceFormat>
+            <trace>0 0 0, 1 1 10</trace>
+            <trace>2 2 20, 3 three 30</trace>
+            <trace>4 4 40, 5 5 50</trace>
+            </ink>
+            """.write(to: input, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out").path
+        let output = try Self.run("convert", input.path, "-o", out)
+        #expect(output.status == 1)
+        #expect(output.stderr == "Error: \(input.path):3: trace 1, point 1: 'three' is not a number\n")
+        #expect(output.stdout == "wrote 1 session logs (2 strokes, 4 samples) to \(out); 1 fault\n")
     }
 }

@@ -6,8 +6,9 @@
 ///   `default`, `units`, `min`/`max` and `orientation`; the default format (X, Y) when a
 ///   document declares none;
 /// - `<definitions>`; `<context>` with `contextRef` (inheriting), `traceFormatRef`,
-///   `inkSourceRef`, `timestampRef` and the same as children; a `<context>` outside
-///   `<definitions>` becomes the current context of the traces after it;
+///   `inkSourceRef`, `timestampRef` and the same as children; a `<context>` (or a bare
+///   `<traceFormat>`) outside `<definitions>` becomes the current context (format) of the
+///   traces after it;
 /// - `<inkSource>` with its `<traceFormat>` and `<sampleRate>`; `<timestamp>` with `time`,
 ///   `timestampRef` and `timeOffset`;
 /// - `<traceGroup>` (nested, passing `contextRef` down), trace `contextRef`, `type`
@@ -143,6 +144,9 @@ public struct InkMLReader<Source: ByteSource> {
             case "traceFormat":
                 let format = try readTraceFormat(tag)
                 if let id = tag.attributes["xml:id"] { formats[id] = format }
+                // Outside <definitions> (as in earlier drafts of the specification), a
+                // trace format applies to the traces after it.
+                if definitionsDepth == 0 && groupContexts.isEmpty { currentContext.format = format }
             case "context":
                 let context = try readContext(tag)
                 if let id = tag.attributes["xml:id"] { contexts[id] = context }
