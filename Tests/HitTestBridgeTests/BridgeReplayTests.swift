@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Replaying through the bridge")
 struct BridgeReplayTests {
-    /// Fixtures whose page pushed region snapshots with a freshness bound (the synthetic
-    /// exercise pages). The Quick, Draw! conversions log one empty snapshot without a
-    /// max-age, which goes stale after the default second: most of their touch-downs ask.
+    /// Fixtures whose page pushed region snapshots with a freshness bound: the synthetic
+    /// exercise pages and every real-ink conversion (their pages push like the page
+    /// script's heartbeat).
     static let regionFixtures: [String] = FixturePaths.allSessionLogs.filter { path in
         guard let log = SessionLog.read(contentsOf: path).log else { return false }
         return log.events.contains { if case let .regions(snapshot, _) = $0 { snapshot.maxAge != nil } else { false } }
@@ -19,7 +19,7 @@ struct BridgeReplayTests {
     }
 
     @Test("there are fixtures with page regions")
-    func haveRegionFixtures() { #expect(Self.regionFixtures.count >= 8) }
+    func haveRegionFixtures() { #expect(Self.regionFixtures.count >= 60) }
 
     @Test("a warm cache decides touch-downs with no round trip and at once; verdicts equal asking the page",
           arguments: regionFixtures)
