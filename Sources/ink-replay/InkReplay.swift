@@ -20,6 +20,7 @@ enum InkReplay {
           render                  Draw a replayed session as SVG.
           convert                 Convert recorded ink (InkML, Quick, Draw!) into session logs.
           export                  Write a replayed session's ink as W3C InkML.
+          stats                   Describe a corpus: sessions, samples, sample intervals, pauses.
           fixtures                Write the synthetic fixture sessions.
           smooth                  Export smoothed centrelines for the ink-quality harness.
           bench                   Measure the stroke pipeline's cost per sample.
@@ -27,7 +28,7 @@ enum InkReplay {
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

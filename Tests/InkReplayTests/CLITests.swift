@@ -333,3 +333,21 @@ extension CLITests {
         #expect(output.stdout == "wrote 1 session logs (2 strokes, 4 samples) to \(out); 1 fault\n")
     }
 }
+
+extension CLITests {
+    @Test("stats describes the real corpus: groups by folder, intervals and pauses")
+    func stats() throws {
+        let output = try Self.run("stats", Self.fixtures + "/real", "--json")
+        #expect(output.status == 0)
+        let groups = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        let names = groups.compactMap { $0["group"] as? String }
+        #expect(names.contains("myscript") && names.contains("wacom") && names.contains("bdalab") && names.last == "total")
+        let total = try #require(groups.last)
+        let sessions = groups.dropLast().compactMap { $0["sessions"] as? Int }.reduce(0, +)
+        #expect(total["sessions"] as? Int == sessions)
+        let spread = try #require(total["interval_ms"] as? [String: Double])
+        #expect(spread["min"]! <= spread["p50"]! && spread["p50"]! <= spread["max"]!)
+        let table = try Self.run("stats", Self.fixtures + "/real")
+        #expect(table.stdout.split(separator: "\n").last?.hasPrefix("total") == true)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import InkCore
+
+/// `ink-replay stats`: what a corpus of sessions holds, without replaying it.
+enum StatsCommand: Command {
+    static let name = "stats"
+    static let usage = "ink-replay stats <file or directory>... [--json]"
+    static let help = """
+        OVERVIEW: Describe session logs: sessions, touches and samples, the spread of sample
+        intervals within touches (repeated timestamps counted apart), the pauses between
+        touches and the sessions' spans; one line per directory and a total.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <file or directory>     Session logs (*.jsonl); directories are searched recursively.
+
+        OPTIONS:
+          --json                  One JSON object per group instead of the table.
+          -h, --help              Show help information.
+        """
+    static let spec = ArgumentSpec(flags: ["--json"])
+
+    struct Group {
+        var sessions = 0
+        var touches = 0
+        var samples = 0
+        var intervals: [Double] = []
+        var pauses: [Double] = []
+        var spans: [Double] = []
+
+        mutating func add(_ log: SessionLog) {
+            sessions += 1
+            let touches = log.samplesByTouch
+            self.touches += touches.count
+            var firstTime = Double.infinity, lastTime = -Double.infinity
+            var previousEnd: Double?
+            for (_, samples) in touches {
+                samples.forEach { _ in self.samples += 1 }
+                for (a, b) in zip(samples, samples.dropFirst()) { intervals.append(b.timestamp - a.timestamp) }
+                guard let first = samples.first, let last = samples.last else { continue }
+                if let end = previousEnd { pauses.append(first.timestamp - end) }
+                previousEnd = last.timestamp
+                firstTime = min(firstTime, first.timestamp)
+                lastTime = max(lastTime, last.timestamp)
+            }
+            if lastTime >= firstTime { spans.append(lastTime - firstTime) }
+        }
+
+        static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
+        }
+
+        func json(name: String) -> JSONValue {
+            let sortedIntervals = intervals.sorted()
+            let positive = sortedIntervals.filter { $0 > 0 }
+            let sortedPauses = pauses.sorted()
+            var object = JSONObject()
+            object.append("group", .string(name))
+            object.append("sessions", .number(Double(sessions)))
+            object.append("touches", .number(Double(touches)))
+            object.append("samples", .number(Double(samples)))
+            object.append("zero_intervals", .number(Double(sortedIntervals.count - positive.count)))
+            var spread = JSONObject()
+            for (label, q) in [("min", 0.0), ("p5", 0.05), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p95", 0.95), ("max", 1.0)] where !positive.isEmpty {
+                spread.append(label, .number((Self.quantile(positive, q) * 1e6).rounded() / 1000))
+            }
+            object.append("interval_ms", .object(spread))
+            if !sortedPauses.isEmpty {
+                object.append("pause_ms", .object(JSONObject([
+                    ("p50", .number((Self.quantile(sortedPauses, 0.5) * 1e6).rounded() / 1000)),
+                    ("max", .number((sortedPauses.last! * 1e6).rounded() / 1000)),
+                ])))
+            }
+            object.append("longest_session_s", .number(((spans.max() ?? 0) * 1000).rounded() / 1000))
+            return .object(object)
+        }
+
+        func line(name: String) -> String {
+            let positive = intervals.filter { $0 > 0 }.sorted()
+            let zero = intervals.count - positive.count
+            func ms(_ value: Double) -> String { value.isNaN ? "-" : String(format: "%.1f", value * 1000) }
+            let spread = positive.isEmpty ? "-" : [0.05, 0.5, 0.95].map { ms(Self.quantile(positive, $0)) }.joined(separator: " / ")
+            let pause = pauses.isEmpty ? "-" : ms(Self.quantile(pauses.sorted(), 0.5)) + " / " + String(format: "%.0f s", pauses.max()!)
+            return name.padding(toLength: 28, withPad: " ", startingAt: 0)
+                + String(format: "%8d %8d %9d  ", sessions, touches, samples)
+                + spread.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + String(format: "%6.1f%%  ", intervals.isEmpty ? 0 : 100 * Double(zero) / Double(intervals.count))
+                + pause
+        }
+    }
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        let files = try SessionFiles.expand(arguments.positional)
+        let base = arguments.positional.count == 1 ? arguments.positional[0] : ""
+        var groups: [(name: String, group: Group)] = []
+        var total = Group()
+        var failures = 0
+        for file in files {
+            let read = SessionLog.read(contentsOf: file)
+            if let failure = read.failure {
+                printError("Error: \(failure)")
+                failures += 1
+            }
+            guard let log = read.log else { continue }
+            var directory = (file as NSString).deletingLastPathComponent
+            if !base.isEmpty, directory.hasPrefix(base) { directory = String(directory.dropFirst(base.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+            let name = directory.isEmpty ? "." : directory
+            if let index = groups.firstIndex(where: { $0.name == name }) { groups[index].group.add(log) } else {
+                var group = Group()
+                group.add(log)
+                groups.append((name, group))
+            }
+            total.add(log)
+        }
+        if arguments.flag("--json") {
+            print(JSONValue.array(groups.map { $0.group.json(name: $0.name) } + [total.json(name: "total")]).serialized())
+        } else {
+            print("group".padding(toLength: 28, withPad: " ", startingAt: 0) + "sessions  touches   samples  interval ms p5/50/95  dt=0    pause p50 / max")
+            for (name, group) in groups { print(group.line(name: name)) }
+            print(total.line(name: "total"))
+        }
+        return failures == 0 ? 0 : 1
+    }
+}
