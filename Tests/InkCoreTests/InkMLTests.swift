@@ -86,7 +86,7 @@ struct InkMLTests {
     // MARK: Files written from the specification
 
     @Test("difference-encoded, reordered and referenced files import to the same points as the plain encoding",
-          arguments: ["first-differences.inkml", "second-differences.inkml", "reordered-channels.inkml"])
+          arguments: ["first-differences.inkml", "second-differences.inkml", "reordered-channels.inkml", "xml-features.inkml"])
     func encodingsAgree(name: String) throws {
         func load(_ name: String) throws -> [InkMLStroke] {
             let bytes = Array(try Data(contentsOf: Self.spec.appendingPathComponent(name)))
