@@ -93,6 +93,8 @@ enum ConvertCommand: Command {
     }
 
     struct Totals {
+        /// Session logs written in this run, so that two inputs never write the same file.
+        var paths: Set<String> = []
         var written = 0
         var strokes = 0
         var samples = 0
@@ -161,6 +163,11 @@ enum ConvertCommand: Command {
 
         let base = safeName((fileName as NSString).deletingPathExtension)
         let path = (settings.output as NSString).appendingPathComponent(base + ".jsonl")
+        guard totals.paths.insert(path).inserted else {
+            printError("Error: \(input): \(path) was already written from another input of the same name; convert it separately")
+            totals.faults += 1
+            return
+        }
         var writer: SessionLogWriter
         do { writer = try SessionLogWriter(path: path, header: header) } catch {
             printError("Error: \(error)")
@@ -230,6 +237,11 @@ enum ConvertCommand: Command {
             let word = drawing.word.isEmpty ? "drawing" : safeName(drawing.word.replacingOccurrences(of: " ", with: "-"))
             let key = drawing.keyID.isEmpty ? "\(totals.written + 1)" : safeName(drawing.keyID)
             let path = (settings.output as NSString).appendingPathComponent("quickdraw-\(word)-\(key).jsonl")
+            guard totals.paths.insert(path).inserted else {
+                printError("Error: \(input): drawing \(converted - 1): \(path) was already written in this run (a repeated key_id)")
+                totals.faults += 1
+                continue
+            }
             do {
                 var log = try SessionLog(quickDraw: drawing, answerLatency: settings.latency, layout: settings.layout)
                 if let source = settings.source { log.header.source = source + "; " + (log.header.source ?? "") }

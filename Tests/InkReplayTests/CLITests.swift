@@ -351,3 +351,19 @@ extension CLITests {
         #expect(table.stdout.split(separator: "\n").last?.hasPrefix("total") == true)
     }
 }
+
+extension CLITests {
+    @Test("two inputs of the same name never overwrite each other's session")
+    func convertNameCollision() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = Self.root.appendingPathComponent("Fixtures/inkml/spec/plain.inkml").path
+        let other = directory.appendingPathComponent("plain.inkml")
+        try FileManager.default.copyItem(atPath: Self.root.appendingPathComponent("Fixtures/inkml/spec/first-differences.inkml").path, toPath: other.path)
+        let out = directory.appendingPathComponent("out").path
+        let output = try Self.run("convert", plain, other.path, "-o", out)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("\(other.path): \(out)/plain.jsonl was already written from another input of the same name"))
+        #expect(output.stdout.hasPrefix("wrote 1 session logs"))
+    }
+}

@@ -308,8 +308,7 @@ public struct InkMLReader<Source: ByteSource> {
     }
 
     private mutating func readContext(_ tag: XMLStartTag) throws(InkMLError) -> Context {
-        var context = groupContexts.last ?? currentContext
-        if tag.attributes["contextRef"] == nil { context = Context() }
+        var context = Context()
         if let reference = tag.attributes["contextRef"] { context = try lookUp(reference, in: contexts, what: "context", line: tag.line) }
         if let reference = tag.attributes["inkSourceRef"] {
             let source = try lookUp(reference, in: inkSources, what: "inkSource", line: tag.line)
