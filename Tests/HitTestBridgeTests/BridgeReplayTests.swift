@@ -19,7 +19,7 @@ struct BridgeReplayTests {
     }
 
     @Test("there are fixtures with page regions")
-    func haveRegionFixtures() { #expect(Self.regionFixtures.count >= 60) }
+    func haveRegionFixtures() { #expect(Self.regionFixtures.count >= 56) }
 
     @Test("a warm cache decides touch-downs with no round trip and at once; verdicts equal asking the page",
           arguments: regionFixtures)
