@@ -32,14 +32,14 @@ extension SessionLog {
 }
 
 /// Reads a session log line by line (the state between lines of ``SessionLog/parse(_:file:)``).
-struct SessionLogLineReader {
+package struct SessionLogLineReader {
     let file: String?
     private var log: SessionLog?
     private var failure: SessionLogError?
     private var lastTime = -Double.infinity
     private var tools: [TouchID: ToolKind] = [:]
 
-    init(file: String?) { self.file = file }
+    package init(file: String?) { self.file = file }
 
     /// Reads one line; returns `false` once the reader has failed.
     mutating func read<Line: Collection>(line: Line, number: Int) -> Bool where Line.Element == UInt8 {
@@ -69,6 +69,31 @@ struct SessionLogLineReader {
             failure = error
             return false
         }
+    }
+
+    /// Decodes one line as an event, without storing it or checking time order (for
+    /// readers of live streams, like `ink-replay host`). A touch's tool is remembered
+    /// between calls, as in a log.
+    package mutating func decodeEvent<Line: Collection>(_ line: Line, number: Int) throws(SessionLogError) -> SessionEvent
+    where Line.Element == UInt8 {
+        guard line.count <= SessionLog.maxLineBytes else {
+            throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
+        }
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch {
+            throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+        }
+        return try event(from: value, line: number)
+    }
+
+    /// Decodes one line as a session header.
+    package func decodeHeader<Line: Collection>(_ line: Line, number: Int) throws(SessionLogError) -> SessionHeader
+    where Line.Element == UInt8 {
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch {
+            throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+        }
+        return try header(from: value, line: number)
     }
 
     func finish() -> SessionLogReadResult {

@@ -1,0 +1,232 @@
+import InkCore
+
+/// What ``EngineHost`` asks its front end to do.
+public enum HostOutput: Sendable, Hashable {
+    /// An engine action, to carry out in order (draw, dispatch to the page, …).
+    case engine(RouterAction)
+    /// Send this request to the page; `touches` are the touches waiting for it.
+    case send(HitTestRequest, touches: [TouchID])
+}
+
+/// The engine and the bridge joined in one pure value, driven by a front end that owns the
+/// clock: touch events, page messages and the passing of time in; engine actions and
+/// requests for the page out. `ink-replay host` puts a JSON Lines protocol around it; any
+/// host that cannot use the actors (``InkSession``) can drive it directly.
+///
+/// Time is the front end's: every call says what time it is (seconds, on the samples'
+/// clock), and the engine's and the bridge's deadlines due by then fire first, in order.
+/// Times must not go backwards.
+///
+/// ```swift
+/// var host = EngineHost()
+/// var out: [HostOutput] = []
+/// try host.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), now: down.timestamp, into: &out)
+/// // out: [.engine(.queryPage(…)), .send(request, touches: [touch 1])]: ask the page
+/// host.receive(pageMessageText, now: 0.03, into: &out)   // the page's answer
+/// ```
+public struct EngineHost: Sendable {
+    private var router: TouchRouter
+    private var broker: HitTestBroker
+    /// Where undecided touches go when the engine's deadline passes.
+    public let fallback: HitTestVerdict
+    private var actions: [RouterAction] = []
+    private var bridgeActions: [BridgeAction] = []
+    private var queryOfTouch: [TouchID: QueryID] = [:]
+    private var touchOfQuery: [QueryID: TouchID] = [:]
+    private var tokenOfQuery: [QueryID: QueryToken] = [:]
+    /// The latest time the host was told.
+    public private(set) var now = -Double.infinity
+    /// Recorded-style answers (by touch) that found no round trip waiting for them.
+    public private(set) var answersWithoutRoundTrip = 0
+
+    /// Creates a host.
+    /// - Parameters:
+    ///   - router: The engine's settings.
+    ///   - bridge: The bridge's settings (timeout, fallback, cache…).
+    ///   - transform: Canvas to page.
+    ///   - seed: Seeds the query tokens (`nil`: the system's random generator).
+    public init(router: TouchRouterConfiguration = TouchRouterConfiguration(), bridge: BridgeConfiguration = BridgeConfiguration(),
+                transform: PageTransform = .identity, seed: UInt64? = nil) {
+        self.router = TouchRouter(configuration: router)
+        if let seed {
+            broker = HitTestBroker(configuration: bridge, transform: transform, tokens: SplitMix64(seed: seed))
+        } else {
+            broker = HitTestBroker(configuration: bridge, transform: transform)
+        }
+        fallback = bridge.fallback
+    }
+
+    /// The engine's ledger.
+    public var ledger: SampleLedger { router.ledger }
+    /// The engine's counters.
+    public var counters: RouterCounters { router.counters }
+    /// The bridge's metrics.
+    public var bridgeMetrics: BridgeMetrics { broker.metrics }
+    /// The earliest deadline pending (engine or bridge), if any: a live front end should
+    /// call ``advance(to:into:)`` then.
+    public var nextDeadline: Double? {
+        [router.nextDeadline, broker.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Lets time pass: fires every engine and bridge deadline due by `time`, in order.
+    ///
+    /// - Throws: ``HostTimeError`` when `time` is earlier than a time already given;
+    ///   nothing happens then.
+    public mutating func advance(to time: Double, into output: inout [HostOutput]) throws(HostTimeError) {
+        guard time.isFinite else { throw HostTimeError(now: now, given: time) }
+        guard time >= now else { throw HostTimeError(now: now, given: time) }
+        while true {
+            let engine = router.nextDeadline ?? .infinity
+            let bridge = broker.nextDeadline ?? .infinity
+            let next = min(engine, bridge)
+            guard next <= time, next < .infinity else { break }
+            if engine == next {
+                // The engine's deadline first: it abandons the query, so the bridge's
+                // timeout for the same touch does not also fire.
+                router.deadlinePassed(now: next, fallback: fallback, into: &actions)
+            } else {
+                broker.deadlinePassed(now: next, into: &bridgeActions)
+            }
+            drain(now: next, into: &output)
+        }
+        now = time
+    }
+
+    /// Handles a platform touch event at `now`.
+    ///
+    /// - Throws: ``HostError``: the engine refused the event, or time went backwards.
+    ///   Nothing changes then.
+    public mutating func handle(_ event: TouchEvent, now time: Double, into output: inout [HostOutput]) throws(HostError) {
+        do { try advance(to: time, into: &output) } catch { throw .time(error) }
+        do { try router.handle(event, into: &actions) } catch { throw .engine(error) }
+        drain(now: time, into: &output)
+    }
+
+    /// Applies an estimated-property update at `now`.
+    public mutating func apply(_ update: EstimatedPropertyUpdate, now time: Double, into output: inout [HostOutput]) throws(HostError) {
+        do { try advance(to: time, into: &output) } catch { throw .time(error) }
+        do { try router.apply(update, into: &actions) } catch { throw .engine(error) }
+        drain(now: time, into: &output)
+    }
+
+    /// A message from the page, untrusted (an answer or a region snapshot, as the page
+    /// script sends them): validated and taken by the bridge, or refused and counted.
+    @discardableResult
+    public mutating func receive<Bytes: Collection<UInt8>>(_ message: Bytes, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
+        try advance(to: time, into: &output)
+        let outcome = broker.receive(message, now: time, into: &bridgeActions)
+        drain(now: time, into: &output)
+        return outcome
+    }
+
+    /// A decoded page message (a region snapshot from a session log, for instance).
+    @discardableResult
+    public mutating func receive(_ message: PageMessage, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
+        try advance(to: time, into: &output)
+        let outcome = broker.receive(message, now: time, into: &bridgeActions)
+        drain(now: time, into: &output)
+        return outcome
+    }
+
+    /// The page's answer for a touch, as a session log records it (by touch, not by
+    /// query token): delivered as the page's answer to the round trip that touch waits
+    /// for. Without one (the cache decided, or the touch is gone) it is counted in
+    /// ``answersWithoutRoundTrip`` and changes nothing.
+    public mutating func recordedAnswer(touch: TouchID, verdict: HitTestVerdict, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) {
+        try advance(to: time, into: &output)
+        guard let query = queryOfTouch[touch], let token = tokenOfQuery[query] else {
+            answersWithoutRoundTrip += 1
+            return
+        }
+        broker.receive(.answer(PageAnswer(token: token, verdict: verdict, generation: broker.generation)), now: time, into: &bridgeActions)
+        drain(now: time, into: &output)
+    }
+
+    /// The page scrolled, zoomed or changed its layout.
+    public mutating func layoutChanged(_ transform: PageTransform, generation: UInt64? = nil, now time: Double,
+                                       into output: inout [HostOutput]) throws(HostError) {
+        do { try advance(to: time, into: &output) } catch { throw .time(error) }
+        do { try broker.layoutChanged(transform: transform, generation: generation, now: time, into: &bridgeActions) } catch {
+            throw .transform(error)
+        }
+        drain(now: time, into: &output)
+    }
+
+    /// The front end is closing: settles every undecided touch by the fallback.
+    public mutating func finish(into output: inout [HostOutput]) {
+        router.flush(fallback: fallback, into: &actions)
+        drain(now: now, into: &output)
+    }
+
+    private mutating func drain(now time: Double, into output: inout [HostOutput]) {
+        while !actions.isEmpty || !bridgeActions.isEmpty {
+            let engine = actions
+            actions.removeAll(keepingCapacity: true)
+            for action in engine {
+                output.append(.engine(action))
+                switch action {
+                case let .queryPage(query, touch, point, _):
+                    queryOfTouch[touch] = query
+                    touchOfQuery[query] = touch
+                    broker.ask(query, at: point, now: time, into: &bridgeActions)
+                case let .abandonQuery(query, _):
+                    broker.cancel(query)
+                    forget(query)
+                case let .decided(touch, _, _):
+                    if let query = queryOfTouch[touch] { forget(query) }
+                default:
+                    break
+                }
+            }
+            let bridge = bridgeActions
+            bridgeActions.removeAll(keepingCapacity: true)
+            for action in bridge {
+                switch action {
+                case let .verdict(query, verdict, source):
+                    router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
+                case let .send(request):
+                    let waiting = broker.queries(waitingFor: request.token)
+                    for query in waiting { tokenOfQuery[query] = request.token }
+                    output.append(.send(request, touches: waiting.compactMap { touchOfQuery[$0] }))
+                case let .speculate(query):
+                    router.speculate(query, into: &actions)
+                }
+            }
+        }
+    }
+
+    private mutating func forget(_ query: QueryID) {
+        if let touch = touchOfQuery.removeValue(forKey: query), queryOfTouch[touch] == query { queryOfTouch[touch] = nil }
+        tokenOfQuery[query] = nil
+    }
+}
+
+/// A time earlier than one the host was already given (or not finite).
+public struct HostTimeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The host's time.
+    public var now: Double
+    /// The time given.
+    public var given: Double
+
+    /// `time went backwards from … to …`.
+    public var description: String { "time went backwards from \(now) s to \(given) s" }
+}
+
+/// Why ``EngineHost`` refused an input. Nothing changes when it does.
+public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The engine refused the event.
+    case engine(RouterError)
+    /// Time went backwards.
+    case time(HostTimeError)
+    /// A page transform that is not finite and positive.
+    case transform(InvalidPageTransform)
+
+    /// What was refused and why.
+    public var description: String {
+        switch self {
+        case .engine(let error): return "\(error)"
+        case .time(let error): return error.description
+        case .transform(let error): return error.description
+        }
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// `ink-replay host`: the engine and the bridge as a process. A front end in any language
+/// writes touch events and page messages as JSON Lines to standard input and reads what to
+/// do as JSON Lines from standard output. The protocol is documented in docs/host.md.
+enum HostCommand: Command {
+    static let name = "host"
+    static let usage = "ink-replay host [--geometry] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--seed <n>]"
+    static let help = """
+        OVERVIEW: Run the engine and the bridge live over standard input and output.
+
+        Reads JSON Lines: an optional session header first (for the page transform), then
+        session-log events (touch, update, regions, answer), page messages as the page
+        script sends them ({"kind":"page","t":…,"message":{…}}), time passing
+        ({"kind":"tick","t":…}) and layout changes ({"kind":"layout","t":…,
+        "page_transform":{…}}). Each line's t (seconds, on the samples' clock) is the time:
+        deadlines due by then fire first. Writes JSON Lines: query (send it to the page),
+        decided, ink, predict, refine, end_ink, retract, release, end_release, cancel,
+        finished, stroke (with --geometry), ignored (a page message that changed nothing:
+        late, duplicate, forged, stale), error (a refused line; nothing changed), and a
+        summary at the end of the input. Output is flushed after every input line. A
+        session log piped in replays through the engine: its recorded answers are given to
+        the round trips their touches wait for. Protocol: docs/host.md.
+
+        USAGE: \(usage)
+
+        OPTIONS:
+          --geometry              Also write each changed stroke's outline as SVG path data.
+          --cache <on|off>        Let fresh region snapshots decide without a round trip (default: on).
+          --speculative <on|off>  Draw touches that wait for a round trip as tentative ink (default: off).
+          --timeout <ms>          Deadline for an unanswered hit test (default: 250).
+          --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
+          --gesture-window <ms>   A second finger within this time makes a gesture (default: 150).
+          --pencil-only           Fingers go to the page, pencils ink, without asking.
+          --seed <n>              Seed the query tokens (default: unpredictable; for tests).
+          -h, --help              Show help information.
+        """
+    static let spec = ArgumentSpec(
+        valued: ["--cache": "--cache", "--speculative": "--speculative", "--timeout": "--timeout", "--fallback": "--fallback",
+                 "--gesture-window": "--gesture-window", "--seed": "--seed"],
+        flags: ["--geometry", "--pencil-only"])
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
+        var router = TouchRouterConfiguration()
+        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { router.decisionTimeout = timeout / 1000 }
+        if let window = try arguments.number("--gesture-window", in: 0...60_000) { router.gestureWindow = window / 1000 }
+        router.pencilOnly = arguments.flag("--pencil-only")
+        var bridge = BridgeConfiguration(timeout: router.decisionTimeout)
+        bridge.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
+        bridge.useCache = try onOff(arguments, "--cache") ?? true
+        bridge.speculativeInk = try onOff(arguments, "--speculative") ?? false
+        let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) }
+        var session = HostSession(router: router, bridge: bridge, seed: seed, geometry: arguments.flag("--geometry"))
+        // Read what is there as soon as it is there (a live front end waits for our reply
+        // to each line), and handle complete lines one by one.
+        var number = 0
+        var pending: [UInt8] = []
+        while true {
+            let chunk = FileHandle.standardInput.availableData
+            if chunk.isEmpty { break }
+            pending += chunk
+            var start = 0
+            while let end = pending[start...].firstIndex(of: 0x0A) {
+                number += 1
+                var line = Array(pending[start..<end])
+                if line.last == 0x0D { line.removeLast() }
+                session.handle(line, number: number)
+                session.flush()
+                start = end + 1
+            }
+            pending.removeFirst(start)
+            if pending.count > SessionLog.maxLineBytes {
+                // A line this long is refused anyway; do not hold more of it.
+                number += 1
+                session.error(number, "a line longer than \(SessionLog.maxLineBytes) bytes")
+                session.flush()
+                while true {
+                    let rest = FileHandle.standardInput.availableData
+                    if rest.isEmpty { pending = []; break }
+                    if let end = rest.firstIndex(of: 0x0A) { pending = Array(rest[(end + 1)...]); break }
+                }
+            }
+        }
+        if !pending.isEmpty {
+            number += 1
+            session.handle(pending, number: number)
+        }
+        session.finish()
+        session.flush()
+        return 0
+    }
+
+    static func onOff(_ arguments: ArgumentList, _ name: String) throws -> Bool? {
+        switch arguments.string(name) {
+        case nil: return nil
+        case "on": return true
+        case "off": return false
+        case let other?: throw UsageError(message: "'\(name)' takes one of on, off, not '\(other)'")
+        }
+    }
+}
+
+/// The state of one `host` run: the engine host, the stroke geometry, the output buffer.
+struct HostSession {
+    let routerConfiguration: TouchRouterConfiguration
+    let bridgeConfiguration: BridgeConfiguration
+    let seed: UInt64?
+    var host: EngineHost
+    var reader = SessionLogLineReader(file: "<stdin>")
+    var layer: InkLayer?
+    var sentStable: [TouchID: [StrokeSegment]] = [:]
+    var out = ""
+    var started = false
+    var errors = 0
+
+    init(router: TouchRouterConfiguration, bridge: BridgeConfiguration, seed: UInt64?, geometry: Bool) {
+        routerConfiguration = router
+        bridgeConfiguration = bridge
+        self.seed = seed
+        host = EngineHost(router: router, bridge: bridge, seed: seed)
+        layer = geometry ? InkLayer() : nil
+    }
+
+    mutating func flush() {
+        guard !out.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        out = ""
+    }
+
+    mutating func emit(_ members: [(String, JSONValue)]) {
+        JSONValue.object(JSONObject(members.map { (key: $0.0, value: $0.1) })).write(to: &out)
+        out += "\n"
+    }
+
+    mutating func error(_ line: Int, _ message: String) {
+        errors += 1
+        emit([("kind", .string("error")), ("line", .number(Double(line))), ("message", .string(message))])
+    }
+
+    mutating func ignored(_ why: String) {
+        emit([("kind", .string("ignored")), ("t", .number(host.now)), ("why", .string(why))])
+    }
+
+    mutating func handle(_ bytes: [UInt8], number: Int) {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        var output: [HostOutput] = []
+        defer { write(output) }
+        do {
+            let value = try JSONParser.parse(bytes)
+            let object = try JSONFieldReader(value)
+            if object.has("format") {
+                guard !started else { throw HostInputError("a session header is only accepted as the first line") }
+                let header = try reader.decodeHeader(bytes, number: number)
+                host = EngineHost(router: routerConfiguration, bridge: bridgeConfiguration,
+                                  transform: header.pageTransform ?? .identity, seed: seed)
+                started = true
+                return
+            }
+            started = true
+            let kind = try object.string("kind")
+            let time = try object.double("t")
+            switch kind {
+            case "tick":
+                try host.advance(to: time, into: &output)
+            case "page":
+                let message = try object.value("message")
+                let text: String
+                if case let .string(raw) = message { text = raw } else { text = message.serialized() }
+                let outcome = try host.receive(Array(text.utf8), now: time, into: &output)
+                switch outcome {
+                case let .refused(why): throw HostInputError("page message refused: \(why)")
+                case .late: ignored("late: its round trip already timed out or was cancelled")
+                case .duplicate: ignored("duplicate: its round trip was already answered")
+                case .unknownQuery: ignored("unknown query id (forged or garbled)")
+                case .staleGeneration: ignored("stale: computed for another layout; the question was sent again")
+                case let .regionsRefused(why): throw HostInputError("region snapshot refused: \(why)")
+                case .answered, .regionsAccepted: break
+                }
+            case "layout":
+                let t = try object.nested("page_transform")
+                let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
+                                              offsetY: try t.optionalDouble("offset_y") ?? 0)
+                try host.layoutChanged(transform, generation: try object.optionalUnsigned("generation"), now: time, into: &output)
+            default:
+                switch try reader.decodeEvent(bytes, number: number) {
+                case let .touch(event, time):
+                    try host.handle(event, now: time, into: &output)
+                case let .update(update, time):
+                    try host.apply(update, now: time, into: &output)
+                case let .regions(snapshot, time):
+                    let outcome = try host.receive(.regions(snapshot), now: time, into: &output)
+                    if case let .regionsRefused(why) = outcome { throw HostInputError("region snapshot refused: \(why)") }
+                case let .answer(touch, verdict, time):
+                    try host.recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output)
+                }
+            }
+        } catch let failure as JSONSyntaxError {
+            error(number, "malformed JSON at column \(failure.column): \(failure.message)")
+        } catch let failure as JSONShapeError {
+            error(number, failure.description)
+        } catch let failure as SessionLogError {
+            error(number, failure.message)
+        } catch let failure {
+            error(number, "\(failure)")
+        }
+    }
+
+    mutating func finish() {
+        var output: [HostOutput] = []
+        host.finish(into: &output)
+        write(output)
+        let ledger = host.ledger
+        let metrics = host.bridgeMetrics
+        emit([("kind", .string("summary")), ("received", .number(Double(ledger.received))),
+              ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),
+              ("cancelled", .number(Double(ledger.cancelled))), ("pending", .number(Double(ledger.pending))),
+              ("dropped", .number(Double(ledger.dropped))), ("queries", .number(Double(metrics.queries))),
+              ("round_trips", .number(Double(metrics.roundTrips))), ("cache_hits", .number(Double(metrics.cacheHits))),
+              ("timeouts", .number(Double(metrics.timeouts))), ("late_answers", .number(Double(metrics.lateAnswers))),
+              ("refused_messages", .number(Double(metrics.refusedMessages))),
+              ("answers_without_round_trip", .number(Double(host.answersWithoutRoundTrip))),
+              ("refused_lines", .number(Double(errors)))])
+    }
+
+    /// Writes the outputs, with consecutive samples of one touch and kind in one line.
+    mutating func write(_ output: [HostOutput]) {
+        var batch: (kind: String, touch: TouchID, samples: [TouchSample])?
+        func flushBatch(_ session: inout HostSession) {
+            guard let current = batch else { return }
+            session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now)),
+                          ("touch", .number(Double(current.touch.rawValue))),
+                          ("samples", .array(current.samples.map(Self.sample)))])
+            batch = nil
+        }
+        var changed: [TouchID] = []
+        for item in output {
+            if case let .engine(action) = item, let change = layer?.apply(action) {
+                if change.removed {
+                    sentStable[change.touch] = nil
+                    changed.removeAll { $0 == change.touch }
+                } else if !changed.contains(change.touch) {
+                    changed.append(change.touch)
+                }
+            }
+            switch item {
+            case let .engine(.ink(touch, sample)), let .engine(.release(touch, sample)):
+                let kind: String
+                if case .engine(.ink) = item { kind = "ink" } else { kind = "release" }
+                if let current = batch, current.kind == kind, current.touch == touch {
+                    batch!.samples.append(sample)
+                } else {
+                    flushBatch(&self)
+                    batch = (kind, touch, [sample])
+                }
+            default:
+                flushBatch(&self)
+                emit(item)
+            }
+        }
+        flushBatch(&self)
+        for touch in changed { emitStroke(touch) }
+    }
+
+    mutating func emitStroke(_ touch: TouchID) {
+        guard let layer, let stroke = layer.strokes.last(where: { $0.touch == touch }) else { return }
+        let stable = stroke.builder.stableSegments
+        let previous = sentStable[touch] ?? []
+        var keep = 0
+        while keep < min(previous.count, stable.count), previous[keep] == stable[keep] { keep += 1 }
+        sentStable[touch] = stable
+        emit([("kind", .string("stroke")), ("t", .number(host.now)), ("touch", .number(Double(touch.rawValue))),
+              ("keep_stable", .number(Double(keep))), ("stable_segments", .number(Double(stable.count))),
+              ("stable", .string(StrokeOutline.svgPathData(Array(stable[keep...])))),
+              ("volatile", .string(StrokeOutline.svgPathData(stroke.builder.volatileSegments)))])
+    }
+
+    static func sample(_ sample: TouchSample) -> JSONValue {
+        var object = JSONObject([("t", .number(sample.timestamp)), ("x", .number(sample.x)), ("y", .number(sample.y))])
+        object.append("force", ifPresent: sample.force.map(JSONValue.number))
+        return .object(object)
+    }
+
+    mutating func emit(_ item: HostOutput) {
+        let t = ("t", JSONValue.number(host.now))
+        func id(_ touch: TouchID) -> (String, JSONValue) { ("touch", .number(Double(touch.rawValue))) }
+        switch item {
+        case let .send(request, touches):
+            emit([("kind", .string("query")), t, ("token", .string(request.token.description)),
+                  ("touches", .array(touches.map { .number(Double($0.rawValue)) })),
+                  ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
+                  ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
+        case let .engine(action):
+            switch action {
+            case .queryPage, .abandonQuery, .ink, .release:
+                return   // the bridge's query line says what to ask; samples are batched
+            case let .decided(touch, verdict, reason):
+                emit([("kind", .string("decided")), t, id(touch), ("owner", .string(verdict.rawValue)),
+                      ("reason", .string(reason.rawValue))])
+            case let .predictInk(touch, samples):
+                emit([("kind", .string("predict")), t, id(touch), ("samples", .array(samples.map(Self.sample)))])
+            case let .refineInk(touch, index, sample):
+                emit([("kind", .string("refine")), t, id(touch), ("index", .number(Double(index))), ("sample", Self.sample(sample))])
+            case let .endInk(touch):
+                emit([("kind", .string("end_ink")), t, id(touch)])
+            case let .retractInk(touch):
+                emit([("kind", .string("retract")), t, id(touch)])
+            case let .endRelease(touch):
+                emit([("kind", .string("end_release")), t, id(touch)])
+            case let .cancel(touch, previously):
+                emit([("kind", .string("cancel")), t, id(touch), ("previously", .string(previously.rawValue))])
+            case let .touchFinished(touch, ledger):
+                emit([("kind", .string("finished")), t, id(touch), ("received", .number(Double(ledger.received))),
+                      ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),
+                      ("cancelled", .number(Double(ledger.cancelled)))])
+            }
+        }
+    }
+}
+
+struct HostInputError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

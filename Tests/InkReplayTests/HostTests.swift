@@ -1,0 +1,174 @@
+import Foundation
+import InkCore
+import Testing
+
+/// `ink-replay host` end to end: real fixtures piped through the process, and a front end
+/// that answers the page's questions while the process runs.
+@Suite("ink-replay host")
+struct HostTests {
+    /// Runs `host` with `input` on standard input; returns the output lines as objects.
+    static func host(_ input: String, _ arguments: String...) throws -> [[String: Any]] {
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["host"] + arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    static func samples(_ line: [String: Any]) -> [Double] {
+        (line["samples"] as? [[String: Any]] ?? []).compactMap { $0["t"] as? Double }
+    }
+
+    static let fixtures = ["decimal-point", "tap-button", "drag-block", "long-stroke", "two-finger-scroll", "cancelled-touch",
+                           "ends-before-verdict", "never-answered", "real/myscript/1943", "real/wacom/ink",
+                           "real/quickdraw-drag-blocks/quickdraw-bee-4727732971765760"]
+
+    @Test("a fixture piped through the host: every sample out exactly once, the same ledger as the replay", arguments: fixtures)
+    func fixture(name: String) throws {
+        let path = CLITests.fixtures + "/\(name).jsonl"
+        let lines = try Self.host(try String(contentsOfFile: path, encoding: .utf8), "--seed", "1", "--cache", "off")
+        let summary = try #require(lines.last)
+        #expect(summary["kind"] as? String == "summary")
+        #expect(summary["dropped"] as? Int == 0)
+        #expect(summary["pending"] as? Int == 0)
+        #expect(summary["refused_lines"] as? Int == 0)
+        let replay = try CLITests.json(try CLITests.run("run", path, "--json").stdout)
+        for key in ["inked", "released", "cancelled"] {
+            #expect(summary[key] as? Int == replay[key] as? Int, "\(key)")
+        }
+        // Every sample of the log comes out once as ink or to the page, or is counted as
+        // cancelled; per touch, in the order recorded.
+        let log = try #require(SessionLog.read(contentsOf: path).log)
+        var out: [Int: [Double]] = [:]
+        var retracted: Set<Int> = []
+        for line in lines {
+            guard let touch = line["touch"] as? Int else { continue }
+            switch line["kind"] as? String {
+            case "ink": out[touch, default: []] += Self.samples(line)
+            case "retract": retracted.insert(touch); out[touch] = []
+            case "cancel": retracted.insert(touch); out[touch] = []   // counted as cancelled, shown or not
+            case "release": out[touch, default: []] += Self.samples(line)
+            default: break
+            }
+        }
+        let shown = out.values.reduce(0) { $0 + $1.count }
+        #expect(shown + (summary["cancelled"] as? Int ?? -1) == log.sampleCount)
+        for (touch, samples) in log.samplesByTouch where out[Int(touch.rawValue)] != nil && !retracted.contains(Int(touch.rawValue)) {
+            let times = out[Int(touch.rawValue)]!
+            // (Foundation's JSON reader can be off in the last bit.)
+            let recorded = samples.map(\.timestamp)
+            #expect(times.count <= recorded.count && zip(times, recorded).allSatisfy { abs($0 - $1) < 1e-9 }, "touch \(touch)")
+        }
+    }
+
+    @Test("a live front end: the host asks, the page answers by token, the samples go where the page says")
+    func liveQuestion() throws {
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["host", "--cache", "off"]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        var buffer = Data()
+        func nextLine() throws -> [String: Any] {
+            while true {
+                if let end = buffer.firstIndex(of: 0x0A) {
+                    let line = buffer[buffer.startIndex..<end]
+                    buffer.removeSubrange(buffer.startIndex...end)
+                    return try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+                }
+                let chunk = stdout.fileHandleForReading.availableData
+                try #require(!chunk.isEmpty, "the host closed its output")
+                buffer.append(chunk)
+            }
+        }
+        func send(_ line: String) { stdin.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+        send(#"{"kind":"touch","t":1.0,"touch":7,"phase":"began","tool":"finger","samples":[{"t":1.0,"x":10,"y":20}]}"#)
+        let query = try nextLine()
+        #expect(query["kind"] as? String == "query")
+        #expect(query["touches"] as? [Int] == [7])
+        let token = try #require(query["token"] as? String)
+        #expect(token.count == 32)
+        send(#"{"kind":"touch","t":1.016,"touch":7,"phase":"moved","samples":[{"t":1.016,"x":12,"y":22}]}"#)
+        // A forged answer is ignored and changes nothing.
+        send(#"{"kind":"page","t":1.02,"message":{"type":"answer","id":"00000000000000000000000000000000","interactive":true,"generation":1}}"#)
+        let forged = try nextLine()
+        #expect(forged["kind"] as? String == "ignored")
+        #expect(forged["why"] as? String == "unknown query id (forged or garbled)")
+        let generation = try #require(query["generation"] as? Int)
+        send(#"{"kind":"page","t":1.03,"message":{"type":"answer","id":"\#(token)","interactive":true,"generation":\#(generation)}}"#)
+        let decided = try nextLine()
+        #expect(decided["kind"] as? String == "decided")
+        #expect(decided["owner"] as? String == "page")
+        #expect(decided["reason"] as? String == "answered")
+        let released = try nextLine()
+        #expect(released["kind"] as? String == "release")
+        #expect(Self.samples(released) == [1.0, 1.016])
+        send(#"{"kind":"touch","t":1.05,"touch":7,"phase":"ended","samples":[{"t":1.05,"x":13,"y":23}]}"#)
+        #expect(Self.samples(try nextLine()) == [1.05])
+        #expect(try nextLine()["kind"] as? String == "end_release")
+        #expect(try nextLine()["kind"] as? String == "finished")
+        try stdin.fileHandleForWriting.close()
+        let summary = try nextLine()
+        #expect(summary["kind"] as? String == "summary")
+        #expect(summary["released"] as? Int == 3)
+        #expect(summary["dropped"] as? Int == 0)
+        process.waitUntilExit()
+    }
+
+    @Test("bad lines are refused with their line number and change nothing; the deadline still decides")
+    func badLines() throws {
+        let input = """
+            {"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":5,"y":5}]}
+            {"kind":"touch","t":0.5,"touch":1,"phase":"moved","samples":[{"t":0.5,"x":6,"y":6}]}
+            {"kind":"touch","t":1.1,"touch":9,"phase":"moved","samples":[{"t":1.1,"x":6,"y":6}]}
+            not json
+            {"kind":"page","t":1.2,"message":{"type":"answer","id":"xyz","interactive":true,"generation":1}}
+            {"kind":"touch","t":1.3,"touch":1,"phase":"ended","samples":[]}
+            {"kind":"tick","t":2}
+            """
+        let lines = try Self.host(input, "--cache", "off")
+        let errors = lines.filter { $0["kind"] as? String == "error" }
+        #expect(errors.compactMap { $0["line"] as? Int } == [2, 3, 4, 5])
+        #expect((errors[0]["message"] as? String)?.contains("time went backwards") == true)
+        #expect((errors[1]["message"] as? String)?.contains("touch 9") == true)
+        #expect((errors[3]["message"] as? String)?.contains("page message refused") == true)
+        let decided = try #require(lines.first { $0["kind"] as? String == "decided" })
+        #expect(decided["reason"] as? String == "deadline")
+        let summary = try #require(lines.last)
+        #expect(summary["inked"] as? Int == 1)
+        #expect(summary["refused_lines"] as? Int == 4)
+    }
+
+    @Test("--geometry writes each changed stroke's stable part once and its volatile tail")
+    func geometry() throws {
+        let path = CLITests.fixtures + "/long-stroke.jsonl"
+        let lines = try Self.host(try String(contentsOfFile: path, encoding: .utf8), "--geometry", "--seed", "1")
+        let strokes = lines.filter { $0["kind"] as? String == "stroke" }
+        #expect(!strokes.isEmpty)
+        var kept = 0
+        for stroke in strokes {
+            let keep = try #require(stroke["keep_stable"] as? Int)
+            #expect(keep <= kept)
+            kept = try #require(stroke["stable_segments"] as? Int)
+        }
+        let last = try #require(strokes.last)
+        #expect((last["volatile"] as? String) == "")
+        #expect(kept > 100)
+    }
+}
