@@ -70,7 +70,7 @@ public enum VerdictSource: String, Sendable, Hashable, CaseIterable {
 
 extension VerdictSource {
     /// The engine's name for a decision reached this way (for
-    /// ``TouchRouter/verdictArrived(_:_:because:into:)``).
+    /// `TouchRouter/verdictArrived(_:_:because:into:)`).
     public var decisionReason: DecisionReason {
         switch self {
         case .cache: .regionCache
@@ -88,7 +88,7 @@ public enum BridgeAction: Sendable, Hashable {
     /// The query is decided.
     case verdict(QueryID, HitTestVerdict, VerdictSource)
     /// The query waits for a round trip, but ink is the likely answer: the host may draw
-    /// its touch as tentative ink now (``TouchRouter/speculate(_:into:)``).
+    /// its touch as tentative ink now (`TouchRouter/speculate(_:into:)`).
     case speculate(QueryID)
 }
 
@@ -199,8 +199,12 @@ public struct HitTestBroker: Sendable {
     public static let settledMemory = 1_024
 
     /// Creates a broker.
-    /// - Parameter tokens: where query ids come from; the system's generator unless a test
-    ///   needs repeatable ids.
+    /// - Parameters:
+    ///   - configuration: Timeouts, fallback, cache and limits.
+    ///   - transform: Canvas points to page coordinates.
+    ///   - generation: The page's layout generation known at the start.
+    ///   - tokens: where query ids come from; the system's generator unless a test
+    ///     needs repeatable ids.
     public init(configuration: BridgeConfiguration = BridgeConfiguration(), transform: PageTransform = .identity,
                 generation: UInt64 = 0, tokens: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.configuration = configuration

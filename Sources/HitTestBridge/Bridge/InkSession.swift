@@ -34,9 +34,9 @@ public struct InkSessionMetrics: Sendable, Hashable {
 
 /// A live session: the decision engine, the bridge to the page and a clock, joined.
 ///
-/// The host feeds platform events in; the session runs ``TouchRouter``, asks the page
+/// The host feeds platform events in; the session runs `TouchRouter`, asks the page
 /// through ``PageBridge`` for every touch-down, feeds the verdicts back and runs the
-/// engine's deadlines on the clock. Every ``RouterAction`` goes to `perform`, in order,
+/// engine's deadlines on the clock. Every `RouterAction` goes to `perform`, in order,
 /// whether it came from an event, a verdict or a deadline. The clock must count in the same
 /// seconds as the samples' timestamps (on Apple platforms, the touch timestamps' clock).
 ///
@@ -55,9 +55,11 @@ public actor InkSession {
 
     /// Creates a session.
     /// - Parameters:
-    ///   - configuration: The engine's settings. Its ``TouchRouterConfiguration/decisionTimeout``
+    ///   - configuration: The engine's settings. Its `TouchRouterConfiguration/decisionTimeout`
     ///     is the engine's own deadline; the bridge's timeout should not be longer.
     ///   - fallback: Where a touch goes when the engine's deadline passes.
+    ///   - bridge: The bridge to the page.
+    ///   - clock: The clock the engine's deadlines run on (the samples' clock).
     ///   - perform: Called with each batch of actions, in order, on the session's executor.
     public init(configuration: TouchRouterConfiguration = TouchRouterConfiguration(), fallback: HitTestVerdict = .ink,
                 bridge: PageBridge, clock: any BridgeClock, perform: @escaping @Sendable ([RouterAction]) -> Void) {
@@ -79,7 +81,7 @@ public actor InkSession {
     }
 
     /// Handles one platform touch event.
-    /// - Throws: ``RouterError`` when the engine refuses it; nothing changes then.
+    /// - Throws: `RouterError` when the engine refuses it; nothing changes then.
     public func handle(_ event: TouchEvent) throws(RouterError) {
         var actions: [RouterAction] = []
         try router.handle(event, into: &actions)
@@ -88,7 +90,7 @@ public actor InkSession {
     }
 
     /// Applies an estimated-property update.
-    /// - Throws: ``RouterError`` when the engine refuses it; nothing changes then.
+    /// - Throws: `RouterError` when the engine refuses it; nothing changes then.
     public func apply(_ update: EstimatedPropertyUpdate) throws(RouterError) {
         var actions: [RouterAction] = []
         try router.apply(update, into: &actions)

@@ -54,9 +54,12 @@ public actor PageBridge {
     /// Decides whether an interactive element lies under `point` (canvas points): from the
     /// cache at once, or by a round trip (shared with nearby queries in flight), or by the
     /// fallback when the round trip times out or fails.
-    /// - Parameter tentative: Called, before the verdict, when the bridge suggests drawing
-    ///   the touch as tentative ink while the round trip runs (see
-    ///   ``BridgeConfiguration/speculativeInk``).
+    /// - Parameters:
+    ///   - query: The engine's query.
+    ///   - point: The touch-down point, canvas points.
+    ///   - tentative: Called, before the verdict, when the bridge suggests drawing
+    ///     the touch as tentative ink while the round trip runs (see
+    ///     ``BridgeConfiguration/speculativeInk``).
     public func verdict(for query: QueryID, at point: CanvasPoint,
                         tentative: (@Sendable () async -> Void)? = nil) async -> BridgeVerdict {
         var actions: [BridgeAction] = []

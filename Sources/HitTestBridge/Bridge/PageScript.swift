@@ -5,7 +5,7 @@ import Foundation
 /// view supports one), then send it ``HitTestRequest/scriptInvocation``. Its messages come
 /// back through a WebKit message handler named `scratchpadInk` when present, else through
 /// a function `window.scratchpadInkHost(message)` the host installs; hand them to
-/// ``HitTestBroker/receive(_:now:into:)`` as they are: they are validated there.
+/// `HitTestBroker.receive(_:now:into:)` as they are: they are validated there.
 public enum PageScript {
     /// The script's source.
     public static var source: String {

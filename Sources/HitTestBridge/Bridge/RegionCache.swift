@@ -3,7 +3,7 @@ import InkCore
 /// The page's interactive regions as last pushed, with their generation and freshness, so
 /// most touch-downs are decided without asking the page.
 ///
-/// A snapshot is **fresh** for its ``RegionSnapshot/maxAge`` after it arrived (or for
+/// A snapshot is **fresh** for its `RegionSnapshot/maxAge` after it arrived (or for
 /// ``defaultMaxAge`` when the page gave none): a lookup then answers at once. Once it is
 /// stale, or when the page's layout generation has moved past it, the cache answers
 /// nothing and the bridge asks the page. A snapshot older than the one held is refused.
@@ -68,7 +68,10 @@ public struct RegionCache: Sendable {
     }
 
     /// Takes a snapshot pushed by the page at `now`.
-    /// - Parameter knownGeneration: the newest layout generation the bridge has seen.
+    /// - Parameters:
+    ///   - snapshot: The page's snapshot.
+    ///   - now: When it arrived, seconds.
+    ///   - knownGeneration: the newest layout generation the bridge has seen.
     /// - Throws: ``Refusal``; the cache keeps what it had.
     public mutating func accept(_ snapshot: RegionSnapshot, now: Double, knownGeneration: UInt64) throws(Refusal) {
         let current = max(entry?.snapshot.generation ?? 0, knownGeneration)

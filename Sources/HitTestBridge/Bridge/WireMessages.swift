@@ -49,7 +49,7 @@ public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
 public struct HitTestRequest: Sendable, Hashable {
     /// The round trip's id, echoed by the answer.
     public var token: QueryToken
-    /// The point in page coordinates (the canvas point through the ``PageTransform``).
+    /// The point in page coordinates (the canvas point through the `PageTransform`).
     public var pagePoint: CanvasPoint
     /// The layout generation the point was computed for.
     public var generation: UInt64

@@ -1,6 +1,6 @@
 import InkCore
 
-/// Replays a recorded session through the real ``TouchRouter`` in simulated time.
+/// Replays a recorded session through the real `TouchRouter` in simulated time.
 ///
 /// Log events are fed at their recorded times. The engine's questions go through a
 /// ``HitTestBroker`` (region cache, shared round trips, timeouts), exactly as in a live

@@ -5,7 +5,7 @@ public enum DecisionStrategy: String, Sendable, Hashable, CaseIterable {
     /// (a) The naive design: a blocking query at touch-down; input that arrives while it
     /// waits is lost.
     case blocking
-    /// (b) An asynchronous query; samples queue until the answer (``TouchRouter``).
+    /// (b) An asynchronous query; samples queue until the answer (`TouchRouter`).
     case queued
     /// (c) Queued, and fresh region snapshots answer without a round trip.
     case cached
@@ -43,7 +43,7 @@ public struct StrategyResult: Sendable, Hashable {
 /// exercise page under each ``DecisionStrategy`` at several oracle latencies, in simulated
 /// time, and counts what each loses and how late ink appears.
 ///
-/// The page model: the exercise page of ``SyntheticSessions/page`` re-pushes a snapshot of
+/// The page model: the exercise page of `SyntheticSessions/page` re-pushes a snapshot of
 /// its regions every 0.5 s, each trusted for 1 s (the page script's heartbeat), except
 /// that for 2 s of every 6 s the page is busy and pushes nothing, so the cache goes stale
 /// for about 1 s in 6. It answers every question from its regions after the latency plus a

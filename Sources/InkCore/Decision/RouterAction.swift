@@ -3,10 +3,10 @@
 ///
 /// Every real sample leaves the router in exactly one ``ink(_:_:)`` or ``release(_:_:)``
 /// action (a touch that a gesture takes from the ink after it began inking is first
-/// retracted, then released in full), or is counted in a ``cancel(_:_:)``.
+/// retracted, then released in full), or is counted in a ``cancel(_:previously:)``.
 public enum RouterAction: Sendable, Hashable {
     /// Ask the page whether an interactive element lies under `point` (canvas points) for
-    /// `touch`, and report the answer with ``TouchRouter/verdictArrived(_:_:into:)``.
+    /// `touch`, and report the answer with ``TouchRouter/verdictArrived(_:_:because:into:)``.
     /// `askedAt` is the touch-down timestamp in seconds.
     case queryPage(QueryID, touch: TouchID, point: CanvasPoint, askedAt: Double)
     /// The touch's owner is now known; the samples that follow (queued ones first) go

@@ -177,9 +177,13 @@ public struct TouchRouter: Sendable {
     ///
     /// Answers may come in any order, late, twice, or for queries never asked: only an
     /// answer to a query still waiting decides anything; the others are ignored and counted.
-    /// - Parameter reason: How the verdict was reached, for the ``RouterAction/decided(_:_:_:)``
-    ///   action: `.answered` by the page (the default), `.regionCache`, or, when a bridge
-    ///   settled the query by its own timeout or failure, `.deadline` or `.unreachable`.
+    /// - Parameters:
+    ///   - query: The query the answer is for.
+    ///   - verdict: Who owns the touch: the ink or the page.
+    ///   - reason: How the verdict was reached, for the ``RouterAction/decided(_:_:_:)``
+    ///     action: `.answered` by the page (the default), `.regionCache`, or, when a bridge
+    ///     settled the query by its own timeout or failure, `.deadline` or `.unreachable`.
+    ///   - actions: Receives the actions the answer causes, in order.
     /// - Returns: What the router did with the answer.
     @discardableResult
     public mutating func verdictArrived(
@@ -230,6 +234,7 @@ public struct TouchRouter: Sendable {
     /// - Parameters:
     ///   - now: The current time in seconds, on the clock of the sample timestamps.
     ///   - fallback: Where an unanswered touch goes.
+    ///   - actions: Receives the actions, in order.
     public mutating func deadlinePassed(
         now: Double, fallback: HitTestVerdict, into actions: inout [RouterAction]
     ) {

@@ -10,7 +10,9 @@ public enum StrokeOutline {
     /// The closed polygon of one segment's body (without its end discs), counter-clockwise.
     /// A dot segment gives the polygon of its disc.
     ///
-    /// - Parameter maxStep: the longest chord along the centreline, canvas points.
+    /// - Parameters:
+    ///   - segment: The segment.
+    ///   - maxStep: the longest chord along the centreline, canvas points.
     public static func polygon(for segment: StrokeSegment, maxStep: Double = 2) -> [CanvasPoint] {
         if segment.isDot {
             return circle(center: segment.curve.p0, radius: segment.startWidth / 2)
@@ -87,7 +89,9 @@ public enum StrokeOutline {
     /// SVG path data for the ink of the segments (fill with `fill-rule="nonzero"`):
     /// a polygon per segment body and a circle (two arcs) per join and cap.
     ///
-    /// - Parameter decimals: digits after the decimal point (2 is 1/100 pt).
+    /// - Parameters:
+    ///   - segments: The segments to draw.
+    ///   - decimals: digits after the decimal point (2 is 1/100 pt).
     public static func svgPathData(_ segments: [StrokeSegment], decimals: Int = 2) -> String {
         var out = ""
         func number(_ value: Double) -> String { SVGNumber.format(value, decimals: decimals) }

@@ -14,7 +14,7 @@
 /// - `<traceGroup>` (nested, passing `contextRef` down), trace `contextRef`, `type`
 ///   (pen-up traces are left out and counted), `timeOffset`, `duration`, and
 ///   `continuation`/`priorRef` (a continued trace joins its prior one into one stroke);
-/// - the trace grammar and difference encodings (see ``InkMLTraceDecoder``).
+/// - the trace grammar and difference encodings (`InkMLTraceDecoder`).
 ///
 /// Conversions: X and Y to canvas points at 96 per inch (`m`, `cm`, `mm`, `in`, `pt`,
 /// `pc`, `himetric`; `px`, `dev` and unknown units are taken as canvas points and noted);
