@@ -82,6 +82,20 @@ struct RecordedInkTests {
         #expect(encoder.strokeCount == 2)
     }
 
+    @Test("hostile times: a gap of years inside a stroke adds no more pushes than samples; an absurd time is refused and adds nothing")
+    func hostileTimes() throws {
+        var encoder = RecordedInkEncoder(layout: Self.page, answerLatency: 0.02)
+        var events = try encoder.add([TouchSample(x: 1, y: 1, timestamp: 0), TouchSample(x: 2, y: 2, timestamp: 3e7),
+                                      TouchSample(x: 3, y: 3, timestamp: 3e7 + 0.01)])
+        events += encoder.finish()
+        let pushes = events.filter { if case .regions = $0 { true } else { false } }
+        #expect(pushes.count == 2)
+        #expect(throws: RecordedInkError.self) { try encoder.add([TouchSample(x: 1, y: 1, timestamp: 1e300)]) }
+        #expect(encoder.strokeCount == 1)
+        #expect(try encoder.add([TouchSample(x: 1, y: 1, timestamp: 3e7 + 1)]).allSatisfy { $0.time <= 3e7 + 1 })
+        #expect(encoder.strokeCount == 2)
+    }
+
     @Test("fitting places the ink's bounding box, uniformly scaled and centred, in the ink area")
     func placement() {
         var bounds = InkBounds()

@@ -4,8 +4,8 @@
 /// - each stroke becomes one touch at its recorded pace: `began` with the first sample, one
 ///   `moved` per middle sample, `ended` with the last;
 /// - the page pushes its region snapshot every `maxAge / 2` seconds, like the page script's
-///   heartbeat (ticks in idle stretches, where no touch is down, are left out: they change
-///   nothing in a replay and hours of pauses would bloat the log);
+///   heartbeat; only the ticks of intervals that hold a sample are written (the others
+///   change nothing in a replay, and hours of pauses would bloat the log);
 /// - the page's answer for each touch arrives `answerLatency` seconds after touch-down and
 ///   says what the layout has under the first sample (the page's when an interactive
 ///   rectangle is there).
@@ -58,26 +58,40 @@ public struct RecordedInkEncoder: Sendable {
                 stroke: stroke,
                 message: "begins at \(first.timestamp) s, before the previous stroke began (\(lastStart) s)")
         }
-        lastStart = first.timestamp
+        let start = first.timestamp
+        let end = recorded[recorded.count - 1].timestamp
+        let interval = layout.maxAge / 2
+        let origin = heartbeatOrigin ?? (start - interval / 2)
+        // One push per heartbeat interval that holds a sample of the stroke: the ticks a
+        // replay can notice, never more than the samples (a stroke with a gap of years
+        // inside it does not become years of heartbeats).
+        var ticks: [Int] = []
+        var latestTick = lastTick
+        for sample in recorded {
+            let position = ((sample.timestamp - origin) / interval).rounded(.down)
+            guard abs(position) < 1e15 else {
+                throw RecordedInkError(
+                    stroke: stroke, message: "sample time \(sample.timestamp) s is too far from the first stroke's (\(origin) s)")
+            }
+            let tick = Int(position)
+            if tick > latestTick {
+                ticks.append(tick)
+                latestTick = tick
+            }
+        }
+        // Checked: from here on the stroke is taken.
+        heartbeatOrigin = origin
+        lastTick = latestTick
+        lastStart = start
         strokeCount += 1
         let samples = recorded.map(placement.apply)
         let touch = TouchID(UInt64(stroke + 1))
-        let start = first.timestamp
-        let end = recorded[recorded.count - 1].timestamp
-
         var ready = start
-        let interval = layout.maxAge / 2
-        let origin = heartbeatOrigin ?? (start - interval / 2)
-        heartbeatOrigin = origin
-        let firstTick = max(lastTick + 1, Int(((start - origin) / interval).rounded(.down)))
-        let lastTickOfStroke = Int(((end - origin) / interval).rounded(.down))
         var newEvents: [SessionEvent] = []
-        if firstTick <= lastTickOfStroke {
-            ready = min(ready, origin + Double(firstTick) * interval)
-            for tick in firstTick...lastTickOfStroke {
-                newEvents.append(.regions(layout.snapshot, time: origin + Double(tick) * interval))
-            }
-            lastTick = lastTickOfStroke
+        for tick in ticks {
+            let time = origin + Double(tick) * interval
+            ready = min(ready, time)
+            newEvents.append(.regions(layout.snapshot, time: time))
         }
         newEvents.append(.touch(TouchEvent(touch: touch, phase: .began, samples: [samples[0]]), time: start))
         for sample in samples.dropFirst().dropLast() {
