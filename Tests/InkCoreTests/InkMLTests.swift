@@ -220,6 +220,7 @@ struct InkMLTests {
         (#"<channel name="Y"/><channel name="T"/>"#, "1 2", "the trace format has no X channel"),
         (#"<channel name="X"/><channel name="Y"/><channel name="F"/>"#, "1 2 300", "F is 300.0 but the channel declares no max, so it cannot be normalised (declare max, or units \"%\")"),
         (#"<channel name="X"/><channel name="Y"/><channel name="T" units="h"/>"#, "1 2 3", "T has units \"h\" (s, ms or us expected)"),
+        (#"<channel name="X" units="in"/><channel name="Y"/>"#, "1e308 2", "a value out of range after unit conversion (not finite)"),
     ])
     func formatFaults(channels: String, trace: String, message: String) {
         let result = Self.read(Self.ink("<trace contextRef=\"#c\">\(trace)</trace>", channels: channels))

@@ -457,8 +457,10 @@ public struct InkMLReader<Source: ByteSource> {
             }
             let altitude = altitudeIndex.flatMap { angle(values[row + $0], format.channels[$0]) }
             let azimuth = azimuthIndex.flatMap { angle(values[row + $0], format.channels[$0]) }
-            samples.append(TouchSample(x: x * xScale, y: y * yScale, timestamp: time, force: force,
-                                       altitude: altitude, azimuth: azimuth, tool: tool))
+            let sample = TouchSample(x: x * xScale, y: y * yScale, timestamp: time, force: force,
+                                     altitude: altitude, azimuth: azimuth, tool: tool)
+            guard sample.isValid else { throw fault("a value out of range after unit conversion (not finite)", point: point) }
+            samples.append(sample)
         }
         previousEnd = samples[samples.count - 1].timestamp
         let stroke = InkMLStroke(trace: index, line: tag.line, id: tag.attributes["xml:id"], samples: samples)
