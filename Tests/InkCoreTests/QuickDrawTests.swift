@@ -59,3 +59,14 @@ struct QuickDrawTests {
         #expect(result.faults.first?.description.hasPrefix("q.ndjson:2: drawing 1: ") == true)
     }
 }
+
+extension QuickDrawTests {
+    /// Found by the quickdraw fuzz target: a time of 1.9e35 ms reads, and the encoder
+    /// refuses it with a typed error instead of trapping on an integer conversion.
+    @Test("an absurd time is refused by the encoder with a typed error, not a crash")
+    func absurdTime() throws {
+        let text = #"{"word":"bee","key_id":"1","drawing":[[[1,5],[2,2],[0,188888888888888888888888888888888886]]]}"#
+        let drawing = try #require(QuickDrawReader.read(Array(text.utf8)).drawings.first)
+        #expect(throws: RecordedInkError.self) { try SessionLog(quickDraw: drawing, answerLatency: 0.016) }
+    }
+}
