@@ -36,7 +36,7 @@ enum StatsCommand: Command {
             var firstTime = Double.infinity, lastTime = -Double.infinity
             var previousEnd: Double?
             for (_, samples) in touches {
-                samples.forEach { _ in self.samples += 1 }
+                self.samples += samples.count
                 for (a, b) in zip(samples, samples.dropFirst()) { intervals.append(b.timestamp - a.timestamp) }
                 guard let first = samples.first, let last = samples.last else { continue }
                 if let end = previousEnd { pauses.append(first.timestamp - end) }
