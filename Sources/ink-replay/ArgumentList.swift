@@ -67,6 +67,12 @@ struct ArgumentList {
         return value
     }
 
+    /// An `on`/`off` switch: `nil` when not given.
+    func onOff(_ name: String) throws -> Bool? {
+        enum Switch: String, CaseIterable { case on, off }
+        return try choice(name, as: Switch.self).map { $0 == .on }
+    }
+
     private func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }

@@ -82,7 +82,7 @@ enum ConvertCommand: Command {
         }
         var totals = Totals()
         for input in arguments.positional {
-            switch format == .auto ? try detect(input) : format {
+            switch format == .auto ? detect(input) : format {
             case .inkml: convertInkML(input, settings, &totals)
             default: convertQuickDraw(input, settings, &totals)
             }
@@ -102,7 +102,7 @@ enum ConvertCommand: Command {
     }
 
     /// InkML by extension (.inkml, .xml) or a leading `<`; Quick, Draw! otherwise.
-    static func detect(_ path: String) throws -> Format {
+    static func detect(_ path: String) -> Format {
         let ext = (path as NSString).pathExtension.lowercased()
         if ext == "inkml" || ext == "xml" { return .inkml }
         if ext == "json" || ext == "ndjson" || ext == "jsonl" { return .quickdraw }
@@ -118,16 +118,20 @@ enum ConvertCommand: Command {
         })
     }
 
+    /// The input as a byte source, or `nil` after reporting why it cannot be read.
+    static func open(_ input: String, _ totals: inout Totals) -> FileByteSource? {
+        do { return try FileByteSource(path: input) } catch {
+            printError("Error: \(error)")
+            totals.faults += 1
+            return nil
+        }
+    }
+
     // MARK: InkML
 
     static func convertInkML(_ input: String, _ settings: Settings, _ totals: inout Totals) {
         // Pass 1: bounds, count and faults (reported once); pass 2 writes. Both stream.
-        let source: FileByteSource
-        do { source = try FileByteSource(path: input) } catch {
-            printError("Error: \(error)")
-            totals.faults += 1
-            return
-        }
+        guard let source = open(input, &totals) else { return }
         var reader = InkMLReader(source: source, file: input, options: settings.options)
         var bounds = InkBounds()
         var strokes = 0
@@ -215,12 +219,7 @@ enum ConvertCommand: Command {
     // MARK: Quick, Draw!
 
     static func convertQuickDraw(_ input: String, _ settings: Settings, _ totals: inout Totals) {
-        let source: FileByteSource
-        do { source = try FileByteSource(path: input) } catch {
-            printError("Error: \(error)")
-            totals.faults += 1
-            return
-        }
+        guard let source = open(input, &totals) else { return }
         var stream = QuickDrawStream(source: source, file: input)
         var converted = 0
         while converted < settings.limit {

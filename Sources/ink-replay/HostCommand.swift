@@ -50,8 +50,8 @@ enum HostCommand: Command {
         router.pencilOnly = arguments.flag("--pencil-only")
         var bridge = BridgeConfiguration(timeout: router.decisionTimeout)
         bridge.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
-        bridge.useCache = try onOff(arguments, "--cache") ?? true
-        bridge.speculativeInk = try onOff(arguments, "--speculative") ?? false
+        bridge.useCache = try arguments.onOff("--cache") ?? true
+        bridge.speculativeInk = try arguments.onOff("--speculative") ?? false
         let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) }
         var session = HostSession(router: router, bridge: bridge, seed: seed, geometry: arguments.flag("--geometry"))
         // Read what is there as soon as it is there (a live front end waits for our reply
@@ -93,14 +93,6 @@ enum HostCommand: Command {
         return 0
     }
 
-    static func onOff(_ arguments: ArgumentList, _ name: String) throws -> Bool? {
-        switch arguments.string(name) {
-        case nil: return nil
-        case "on": return true
-        case "off": return false
-        case let other?: throw UsageError(message: "'\(name)' takes one of on, off, not '\(other)'")
-        }
-    }
 }
 
 /// The state of one `host` run: the engine host, the stroke geometry, the output buffer.
@@ -232,7 +224,7 @@ struct HostSession {
             guard let current = batch else { return }
             session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now)),
                           ("touch", .number(Double(current.touch.rawValue))),
-                          ("samples", .array(current.samples.map(Self.sample)))])
+                          ("samples", .array(current.samples.map(SessionLog.sampleObject)))])
             batch = nil
         }
         var changed: [TouchID] = []
@@ -277,12 +269,6 @@ struct HostSession {
               ("volatile", .string(StrokeOutline.svgPathData(stroke.builder.volatileSegments)))])
     }
 
-    static func sample(_ sample: TouchSample) -> JSONValue {
-        var object = JSONObject([("t", .number(sample.timestamp)), ("x", .number(sample.x)), ("y", .number(sample.y))])
-        object.append("force", ifPresent: sample.force.map(JSONValue.number))
-        return .object(object)
-    }
-
     mutating func emit(_ item: HostOutput) {
         let t = ("t", JSONValue.number(host.now))
         func id(_ touch: TouchID) -> (String, JSONValue) { ("touch", .number(Double(touch.rawValue))) }
@@ -300,9 +286,9 @@ struct HostSession {
                 emit([("kind", .string("decided")), t, id(touch), ("owner", .string(verdict.rawValue)),
                       ("reason", .string(reason.rawValue))])
             case let .predictInk(touch, samples):
-                emit([("kind", .string("predict")), t, id(touch), ("samples", .array(samples.map(Self.sample)))])
+                emit([("kind", .string("predict")), t, id(touch), ("samples", .array(samples.map(SessionLog.sampleObject)))])
             case let .refineInk(touch, index, sample):
-                emit([("kind", .string("refine")), t, id(touch), ("index", .number(Double(index))), ("sample", Self.sample(sample))])
+                emit([("kind", .string("refine")), t, id(touch), ("index", .number(Double(index))), ("sample", SessionLog.sampleObject(sample))])
             case let .endInk(touch):
                 emit([("kind", .string("end_ink")), t, id(touch)])
             case let .retractInk(touch):

@@ -45,16 +45,8 @@ enum ReplayOptions {
         }
         if let jitter = try arguments.number("--jitter", in: 0...3_600_000) { configuration.latencyJitter = jitter / 1000 }
         if let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991) { configuration.seed = UInt64(seed) }
-        switch arguments.string("--cache") ?? "off" {
-        case "on": configuration.useCache = true
-        case "off": configuration.useCache = false
-        case let other: throw UsageError(message: "'--cache' takes one of on, off, not '\(other)'")
-        }
-        switch arguments.string("--speculative") ?? "off" {
-        case "on": configuration.speculativeInk = true
-        case "off": configuration.speculativeInk = false
-        case let other: throw UsageError(message: "'--speculative' takes one of on, off, not '\(other)'")
-        }
+        configuration.useCache = try arguments.onOff("--cache") ?? false
+        configuration.speculativeInk = try arguments.onOff("--speculative") ?? false
         if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) {
             configuration.timeoutFallback = fallback
         }

@@ -171,7 +171,7 @@ package struct XMLPullParser<Source: ByteSource> {
                 pendingText.append(contentsOf: try readReference())
             } else {
                 _ = try take()
-                if openElements.isEmpty && !Self.isSpace(byte) {
+                if openElements.isEmpty && !xmlIsSpace(byte) {
                     throw fault(sawRoot ? "text after the root element" : "text before the root element")
                 }
                 pendingText.append(byte)
@@ -262,7 +262,7 @@ package struct XMLPullParser<Source: ByteSource> {
                     throw fault("unknown entity &\(text); (only the five predefined entities and character references are expanded)")
                 }
             }
-            guard name.count < 16, !Self.isSpace(byte), byte != UInt8(ascii: "<") else { break }
+            guard name.count < 16, !xmlIsSpace(byte), byte != UInt8(ascii: "<") else { break }
             name.append(byte)
         }
         throw fault("a bare '&' (write &amp;)")
@@ -270,7 +270,7 @@ package struct XMLPullParser<Source: ByteSource> {
 
     private mutating func readName() throws(XMLSyntaxError) -> String {
         var bytes: [UInt8] = []
-        while let byte = try peek(), !Self.isSpace(byte), byte != UInt8(ascii: ">"), byte != UInt8(ascii: "/"),
+        while let byte = try peek(), !xmlIsSpace(byte), byte != UInt8(ascii: ">"), byte != UInt8(ascii: "/"),
               byte != UInt8(ascii: "="), byte != UInt8(ascii: "<"), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "'") {
             _ = try take()
             bytes.append(byte)
@@ -285,7 +285,7 @@ package struct XMLPullParser<Source: ByteSource> {
     }
 
     private mutating func skipSpace() throws(XMLSyntaxError) {
-        while let byte = try peek(), Self.isSpace(byte) { _ = try take() }
+        while let byte = try peek(), xmlIsSpace(byte) { _ = try take() }
     }
 
     private mutating func readStartTag() throws(XMLSyntaxError) -> XMLEvent {
@@ -313,7 +313,7 @@ package struct XMLPullParser<Source: ByteSource> {
                 if byte == quote { break }
                 if byte == UInt8(ascii: "<") { throw fault("'<' inside the value of attribute \(attribute)") }
                 if byte == UInt8(ascii: "&") { value.append(contentsOf: try readReference()); continue }
-                value.append(Self.isSpace(byte) ? UInt8(ascii: " ") : byte)
+                value.append(xmlIsSpace(byte) ? UInt8(ascii: " ") : byte)
                 if value.count > 1 << 20 { throw fault("the value of attribute \(attribute) is longer than 1 MiB") }
             }
             guard attributes[attribute] == nil else { throw fault("attribute \(attribute) appears twice in <\(name)>") }
@@ -352,8 +352,6 @@ package struct XMLPullParser<Source: ByteSource> {
         guard let colon = name.lastIndex(of: ":") else { return name }
         return String(name[name.index(after: colon)...])
     }
-
-    static func isSpace(_ byte: UInt8) -> Bool { xmlIsSpace(byte) }
 
     /// The index just past the first occurrence of `word` in `text`.
     private static func find(_ word: String, in text: String) -> String.Index? {

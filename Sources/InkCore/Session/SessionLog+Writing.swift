@@ -83,7 +83,8 @@ extension SessionLog {
         return .object(object)
     }
 
-    static func sampleObject(_ sample: TouchSample) -> JSONValue {
+    /// A sample as the session log writes it (the host protocol uses the same form).
+    package static func sampleObject(_ sample: TouchSample) -> JSONValue {
         var object = JSONObject([("t", .number(sample.timestamp)), ("x", .number(sample.x)), ("y", .number(sample.y))])
         object.append("force", ifPresent: sample.force.map(JSONValue.number))
         object.append("altitude", ifPresent: sample.altitude.map(JSONValue.number))
