@@ -620,3 +620,76 @@ struct TouchRouterQueueBoundTests {
         #expect(TouchRouterConfiguration(maxQueuedSamplesPerTouch: -5).maxQueuedSamplesPerTouch == 1)
     }
 }
+
+@Suite("TouchRouter: active-touch bound")
+struct TouchRouterTouchBoundTests {
+    private static let four = TouchID(4)
+
+    @Test("at the bound the oldest touch makes room: undecided settled by the bound fallback, ink ended, page cancelled")
+    func oldestMakesRoom() throws {
+        let configuration = TouchRouterConfiguration(gestureWindow: 0, boundFallback: .ink, maxActiveTouches: 2)
+        var router = TouchRouter(configuration: configuration)
+        let a = sample(1.0), b = sample(1.1, x: 90), c = sample(1.2, x: 130), d = sample(1.3, x: 170)
+        _ = try router.handle(.began(one, [a]))
+        _ = try router.handle(.began(two, [b]))
+        #expect(router.answer(.q(2), .page).actions == [.decided(two, .page, .answered), .release(two, b)])
+
+        #expect(try router.handle(.began(three, [c])) == [
+            .abandonQuery(.q(1), touch: one), .decided(one, .ink, .touchBound), .ink(one, a), .endInk(one),
+            .touchFinished(one, SampleLedger(received: 1, inked: 1)),
+            .queryPage(.q(3), touch: three, point: c.point, askedAt: 1.2),
+        ])
+        #expect(try router.handle(.began(Self.four, [d])) == [
+            .cancel(two, previously: .page), .touchFinished(two, SampleLedger(received: 1, cancelled: 1)),
+            .queryPage(.q(4), touch: Self.four, point: d.point, askedAt: 1.3),
+        ])
+        #expect(router.unfinishedTouches == [three, Self.four])
+        #expect(router.counters.touchesEvicted == 2)
+        #expect(router.ledger == SampleLedger(received: 4, inked: 1, cancelled: 1, pending: 2))
+        expectRefused(.unknownTouch(one), by: &router) { router, actions throws(RouterError) in
+            try router.handle(.moved(one, [sample(1.4)]), into: &actions)
+        }
+        expectRefused(.unknownTouch(two), by: &router) { router, actions throws(RouterError) in
+            try router.handle(.ended(two), into: &actions)
+        }
+    }
+
+    @Test("an ended touch still undecided is finished by the bound fallback, the page fallback releasing it", arguments: HitTestVerdict.allCases)
+    func endedUndecided(fallback: HitTestVerdict) throws {
+        var router = TouchRouter(configuration: TouchRouterConfiguration(gestureWindow: 0, boundFallback: fallback, maxActiveTouches: 1))
+        let a = sample(1.0), b = sample(1.01)
+        _ = try router.handle(.began(one, [a]))
+        _ = try router.handle(.ended(one, [b]))
+        let c = sample(1.2, x: 200)
+        let routed: [RouterAction] = fallback == .ink
+            ? [.ink(one, a), .ink(one, b), .endInk(one), .touchFinished(one, SampleLedger(received: 2, inked: 2))]
+            : [.release(one, a), .release(one, b), .endRelease(one), .touchFinished(one, SampleLedger(received: 2, released: 2))]
+        #expect(try router.handle(.began(two, [c])) ==
+            [.abandonQuery(.q(1), touch: one), .decided(one, fallback, .touchBound)] + routed
+            + [.queryPage(.q(2), touch: two, point: c.point, askedAt: 1.2)])
+        #expect(router.answer(.q(1), .ink).outcome == .late)
+    }
+
+    @Test("a flood of touches that never end stays within the bound and drops nothing")
+    func flood() throws {
+        var router = TouchRouter()
+        var actions: [RouterAction] = []
+        for i in 0..<10_000 {
+            let t = Double(i) * 0.001
+            try router.handle(.began(TouchID(UInt64(i + 1)), [sample(t, x: Double(i % 700))]), into: &actions)
+            if i % 3 == 0 { router.verdictArrived(QueryID(rawValue: UInt64(i + 1)), .page, into: &actions) }
+            #expect(router.unfinishedTouches.count <= router.configuration.maxActiveTouches)
+            #expect(router.ledger.dropped == 0)
+            actions.removeAll(keepingCapacity: true)
+        }
+        #expect(router.counters.touchesEvicted == 10_000 - 32)
+        router.flush(fallback: .page, into: &actions)
+        let ledger = router.ledger
+        #expect(ledger.received == 10_000 && ledger.pending == 0 && ledger.dropped == 0)
+    }
+
+    @Test("a bound below one is raised to one")
+    func clamped() {
+        #expect(TouchRouterConfiguration(maxActiveTouches: 0).maxActiveTouches == 1)
+    }
+}

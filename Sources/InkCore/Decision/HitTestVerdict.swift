@@ -45,6 +45,9 @@ public enum DecisionReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// The touch queued ``TouchRouterConfiguration/maxQueuedSamplesPerTouch`` samples
     /// before it was decided; the bound fallback decided.
     case queueBound
+    /// A new touch began while ``TouchRouterConfiguration/maxActiveTouches`` touches were
+    /// unfinished: the oldest, still undecided, was settled by the bound fallback to make room.
+    case touchBound
     /// The router was flushed (end of a session) while the touch was still undecided.
     case flushed
 }

@@ -23,6 +23,8 @@ public struct RouterCounters: Sendable, Hashable, Codable {
     public var retractedSamples = 0
     /// Touches settled because they reached ``TouchRouterConfiguration/maxQueuedSamplesPerTouch``.
     public var boundsReached = 0
+    /// Touches finished early to make room under ``TouchRouterConfiguration/maxActiveTouches``.
+    public var touchesEvicted = 0
     /// Touches settled by ``TouchRouter/flush(fallback:into:)``.
     public var flushed = 0
     /// Estimated-property updates applied to queued or inked samples.

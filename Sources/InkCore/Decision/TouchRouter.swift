@@ -290,6 +290,7 @@ public struct TouchRouter: Sendable {
     }
 
     private mutating func begin(_ event: TouchEvent, into actions: inout [RouterAction]) {
+        while touches.count >= configuration.maxActiveTouches { evictOldest(into: &actions) }
         let down = event.samples[0]
         let tool = down.tool
         var record = TouchRecord(id: event.touch, tool: tool, downTime: down.timestamp, downPoint: down.point)
@@ -482,6 +483,23 @@ public struct TouchRouter: Sendable {
         actions.append(.touchFinished(id, touches[index].ledger))
         touches[index].wasCancelled = true
         retire(at: index)
+    }
+
+    /// Makes room under ``TouchRouterConfiguration/maxActiveTouches``: the oldest unfinished
+    /// touch is settled by the bound fallback if undecided, then an ink touch ends (its
+    /// stroke is kept) and a page touch is cancelled, as when the platform takes a touch away.
+    private mutating func evictOldest(into actions: inout [RouterAction]) {
+        counters.touchesEvicted += 1
+        if case let .deciding(query) = touches[0].route {
+            actions.append(.abandonQuery(query, touch: touches[0].id))
+            if settle(at: 0, as: configuration.boundFallback, because: .touchBound, into: &actions) { return }
+        }
+        if touches[0].route == .ink {
+            touches[0].hasEnded = true
+            finish(at: 0, into: &actions)
+        } else {
+            cancel(at: 0, into: &actions)
+        }
     }
 
     /// Decides an undecided touch: hands out its queue, then finishes it if it already

@@ -14,18 +14,28 @@ public struct TouchRouterConfiguration: Sendable, Hashable {
     /// once by ``boundFallback`` (counted in ``RouterCounters/boundsReached``); nothing is
     /// dropped. Default 4,096 (17 s at 240 Hz).
     public var maxQueuedSamplesPerTouch: Int
-    /// How a touch is settled when it reaches ``maxQueuedSamplesPerTouch``. Default `.ink`.
+    /// How a touch is settled when it reaches ``maxQueuedSamplesPerTouch``, or is made room
+    /// for under ``maxActiveTouches`` while undecided. Default `.ink`.
     public var boundFallback: HitTestVerdict
+    /// The most unfinished touches (down, or ended but undecided) the router tracks. A touch
+    /// beginning at the bound makes room: the oldest unfinished touch is settled by
+    /// ``boundFallback`` if undecided, then finished the way the platform takes a touch
+    /// away: an ink touch ends (its stroke is kept), a page touch is cancelled (the page gets
+    /// its cancel). Counted in ``RouterCounters/touchesEvicted``; nothing is dropped. Later
+    /// events for the evicted touch are refused as ``RouterError/unknownTouch(_:)``.
+    /// Default 32 (platforms report at most about 20 at once); at least 1.
+    public var maxActiveTouches: Int
 
     /// Creates a configuration.
     public init(
         pencilOnly: Bool = false, gestureWindow: Double = 0.15, decisionTimeout: Double = 0.25,
-        maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink
+        maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink, maxActiveTouches: Int = 32
     ) {
         self.pencilOnly = pencilOnly
         self.gestureWindow = gestureWindow
         self.decisionTimeout = decisionTimeout
         self.maxQueuedSamplesPerTouch = max(1, maxQueuedSamplesPerTouch)
         self.boundFallback = boundFallback
+        self.maxActiveTouches = max(1, maxActiveTouches)
     }
 }
