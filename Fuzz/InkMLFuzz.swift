@@ -1,7 +1,9 @@
 // libFuzzer target: the InkML reader (with the XML reader and the trace decoder) on
-// arbitrary bytes. Compiled together with InkCore's sources by scripts/fuzz.sh, so it is
+// arbitrary bytes. Built by scripts/fuzz.sh against instrumented InkCore; it is
 // not part of the package. The reader must never crash, and what it returns must be
 // sane: finite samples, time-ordered within each stroke.
+import InkCore
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func inkmlFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

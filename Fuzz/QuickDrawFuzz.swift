@@ -1,6 +1,8 @@
 // libFuzzer target: the streaming Quick, Draw! reader and the session encoder on arbitrary
 // bytes (scripts/fuzz.sh quickdraw). Never a crash; a drawing the reader accepted encodes,
 // or is refused by the encoder with a typed error (absurd times, found by this target).
+import InkCore
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func quickDrawFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -1,5 +1,7 @@
 // libFuzzer target: the session log reader on arbitrary bytes (scripts/fuzz.sh sessionlog).
 // Never a crash; what it reads writes back and reads again to the same log.
+import InkCore
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sessionLogFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let result = SessionLog.parse(Array(UnsafeBufferPointer(start: data, count: size)))

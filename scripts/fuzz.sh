@@ -1,23 +1,62 @@
 #!/usr/bin/env bash
-# Runs a libFuzzer target for N seconds: scripts/fuzz.sh <target> [seconds]
-# Targets: inkml (the InkML, XML and trace readers), quickdraw (the streaming Quick, Draw!
-# reader and the encoder), sessionlog (the session log reader, with a write-read round trip). The target is compiled with InkCore's
-# sources into one fuzzing binary (no package target needed). Seeds: Fixtures/inkml.
-# Crashes are written to .build-fuzz/<target>/crash-*; each one found becomes a test.
+# Runs libFuzzer targets for N seconds each: scripts/fuzz.sh <target|all> [seconds]
+# Targets (Fuzz/):
+#   inkml       the InkML, XML and trace readers
+#   quickdraw   the streaming Quick, Draw! reader and the session encoder
+#   sessionlog  the session log reader, with a write-read round trip
+#   wire        the page-message decoder, and the bridge taking what it decoded
+#   engine      the engine and bridge (EngineHost) driven by bytes decoded into touch
+#               events, answers, page messages and time; the ledger and the order of every
+#               touch's samples are checked after each step
+# InkCore and HitTestBridge are compiled once with coverage and AddressSanitizer into
+# .build-fuzz/lib (rebuilt when a source changes); each target links against them.
+# Corpora and crashes: .build-fuzz/<target>/{corpus,crash-*}. Exits non-zero on a crash;
+# each crash found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?target: inkml, quickdraw or sessionlog}"
+target="${1:?target: inkml, quickdraw, sessionlog, wire, engine or all}"
 seconds="${2:-60}"
-out=".build-fuzz/$target"
-mkdir -p "$out/corpus"
+if [ "$target" = all ]; then
+  for t in inkml quickdraw sessionlog wire engine; do "$0" "$t" "$seconds"; done
+  exit 0
+fi
 case "$target" in
-  inkml) source="Fuzz/InkMLFuzz.swift"; seeds=$(find Fixtures/inkml -name '*.inkml') ;;
-  quickdraw) source="Fuzz/QuickDrawFuzz.swift"; seeds=$(find Fuzz/seeds -name 'quickdraw*') ;;
-  sessionlog) source="Fuzz/SessionLogFuzz.swift"; seeds=$(find Fixtures/strokes -maxdepth 1 -name '*.jsonl') ;;
+  inkml) seeds=$(find Fixtures/inkml -name '*.inkml') ;;
+  quickdraw) seeds=$(find Fuzz/seeds -name 'quickdraw*') ;;
+  sessionlog) seeds=$(find Fixtures/strokes -maxdepth 1 -name '*.jsonl') ;;
+  wire) seeds=$(find Fuzz/seeds -name 'wire-*') ;;
+  engine) seeds=$(find Fuzz/seeds -name 'engine-*') ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
+source="Fuzz/$(case "$target" in inkml) echo InkML;; quickdraw) echo QuickDraw;; sessionlog) echo SessionLog;;
+  wire) echo Wire;; engine) echo Engine;; esac)Fuzz.swift"
+
+flags=(-parse-as-library -sanitize=fuzzer,address -O -package-name ScratchpadInk)
+lib=.build-fuzz/lib
+mkdir -p "$lib"
+stamp=$(cat $(find Sources/InkCore Sources/HitTestBridge Fuzz/Support -name '*.swift' | sort) | cksum | cut -d' ' -f1)
+if [ "$(cat "$lib/stamp" 2>/dev/null)" != "$stamp" ]; then
+  echo "== instrumenting InkCore and HitTestBridge"
+  swiftc "${flags[@]}" -module-name InkCore -emit-module -emit-module-path "$lib/InkCore.swiftmodule" \
+    -emit-library -static -o "$lib/libInkCore.a" $(find Sources/InkCore -name '*.swift')
+  swiftc "${flags[@]}" -module-name HitTestBridge -I "$lib" -emit-module -emit-module-path "$lib/HitTestBridge.swiftmodule" \
+    -emit-library -static -o "$lib/libHitTestBridge.a" $(find Sources/HitTestBridge Fuzz/Support -name '*.swift')
+  echo "$stamp" > "$lib/stamp"
+fi
+
+out=".build-fuzz/$target"
+mkdir -p "$out/corpus"
 for seed in $seeds; do cp "$seed" "$out/corpus/" 2>/dev/null || true; done
-swiftc -parse-as-library -sanitize=fuzzer,address -O -module-name FuzzInkCore -package-name ScratchpadInk \
-  $(find Sources/InkCore -name '*.swift') "$source" -o "$out/fuzz"
+swiftc "${flags[@]}" -module-name "Fuzz_$target" -I "$lib" -L "$lib" -lHitTestBridge -lInkCore -lm "$source" -o "$out/fuzz"
 cd "$out"
-ASAN_OPTIONS=detect_leaks=0 ./fuzz corpus -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1
+echo "== fuzzing $target for $seconds s"
+rm -f crash-* leak-* timeout-* oom-*
+set +e
+ASAN_OPTIONS=detect_leaks=0 ./fuzz corpus -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 > fuzz.log 2>&1
+status=$?
+set -e
+grep -v '^#[0-9]' fuzz.log | tail -n 12
+if [ "$status" -ne 0 ]; then
+  echo "fuzz target $target failed (exit $status): see $out/fuzz.log and $out/crash-*" >&2
+  exit 1
+fi

@@ -387,3 +387,45 @@ struct TouchRouterRefusalTests {
         #expect(RouterSnapshot(clean) == RouterSnapshot(refused))
     }
 }
+
+@Suite("TouchRouter: touch ids")
+struct TouchIdentityTests {
+    @Test("an id is refused for a new touch until its old touch finished, even when that touch ended while deciding")
+    func reuseWaitsForFinish() throws {
+        var router = TouchRouter()
+        let first = TouchID(7)
+        _ = try router.handle(.began(first, [sample(1.0)]))
+        _ = try router.handle(.ended(first, [sample(1.01)]))  // a dot, still deciding
+        expectRefused(.touchAlreadyActive(first), by: &router) { router, actions throws(RouterError) in
+            try router.handle(.began(first, [sample(1.05, x: 200)]), into: &actions)
+        }
+        let answer = router.answer(.q(1), .ink)
+        #expect(answer.actions.last == .touchFinished(first, SampleLedger(received: 2, inked: 2)))
+        #expect(try router.handle(.began(first, [sample(1.1, x: 200)])).first
+            == .queryPage(.q(2), touch: first, point: CanvasPoint(x: 200, y: 60), askedAt: 1.1))
+    }
+
+    @Test("TouchIdentities gives each platform touch a fresh id and maps it back until the engine finished it")
+    func identities() throws {
+        var identities = TouchIdentities()
+        var router = TouchRouter()
+        // Android-style: pointer 0 for the dot, then pointer 0 again for the next stroke at once.
+        let dotID = identities.engineID(for: 0, phase: .began)
+        let dot = try #require(dotID)
+        _ = try router.handle(.began(dot, [sample(1.0)]))
+        #expect(identities.engineID(for: 0, phase: .ended) == dot)
+        _ = try router.handle(.ended(dot, [sample(1.01)]))
+        let strokeID = identities.engineID(for: 0, phase: .began)
+        let stroke = try #require(strokeID)
+        #expect(stroke != dot)
+        _ = try router.handle(.began(stroke, [sample(1.05, x: 200)]))  // accepted: a fresh id
+        #expect(identities.engineID(for: 0, phase: .moved) == stroke)
+        #expect(identities.engineID(for: 5, phase: .moved) == nil)
+        #expect(identities.platformID(of: dot) == 0 && identities.platformID(of: stroke) == 0)
+        for action in router.answer(.q(1), .ink).actions {
+            if case let .touchFinished(id, _) = action { identities.finished(id) }
+        }
+        #expect(identities.platformID(of: dot) == nil)
+        #expect(identities.count == 1)
+    }
+}

@@ -274,22 +274,6 @@ struct TouchRouterVerdictTests {
         #expect(bounded.answer(.q(1), .page) == (.late, []))
         #expect(bounded.counters.lateAnswers == 1)
     }
-
-    @Test("an answer for an ended touch that a newer touch with the same id follows goes to the old touch")
-    func reusedIDWhileUndecided() throws {
-        var router = TouchRouter()
-        let tap = sample(1.0, x: 5)
-        _ = try router.handle(.began(one, [tap]))
-        _ = try router.handle(.ended(one))
-        let again = sample(1.3, x: 500)
-        #expect(try router.handle(.began(one, [again])) == [.queryPage(.q(2), touch: one, point: again.point, askedAt: 1.3)])
-        #expect(router.answer(.q(1), .page).actions == [
-            .decided(one, .page, .answered), .release(one, tap), .endRelease(one),
-            .touchFinished(one, SampleLedger(received: 1, released: 1)),
-        ])
-        #expect(router.ledger(of: one) == SampleLedger(received: 1, pending: 1))
-        #expect(router.answer(.q(2), .ink).actions == [.decided(one, .ink, .answered), .ink(one, again)])
-    }
 }
 
 @Suite("TouchRouter: deadlines and flush")

@@ -7,7 +7,9 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     case timestampWentBackwards(TouchID, previous: Double, got: Double)
     /// A `began` event carried no sample.
     case beganWithoutSample(TouchID)
-    /// A `began` event named a touch that is already active.
+    /// A `began` event named a touch that has not finished: still down, or ended but still
+    /// undecided (its actions are yet to come under that id). Give each touch its own id;
+    /// ``TouchIdentities`` maps platform ids that are reused to fresh ones.
     case touchAlreadyActive(TouchID)
     /// A `moved`, `ended` or `cancelled` event, or an update, named no active touch.
     case unknownTouch(TouchID)
@@ -49,7 +51,7 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .beganWithoutSample(touch):
             return "\(touch): a began event must carry the touch-down sample"
         case let .touchAlreadyActive(touch):
-            return "\(touch): began while already active"
+            return "\(touch): began while a touch with this id is unfinished (down, or ended and still undecided)"
         case let .unknownTouch(touch):
             return "\(touch): no such active touch"
         case let .unknownUpdateIndex(touch, index):

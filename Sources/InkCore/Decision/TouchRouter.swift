@@ -272,7 +272,9 @@ public struct TouchRouter: Sendable {
         let active = touches.lastIndex(where: { $0.id == event.touch && !$0.hasEnded })
         var previous: Double
         if event.phase == .began {
-            if active != nil { throw RouterError.touchAlreadyActive(event.touch) }
+            // An id is free again only once its touch finished: an ended touch still
+            // undecided will yet emit actions under its id, which a new touch would share.
+            if touches.contains(where: { $0.id == event.touch }) { throw RouterError.touchAlreadyActive(event.touch) }
             guard let first = event.samples.first else { throw RouterError.beganWithoutSample(event.touch) }
             previous = first.timestamp
         } else {

@@ -1,7 +1,11 @@
 /// Identifies one touch from the moment it begins until it ends or is cancelled.
 ///
-/// Platforms may reuse an identifier once its touch has ended; the engine only requires that
-/// two touches that are *active at the same time* have different identifiers.
+/// Every action the engine emits names its touch by this identifier, so an identifier may
+/// name a new touch only once the engine has finished the old one
+/// (``RouterAction/touchFinished(_:_:)``): a touch that ended while its hit test was still
+/// open is not finished yet. Platforms reuse their own identifiers sooner (Android pointer
+/// ids, web `pointerId`s); ``TouchIdentities`` gives each platform touch a fresh identifier
+/// and maps it back for the page.
 public struct TouchID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
     CustomStringConvertible
 {

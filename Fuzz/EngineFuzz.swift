@@ -1,0 +1,171 @@
+// libFuzzer target: the engine and the bridge together (EngineHost), driven by bytes decoded
+// into a sequence of steps: touch events (valid or not), the page's answers (right, stale,
+// duplicated, forged), region snapshots, raw page messages, estimated-property updates,
+// layout changes and the passing of time. After every step the ledger must balance with
+// nothing dropped, and every touch that finishes must have delivered its accepted samples
+// once, in order (SampleFlowAudit). Built by scripts/fuzz.sh engine.
+import HitTestBridge
+import InkCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func engineFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var run = EngineFuzzRun(Array(UnsafeBufferPointer(start: data, count: size)))
+    run.run()
+    return 0
+}
+
+struct EngineFuzzRun {
+    private var bytes: [UInt8]
+    private var at = 0
+    private var host: EngineHost
+    private var audit = SampleFlowAudit()
+    private var output: [HostOutput] = []
+    private var now = 0.0
+    private var lastSample: [UInt64: Double] = [:]
+    private var requests: [HitTestRequest] = []
+    private var acceptedSamples = 0
+    private var nextUpdate: UInt64 = 1
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        let a = bytes.first ?? 0, b = bytes.count > 1 ? bytes[1] : 0
+        at = min(2, bytes.count)
+        let router = TouchRouterConfiguration(
+            pencilOnly: a & 1 != 0, gestureWindow: a & 2 != 0 ? 0.15 : 0, decisionTimeout: 0.05 + Double(a >> 4) * 0.02,
+            maxQueuedSamplesPerTouch: Int(b & 7) + 1, boundFallback: b & 8 != 0 ? .ink : .page,
+            maxActiveTouches: Int((b >> 4) & 3) + 1)
+        let bridge = BridgeConfiguration(
+            timeout: 0.04 + Double(a >> 5) * 0.03, fallback: a & 4 != 0 ? .ink : .page, useCache: b & 64 == 0,
+            maxMessageBytes: 4_096, maxRegions: 16, maxInFlight: Int(a >> 6) + 1, speculativeInk: a & 8 != 0)
+        host = EngineHost(router: router, bridge: bridge, seed: 1)
+    }
+
+    private mutating func byte() -> UInt8 {
+        guard at < bytes.count else { return 0 }
+        defer { at += 1 }
+        return bytes[at]
+    }
+
+    /// Mostly ordinary numbers, sometimes the values hostile input carries.
+    private mutating func coordinate() -> Double {
+        let b = byte()
+        let special: [Double] = [.nan, .infinity, -.infinity, -1e308, 1e308, -0.0, 5e-324, -7, 0, 1e6]
+        return b >= 246 ? special[Int(b) - 246] : Double(b) * 3.5
+    }
+
+    private mutating func samples(for id: UInt64, count: Int, tool: ToolKind) -> [TouchSample] {
+        var t = lastSample[id] ?? now
+        var result: [TouchSample] = []
+        for _ in 0..<count {
+            let step = byte()
+            t += step == 255 ? -0.5 : Double(step & 15) * 0.004  // 255: time goes back
+            let force: Double? = step & 16 != 0 ? Double(byte()) / 200 : nil  // above 1 sometimes
+            let estimated: UInt64? = step & 32 != 0 ? nextUpdate : nil
+            if estimated != nil { nextUpdate += 1 }
+            result.append(TouchSample(x: coordinate(), y: coordinate(), timestamp: t, force: force, tool: tool,
+                                      estimationUpdateIndex: estimated))
+        }
+        return result
+    }
+
+    mutating func run() {
+        while at < bytes.count {
+            step(byte())
+            let ledger = host.ledger
+            precondition(ledger.dropped == 0, "dropped \(ledger.dropped): \(ledger)")
+            precondition(ledger.received == acceptedSamples, "received \(ledger.received), accepted \(acceptedSamples)")
+            precondition(audit.problemCount == 0, "\(audit.problems)")
+        }
+        host.finish(into: &output)
+        drain()
+        precondition(host.ledger.pending == 0 && host.ledger.dropped == 0, "after finish: \(host.ledger)")
+        precondition(audit.problemCount == 0, "\(audit.problems)")
+    }
+
+    private mutating func step(_ op: UInt8) {
+        switch op % 12 {
+        case 0, 1, 2, 3:
+            let phases: [TouchPhase] = [.began, .moved, .ended, .cancelled]
+            let phase = phases[Int(op % 12)]
+            let id = UInt64(byte() % 5) + 1
+            let shape = byte()
+            let tool = ToolKind.allCases[Int(shape) % ToolKind.allCases.count]
+            let count = phase == .began ? Int(shape >> 4) % 4 : Int(shape >> 4) % 6
+            let event = TouchEvent(touch: TouchID(id), phase: phase, samples: samples(for: id, count: count, tool: tool))
+            let time = max(now, event.samples.map(\.timestamp).filter(\.isFinite).max() ?? now)
+            do {
+                try host.handle(event, now: time, into: &output)
+                now = time
+                audit.accepted(event)
+                acceptedSamples += event.samples.count
+                if let last = event.samples.last { lastSample[id] = last.timestamp }
+            } catch {
+                // Refused: nothing changed. Deadlines up to `time` may have fired first.
+                now = max(now, host.now)
+            }
+        case 4:  // the page answers a request it was sent (maybe stale, maybe twice)
+            guard !requests.isEmpty else { return }
+            let pick = byte()
+            let request = requests[Int(pick) % requests.count]
+            if pick & 128 == 0 { requests.remove(at: Int(pick) % requests.count) }
+            let generation = pick & 64 != 0 ? request.generation &+ 1 : request.generation
+            receive(#"{"type":"answer","id":"\#(request.token)","interactive":\#(pick & 1 == 0),"generation":\#(generation)}"#)
+        case 5:  // a forged answer
+            let hex = (0..<16).map { _ in String(byte(), radix: 16) }.joined().padding(toLength: 32, withPad: "0", startingAt: 0)
+            receive(#"{"type":"answer","id":"\#(hex)","interactive":true,"generation":\#(byte())}"#)
+        case 6:  // a region snapshot
+            let count = Int(byte() % 24)  // above the cap of 16 sometimes
+            let regions = (0..<count).map { _ in
+                #"{"x":\#(Int(byte()) * 4),"y":\#(Int(byte()) * 4),"width":\#(Int(byte()) - 8),"height":\#(byte())}"#
+            }.joined(separator: ",")
+            receive(#"{"type":"regions","generation":\#(byte() % 4),"maxAge":\#(Int(byte()) * 4),"regions":[\#(regions)]}"#)
+        case 7:  // raw bytes as a page message
+            let count = Int(byte() % 64)
+            var raw: [UInt8] = []
+            for _ in 0..<count { raw.append(byte()) }
+            advanceAndReceive(raw)
+        case 8:  // time passes
+            advance(to: now + Double(byte()) * 0.005)
+        case 9:  // time goes back: refused
+            do {
+                try host.advance(to: now - 1 - Double(byte()), into: &output)
+                preconditionFailure("time going back was accepted")
+            } catch {}
+        case 10:  // an estimated-property update, for a real or unknown index
+            let id = UInt64(byte() % 5) + 1
+            let index = nextUpdate > 1 ? UInt64(byte()) % (nextUpdate + 2) : 0
+            let force: Double? = byte() & 1 == 0 ? Double(byte()) / 200 : .nan
+            do {
+                try host.apply(EstimatedPropertyUpdate(touch: TouchID(id), updateIndex: index, force: force), now: now, into: &output)
+            } catch {}
+        default:  // the page scrolled or zoomed (sometimes to an invalid transform)
+            let scale = coordinate() / 100
+            do {
+                try host.layoutChanged(PageTransform(scale: scale, offsetX: coordinate(), offsetY: 0),
+                                       generation: byte() & 1 == 0 ? nil : UInt64(byte()), now: now, into: &output)
+            } catch {}
+        }
+        drain()
+    }
+
+    private mutating func receive(_ text: String) { advanceAndReceive(Array(text.utf8)) }
+
+    private mutating func advanceAndReceive(_ message: [UInt8]) {
+        do { try host.receive(message, now: now, into: &output) } catch { preconditionFailure("\(error)") }
+    }
+
+    private mutating func advance(to time: Double) {
+        do { try host.advance(to: time, into: &output) } catch { preconditionFailure("\(error)") }
+        now = time
+    }
+
+    private mutating func drain() {
+        for item in output {
+            switch item {
+            case let .engine(action): audit.record(action)
+            case let .send(request, _): requests.append(request); if requests.count > 64 { requests.removeFirst() }
+            }
+        }
+        output.removeAll(keepingCapacity: true)
+    }
+}
