@@ -38,6 +38,7 @@ struct EngineFuzzRun {
             timeout: 0.04 + Double(a >> 5) * 0.03, fallback: a & 4 != 0 ? .ink : .page, useCache: b & 64 == 0,
             maxMessageBytes: 4_096, maxRegions: 16, maxInFlight: Int(a >> 6) + 1, speculativeInk: a & 8 != 0)
         host = EngineHost(router: router, bridge: bridge, seed: 1)
+        advance(to: 0)
     }
 
     private mutating func byte() -> UInt8 {
@@ -49,7 +50,7 @@ struct EngineFuzzRun {
     /// Mostly ordinary numbers, sometimes the values hostile input carries.
     private mutating func coordinate() -> Double {
         let b = byte()
-        let special: [Double] = [.nan, .infinity, -.infinity, -1e308, 1e308, -0.0, 5e-324, -7, 0, 1e6]
+        let special: [Double] = [.nan, .infinity, -.infinity, -1e308, 1e308, -0.0, .leastNonzeroMagnitude, -7, 0, 1e6]
         return b >= 246 ? special[Int(b) - 246] : Double(b) * 3.5
     }
 
@@ -92,17 +93,15 @@ struct EngineFuzzRun {
             let tool = ToolKind.allCases[Int(shape) % ToolKind.allCases.count]
             let count = phase == .began ? Int(shape >> 4) % 4 : Int(shape >> 4) % 6
             let event = TouchEvent(touch: TouchID(id), phase: phase, samples: samples(for: id, count: count, tool: tool))
-            let time = max(now, event.samples.map(\.timestamp).filter(\.isFinite).max() ?? now)
+            // Deadlines due by the event's time fire first, and are audited first.
+            advance(to: max(now, event.samples.map(\.timestamp).filter { $0.isFinite && $0 < 1e9 }.max() ?? now))
+            drain()
             do {
-                try host.handle(event, now: time, into: &output)
-                now = time
+                try host.handle(event, now: now, into: &output)
                 audit.accepted(event)
                 acceptedSamples += event.samples.count
                 if let last = event.samples.last { lastSample[id] = last.timestamp }
-            } catch {
-                // Refused: nothing changed. Deadlines up to `time` may have fired first.
-                now = max(now, host.now)
-            }
+            } catch {}  // refused: nothing changed
         case 4:  // the page answers a request it was sent (maybe stale, maybe twice)
             guard !requests.isEmpty else { return }
             let pick = byte()

@@ -47,7 +47,7 @@ fi
 out=".build-fuzz/$target"
 mkdir -p "$out/corpus"
 for seed in $seeds; do cp "$seed" "$out/corpus/" 2>/dev/null || true; done
-swiftc "${flags[@]}" -module-name "Fuzz_$target" -I "$lib" -L "$lib" -lHitTestBridge -lInkCore -lm "$source" -o "$out/fuzz"
+swiftc "${flags[@]}" -module-name "Fuzz_$target" -I "$lib" -L "$lib" -lHitTestBridge -lInkCore -lm "$source" -o "$out/fuzz" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
 cd "$out"
 echo "== fuzzing $target for $seconds s"
 rm -f crash-* leak-* timeout-* oom-*

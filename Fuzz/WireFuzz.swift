@@ -1,0 +1,43 @@
+// libFuzzer target: the page-message decoder on arbitrary bytes, then the bridge taking what
+// it decoded (scripts/fuzz.sh wire). Never a crash; an accepted message is sane (finite
+// regions of non-negative size, a non-negative finite max age), and the bridge either takes
+// it or refuses it with a typed error and keeps what it had.
+import HitTestBridge
+import InkCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let message: PageMessage
+    do {
+        message = try PageMessage.decode(bytes, maxBytes: 1 << 16)
+    } catch {
+        _ = error.description  // every refusal can be described
+        return 0
+    }
+    switch message {
+    case let .answer(answer):
+        precondition(QueryToken(hex: answer.token.description) == answer.token, "token does not round-trip")
+    case let .regions(snapshot):
+        if let maxAge = snapshot.maxAge { precondition(maxAge.isFinite && maxAge >= 0, "max age \(maxAge)") }
+        for region in snapshot.regions {
+            precondition(region.x.isFinite && region.y.isFinite && region.width.isFinite && region.height.isFinite)
+            precondition(region.width >= 0 && region.height >= 0)
+        }
+    }
+    // The bridge takes it (or refuses it, counted) with a query waiting, and still answers.
+    var host = EngineHost(bridge: BridgeConfiguration(maxRegions: 64), seed: 7)
+    var output: [HostOutput] = []
+    let down = TouchSample(x: 10, y: 10, timestamp: 0)
+    do {
+        try host.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), now: 0, into: &output)
+        try host.receive(message, now: 0.01, into: &output)
+        try host.handle(TouchEvent(touch: TouchID(1), phase: .ended, samples: []), now: 0.02, into: &output)
+        try host.advance(to: 10, into: &output)
+    } catch {
+        preconditionFailure("\(error)")
+    }
+    let ledger = host.ledger
+    precondition(ledger.received == 1 && ledger.pending == 0 && ledger.dropped == 0, "\(ledger)")
+    return 0
+}
