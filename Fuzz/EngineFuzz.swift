@@ -14,6 +14,11 @@ public func engineFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
+/// A failed check stops the run with its message (`precondition` drops messages under -O).
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
 struct EngineFuzzRun {
     private var bytes: [UInt8]
     private var at = 0
@@ -73,14 +78,14 @@ struct EngineFuzzRun {
         while at < bytes.count {
             step(byte())
             let ledger = host.ledger
-            precondition(ledger.dropped == 0, "dropped \(ledger.dropped): \(ledger)")
-            precondition(ledger.received == acceptedSamples, "received \(ledger.received), accepted \(acceptedSamples)")
-            precondition(audit.problemCount == 0, "\(audit.problems)")
+            check(ledger.dropped == 0, "dropped \(ledger.dropped): \(ledger)")
+            check(ledger.received == acceptedSamples, "received \(ledger.received), accepted \(acceptedSamples)")
+            check(audit.problemCount == 0, "\(audit.problems)")
         }
         host.finish(into: &output)
         drain()
-        precondition(host.ledger.pending == 0 && host.ledger.dropped == 0, "after finish: \(host.ledger)")
-        precondition(audit.problemCount == 0, "\(audit.problems)")
+        check(host.ledger.pending == 0 && host.ledger.dropped == 0, "after finish: \(host.ledger)")
+        check(audit.problemCount == 0, "\(audit.problems)")
     }
 
     private mutating func step(_ op: UInt8) {
