@@ -22,6 +22,7 @@ enum InkReplay {
           export                  Write a replayed session's ink as W3C InkML.
           stats                   Describe a corpus: sessions, samples, sample intervals, pauses.
           host                    Run the engine and the bridge live over stdin/stdout (JSON Lines).
+          soak                    Run a generated many-hour session with a hostile page; check memory.
           fixtures                Write the synthetic fixture sessions.
           smooth                  Export smoothed centrelines for the ink-quality harness.
           bench                   Measure the stroke pipeline's cost per sample.
@@ -29,7 +30,7 @@ enum InkReplay {
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, HostCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, HostCommand.self, SoakCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

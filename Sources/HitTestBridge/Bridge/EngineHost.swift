@@ -62,6 +62,10 @@ public struct EngineHost: Sendable {
     public var counters: RouterCounters { router.counters }
     /// The bridge's metrics.
     public var bridgeMetrics: BridgeMetrics { broker.metrics }
+    /// Queries the host maps to touches and tokens (small, unless it leaks).
+    package var trackedQueries: Int { queryOfTouch.count + touchOfQuery.count + tokenOfQuery.count }
+    /// Queries waiting for a round trip.
+    public var waitingQueries: Int { broker.waitingQueries }
     /// The earliest deadline pending (engine or bridge), if any: a live front end should
     /// call ``advance(to:into:)`` then.
     public var nextDeadline: Double? {
