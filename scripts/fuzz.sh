@@ -10,7 +10,7 @@
 #               touch's samples are checked after each step
 # InkCore and HitTestBridge are compiled once with coverage and AddressSanitizer into
 # .build-fuzz/lib (rebuilt when a source changes); each target links against them.
-# Corpora and crashes: .build-fuzz/<target>/{corpus,crash-*}. Exits non-zero on a crash;
+# FUZZ_SEED=n makes a run repeatable (CI). Corpora and crashes: .build-fuzz/<target>/{corpus,crash-*}. Exits non-zero on a crash;
 # each crash found becomes a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +52,7 @@ cd "$out"
 echo "== fuzzing $target for $seconds s"
 rm -f crash-* leak-* timeout-* oom-*
 set +e
-ASAN_OPTIONS=detect_leaks=0 ./fuzz corpus -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 > fuzz.log 2>&1
+ASAN_OPTIONS=detect_leaks=0 ./fuzz corpus ${FUZZ_SEED:+-seed=$FUZZ_SEED} -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 > fuzz.log 2>&1
 status=$?
 set -e
 grep -v '^#[0-9]' fuzz.log | tail -n 12

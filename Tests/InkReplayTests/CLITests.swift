@@ -335,6 +335,18 @@ extension CLITests {
 }
 
 extension CLITests {
+    @Test("soak runs a generated session, prints a checkpoint table and the ledger, and fails when memory grows past the limit")
+    func soak() throws {
+        let output = try Self.run("soak", "--hours", "0.1", "--checkpoint", "2", "--seed", "4")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("soak: PASS") && output.stdout.contains("dropped 0"))
+        let rows = output.stdout.split(separator: "\n").filter { $0.hasSuffix("MiB") && $0.contains(" h ") }
+        #expect(rows.count >= 3)
+        // Resident memory always grows a little from the first checkpoint: a limit of 0 fails.
+        let strict = try Self.run("soak", "--hours", "0.1", "--checkpoint", "1", "--max-growth", "0")
+        #expect(strict.status == 1 && strict.stderr.contains("resident memory grew"))
+    }
+
     @Test("stats describes the real corpus: groups by folder, intervals and pauses")
     func stats() throws {
         let output = try Self.run("stats", Self.fixtures + "/real", "--json")
