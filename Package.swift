@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "InkCore", targets: ["InkCore"]),
         .library(name: "HitTestBridge", targets: ["HitTestBridge"]),
+        .library(name: "ChromiumBridge", targets: ["ChromiumBridge"]),
         .executable(name: "ink-replay", targets: ["ink-replay"]),
     ],
     targets: [
@@ -27,9 +28,14 @@ let package = Package(
             resources: [.copy("Resources/scratchpad-ink-page.js")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "ChromiumBridge",
+            dependencies: ["InkCore", "HitTestBridge"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ink-replay",
-            dependencies: ["InkCore", "HitTestBridge"],
+            dependencies: ["InkCore", "HitTestBridge", "ChromiumBridge"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -40,6 +46,11 @@ let package = Package(
         .testTarget(
             name: "HitTestBridgeTests",
             dependencies: ["HitTestBridge", "InkCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChromiumBridgeTests",
+            dependencies: ["ChromiumBridge", "HitTestBridge", "InkCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -28,6 +28,7 @@ public enum SyntheticSessions {
             ("cancelled-touch", cancelledTouch),
             ("ends-before-verdict", endsBeforeVerdict),
             ("never-answered", neverAnswered),
+            ("blocks-then-3-5", blocksThenDecimal),
         ]
     }
 
@@ -73,6 +74,36 @@ public enum SyntheticSessions {
         let dot = samples(from: 1.6, duration: 0.0125, rate: 240, tool: .pencil,
                           path: { u in CanvasPoint(x: 345 + u * 1.2, y: 565 + u * 0.8) }, force: { _ in 0.5 })
         b.stroke(TouchID(2), dot, answerAfter: 0.030)
+        return b.log
+    }
+
+    /// The scratchpad story end to end: a finger drags block 2 past block 4, then a pencil
+    /// writes "3.5" on empty space (the decimal point: 4 samples in 12.5 ms). The page
+    /// answers in 30 ms. Replayed against `Fixtures/pages/blocks.html`, block 2 ends last.
+    public static var blocksThenDecimal: SessionLog {
+        var b = builder("finger drag of block-2 past block-4, then pencil \"3.5\" at 240 Hz")
+        let drag = samples(from: 1.0, duration: 0.7, rate: 60, tool: .finger, path: { u in
+            CanvasPoint(x: 288 + 260 * (u * u * (3 - 2 * u)), y: 348 + 12 * sin(u * .pi))
+        })
+        b.stroke(TouchID(1), drag, answerAfter: 0.030)
+        let three = samples(from: 2.5, duration: 0.35, rate: 240, tool: .pencil, path: { u in
+            let (centre, a) = u < 0.5
+                ? (CanvasPoint(x: 640, y: 505), -Double.pi * 0.85 + u * 2 * Double.pi * 1.35)
+                : (CanvasPoint(x: 640, y: 545), -Double.pi * 0.5 + (u - 0.5) * 2 * Double.pi * 1.35)
+            return CanvasPoint(x: centre.x + 22 * cos(a), y: centre.y + 20 * sin(a))
+        }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
+        b.stroke(TouchID(1), three, answerAfter: 0.030)
+        let dot = samples(from: 3.1, duration: 0.0125, rate: 240, tool: .pencil,
+                          path: { u in CanvasPoint(x: 685 + u * 1.2, y: 565 + u * 0.8) }, force: { _ in 0.5 })
+        b.stroke(TouchID(1), dot, answerAfter: 0.030)
+        let five = samples(from: 3.5, duration: 0.45, rate: 240, tool: .pencil, path: { u in
+            // The top bar right to left, the stem down, then the bowl.
+            if u < 0.2 { return CanvasPoint(x: 760 - 100 * u, y: 488) }
+            if u < 0.4 { return CanvasPoint(x: 740, y: 488 + (u - 0.2) * 120) }
+            let a = -Double.pi * 0.7 + (u - 0.4) / 0.6 * Double.pi * 1.5
+            return CanvasPoint(x: 752 + 22 * cos(a), y: 537 + 22 * sin(a))
+        }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
+        b.stroke(TouchID(1), five, answerAfter: 0.030)
         return b.log
     }
 

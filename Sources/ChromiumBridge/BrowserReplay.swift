@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// What a replay against a real page saw.
+public struct BrowserReplayReport: Sendable {
+    /// The engine's ledger at the end.
+    public var ledger: SampleLedger
+    /// The engine's counters.
+    public var counters: RouterCounters
+    /// The bridge's counters.
+    public var bridge: BridgeMetrics
+    /// Sample-flow problems (empty when every touch delivered its samples once, in order).
+    public var problems: [String]
+    /// Each touch of the log, in order: how it was decided and its first-ink latency.
+    public var touches: [Touch]
+    /// Wall-clock durations of the real hit-test round trips, seconds.
+    public var roundTrips: [Double]
+    /// Page messages refused by the bridge's validation.
+    public var refusedMessages: Int
+    /// Touch events delivered to the page.
+    public var touchEventsDispatched: Int
+    /// The ink drawn, as strokes.
+    public var strokes: [InkLayer.Stroke]
+
+    /// One touch of the replay.
+    public struct Touch: Sendable {
+        /// The touch's id in the log.
+        public var logID: TouchID
+        /// Who got it, and why.
+        public var verdict: HitTestVerdict?
+        /// How it was decided.
+        public var reason: DecisionReason?
+        /// Samples the log gave it.
+        public var samples: Int
+        /// Simulated seconds from touch-down to its first ink (`nil`: no ink).
+        public var firstInkLatency: Double?
+    }
+
+    /// Nothing dropped or pending, and every touch's samples delivered once, in order.
+    public var isVerified: Bool { ledger.isBalanced && problems.isEmpty }
+}
+
+/// Replays a session log against a real page in headless Chromium.
+///
+/// The log's touches drive the engine and the bridge (`EngineHost`) in simulated time;
+/// the log's recorded answers and snapshots are ignored: the real page answers. Every
+/// round trip is a real hit test in the page, and its measured duration is the simulated
+/// time the answer takes. With the cache on, the page's snapshots are taken at the start
+/// and then as its heartbeat would post them (every half of their max age) and after every
+/// touch handed to the page. Touches the engine releases to the page are dispatched as real
+/// touch events at their samples' positions (canvas to viewport through the log's page
+/// transform, less the page's scroll), so the page's own handlers run.
+public struct BrowserReplay {
+    /// Whether snapshots of the page's regions answer hit tests without a round trip.
+    public var useCache: Bool
+    /// The bridge's and the engine's fallback for unanswered questions.
+    public var fallback: HitTestVerdict
+
+    /// Creates a replay.
+    public init(useCache: Bool = true, fallback: HitTestVerdict = .ink) {
+        self.useCache = useCache
+        self.fallback = fallback
+    }
+
+    /// Replays `log` against `page` (already open).
+    public func replay(_ log: SessionLog, on page: ChromiumPage) throws(DevToolsError) -> BrowserReplayReport {
+        var run = Run(log: log, page: page, useCache: useCache, fallback: fallback)
+        try run.play()
+        return run.report()
+    }
+
+    private struct Run {
+        let log: SessionLog
+        let page: ChromiumPage
+        let useCache: Bool
+        var host: EngineHost
+        var audit = SampleFlowAudit()
+        var identities = TouchIdentities()
+        var canvas = InkLayer()
+        var output: [HostOutput] = []
+        /// Answers and snapshots the page posted, to deliver at their simulated arrival.
+        var arrivals: [(time: Double, bytes: [UInt8])] = []
+        var roundTrips: [Double] = []
+        var touches: [BrowserReplayReport.Touch] = []
+        var touchIndex: [TouchID: Int] = [:]
+        var downTimes: [TouchID: Double] = [:]
+        var released: Set<TouchID> = []
+        var dispatched = 0
+        var refused = 0
+        var nextHeartbeat = -Double.infinity
+        var heartbeat = 0.5
+        let transform: PageTransform
+        let epoch = Date().timeIntervalSince1970
+
+        init(log: SessionLog, page: ChromiumPage, useCache: Bool, fallback: HitTestVerdict) {
+            self.log = log
+            self.page = page
+            self.useCache = useCache
+            transform = log.header.pageTransform ?? .identity
+            host = EngineHost(bridge: BridgeConfiguration(fallback: fallback, useCache: useCache), transform: transform, seed: 1)
+        }
+
+        mutating func play() throws(DevToolsError) {
+            for event in log.events {
+                try deliver(until: event.time)
+                guard case let .touch(touch, time) = event else { continue }  // the real page answers
+                if useCache, time >= nextHeartbeat {
+                    try snapshot(at: time)
+                    try deliver(until: time)  // the snapshot is in the cache before the touch
+                }
+                guard let id = identities.engineID(for: touch.touch.rawValue, phase: touch.phase) else { continue }
+                let mapped = TouchEvent(touch: id, phase: touch.phase, samples: touch.samples, predicted: touch.predicted)
+                do {
+                    try host.handle(mapped, now: time, into: &output)
+                } catch {
+                    continue  // refused input changes nothing; the ledger shows what was accepted
+                }
+                audit.accepted(mapped)
+                if touch.phase == .began {
+                    touchIndex[id] = touches.count
+                    downTimes[id] = touch.samples[0].timestamp
+                    touches.append(.init(logID: touch.touch, samples: 0))
+                }
+                if let index = touchIndex[id] { touches[index].samples += touch.samples.count }
+                try drain(now: time)
+            }
+            try deliver(until: .infinity)
+            host.finish(into: &output)
+            try drain(now: host.now)
+        }
+
+        /// Delivers what the page posted up to `time`, in order, firing deadlines between.
+        mutating func deliver(until time: Double) throws(DevToolsError) {
+            while let next = arrivals.first, next.time <= time {
+                arrivals.removeFirst()
+                let outcome: ReceiveOutcome
+                do { outcome = try host.receive(next.bytes, now: max(next.time, host.now), into: &output) } catch {
+                    continue
+                }
+                if case .refused = outcome { refused += 1 }
+                try drain(now: host.now)
+            }
+            if time.isFinite, time > host.now {
+                do { try host.advance(to: time, into: &output) } catch { return }
+                try drain(now: time)
+            }
+        }
+
+        mutating func snapshot(at time: Double) throws(DevToolsError) {
+            let posted = try page.pushRegions()
+            insert(posted.bytes, at: time)
+            if case let .success(.regions(snapshot)) = posted.decoded { heartbeat = max(0.05, (snapshot.maxAge ?? 1) / 2) }
+            nextHeartbeat = time + heartbeat
+            for message in try page.takePostedMessages() { insert(message.bytes, at: time) }  // heartbeats, churn
+        }
+
+        mutating func insert(_ bytes: [UInt8], at time: Double) {
+            let index = arrivals.firstIndex { $0.time > time } ?? arrivals.endIndex
+            arrivals.insert((time, bytes), at: index)
+        }
+
+        mutating func drain(now: Double) throws(DevToolsError) {
+            while !output.isEmpty {
+                let items = output
+                output.removeAll()
+                for item in items {
+                    switch item {
+                    case let .send(request, _):
+                        let (answer, seconds) = try page.hitTest(request)
+                        roundTrips.append(seconds)
+                        insert(answer.bytes, at: now + seconds)
+                    case let .engine(action):
+                        audit.record(action)
+                        _ = canvas.apply(action)
+                        try carryOut(action, now: now)
+                    }
+                }
+            }
+        }
+
+        mutating func carryOut(_ action: RouterAction, now: Double) throws(DevToolsError) {
+            switch action {
+            case let .decided(id, verdict, reason):
+                if let index = touchIndex[id] {
+                    touches[index].verdict = verdict
+                    touches[index].reason = reason
+                }
+            case let .ink(id, _):
+                if let index = touchIndex[id], touches[index].firstInkLatency == nil, let down = downTimes[id] {
+                    touches[index].firstInkLatency = max(0, now - down)
+                }
+            case .retractInk(let id):
+                if let index = touchIndex[id] { touches[index].firstInkLatency = nil }
+            case let .release(id, sample):
+                let point = viewportPoint(sample.point)
+                try page.dispatchTouch(released.contains(id) ? .move : .start, id: Int(id.rawValue), x: point.x, y: point.y,
+                                       timestamp: epoch + sample.timestamp)
+                released.insert(id)
+                dispatched += 1
+            case let .endRelease(id):
+                try endPageTouch(id, .end, now: now)
+            case let .cancel(id, previously):
+                if previously == .page, released.contains(id) { try endPageTouch(id, .cancel, now: now) }
+            case let .touchFinished(id, _):
+                identities.finished(id)
+            default:
+                break
+            }
+        }
+
+        mutating func endPageTouch(_ id: TouchID, _ phase: ChromiumPage.TouchPhase, now: Double) throws(DevToolsError) {
+            guard released.remove(id) != nil else { return }
+            try page.dispatchTouch(phase, id: Int(id.rawValue), x: 0, y: 0, timestamp: epoch + now)
+            dispatched += 1
+            if useCache { try snapshot(at: now) }  // the page may have changed
+        }
+
+        func viewportPoint(_ point: CanvasPoint) -> CanvasPoint {
+            transform.pagePoint(for: point)  // fixture pages do not scroll: page = viewport
+        }
+
+        func report() -> BrowserReplayReport {
+            BrowserReplayReport(
+                ledger: host.ledger, counters: host.counters, bridge: host.bridgeMetrics, problems: audit.problems,
+                touches: touches, roundTrips: roundTrips, refusedMessages: refused, touchEventsDispatched: dispatched,
+                strokes: canvas.strokes)
+        }
+    }
+}
+#endif

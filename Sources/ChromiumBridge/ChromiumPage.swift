@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// An exercise page open in a headless Chromium, with the package's page script injected
+/// into an isolated world: the page's own scripts share its DOM but cannot see or replace
+/// the script, nor call the channel its messages travel on (a DevTools binding that exists
+/// in that world only). Hit tests are real `elementFromPoint` calls; released touches are
+/// real touch events (`Input.dispatchTouchEvent`), so the page's own handlers run.
+///
+/// Synchronous and single-owner; Linux only (it spawns the browser).
+public final class ChromiumPage {
+    /// A message the page script posted, as it arrived (untrusted bytes for the bridge).
+    public struct PostedMessage: Sendable {
+        /// The message text, as UTF-8.
+        public var bytes: [UInt8]
+        /// The message decoded, or why it was refused.
+        public var decoded: Result<PageMessage, WireMessageError>
+    }
+
+    private let connection: DevToolsConnection
+    private let session: String
+    private var world: Int = 0
+    /// The viewport, CSS pixels.
+    public let width: Int, height: Int
+    private var activeTouches: [(id: Int, x: Double, y: Double)] = []
+    /// Messages the page script posted that no call has taken yet (snapshots, mostly).
+    private var posted: [PostedMessage] = []
+
+    static let worldName = "scratchpad-ink"
+    static let binding = "scratchpadInkHost"
+
+    /// Opens `url` in a new headless Chromium with a `width` × `height` viewport and
+    /// injects the page script.
+    /// - Parameter executable: The browser; by default `$CHROMIUM` or the first of
+    ///   chromium, chromium-browser, google-chrome on the PATH.
+    public init(url: URL, width: Int = 1024, height: Int = 768, executable: String? = nil) throws(DevToolsError) {
+        connection = try DevToolsConnection(executable: executable)
+        self.width = width
+        self.height = height
+        let target = try connection.call("Target.createTarget", JSONObject([("url", .string("about:blank"))]))
+        guard case let .string(targetID)? = target["targetId"] else { throw .malformedMessage("createTarget: no targetId") }
+        let attached = try connection.call("Target.attachToTarget",
+                                           JSONObject([("targetId", .string(targetID)), ("flatten", .bool(true))]))
+        guard case let .string(session)? = attached["sessionId"] else { throw .malformedMessage("attachToTarget: no sessionId") }
+        self.session = session
+        try connection.call("Page.enable", session: session)
+        try connection.call("Runtime.enable", session: session)
+        try connection.call("Emulation.setDeviceMetricsOverride", JSONObject([
+            ("width", .number(Double(width))), ("height", .number(Double(height))), ("deviceScaleFactor", .number(1)),
+            ("mobile", .bool(false)),
+        ]), session: session)
+        try connection.call("Emulation.setTouchEmulationEnabled",
+                            JSONObject([("enabled", .bool(true)), ("maxTouchPoints", .number(5))]), session: session)
+        try connection.call("Runtime.addBinding", JSONObject([
+            ("name", .string(Self.binding)), ("executionContextName", .string(Self.worldName)),
+        ]), session: session)
+        try connection.call("Page.navigate", JSONObject([("url", .string(url.absoluteString))]), session: session)
+        guard try connection.nextEvent(timeout: 15, where: { $0.method == "Page.loadEventFired" && $0.sessionId == session }) != nil
+        else { throw .timeout(method: "Page.loadEventFired", seconds: 15) }
+        let tree = try connection.call("Page.getFrameTree", session: session)
+        guard case let .object(frameTree)? = tree["frameTree"], case let .object(frame)? = frameTree["frame"],
+              case let .string(frameID)? = frame["id"] else { throw .malformedMessage("getFrameTree: no frame id") }
+        let created = try connection.call("Page.createIsolatedWorld", JSONObject([
+            ("frameId", .string(frameID)), ("worldName", .string(Self.worldName)), ("grantUniveralAccess", .bool(false)),
+        ]), session: session)
+        guard case let .number(context)? = created["executionContextId"] else { throw .malformedMessage("no executionContextId") }
+        world = Int(context)
+        let source: String
+        do { source = try PageScript.source } catch { throw .scriptFailed("could not load the page script: \(error)") }
+        _ = try evaluate(source, inPageWorld: false)
+    }
+
+    deinit { connection.shutDown() }
+
+    /// Closes the browser.
+    public func close() { connection.shutDown() }
+
+    /// Evaluates JavaScript in the script's isolated world (default) or in the page's own
+    /// world, and returns its value (JSON-serialisable values only).
+    @discardableResult
+    package func evaluate(_ expression: String, inPageWorld: Bool = false) throws(DevToolsError) -> JSONValue {
+        var params = JSONObject([("expression", .string(expression)), ("returnByValue", .bool(true))])
+        if !inPageWorld { params.append("contextId", .number(Double(world))) }
+        let result = try connection.call("Runtime.evaluate", params, session: session)
+        if case let .object(details)? = result["exceptionDetails"] {
+            var text = JSONValue.object(details).serialized()
+            if case let .object(exception)? = details["exception"], case let .string(description)? = exception["description"] {
+                text = description
+            }
+            throw .scriptFailed(text)
+        }
+        guard case let .object(remote)? = result["result"] else { return .null }
+        return remote["value"] ?? .null
+    }
+
+    /// Asks the page script the question and waits for its answer; returns the answer
+    /// (as posted) and the round trip's wall-clock duration in seconds.
+    public func hitTest(_ request: HitTestRequest, timeout: Double = 5) throws(DevToolsError) -> (message: PostedMessage, seconds: Double) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try evaluate(request.scriptInvocation)
+        let token = request.token.description
+        let answer = try nextPosted(timeout: timeout) { message in
+            if case let .success(.answer(answer)) = message.decoded { return answer.token.description == token }
+            return false
+        }
+        guard let answer else { throw .timeout(method: "hitTest", seconds: timeout) }
+        return (answer, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// Asks the page script to post a region snapshot now and returns it.
+    public func pushRegions(timeout: Double = 5) throws(DevToolsError) -> PostedMessage {
+        try evaluate("window.scratchpadInk.pushRegions()")
+        let snapshot = try nextPosted(timeout: timeout) { message in
+            if case .success(.regions) = message.decoded { return true }
+            return false
+        }
+        guard let snapshot else { throw .timeout(method: "pushRegions", seconds: timeout) }
+        return snapshot
+    }
+
+    /// Every message the page script posted that no call took, in order (heartbeat
+    /// snapshots, and anything else the page made the script post).
+    public func takePostedMessages() throws(DevToolsError) -> [PostedMessage] {
+        try connection.poll()
+        collectBindingCalls()
+        defer { posted.removeAll() }
+        return posted
+    }
+
+    private func nextPosted(timeout: Double, where matches: (PostedMessage) -> Bool) throws(DevToolsError) -> PostedMessage? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            collectBindingCalls()
+            if let index = posted.firstIndex(where: matches) { return posted.remove(at: index) }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            try connection.awaitEvent(timeout: remaining) { $0.method == "Runtime.bindingCalled" }
+        }
+    }
+
+    private func collectBindingCalls() {
+        for event in connection.takeEvents(where: { $0.method == "Runtime.bindingCalled" }) {
+            guard case let .string(name)? = event.params["name"], name == Self.binding,
+                  case let .string(payload)? = event.params["payload"] else { continue }
+            let bytes = Array(payload.utf8)
+            posted.append(PostedMessage(bytes: bytes, decoded: Result { () throws(WireMessageError) in try PageMessage.decode(bytes) }))
+            if posted.count > 1_000 { posted.removeFirst() }  // a page that floods: keep the newest
+        }
+        _ = connection.takeEvents { $0.method != "Runtime.bindingCalled" }  // nothing else is awaited here
+    }
+
+    /// The phase of a touch delivered to the page.
+    public enum TouchPhase: String, Sendable {
+        case start = "touchStart", move = "touchMove", end = "touchEnd", cancel = "touchCancel"
+    }
+
+    /// Delivers one touch point's event to the page as a real touch event at viewport
+    /// coordinates (CSS pixels); other touches still down stay in the event.
+    public func dispatchTouch(_ phase: TouchPhase, id: Int, x: Double, y: Double, timestamp: Double) throws(DevToolsError) {
+        switch phase {
+        case .start:
+            activeTouches.append((id, x, y))
+        case .move:
+            if let i = activeTouches.firstIndex(where: { $0.id == id }) { activeTouches[i] = (id, x, y) }
+        case .end, .cancel:
+            activeTouches.removeAll { $0.id == id }
+        }
+        // The protocol sends the set of points down; ending one of several is a move without it.
+        let type: TouchPhase = (phase == .end || phase == .cancel) && !activeTouches.isEmpty ? .move : phase
+        let points: [JSONValue] = type == .end || type == .cancel ? [] : activeTouches.map { touch in
+            .object(JSONObject([("x", .number(touch.x)), ("y", .number(touch.y)), ("id", .number(Double(touch.id)))]))
+        }
+        try connection.call("Input.dispatchTouchEvent", JSONObject([
+            ("type", .string(type.rawValue)), ("touchPoints", .array(points)), ("timestamp", .number(timestamp)),
+        ]), session: session)
+    }
+
+    /// The browser these pages open in: `$CHROMIUM`, else the first of chromium,
+    /// chromium-browser, google-chrome on the PATH; `nil` when there is none.
+    public static var browserPath: String? { DevToolsConnection.findBrowser() }
+
+    /// A `data-*` value of the page's `<body>` (how the fixture pages expose their state),
+    /// read in the page's own world.
+    public func bodyData(_ name: String) throws(DevToolsError) -> String? {
+        let value = try evaluate("document.body.dataset[\(JSONValue.string(name).serialized())] ?? null", inPageWorld: true)
+        if case let .string(text) = value { return text }
+        return nil
+    }
+
+    /// A PNG screenshot of the viewport.
+    public func screenshot() throws(DevToolsError) -> Data {
+        let result = try connection.call("Page.captureScreenshot", JSONObject([("format", .string("png"))]), session: session)
+        guard case let .string(base64)? = result["data"], let data = Data(base64Encoded: base64) else {
+            throw .malformedMessage("captureScreenshot: no data")
+        }
+        return data
+    }
+}
+#endif

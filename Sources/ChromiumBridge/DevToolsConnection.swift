@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Foundation
+import Glibc
+import InkCore
+
+/// Why a conversation with the browser failed.
+public enum DevToolsError: Error, Sendable, CustomStringConvertible {
+    /// No Chromium executable was found (set `CHROMIUM` to its path).
+    case browserNotFound
+    /// The browser could not be started.
+    case launchFailed(String)
+    /// The browser closed the pipe (it exited or crashed).
+    case disconnected
+    /// No reply within the time limit.
+    case timeout(method: String, seconds: Double)
+    /// The browser answered a command with an error.
+    case commandFailed(method: String, message: String)
+    /// A message from the browser that is not the JSON the protocol promises.
+    case malformedMessage(String)
+    /// The page's script threw, or returned something unexpected.
+    case scriptFailed(String)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .browserNotFound: return "no Chromium found (install chromium, or set CHROMIUM to its path)"
+        case let .launchFailed(why): return "could not start Chromium: \(why)"
+        case .disconnected: return "Chromium closed the DevTools pipe"
+        case let .timeout(method, seconds): return "\(method): no reply within \(seconds) s"
+        case let .commandFailed(method, message): return "\(method): \(message)"
+        case let .malformedMessage(text): return "malformed DevTools message: \(text.prefix(200))"
+        case let .scriptFailed(text): return "page script failed: \(text.prefix(300))"
+        }
+    }
+}
+
+/// An event the browser sent: its method, parameters and target session.
+struct DevToolsEvent {
+    var method: String
+    var params: JSONObject
+    var sessionId: String?
+}
+
+/// A headless Chromium spoken to over `--remote-debugging-pipe`: the child reads commands
+/// on its fd 3 and writes replies and events on its fd 4, each message JSON ending in a NUL
+/// byte. Synchronous: a command blocks until its reply, and events that arrive meanwhile
+/// are kept in order for ``nextEvent(timeout:where:)``. Not thread-safe; one owner.
+final class DevToolsConnection {
+    private let process: pid_t
+    private let commands: Int32
+    private let replies: Int32
+    private let profile: URL
+    private var buffer: [UInt8] = []
+    private var nextID = 0
+    private(set) var events: [DevToolsEvent] = []
+    private var closed = false
+
+    /// Finds Chromium: `$CHROMIUM`, else `chromium`, `chromium-browser`, `google-chrome` on the PATH.
+    static func findBrowser() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["CHROMIUM"], FileManager.default.isExecutableFile(atPath: path) { return path }
+        let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            for name in names where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+                return "\(directory)/\(name)"
+            }
+        }
+        return nil
+    }
+
+    /// Starts a headless Chromium with an empty profile in a temporary directory.
+    init(executable: String? = nil) throws(DevToolsError) {
+        guard let path = executable ?? Self.findBrowser() else { throw .browserNotFound }
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("scratchpad-ink-chromium-\(UUID().uuidString)")
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw .launchFailed("pipe: \(String(cString: strerror(errno)))") }
+        // pipe() may hand out 3 and 4 themselves: move every end to 10 or above first.
+        func high(_ fd: Int32) -> Int32 {
+            let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
+            close(fd)
+            return moved
+        }
+        let childReads = high(toChild[0]), parentWrites = high(toChild[1])
+        let parentReads = high(fromChild[0]), childWrites = high(fromChild[1])
+
+        var arguments = [path, "--headless", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run",
+                         "--no-default-browser-check", "--hide-scrollbars", "--mute-audio", "--disable-extensions",
+                         "--user-data-dir=\(profile.path)", "about:blank"]
+        if getuid() == 0 { arguments.insert("--no-sandbox", at: 1) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, childReads, 3)
+        posix_spawn_file_actions_adddup2(&actions, childWrites, 4)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let status = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(childReads)
+        close(childWrites)
+        guard status == 0 else {
+            close(parentWrites)
+            close(parentReads)
+            throw .launchFailed(String(cString: strerror(status)))
+        }
+        process = pid
+        commands = parentWrites
+        replies = parentReads
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { shutDown() }
+
+    /// Closes the browser and removes its profile.
+    func shutDown() {
+        guard !closed else { return }
+        closed = true
+        _ = try? call("Browser.close", timeout: 2)
+        close(commands)
+        close(replies)
+        var status: Int32 = 0
+        for _ in 0..<40 {
+            if waitpid(process, &status, WNOHANG) == process { break }
+            usleep(50_000)
+        }
+        if waitpid(process, &status, WNOHANG) == 0 {
+            kill(process, SIGKILL)
+            waitpid(process, &status, 0)
+        }
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    /// Sends a command and waits for its reply; returns the reply's `result`.
+    @discardableResult
+    func call(_ method: String, _ params: JSONObject = JSONObject(), session: String? = nil,
+              timeout: Double = 15) throws(DevToolsError) -> JSONObject {
+        nextID += 1
+        let id = nextID
+        var message = JSONObject()
+        message.append("id", .number(Double(id)))
+        message.append("method", .string(method))
+        message.append("params", .object(params))
+        if let session { message.append("sessionId", .string(session)) }
+        var bytes = Array(JSONValue.object(message).serialized().utf8)
+        bytes.append(0)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
+                throw .disconnected
+            }
+            written += n
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let object = try readMessage(until: deadline, method: method)
+            if case let .number(replyID)? = object["id"], Int(replyID) == id {
+                if case let .object(error)? = object["error"] {
+                    if case let .string(text)? = error["message"] { throw .commandFailed(method: method, message: text) }
+                    throw .commandFailed(method: method, message: JSONValue.object(error).serialized())
+                }
+                if case let .object(result)? = object["result"] { return result }
+                return JSONObject()
+            }
+            keepEvent(object)
+        }
+    }
+
+    /// Removes and returns the first event (already received, or arriving before `timeout`)
+    /// that matches; `nil` when none came in time.
+    func nextEvent(timeout: Double, where matches: (DevToolsEvent) -> Bool) throws(DevToolsError) -> DevToolsEvent? {
+        if let index = events.firstIndex(where: matches) { return events.remove(at: index) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let object: JSONObject
+            do { object = try readMessage(until: deadline, method: "waiting for an event") } catch {
+                if case .timeout = error { return nil }
+                throw error
+            }
+            keepEvent(object)
+            if let index = events.firstIndex(where: matches) { return events.remove(at: index) }
+        }
+    }
+
+    /// Waits until an event that matches has been received (kept, not removed); `false`
+    /// when none came in time.
+    @discardableResult
+    func awaitEvent(timeout: Double, where matches: (DevToolsEvent) -> Bool) throws(DevToolsError) -> Bool {
+        guard let event = try nextEvent(timeout: timeout, where: matches) else { return false }
+        events.insert(event, at: 0)
+        return true
+    }
+
+    /// Removes and returns every kept event that matches, in order.
+    func takeEvents(where matches: (DevToolsEvent) -> Bool) -> [DevToolsEvent] {
+        let taken = events.filter(matches)
+        events.removeAll(where: matches)
+        return taken
+    }
+
+    /// Reads whatever the browser has already sent, without waiting.
+    func poll() throws(DevToolsError) {
+        while true {
+            let object: JSONObject
+            do { object = try readMessage(until: Date(), method: "poll") } catch {
+                if case .timeout = error { return }
+                throw error
+            }
+            keepEvent(object)
+        }
+    }
+
+    private func keepEvent(_ object: JSONObject) {
+        guard case let .string(method)? = object["method"] else { return }
+        var params = JSONObject()
+        if case let .object(p)? = object["params"] { params = p }
+        var session: String?
+        if case let .string(s)? = object["sessionId"] { session = s }
+        events.append(DevToolsEvent(method: method, params: params, sessionId: session))
+        if events.count > 10_000 { events.removeFirst(events.count - 10_000) }  // a flooding page
+    }
+
+    private func readMessage(until deadline: Date, method: String) throws(DevToolsError) -> JSONObject {
+        while true {
+            if let end = buffer.firstIndex(of: 0) {
+                let message = Array(buffer[..<end])
+                buffer.removeSubrange(...end)
+                let value: JSONValue
+                do { value = try JSONParser.parse(message, maxDepth: 64) } catch {
+                    throw .malformedMessage(String(decoding: message, as: UTF8.self))
+                }
+                guard case let .object(object) = value else { throw .malformedMessage(String(decoding: message, as: UTF8.self)) }
+                return object
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            var descriptor = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
+            let ready = Glibc.poll(&descriptor, 1, Int32(max(0, min(remaining, 60)) * 1000))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .disconnected
+            }
+            if ready == 0 {
+                throw .timeout(method: method, seconds: (remaining * 1000).rounded() / 1000)
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .disconnected }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+}
+#endif

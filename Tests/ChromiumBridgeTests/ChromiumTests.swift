@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import ChromiumBridge
+import Foundation
+import HitTestBridge
+import InkCore
+import Testing
+
+/// The repository's root, from this file's path.
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private func page(_ name: String) -> URL { root.appendingPathComponent("Fixtures/pages/\(name)") }
+private func session(_ name: String) throws -> SessionLog {
+    try SessionLog.read(contentsOf: root.appendingPathComponent("Fixtures/strokes/\(name)").path).get()
+}
+
+/// Browser tests run when a Chromium is installed (`scripts/install-test-tools.sh`
+/// installs one); without it they are reported as skipped, by name.
+private let browserPresent = ChromiumPage.browserPath != nil
+
+@Suite("Headless Chromium: the page script in a real page", .enabled(if: browserPresent, "no Chromium installed (scripts/install-test-tools.sh installs it)"), .serialized)
+struct ChromiumTests {
+    @Test("hit tests answered by the real page agree with its region snapshot at every point of a grid",
+          arguments: ["blocks.html", "hostile.html"])
+    func answersAgreeWithSnapshot(name: String) throws {
+        let browser = try ChromiumPage(url: page(name))
+        defer { browser.close() }
+        let posted = try browser.pushRegions()
+        guard case let .success(.regions(snapshot)) = posted.decoded else {
+            Issue.record("no snapshot: \(posted.decoded)")
+            return
+        }
+        #expect(Set(snapshot.regions.compactMap(\.element)) == ["answer-field", "check-button", "block-1", "block-2", "block-3", "block-4"])
+        var disagreements: [String] = []
+        var pageCount = 0
+        for y in stride(from: 7.0, to: 768, by: 32) {
+            for x in stride(from: 7.0, to: 1024, by: 32) {
+                let point = CanvasPoint(x: x, y: y)
+                let request = HitTestRequest(token: QueryToken(high: 1, low: UInt64(x * 10_000 + y)), pagePoint: point, generation: snapshot.generation)
+                let (answer, _) = try browser.hitTest(request)
+                guard case let .success(.answer(decoded)) = answer.decoded else {
+                    disagreements.append("(\(x), \(y)): \(answer.decoded)")
+                    continue
+                }
+                if decoded.verdict == .page { pageCount += 1 }
+                if decoded.verdict != snapshot.verdict(at: point) {
+                    disagreements.append("(\(x), \(y)): page says \(decoded.verdict), snapshot \(snapshot.verdict(at: point))")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
+        #expect(pageCount > 20)  // the grid does hit the interactive elements
+    }
+
+    @Test("drag a block, then write 3.5: the page's own handlers move the block, the ink has every stroke, nothing is lost",
+          arguments: [("blocks.html", true), ("blocks.html", false), ("hostile.html", true)])
+    func dragThenDecimal(name: String, cache: Bool) throws {
+        let browser = try ChromiumPage(url: page(name))
+        defer { browser.close() }
+        let report = try BrowserReplay(useCache: cache).replay(session("blocks-then-3-5.jsonl"), on: browser)
+        #expect(report.isVerified, "\(report.problems) \(report.ledger)")
+        #expect(report.ledger.dropped == 0 && report.ledger.received == 241)
+        #expect(try browser.bodyData("order") == "block-1,block-3,block-4,block-2")
+        #expect(try browser.bodyData("drags") == "1")
+        #expect(report.touches.map(\.verdict) == [.page, .ink, .ink, .ink])
+        #expect(report.strokes.count == 3)
+        let dot = report.touches[2]
+        #expect(dot.samples == 4 && dot.firstInkLatency != nil)
+        if cache {
+            #expect(report.bridge.cacheHits == 4 && report.roundTrips.isEmpty, "\(report.bridge) \(report.roundTrips)")
+        } else {
+            #expect(report.bridge.cacheHits == 0 && report.roundTrips.count >= 4, "\(report.bridge)")
+        }
+        #expect(report.touchEventsDispatched == 44)  // the drag's 43 samples, and its end
+    }
+
+    @Test("the hostile page runs its forgeries and floods: nothing it forges decides, and without the cache its churn can only delay a question to the fallback")
+    func hostilePageChangesNothing() throws {
+        let browser = try ChromiumPage(url: page("hostile.html"))
+        defer { browser.close() }
+        let log = try session("blocks-then-3-5.jsonl")
+        let report = try BrowserReplay(useCache: false).replay(log, on: browser)
+        #expect(Int(try browser.bodyData("forged") ?? "0") ?? 0 > 100)  // its scripts did run
+        #expect(report.bridge.unknownAnswers == 0)  // nothing it forged ever reached the bridge
+        #expect(report.isVerified)
+        // Every verdict the page gave is the true one; a question its layout churn kept
+        // stale went to the fallback (ink) by the deadline.
+        let truth: [HitTestVerdict] = [.page, .ink, .ink, .ink]
+        for (touch, expected) in zip(report.touches, truth) {
+            if touch.reason == .answered {
+                #expect(touch.verdict == expected)
+            } else {
+                #expect(touch.reason == .deadline && touch.verdict == .ink)
+            }
+        }
+        #expect(try browser.takePostedMessages().count <= 1_000)
+    }
+}
+#endif
