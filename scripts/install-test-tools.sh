@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
 # Installs what the tests use beyond the Swift toolchain, when it is missing:
-#   node (runs the page script's tests, Tests/PageScript, with a DOM stand-in).
+#   node      runs the page script's tests (Tests/PageScript) with a DOM stand-in;
+#   chromium  the real browser of the end-to-end tests (Tests/ChromiumBridgeTests).
 # Safe to run again. Without a package manager it says what is missing, and the tests
-# that need it report themselves as skipped.
+# that need it report themselves as skipped, by name.
 set -uo pipefail
 missing=()
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
-[ ${#missing[@]} -eq 0 ] && { echo "test tools: node $(node --version)"; exit 0; }
-sudo=""
-[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo -n"
-if command -v apt-get >/dev/null 2>&1; then
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-elif command -v dnf >/dev/null 2>&1; then
-  $sudo dnf install -y -q "${missing[@]}"
+browser=""
+for name in chromium chromium-browser google-chrome; do
+  command -v "$name" >/dev/null 2>&1 && { browser=$name; break; }
+done
+[ -n "${CHROMIUM:-}" ] && [ -x "${CHROMIUM}" ] && browser=$CHROMIUM
+[ -z "$browser" ] && missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo -n"
+  if command -v apt-get >/dev/null 2>&1; then
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  elif command -v dnf >/dev/null 2>&1; then
+    $sudo dnf install -y -q "${missing[@]}"
+  fi
 fi
 if command -v node >/dev/null 2>&1; then
-  echo "test tools: installed node $(node --version)"
+  echo "test tools: node $(node --version)"
 else
-  echo "test tools: could not install ${missing[*]}; the page script's tests will be skipped" >&2
+  echo "test tools: could not install node; the page script's tests will be skipped" >&2
+fi
+if command -v chromium >/dev/null 2>&1 || [ -n "$browser" ]; then
+  echo "test tools: $( (${browser:-chromium} --version) 2>/dev/null | head -1)"
+else
+  echo "test tools: could not install chromium; the browser tests will be skipped" >&2
 fi
 exit 0

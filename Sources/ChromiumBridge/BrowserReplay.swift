@@ -23,6 +23,8 @@ public struct BrowserReplayReport: Sendable {
     public var touchEventsDispatched: Int
     /// The ink drawn, as strokes.
     public var strokes: [InkLayer.Stroke]
+    /// Where the page was scrolled at the end (CSS pixels), as the bridge's transform had it.
+    public var finalTransform: PageTransform
 
     /// One touch of the replay.
     public struct Touch: Sendable {
@@ -50,8 +52,14 @@ public struct BrowserReplayReport: Sendable {
 /// time the answer takes. With the cache on, the page's snapshots are taken at the start
 /// and then as its heartbeat would post them (every half of their max age) and after every
 /// touch handed to the page. Touches the engine releases to the page are dispatched as real
-/// touch events at their samples' positions (canvas to viewport through the log's page
-/// transform, less the page's scroll), so the page's own handlers run.
+/// touch events at their samples' positions and paced in wall-clock time as the user moved
+/// (the browser judges taps and flings by real time), so the page's own handlers run
+/// (drags, taps, the browser's own touch scrolling).
+///
+/// The canvas covers the viewport at one canvas point per CSS pixel: the log's own
+/// `page_transform` (which described the recorded page) is not used. The bridge's transform
+/// is the real page's scroll offset, read at the start, before every touch-down and after
+/// every touch the page got.
 public struct BrowserReplay {
     /// Whether snapshots of the page's regions answer hit tests without a round trip.
     public var useCache: Bool
@@ -87,22 +95,25 @@ public struct BrowserReplay {
         var touchIndex: [TouchID: Int] = [:]
         var downTimes: [TouchID: Double] = [:]
         var released: Set<TouchID> = []
+        var lastSampleTime: [TouchID: Double] = [:]
         var dispatched = 0
         var refused = 0
         var nextHeartbeat = -Double.infinity
         var heartbeat = 0.5
-        let transform: PageTransform
-        let epoch = Date().timeIntervalSince1970
+        var transform = PageTransform.identity
+        /// Wall-clock pacing of page touches: (wall seconds, sample time) of the first
+        /// released sample since the page had no touch down.
+        var paceAnchor: (wall: Double, sample: Double)?
 
         init(log: SessionLog, page: ChromiumPage, useCache: Bool, fallback: HitTestVerdict) {
             self.log = log
             self.page = page
             self.useCache = useCache
-            transform = log.header.pageTransform ?? .identity
-            host = EngineHost(bridge: BridgeConfiguration(fallback: fallback, useCache: useCache), transform: transform, seed: 1)
+            host = EngineHost(bridge: BridgeConfiguration(fallback: fallback, useCache: useCache), seed: 1)
         }
 
         mutating func play() throws(DevToolsError) {
+            try followScroll(at: log.events.first?.time ?? 0)
             for event in log.events {
                 try deliver(until: event.time)
                 guard case let .touch(touch, time) = event else { continue }  // the real page answers
@@ -110,6 +121,7 @@ public struct BrowserReplay {
                     try snapshot(at: time)
                     try deliver(until: time)  // the snapshot is in the cache before the touch
                 }
+                if touch.phase == .began { try followScroll(at: time) }  // a host hears every scroll; we look before asking
                 guard let id = identities.engineID(for: touch.touch.rawValue, phase: touch.phase) else { continue }
                 let mapped = TouchEvent(touch: id, phase: touch.phase, samples: touch.samples, predicted: touch.predicted)
                 do {
@@ -194,10 +206,13 @@ public struct BrowserReplay {
             case .retractInk(let id):
                 if let index = touchIndex[id] { touches[index].firstInkLatency = nil }
             case let .release(id, sample):
+                pace(to: sample.timestamp)
                 let point = viewportPoint(sample.point)
-                try page.dispatchTouch(released.contains(id) ? .move : .start, id: Int(id.rawValue), x: point.x, y: point.y,
-                                       timestamp: epoch + sample.timestamp)
+                // Stamped by the browser as they arrive, paced: the browser's gesture and fling
+                // detection reads its own clock, and mixing in ours made flings random.
+                try page.dispatchTouch(released.contains(id) ? .move : .start, id: Int(id.rawValue), x: point.x, y: point.y)
                 released.insert(id)
+                lastSampleTime[id] = sample.timestamp
                 dispatched += 1
             case let .endRelease(id):
                 try endPageTouch(id, .end, now: now)
@@ -210,22 +225,47 @@ public struct BrowserReplay {
             }
         }
 
-        mutating func endPageTouch(_ id: TouchID, _ phase: ChromiumPage.TouchPhase, now: Double) throws(DevToolsError) {
-            guard released.remove(id) != nil else { return }
-            try page.dispatchTouch(phase, id: Int(id.rawValue), x: 0, y: 0, timestamp: epoch + now)
-            dispatched += 1
-            if useCache { try snapshot(at: now) }  // the page may have changed
+        /// Waits until the page has had as long since the first sample of the current page
+        /// touches as the user did: the browser judges flings and taps by real time.
+        mutating func pace(to sampleTime: Double) {
+            let wall = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            guard let anchor = paceAnchor else {
+                paceAnchor = (wall, sampleTime)
+                return
+            }
+            let wait = (sampleTime - anchor.sample) - (wall - anchor.wall)
+            if wait > 0 { usleep(UInt32(min(wait, 5) * 1_000_000)) }
         }
 
-        func viewportPoint(_ point: CanvasPoint) -> CanvasPoint {
-            transform.pagePoint(for: point)  // fixture pages do not scroll: page = viewport
+        mutating func endPageTouch(_ id: TouchID, _ phase: ChromiumPage.TouchPhase, now: Double) throws(DevToolsError) {
+            guard released.remove(id) != nil else { return }
+            if let last = lastSampleTime[id] { pace(to: last) }
+            lastSampleTime[id] = nil
+            if released.isEmpty { paceAnchor = nil }
+            try page.dispatchTouch(phase, id: Int(id.rawValue), x: 0, y: 0)
+            dispatched += 1
+            try followScroll(at: now)  // the page may have scrolled or changed
+            if useCache { try snapshot(at: now) }
         }
+
+        /// Tells the bridge where the page is scrolled, when that changed.
+        mutating func followScroll(at time: Double) throws(DevToolsError) {
+            let (x, y) = try page.scrollOffset()
+            let scrolled = PageTransform(scale: 1, offsetX: x, offsetY: y)
+            guard scrolled != transform else { return }
+            transform = scrolled
+            do { try host.layoutChanged(scrolled, now: max(time, host.now), into: &output) } catch { return }
+            try drain(now: host.now)
+        }
+
+        /// The canvas covers the viewport, one point per CSS pixel.
+        func viewportPoint(_ point: CanvasPoint) -> CanvasPoint { point }
 
         func report() -> BrowserReplayReport {
             BrowserReplayReport(
                 ledger: host.ledger, counters: host.counters, bridge: host.bridgeMetrics, problems: audit.problems,
                 touches: touches, roundTrips: roundTrips, refusedMessages: refused, touchEventsDispatched: dispatched,
-                strokes: canvas.strokes)
+                strokes: canvas.strokes, finalTransform: transform)
         }
     }
 }

@@ -157,8 +157,9 @@ public final class ChromiumPage {
     }
 
     /// Delivers one touch point's event to the page as a real touch event at viewport
-    /// coordinates (CSS pixels); other touches still down stay in the event.
-    public func dispatchTouch(_ phase: TouchPhase, id: Int, x: Double, y: Double, timestamp: Double) throws(DevToolsError) {
+    /// coordinates (CSS pixels); other touches still down stay in the event. Without a
+    /// `timestamp` (seconds since 1970) the browser stamps the event as it arrives.
+    public func dispatchTouch(_ phase: TouchPhase, id: Int, x: Double, y: Double, timestamp: Double? = nil) throws(DevToolsError) {
         switch phase {
         case .start:
             activeTouches.append((id, x, y))
@@ -172,9 +173,9 @@ public final class ChromiumPage {
         let points: [JSONValue] = type == .end || type == .cancel ? [] : activeTouches.map { touch in
             .object(JSONObject([("x", .number(touch.x)), ("y", .number(touch.y)), ("id", .number(Double(touch.id)))]))
         }
-        try connection.call("Input.dispatchTouchEvent", JSONObject([
-            ("type", .string(type.rawValue)), ("touchPoints", .array(points)), ("timestamp", .number(timestamp)),
-        ]), session: session)
+        var params = JSONObject([("type", .string(type.rawValue)), ("touchPoints", .array(points))])
+        if let timestamp { params.append("timestamp", .number(timestamp)) }
+        try connection.call("Input.dispatchTouchEvent", params, session: session)
     }
 
     /// The browser these pages open in: `$CHROMIUM`, else the first of chromium,
@@ -187,6 +188,15 @@ public final class ChromiumPage {
         let value = try evaluate("document.body.dataset[\(JSONValue.string(name).serialized())] ?? null", inPageWorld: true)
         if case let .string(text) = value { return text }
         return nil
+    }
+
+    /// How far the page is scrolled (CSS pixels): the offset from viewport to document
+    /// coordinates, read in the script's world (the page cannot fake it there).
+    public func scrollOffset() throws(DevToolsError) -> (x: Double, y: Double) {
+        let value = try evaluate("[window.scrollX, window.scrollY]")
+        guard case let .array(items) = value, items.count == 2, case let .number(x) = items[0], case let .number(y) = items[1]
+        else { throw .scriptFailed("scroll offset: \(value.serialized())") }
+        return (x, y)
     }
 
     /// A PNG screenshot of the viewport.

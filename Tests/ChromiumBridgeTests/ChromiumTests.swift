@@ -72,6 +72,22 @@ struct ChromiumTests {
         #expect(report.touchEventsDispatched == 44)  // the drag's 43 samples, and its end
     }
 
+    @Test("two fingers scroll the real page; the bridge follows the scroll; the ink written after it is asked about where the page now is",
+          arguments: [true, false])
+    func scrollThenWrite(cache: Bool) throws {
+        let browser = try ChromiumPage(url: page("long.html"))
+        defer { browser.close() }
+        let report = try BrowserReplay(useCache: cache).replay(session("scroll-then-write.jsonl"), on: browser)
+        #expect(report.isVerified, "\(report.problems) \(report.ledger)")
+        let scroll = try browser.scrollOffset()
+        #expect(scroll.y > 200 && scroll.y <= 400, "scrolled \(scroll.y)")  // the browser's own touch scrolling, no fling
+        // The bridge followed the scroll (it may still settle by a few pixels after the last look).
+        #expect(abs(report.finalTransform.offsetY - scroll.y) < 16, "bridge \(report.finalTransform.offsetY), page \(scroll.y)")
+        #expect(report.touches.map(\.verdict) == [.page, .page, .ink, .ink, .ink, .ink])
+        #expect(report.touches[0].reason == .multiTouchGesture || report.touches[1].reason == .multiTouchGesture)
+        #expect(report.strokes.count == 4)
+    }
+
     @Test("the hostile page runs its forgeries and floods: nothing it forges decides, and without the cache its churn can only delay a question to the fallback")
     func hostilePageChangesNothing() throws {
         let browser = try ChromiumPage(url: page("hostile.html"))

@@ -29,6 +29,7 @@ public enum SyntheticSessions {
             ("ends-before-verdict", endsBeforeVerdict),
             ("never-answered", neverAnswered),
             ("blocks-then-3-5", blocksThenDecimal),
+            ("scroll-then-write", scrollThenWrite),
         ]
     }
 
@@ -104,6 +105,47 @@ public enum SyntheticSessions {
             return CanvasPoint(x: 752 + 22 * cos(a), y: 537 + 22 * sin(a))
         }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
         b.stroke(TouchID(1), five, answerAfter: 0.030)
+        return b.log
+    }
+
+    /// Two fingers scroll the page up by about 400 points (then hold still, so the page
+    /// does not fling), and a pencil writes "0.75" where the page moved to. Replayed against
+    /// `Fixtures/pages/long.html`, the browser scrolls and the bridge follows it.
+    public static var scrollThenWrite: SessionLog {
+        var b = builder("two-finger scroll up 400 points, hold, lift; then pencil \"0.75\"")
+        for (touch, x, delay) in [(UInt64(1), 600.0, 0.0), (UInt64(2), 680.0, 0.03)] {
+            let moving = samples(from: 1.0 + delay, duration: 0.5, rate: 60, tool: .finger,
+                                 path: { u in CanvasPoint(x: x, y: 650 - 400 * (u * u * (3 - 2 * u))) })
+            let still = samples(from: 1.5 + delay + 1.0 / 60, duration: 0.25, rate: 60, tool: .finger,
+                                path: { _ in CanvasPoint(x: x, y: 250) })
+            b.stroke(TouchID(touch), moving + still, answerAfter: 0.030)
+        }
+        var start = 2.5
+        for (glyph, x) in [("0", 300.0), (".", 345.0), ("7", 380.0), ("5", 430.0)] {
+            let stroke: [TouchSample]
+            switch glyph {
+            case ".":
+                stroke = samples(from: start, duration: 0.0125, rate: 240, tool: .pencil,
+                                 path: { u in CanvasPoint(x: x + u, y: 550 + u) }, force: { _ in 0.5 })
+            case "0":
+                stroke = samples(from: start, duration: 0.4, rate: 240, tool: .pencil, path: { u in
+                    CanvasPoint(x: x + 16 * sin(u * 2 * .pi), y: 530 - 24 * cos(u * 2 * .pi))
+                }, force: { u in 0.4 + 0.1 * sin(u * .pi) })
+            case "7":
+                stroke = samples(from: start, duration: 0.3, rate: 240, tool: .pencil, path: { u in
+                    u < 0.4 ? CanvasPoint(x: x + 75 * u, y: 506) : CanvasPoint(x: x + 30 - 30 * (u - 0.4), y: 506 + 80 * (u - 0.4))
+                }, force: { _ in 0.45 })
+            default:
+                stroke = samples(from: start, duration: 0.4, rate: 240, tool: .pencil, path: { u in
+                    if u < 0.2 { return CanvasPoint(x: x + 20 - 100 * u, y: 506) }
+                    if u < 0.4 { return CanvasPoint(x: x, y: 506 + (u - 0.2) * 100) }
+                    let a = -Double.pi * 0.7 + (u - 0.4) / 0.6 * Double.pi * 1.5
+                    return CanvasPoint(x: x + 10 + 16 * cos(a), y: 542 + 16 * sin(a))
+                }, force: { _ in 0.45 })
+            }
+            b.stroke(TouchID(3), stroke, answerAfter: 0.030)
+            start = (stroke.last!.timestamp + 0.25).rounded(toPlaces: 6)
+        }
         return b.log
     }
 
@@ -190,5 +232,12 @@ public enum SyntheticSessions {
                              path: { u in CanvasPoint(x: 200 + 300 * u, y: 620 - 40 * u * u) })
         b.stroke(TouchID(1), stroke, answerAfter: nil)
         return b.log
+    }
+}
+
+private extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
     }
 }
