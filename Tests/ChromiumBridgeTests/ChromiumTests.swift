@@ -19,7 +19,7 @@ private let browserPresent = ChromiumPage.browserPath != nil
 @Suite("Headless Chromium: the page script in a real page", .enabled(if: browserPresent, "no Chromium installed (scripts/install-test-tools.sh installs it)"), .serialized)
 struct ChromiumTests {
     @Test("hit tests answered by the real page agree with its region snapshot at every point of a grid",
-          arguments: ["blocks.html", "hostile.html"])
+          arguments: ["blocks.html", "answer-field.html", "number-line.html", "long.html", "hostile.html"])
     func answersAgreeWithSnapshot(name: String) throws {
         let browser = try ChromiumPage(url: page(name))
         defer { browser.close() }
@@ -28,7 +28,9 @@ struct ChromiumTests {
             Issue.record("no snapshot: \(posted.decoded)")
             return
         }
-        #expect(Set(snapshot.regions.compactMap(\.element)) == ["answer-field", "check-button", "block-1", "block-2", "block-3", "block-4"])
+        if name == "blocks.html" || name == "hostile.html" {
+            #expect(Set(snapshot.regions.compactMap(\.element)) == ["answer-field", "check-button", "block-1", "block-2", "block-3", "block-4"])
+        }
         var disagreements: [String] = []
         var pageCount = 0
         for y in stride(from: 7.0, to: 768, by: 32) {
@@ -47,7 +49,7 @@ struct ChromiumTests {
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
-        #expect(pageCount > 20)  // the grid does hit the interactive elements
+        #expect(pageCount > 5)  // the grid does hit the interactive elements
     }
 
     @Test("drag a block, then write 3.5: the page's own handlers move the block, the ink has every stroke, nothing is lost",
@@ -86,6 +88,31 @@ struct ChromiumTests {
         #expect(report.touches.map(\.verdict) == [.page, .page, .ink, .ink, .ink, .ink])
         #expect(report.touches[0].reason == .multiTouchGesture || report.touches[1].reason == .multiTouchGesture)
         #expect(report.strokes.count == 4)
+    }
+
+    @Test("dragging the number line's handle: the page's handler places it at 0.75; the tick is ink")
+    func numberLine() throws {
+        let browser = try ChromiumPage(url: page("number-line.html"))
+        defer { browser.close() }
+        let report = try BrowserReplay().replay(session("number-line-0-75.jsonl"), on: browser)
+        #expect(report.isVerified)
+        #expect(try browser.bodyData("value") == "0.75")
+        #expect(try browser.bodyData("drags") == "1")
+        #expect(report.touches.map(\.verdict) == [.page, .ink])
+    }
+
+    @Test("real handwriting over the real answer-field page: the page decides as the recorded layout did", arguments: [true, false])
+    func realInk(cache: Bool) throws {
+        let log = try session("real/myscript/1943.jsonl")
+        let recorded = SessionReplayer().replay(log)
+        let browser = try ChromiumPage(url: page("answer-field.html"))
+        defer { browser.close() }
+        let report = try BrowserReplay(useCache: cache).replay(log, on: browser)
+        #expect(report.isVerified)
+        #expect(report.touches.map(\.verdict) == recorded.touches.map(\.verdict))
+        let toPage = report.touches.filter { $0.verdict == .page }.count
+        let fieldTouches = try browser.bodyData("fieldTouches")
+        #expect(toPage > 0 && Int(fieldTouches ?? "0") == toPage)
     }
 
     @Test("the hostile page runs its forgeries and floods: nothing it forges decides, and without the cache its churn can only delay a question to the fallback")

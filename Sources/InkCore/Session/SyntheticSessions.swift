@@ -30,6 +30,7 @@ public enum SyntheticSessions {
             ("never-answered", neverAnswered),
             ("blocks-then-3-5", blocksThenDecimal),
             ("scroll-then-write", scrollThenWrite),
+            ("number-line-0-75", numberLine),
         ]
     }
 
@@ -146,6 +147,21 @@ public enum SyntheticSessions {
             b.stroke(TouchID(3), stroke, answerAfter: 0.030)
             start = (stroke.last!.timestamp + 0.25).rounded(toPlaces: 6)
         }
+        return b.log
+    }
+
+    /// A finger drags a number line's handle from 0 (x 100) to 0.75 (x 700) at y 400, holds
+    /// it, lifts; then a pencil ticks beside the question. For `Fixtures/pages/number-line.html`.
+    public static var numberLine: SessionLog {
+        var b = builder("finger drags a number-line handle from 0 to 0.75, then a pencil tick")
+        let moving = samples(from: 1.0, duration: 0.6, rate: 60, tool: .finger,
+                             path: { u in CanvasPoint(x: 100 + 600 * (u * u * (3 - 2 * u)), y: 400 + 6 * sin(u * .pi)) })
+        let still = samples(from: 1.6 + 1.0 / 60, duration: 0.2, rate: 60, tool: .finger, path: { _ in CanvasPoint(x: 700, y: 400) })
+        b.stroke(TouchID(1), moving + still, answerAfter: 0.030)
+        let tick = samples(from: 2.4, duration: 0.2, rate: 240, tool: .pencil, path: { u in
+            u < 0.3 ? CanvasPoint(x: 600 + 40 * u, y: 200 + 60 * u) : CanvasPoint(x: 612 + 60 * (u - 0.3), y: 218 - 100 * (u - 0.3))
+        }, force: { _ in 0.5 })
+        b.stroke(TouchID(2), tick, answerAfter: 0.030)
         return b.log
     }
 
