@@ -10,9 +10,10 @@ enum ReplayOptions {
         flags: ["--json", "--pencil-only"])
 
     static let help = """
-          --oracle <source>       Who answers hit tests: recorded (the log's answers) or
+          --oracle <source>       Who answers hit tests: recorded (the log's answers),
                                   regions (the page answers from the region snapshots the
-                                  log records) (default: recorded).
+                                  log records), or chromium:<page.html> (run only: a real
+                                  page in headless Chromium) (default: recorded).
           --oracle-latency <ms>   Answers arrive this many ms after their question (default:
                                   as recorded; with --oracle regions: 30).
           --jitter <ms>           Add a seeded random 0..<ms to each round trip's latency.
@@ -41,7 +42,7 @@ enum ReplayOptions {
         switch arguments.string("--oracle") ?? "recorded" {
         case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded
         case "regions": configuration.oracle = .regions(latency: latency ?? 0.030)
-        case let other: throw UsageError(message: "'--oracle' takes one of recorded, regions, not '\(other)'")
+        case let other: throw UsageError(message: "'--oracle' takes one of recorded, regions, chromium:<page.html>, not '\(other)'")
         }
         if let jitter = try arguments.number("--jitter", in: 0...3_600_000) { configuration.latencyJitter = jitter / 1000 }
         if let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991) { configuration.seed = UInt64(seed) }

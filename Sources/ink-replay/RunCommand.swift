@@ -4,7 +4,7 @@ import InkCore
 /// `ink-replay run`: replay sessions and report.
 enum RunCommand: Command {
     static let name = "run"
-    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--json]"
+    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions|chromium:<page.html>] [--picture <file.html>] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--json]"
     static let help = """
         OVERVIEW: Replay sessions through the engine in simulated time and report where every
         sample went and how long ink took to appear.
@@ -17,13 +17,25 @@ enum RunCommand: Command {
         ARGUMENTS:
           <file or directory>     Session logs (*.jsonl); directories are searched recursively.
 
+        With --oracle chromium:<page.html> the sessions replay against that page in headless
+        Chromium (docs/browser.md): the real page answers every hit test (the log's answers
+        and snapshots are not used), touches that go to the page are dispatched to it as
+        real touch events, and the report gives the real round-trip latency. --cache
+        defaults to on there; --picture <file.html> writes a screenshot of the page after
+        the replay with the ink over it.
+
         OPTIONS:
         \(ReplayOptions.help)
           -h, --help              Show help information.
         """
-    static let spec = ReplayOptions.spec
+    static let spec = ArgumentSpec(valued: ReplayOptions.spec.valued.merging(["--picture": "--picture"]) { a, _ in a },
+                                   flags: ReplayOptions.spec.flags)
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
+            return try BrowserRun.run(arguments, page: String(oracle.dropFirst("chromium:".count)))
+        }
+        if arguments.string("--picture") != nil { throw UsageError(message: "'--picture' needs '--oracle chromium:<page.html>'") }
         let summary = Summary(reports: try ReplayOptions.replayAll(arguments))
         if arguments.flag("--json") {
             var object = summary.ledgerJSON()

@@ -1,0 +1,100 @@
+import ChromiumBridge
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// `ink-replay run --oracle chromium:<page.html>`: replays sessions against a real page in
+/// headless Chromium (one fresh browser per session) and reports the ledger, the real
+/// round-trip latency and first-ink latency; `--picture` writes what the student saw.
+enum BrowserRun {
+    static func run(_ arguments: ArgumentList, page: String) throws -> Int32 {
+        #if canImport(Glibc)
+        guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
+        let url = URL(fileURLWithPath: page).standardizedFileURL
+        let cache = try arguments.onOff("--cache") ?? true
+        let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
+        let files = try SessionFiles.expand(arguments.positional)
+        let picture = arguments.string("--picture")
+        if picture != nil, files.count != 1 { throw UsageError(message: "'--picture' takes one session") }
+        var failed = false
+        var allTrips: [Double] = [], allFirstInk: [Double] = [], shortFirstInk: [Double] = []
+        print("page: \(page) (region cache \(cache ? "on" : "off"))")
+        print("session".padded(26, left: true) + "touches".padded(8) + "samples".padded(9) + "inked".padded(8)
+              + "released".padded(10) + "dropped".padded(9) + "round trips".padded(12) + "  RTT p50 / p95 (ms)")
+        for file in files {
+            let log: SessionLog
+            do { log = try SessionLog.read(contentsOf: file).get() } catch { throw CommandFailure(message: "\(file): \(error)") }
+            let browser: ChromiumPage
+            let report: BrowserReplayReport
+            do {
+                browser = try ChromiumPage(url: url, width: Int(log.header.canvas.width), height: Int(log.header.canvas.height))
+                report = try BrowserReplay(useCache: cache, fallback: fallback).replay(log, on: browser)
+            } catch {
+                throw CommandFailure(message: "\(file): \(error)")
+            }
+            defer { browser.close() }
+            allTrips += report.roundTrips
+            let inked = report.touches.compactMap(\.firstInkLatency)
+            allFirstInk += inked
+            shortFirstInk += report.touches.filter { $0.samples <= 5 }.compactMap(\.firstInkLatency)
+            let trips = Percentiles(report.roundTrips).map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.p95))" } ?? "-"
+            let l = report.ledger
+            let name: String = file.split(separator: "/").last.map(String.init) ?? file
+            var row: String = name.padded(26, left: true)
+            row += "\(report.touches.count)".padded(8) + "\(l.received)".padded(9)
+            row += "\(l.inked)".padded(8) + "\(l.released)".padded(10) + "\(l.dropped)".padded(9)
+            row += "\(report.roundTrips.count)".padded(12) + "  " + trips
+            print(row + (report.isVerified ? "" : "  FAILED"))
+            for problem in report.problems { printError("\(file): \(problem)") }
+            failed = failed || !report.isVerified
+            if let picture {
+                let png: Data
+                do { png = try browser.screenshot() } catch { throw CommandFailure(message: "screenshot: \(error)") }
+                try html(log: log, report: report, screenshot: png, page: page).write(toFile: picture, atomically: true, encoding: .utf8)
+                print("picture: \(picture)")
+            }
+        }
+        if let p = Percentiles(allTrips) {
+            print("real round trips: \(p.count), p50 \(Summary.ms(p.p50)) ms, p95 \(Summary.ms(p.p95)) ms, max \(Summary.ms(p.max)) ms")
+        } else {
+            print("real round trips: none (every question answered from the region cache)")
+        }
+        if let p = Percentiles(allFirstInk) {
+            print("first-ink latency: p50 \(Summary.ms(p.p50)) ms, p95 \(Summary.ms(p.p95)) ms, max \(Summary.ms(p.max)) ms over \(p.count) inked touches")
+        }
+        if let p = Percentiles(shortFirstInk) {
+            print("first-ink latency of short touches (5 samples or fewer: dots, decimal points): p50 \(Summary.ms(p.p50)) ms, max \(Summary.ms(p.max)) ms over \(p.count)")
+        }
+        return failed ? 1 : 0
+        #else
+        throw CommandFailure(message: "the chromium oracle needs Linux (it spawns a headless Chromium)")
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// One self-contained HTML file: the page as the browser rendered it after the replay,
+    /// and the ink on top, as the student saw it.
+    static func html(log: SessionLog, report: BrowserReplayReport, screenshot: Data, page: String) -> String {
+        let width = log.header.canvas.width, height = log.header.canvas.height
+        var paths = ""
+        for stroke in report.strokes {
+            paths += "<path fill=\"#1b1f3b\" d=\"\(StrokeOutline.svgPathData(stroke.builder.allSegments))\"/>\n"
+        }
+        let title = "\(page): \(report.touches.count) touches, \(report.ledger.inked) samples inked, \(report.ledger.released) to the page, \(report.ledger.dropped) dropped"
+            .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        return """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><title>\(title)</title></head>
+            <body style="margin:0;font:14px sans-serif">
+            <div style="position:relative;width:\(Int(width))px;height:\(Int(height))px">
+            <img alt="the page after the replay" src="data:image/png;base64,\(screenshot.base64EncodedString())" style="position:absolute;left:0;top:0">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" style="position:absolute;left:0;top:0">
+            \(paths)</svg>
+            </div>
+            <p style="padding:8px">\(title). The page is a screenshot of headless Chromium after the replay; the ink is drawn over it.</p>
+            </body></html>
+
+            """
+    }
+    #endif
+}
