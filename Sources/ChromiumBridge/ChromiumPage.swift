@@ -33,8 +33,12 @@ public final class ChromiumPage {
 
     /// Opens `url` in a new headless Chromium with a `width` × `height` viewport and
     /// injects the page script.
-    /// - Parameter executable: The browser; by default `$CHROMIUM` or the first of
-    ///   chromium, chromium-browser, google-chrome on the PATH.
+    /// - Parameters:
+    ///   - url: The page (a `file:` URL for the fixture pages).
+    ///   - width: The viewport's width, CSS pixels (the canvas covers it, one point each).
+    ///   - height: The viewport's height, CSS pixels.
+    ///   - executable: The browser; by default `$CHROMIUM` or the first of chromium,
+    ///     chromium-browser, google-chrome on the PATH.
     public init(url: URL, width: Int = 1024, height: Int = 768, executable: String? = nil) throws(DevToolsError) {
         connection = try DevToolsConnection(executable: executable)
         self.width = width
@@ -153,7 +157,14 @@ public final class ChromiumPage {
 
     /// The phase of a touch delivered to the page.
     public enum TouchPhase: String, Sendable {
-        case start = "touchStart", move = "touchMove", end = "touchEnd", cancel = "touchCancel"
+        /// A finger comes down (`touchstart`).
+        case start = "touchStart"
+        /// It moves (`touchmove`).
+        case move = "touchMove"
+        /// It lifts (`touchend`).
+        case end = "touchEnd"
+        /// The system takes it away (`touchcancel`).
+        case cancel = "touchCancel"
     }
 
     /// Delivers one touch point's event to the page as a real touch event at viewport
