@@ -55,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkReplayTests",
-            dependencies: ["ink-replay", "InkCore"],
+            dependencies: ["ink-replay", "InkCore", "ChromiumBridge"],
             swiftSettings: strictSettings
         ),
     ],

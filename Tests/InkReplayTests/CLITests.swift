@@ -1,3 +1,4 @@
+import ChromiumBridge
 import Foundation
 import InkCore
 import Testing
@@ -89,7 +90,7 @@ struct CLITests {
     }
 
     @Test("usage errors print Error, the usage and a pointer to help, and exit 64", arguments: [
-        (["run", "--oracle", "psychic", "x"], "Error: '--oracle' takes one of recorded, regions, not 'psychic'"),
+        (["run", "--oracle", "psychic", "x"], "Error: '--oracle' takes one of recorded, regions, chromium:<page.html>, not 'psychic'"),
         (["run", "--cache", "maybe", "x"], "Error: '--cache' takes one of on, off, not 'maybe'"),
         (["run", "--jitter", "-1", "x"], "Error: '--jitter' takes a number from 0 to 3600000, not '-1'"),
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
@@ -212,7 +213,7 @@ struct CLITests {
         let output = try Self.run("fixtures", directory.path)
         #expect(output.status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(names.count == 8)
+        #expect(names.count == 11)
         for name in names {
             let generated = try Data(contentsOf: directory.appendingPathComponent(name))
             let committed = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures).appendingPathComponent(name))
@@ -335,6 +336,20 @@ extension CLITests {
 }
 
 extension CLITests {
+    @Test("run --oracle chromium: replays against the real page and writes the picture",
+          .enabled(if: ChromiumPage.browserPath != nil, "no Chromium installed (scripts/install-test-tools.sh installs it)"))
+    func runInBrowser() throws {
+        let picture = try Self.temporaryDirectory().appendingPathComponent("picture.html")
+        let output = try Self.run("run", Self.fixtures + "/blocks-then-3-5.jsonl", "--oracle",
+                                  "chromium:" + Self.fixtures + "/../pages/blocks.html", "--cache", "off", "--picture", picture.path)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("real round trips:") && output.stdout.contains("blocks-then-3-5.jsonl"))
+        let html = try String(contentsOf: picture, encoding: .utf8)
+        #expect(html.contains("data:image/png;base64,") && html.components(separatedBy: "<path ").count == 4)  // 3 strokes
+        let misuse = try Self.run("run", Self.fixtures + "/decimal-point.jsonl", "--picture", picture.path)
+        #expect(misuse.status == 64)
+    }
+
     @Test("soak runs a generated session, prints a checkpoint table and the ledger, and fails when memory grows past the limit")
     func soak() throws {
         let output = try Self.run("soak", "--hours", "0.1", "--checkpoint", "2", "--seed", "4")
