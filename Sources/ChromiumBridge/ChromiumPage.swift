@@ -5,9 +5,10 @@ import InkCore
 
 /// An exercise page open in a headless Chromium, with the package's page script injected
 /// into an isolated world: the page's own scripts share its DOM but cannot see or replace
-/// the script, nor call the channel its messages travel on (a DevTools binding that exists
-/// in that world only). Hit tests are real `elementFromPoint` calls; released touches are
-/// real touch events (`Input.dispatchTouchEvent`), so the page's own handlers run.
+/// the script, nor reach the channel its messages travel on (a `scratchpadInkHost`
+/// function in that world that queues them, at most 1,000, for the host to collect).
+/// Hit tests are real `elementFromPoint` calls; released touches are real touch events
+/// (`Input.dispatchTouchEvent`), so the page's own handlers run.
 ///
 /// Synchronous and single-owner; Linux only (it spawns the browser).
 public final class ChromiumPage {
@@ -29,7 +30,6 @@ public final class ChromiumPage {
     private var posted: [PostedMessage] = []
 
     static let worldName = "scratchpad-ink"
-    static let binding = "scratchpadInkHost"
 
     /// Opens `url` in a new headless Chromium with a `width` × `height` viewport and
     /// injects the page script.
@@ -50,16 +50,14 @@ public final class ChromiumPage {
         guard case let .string(session)? = attached["sessionId"] else { throw .malformedMessage("attachToTarget: no sessionId") }
         self.session = session
         try connection.call("Page.enable", session: session)
-        try connection.call("Runtime.enable", session: session)
+        // The Runtime domain is not enabled: messages are collected by evaluation, so the
+        // browser sends no console events for a page to flood the pipe with.
         try connection.call("Emulation.setDeviceMetricsOverride", JSONObject([
             ("width", .number(Double(width))), ("height", .number(Double(height))), ("deviceScaleFactor", .number(1)),
             ("mobile", .bool(false)),
         ]), session: session)
         try connection.call("Emulation.setTouchEmulationEnabled",
                             JSONObject([("enabled", .bool(true)), ("maxTouchPoints", .number(5))]), session: session)
-        try connection.call("Runtime.addBinding", JSONObject([
-            ("name", .string(Self.binding)), ("executionContextName", .string(Self.worldName)),
-        ]), session: session)
         try connection.call("Page.navigate", JSONObject([("url", .string(url.absoluteString))]), session: session)
         guard try connection.nextEvent(timeout: 15, where: { $0.method == "Page.loadEventFired" && $0.sessionId == session }) != nil
         else { throw .timeout(method: "Page.loadEventFired", seconds: 15) }
@@ -73,8 +71,20 @@ public final class ChromiumPage {
         world = Int(context)
         let source: String
         do { source = try PageScript.source } catch { throw .scriptFailed("could not load the page script: \(error)") }
+        try evaluate(Self.channel)
         _ = try evaluate(source, inPageWorld: false)
     }
+
+    /// The channel, installed in the isolated world before the page script: the script
+    /// posts to `scratchpadInkHost`, which queues (at most 1,000; the newest are dropped
+    /// beyond); the host takes the queue with `scratchpadInkTake()`.
+    static let channel = """
+        (function () {
+          var queue = [];
+          window.scratchpadInkHost = function (message) { if (queue.length < 1000) { queue.push(String(message)); } };
+          window.scratchpadInkTake = function () { var taken = queue; queue = []; return taken; };
+        })();
+        """
 
     deinit { connection.shutDown() }
 
@@ -103,7 +113,7 @@ public final class ChromiumPage {
     /// (as posted) and the round trip's wall-clock duration in seconds.
     public func hitTest(_ request: HitTestRequest, timeout: Double = 5) throws(DevToolsError) -> (message: PostedMessage, seconds: Double) {
         let start = DispatchTime.now().uptimeNanoseconds
-        try evaluate(request.scriptInvocation)
+        try collect(try evaluate(request.scriptInvocation + " window.scratchpadInkTake()"))
         let token = request.token.description
         let answer = try nextPosted(timeout: timeout) { message in
             if case let .success(.answer(answer)) = message.decoded { return answer.token.description == token }
@@ -115,7 +125,7 @@ public final class ChromiumPage {
 
     /// Asks the page script to post a region snapshot now and returns it.
     public func pushRegions(timeout: Double = 5) throws(DevToolsError) -> PostedMessage {
-        try evaluate("window.scratchpadInk.pushRegions()")
+        try collect(try evaluate("window.scratchpadInk.pushRegions(); window.scratchpadInkTake()"))
         let snapshot = try nextPosted(timeout: timeout) { message in
             if case .success(.regions) = message.decoded { return true }
             return false
@@ -124,35 +134,38 @@ public final class ChromiumPage {
         return snapshot
     }
 
+    /// Messages and events held unread (bounded, whatever the page does).
+    public var heldMessages: Int { posted.count + connection.events.count }
+
     /// Every message the page script posted that no call took, in order (heartbeat
     /// snapshots, and anything else the page made the script post).
     public func takePostedMessages() throws(DevToolsError) -> [PostedMessage] {
-        try connection.poll()
-        collectBindingCalls()
+        try collect(try evaluate("window.scratchpadInkTake()"))
         defer { posted.removeAll() }
         return posted
     }
 
     private func nextPosted(timeout: Double, where matches: (PostedMessage) -> Bool) throws(DevToolsError) -> PostedMessage? {
+        // The script posts synchronously; a message posted later (throttled) is collected
+        // by asking again until the time limit.
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            collectBindingCalls()
             if let index = posted.firstIndex(where: matches) { return posted.remove(at: index) }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return nil }
-            try connection.awaitEvent(timeout: remaining) { $0.method == "Runtime.bindingCalled" }
+            guard deadline.timeIntervalSinceNow > 0 else { return nil }
+            usleep(2_000)
+            try collect(try evaluate("window.scratchpadInkTake()"))
         }
     }
 
-    private func collectBindingCalls() {
-        for event in connection.takeEvents(where: { $0.method == "Runtime.bindingCalled" }) {
-            guard case let .string(name)? = event.params["name"], name == Self.binding,
-                  case let .string(payload)? = event.params["payload"] else { continue }
-            let bytes = Array(payload.utf8)
+    /// Keeps the messages a `scratchpadInkTake()` returned.
+    private func collect(_ taken: JSONValue) throws(DevToolsError) {
+        guard case let .array(items) = taken else { throw .scriptFailed("the channel returned \(taken.typeName)") }
+        for item in items {
+            guard case let .string(text) = item else { continue }
+            let bytes = Array(text.utf8)
             posted.append(PostedMessage(bytes: bytes, decoded: Result { () throws(WireMessageError) in try PageMessage.decode(bytes) }))
-            if posted.count > 1_000 { posted.removeFirst() }  // a page that floods: keep the newest
         }
-        _ = connection.takeEvents { $0.method != "Runtime.bindingCalled" }  // nothing else is awaited here
+        if posted.count > 1_000 { posted.removeFirst(posted.count - 1_000) }
     }
 
     /// The phase of a touch delivered to the page.

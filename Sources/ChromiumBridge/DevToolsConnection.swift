@@ -51,6 +51,8 @@ final class DevToolsConnection {
     private let replies: Int32
     private let profile: URL
     private var buffer: [UInt8] = []
+    /// Where the next message starts in `buffer`, and how far it was searched for its end.
+    private var start = 0, scanned = 0
     private var nextID = 0
     private(set) var events: [DevToolsEvent] = []
     private var closed = false
@@ -185,49 +187,44 @@ final class DevToolsConnection {
         }
     }
 
-    /// Waits until an event that matches has been received (kept, not removed); `false`
-    /// when none came in time.
-    @discardableResult
-    func awaitEvent(timeout: Double, where matches: (DevToolsEvent) -> Bool) throws(DevToolsError) -> Bool {
-        guard let event = try nextEvent(timeout: timeout, where: matches) else { return false }
-        events.insert(event, at: 0)
-        return true
-    }
-
-    /// Removes and returns every kept event that matches, in order.
-    func takeEvents(where matches: (DevToolsEvent) -> Bool) -> [DevToolsEvent] {
-        let taken = events.filter(matches)
-        events.removeAll(where: matches)
-        return taken
-    }
-
-    /// Reads whatever the browser has already sent, without waiting.
-    func poll() throws(DevToolsError) {
-        while true {
-            let object: JSONObject
-            do { object = try readMessage(until: Date(), method: "poll") } catch {
-                if case .timeout = error { return }
-                throw error
-            }
-            keepEvent(object)
-        }
-    }
+    /// The events anything here waits for; the rest (console messages, network, a page's
+    /// floods of them) are read and dropped, so a page cannot fill memory through the pipe.
+    static let keptEvents: Set<String> = ["Page.loadEventFired"]
+    /// The most events kept unread; beyond it the oldest go.
+    static let maxKeptEvents = 1_000
 
     private func keepEvent(_ object: JSONObject) {
-        guard case let .string(method)? = object["method"] else { return }
+        guard case let .string(method)? = object["method"], Self.keptEvents.contains(method) else { return }
         var params = JSONObject()
         if case let .object(p)? = object["params"] { params = p }
         var session: String?
         if case let .string(s)? = object["sessionId"] { session = s }
         events.append(DevToolsEvent(method: method, params: params, sessionId: session))
-        if events.count > 10_000 { events.removeFirst(events.count - 10_000) }  // a flooding page
+        if events.count > Self.maxKeptEvents { events.removeFirst(events.count - Self.maxKeptEvents) }
+    }
+
+    /// An event nothing waits for, told by its first bytes (`{"method":"…"`), so a flood of
+    /// large console or network events costs no parsing.
+    private static func isUnwantedEvent(_ message: [UInt8]) -> Bool {
+        let prefix = Array(#"{"method":""#.utf8)
+        guard message.count > prefix.count, message.starts(with: prefix) else { return false }
+        let rest = message[prefix.count...]
+        guard let quote = rest.firstIndex(of: UInt8(ascii: "\"")) else { return false }
+        return !keptEvents.contains(String(decoding: rest[..<quote], as: UTF8.self))
     }
 
     private func readMessage(until deadline: Date, method: String) throws(DevToolsError) -> JSONObject {
         while true {
-            if let end = buffer.firstIndex(of: 0) {
-                let message = Array(buffer[..<end])
-                buffer.removeSubrange(...end)
+            if let end = buffer[scanned...].firstIndex(of: 0) {
+                let message = Array(buffer[start..<end])
+                start = end + 1
+                scanned = start
+                if start > 1 << 20 || start == buffer.count {  // compact now and then: reading stays linear
+                    buffer.removeSubrange(..<start)
+                    start = 0
+                    scanned = 0
+                }
+                if Self.isUnwantedEvent(message) { continue }  // not even parsed
                 let value: JSONValue
                 do { value = try JSONParser.parse(message, maxDepth: 64) } catch {
                     throw .malformedMessage(String(decoding: message, as: UTF8.self))
@@ -236,6 +233,7 @@ final class DevToolsConnection {
                 return object
             }
             let remaining = deadline.timeIntervalSinceNow
+            if remaining < -0.001 { throw .timeout(method: method, seconds: 0) }  // a stream that never pauses
             var descriptor = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
             let ready = Glibc.poll(&descriptor, 1, Int32(max(0, min(remaining, 60)) * 1000))
             if ready < 0 {
@@ -249,6 +247,7 @@ final class DevToolsConnection {
             let n = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw .disconnected }
+            scanned = buffer.count
             buffer.append(contentsOf: chunk[..<n])
         }
     }
