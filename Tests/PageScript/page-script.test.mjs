@@ -61,13 +61,51 @@ test('hitTest converts page coordinates to viewport coordinates with the scroll 
   assert.deepEqual(page.texts(), [answer(1), answer(0), answer(1), answer(0)]);
 });
 
-test('hitTest answers with the page generation, not the one in the request', () => {
+test('hitTest answers with the page generation when the request names one it does not know', () => {
   const page = examplePage();
   const ink = page.load();
   page.window.dispatch('resize');
   page.clear();
   ink.hitTest(request(20, 20, { generation: 7 }));
-  assert.deepEqual(page.texts(), [answer(1, 2)]);
+  ink.hitTest(request(20, 20, { generation: 0 }));
+  assert.deepEqual(page.texts(), [answer(1, 2), answer(1, 2)]);
+});
+
+test('hitTest keeps the request generation through DOM changes while the coordinate mapping is unchanged', () => {
+  const page = examplePage();
+  const ink = page.load();
+  page.mutate();
+  page.mutate(); // generations 2 and 3: the DOM changed, the mapping did not
+  page.clear();
+  ink.hitTest(request(20, 20, { generation: 1 }));
+  ink.hitTest(request(20, 20, { generation: 2 }));
+  assert.deepEqual(page.texts(), [answer(1, 1), answer(1, 2)]);
+});
+
+test('hitTest answers with the page generation once the mapping changed: scroll, resize, selector', () => {
+  const page = examplePage();
+  const ink = page.load();
+  page.scrollTo(0, 40);
+  page.window.dispatch('scroll'); // generation 2, scrolled
+  page.clear();
+  ink.hitTest(request(20, 60, { generation: 1 })); // asked under the old scroll
+  ink.hitTest(request(20, 60, { generation: 2 }));
+  page.window.innerWidth = 500;
+  page.window.dispatch('resize'); // generation 3
+  ink.hitTest(request(20, 60, { generation: 2 }));
+  ink.configure({ selector: 'button' }); // generation 4
+  ink.hitTest(request(20, 60, { generation: 3 }));
+  assert.deepEqual(page.messages().filter((m) => m.type === 'answer').map((m) => m.generation), [2, 2, 3, 4]);
+});
+
+test('hitTest remembers the mappings of the last 64 generations only', () => {
+  const page = examplePage();
+  const ink = page.load();
+  for (let i = 0; i < 70; i += 1) { page.mutate(); } // generations 2 to 71
+  page.clear();
+  ink.hitTest(request(20, 20, { generation: 1 }));
+  ink.hitTest(request(20, 20, { generation: 8 }));
+  assert.deepEqual(page.texts(), [answer(1, 71), answer(1, 8)]);
 });
 
 test('invalid hitTest requests post nothing and do not throw', () => {

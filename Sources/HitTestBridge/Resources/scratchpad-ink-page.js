@@ -20,7 +20,7 @@
  *   non-negative integer, not an object) is ignored: nothing is posted.
  *
  * Messages out (each JSON.stringify'd and posted as a string):
- *   {"type":"answer","id":<same id>,"interactive":1 or 0,"generation":<the page's current generation>}
+ *   {"type":"answer","id":<same id>,"interactive":1 or 0,"generation":<see "Answers and generations">}
  *   {"type":"regions","generation":<int>,"maxAge":<ms number>,"regions":[{"x":..,"y":..,"width":..,"height":..,"element":"<id or omitted>"}...]}
  *   Coordinates are page (document) coordinates; region numbers are rounded to at most
  *   2 decimals; zero-size rectangles are skipped; `element` is the element's id (at most
@@ -35,6 +35,15 @@
  * configure()). Each increase schedules a snapshot push, throttled to at most one push
  * per `throttle` ms: a change inside the window schedules a single trailing push that
  * carries the latest generation. One snapshot is pushed once the document is ready.
+ *
+ * Answers and generations: an answer tests the live DOM at the request's page point, so
+ * it stays right through DOM changes as long as the page's coordinate mapping (window
+ * scroll, viewport size, zoom, selector) is what it was at the generation the request
+ * names. Then the answer carries the request's generation, and the native side takes it,
+ * however much the DOM changed meanwhile (a block being dragged; a page that mutates every
+ * millisecond). Otherwise (the mapping changed, or the generation is unknown or older than
+ * the last 64) the answer carries the page's current generation, and the native side asks
+ * again for the current layout.
  *
  * Heartbeat: the native side trusts a snapshot only for its `maxAge`, so a static page
  * must not fall silent. Every snapshot push, whatever caused it (layout change,
@@ -121,6 +130,22 @@
     return false;
   }
 
+  // The coordinate mapping of recent generations (see "Answers and generations").
+  var mappings = record();
+  function mappingKey() {
+    var viewport = w.visualViewport;
+    var zoom = viewport && isFiniteNumber(viewport.scale) ? viewport.scale : 1;
+    return stringify([scrollOffset(w.scrollX), scrollOffset(w.scrollY), w.innerWidth, w.innerHeight, zoom, options.selector]);
+  }
+  function rememberMapping() {
+    mappings[generation] = mappingKey();
+    delete mappings[generation - 64];
+  }
+  function answerGeneration(asked) {
+    var known = mappings[asked];
+    return typeof known === 'string' && known === mappingKey() ? asked : generation;
+  }
+
   function hitTest(request) {
     try {
       if (request === null || typeof request !== 'object') { return; }
@@ -134,7 +159,7 @@
       answer.type = 'answer';
       answer.id = id;
       answer.interactive = isInteractive(element) ? 1 : 0;
-      answer.generation = generation;
+      answer.generation = answerGeneration(gen);
       post(answer);
     } catch (e) { /* never throw into the host's evaluateJavaScript */ }
   }
@@ -227,6 +252,7 @@
 
   function layoutChanged() {
     generation += 1;
+    rememberMapping();
     schedulePush();
   }
 
@@ -247,6 +273,8 @@
     if (isSafeInteger(maxRegions) && maxRegions >= 0) { options.maxRegions = maxRegions; }
     if (changed) { layoutChanged(); } // answers under the old selector no longer hold
   }
+
+  rememberMapping(); // generation 1
 
   var api = {
     hitTest: hitTest,
