@@ -49,9 +49,10 @@ public struct BrowserReplayReport: Sendable {
 /// The log's touches drive the engine and the bridge (`EngineHost`) in simulated time;
 /// the log's recorded answers and snapshots are ignored: the real page answers. Every
 /// round trip is a real hit test in the page, and its measured duration is the simulated
-/// time the answer takes. With the cache on, the page's snapshots are taken at the start
-/// and then as its heartbeat would post them (every half of their max age) and after every
-/// touch handed to the page. Touches the engine releases to the page are dispatched as real
+/// time the answer takes. The page's snapshots are taken at the start, then as its
+/// heartbeat would post them (every half of their max age) and after every touch handed to
+/// the page; the page script posts them whatever the host does with them, and the bridge
+/// learns the page's generation from them. Whether they answer questions is `useCache`. Touches the engine releases to the page are dispatched as real
 /// touch events at their samples' positions and paced in wall-clock time as the user moved
 /// (the browser judges taps and flings by real time), so the page's own handlers run
 /// (drags, taps, the browser's own touch scrolling).
@@ -117,7 +118,7 @@ public struct BrowserReplay {
             for event in log.events {
                 try deliver(until: event.time)
                 guard case let .touch(touch, time) = event else { continue }  // the real page answers
-                if useCache, time >= nextHeartbeat {
+                if time >= nextHeartbeat {
                     try snapshot(at: time)
                     try deliver(until: time)  // the snapshot is in the cache before the touch
                 }
@@ -245,7 +246,7 @@ public struct BrowserReplay {
             try page.dispatchTouch(phase, id: Int(id.rawValue), x: 0, y: 0)
             dispatched += 1
             try followScroll(at: now)  // the page may have scrolled or changed
-            if useCache { try snapshot(at: now) }
+            try snapshot(at: now)
         }
 
         /// Tells the bridge where the page is scrolled, when that changed.
