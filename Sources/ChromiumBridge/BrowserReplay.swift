@@ -57,10 +57,11 @@ public struct BrowserReplayReport: Sendable {
 /// (the browser judges taps and flings by real time), so the page's own handlers run
 /// (drags, taps, the browser's own touch scrolling).
 ///
-/// The canvas covers the viewport at one canvas point per CSS pixel: the log's own
-/// `page_transform` (which described the recorded page) is not used. The bridge's transform
-/// is the real page's scroll offset, read at the start, before every touch-down and after
-/// every touch the page got.
+/// The canvas covers the visual viewport, one canvas point per device-independent pixel:
+/// the log's own `page_transform` (which described the recorded page) is not used. The
+/// bridge's transform is where the canvas lands on the real page (its scroll and pinch
+/// zoom: ``ChromiumPage/canvasToPage()``), read at the start, before every touch-down and
+/// after every touch the page got.
 public struct BrowserReplay {
     /// Whether snapshots of the page's regions answer hit tests without a round trip.
     public var useCache: Bool
@@ -102,6 +103,7 @@ public struct BrowserReplay {
         var nextHeartbeat = -Double.infinity
         var heartbeat = 0.5
         var transform = PageTransform.identity
+        var layoutScroll: (x: Double, y: Double) = (0, 0)
         /// Wall-clock pacing of page touches: (wall seconds, sample time) of the first
         /// released sample since the page had no touch down.
         var paceAnchor: (wall: Double, sample: Double)?
@@ -249,18 +251,23 @@ public struct BrowserReplay {
             try snapshot(at: now)
         }
 
-        /// Tells the bridge where the page is scrolled, when that changed.
+        /// Tells the bridge where the canvas lands on the page (scroll and pinch zoom), when
+        /// that changed, and notes the layout scroll for dispatching touches.
         mutating func followScroll(at time: Double) throws(DevToolsError) {
-            let (x, y) = try page.scrollOffset()
-            let scrolled = PageTransform(scale: 1, offsetX: x, offsetY: y)
-            guard scrolled != transform else { return }
-            transform = scrolled
-            do { try host.layoutChanged(scrolled, now: max(time, host.now), into: &output) } catch { return }
+            let view = try page.canvasToPage()
+            layoutScroll = try page.scrollOffset()
+            guard view != transform else { return }
+            transform = view
+            do { try host.layoutChanged(view, now: max(time, host.now), into: &output) } catch { return }
             try drain(now: host.now)
         }
 
-        /// The canvas covers the viewport, one point per CSS pixel.
-        func viewportPoint(_ point: CanvasPoint) -> CanvasPoint { point }
+        /// Where a canvas point is for `Input.dispatchTouchEvent`: CSS pixels of the layout
+        /// viewport (the canvas covers the visual one, which pinch zoom magnifies).
+        func viewportPoint(_ point: CanvasPoint) -> CanvasPoint {
+            let page = transform.pagePoint(for: point)
+            return CanvasPoint(x: page.x - layoutScroll.x, y: page.y - layoutScroll.y)
+        }
 
         func report() -> BrowserReplayReport {
             BrowserReplayReport(

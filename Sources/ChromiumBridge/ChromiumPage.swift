@@ -223,6 +223,23 @@ public final class ChromiumPage {
         return (x, y)
     }
 
+    /// Where the canvas, which covers the visual viewport one point per device-independent
+    /// pixel, lands on the page: page = canvas / zoom + the visual viewport's page offset.
+    /// Follows scrolling and pinch zoom.
+    public func canvasToPage() throws(DevToolsError) -> PageTransform {
+        let value = try evaluate(
+            "(function (v) { return v ? [v.scale, v.pageLeft, v.pageTop] : [1, window.scrollX, window.scrollY]; })(window.visualViewport)")
+        guard case let .array(items) = value, items.count == 3, case let .number(zoom) = items[0],
+              case let .number(x) = items[1], case let .number(y) = items[2], zoom > 0
+        else { throw .scriptFailed("visual viewport: \(value.serialized())") }
+        return PageTransform(scale: 1 / zoom, offsetX: x, offsetY: y)
+    }
+
+    /// Pinch-zooms the page (as a user's two fingers would; 1 is unzoomed).
+    public func pinchZoom(_ factor: Double) throws(DevToolsError) {
+        try connection.call("Emulation.setPageScaleFactor", JSONObject([("pageScaleFactor", .number(factor))]), session: session)
+    }
+
     /// A PNG screenshot of the viewport.
     public func screenshot() throws(DevToolsError) -> Data {
         let result = try connection.call("Page.captureScreenshot", JSONObject([("format", .string("png"))]), session: session)

@@ -115,6 +115,33 @@ struct ChromiumTests {
         #expect(toPage > 0 && Int(fieldTouches ?? "0") == toPage)
     }
 
+    @Test("pinch-zoomed 125 %: the bridge asks where the canvas lands on the zoomed page, and the page's touches land there too")
+    func pinchZoom() throws {
+        let log = try session("real/myscript/1943.jsonl")
+        let browser = try ChromiumPage(url: page("answer-field.html"))
+        defer { browser.close() }
+        try browser.pinchZoom(1.25)
+        let report = try BrowserReplay(useCache: false).replay(log, on: browser)
+        #expect(report.isVerified)
+        #expect(abs(report.finalTransform.scale - 0.8) < 1e-9)
+        guard case let .success(.regions(snapshot)) = try browser.pushRegions().decoded else {
+            Issue.record("no snapshot")
+            return
+        }
+        // The truth at each touch-down, through the zoomed mapping.
+        let downs = log.samplesByTouch.compactMap { $0.samples.first?.point }
+        let truth = downs.map { snapshot.verdict(at: report.finalTransform.pagePoint(for: $0)) }
+        #expect(report.touches.map(\.verdict) == truth)
+        #expect(truth != downs.map { snapshot.verdict(at: $0) })  // zoom changes what lies under the touches
+        let field = try #require(snapshot.regions.first { $0.element == "answer" })
+        let onField = downs.filter { d in
+            let p = report.finalTransform.pagePoint(for: d)
+            return p.x >= field.x && p.x <= field.x + field.width && p.y >= field.y && p.y <= field.y + field.height
+        }.count
+        let fieldTouches = try browser.bodyData("fieldTouches")
+        #expect(onField > 0 && Int(fieldTouches ?? "0") == onField)  // each page touch landed where it was asked about
+    }
+
     @Test("the hostile page runs its forgeries, floods and layout churn: every verdict is still the page's true answer")
     func hostilePageChangesNothing() throws {
         let browser = try ChromiumPage(url: page("hostile.html"))
