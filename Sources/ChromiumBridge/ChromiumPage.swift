@@ -32,7 +32,8 @@ public final class ChromiumPage {
     static let worldName = "scratchpad-ink"
 
     /// Opens `url` in a new headless Chromium with a `width` × `height` viewport and
-    /// injects the page script.
+    /// injects the page script. The process then ignores SIGPIPE (a browser that dies must
+    /// not kill the host); the browser and its profile go when the page is closed or freed.
     /// - Parameters:
     ///   - url: The page (a `file:` URL for the fixture pages).
     ///   - width: The viewport's width, CSS pixels (the canvas covers it, one point each).

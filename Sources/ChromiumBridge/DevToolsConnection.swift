@@ -70,7 +70,8 @@ final class DevToolsConnection {
         return nil
     }
 
-    /// Starts a headless Chromium with an empty profile in a temporary directory.
+    /// Starts a headless Chromium with an empty profile in a temporary directory. Ignores
+    /// SIGPIPE for the whole process, so that a browser that dies cannot kill the host.
     init(executable: String? = nil) throws(DevToolsError) {
         guard let path = executable ?? Self.findBrowser() else { throw .browserNotFound }
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("scratchpad-ink-chromium-\(UUID().uuidString)")
@@ -84,6 +85,10 @@ final class DevToolsConnection {
         }
         let childReads = high(toChild[0]), parentWrites = high(toChild[1])
         let parentReads = high(fromChild[0]), childWrites = high(fromChild[1])
+        guard childReads >= 0, parentWrites >= 0, parentReads >= 0, childWrites >= 0 else {
+            for fd in [childReads, parentWrites, parentReads, childWrites] where fd >= 0 { close(fd) }
+            throw .launchFailed("fcntl: \(String(cString: strerror(errno)))")
+        }
 
         var arguments = [path, "--headless", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run",
                          "--no-default-browser-check", "--hide-scrollbars", "--mute-audio", "--disable-extensions",
