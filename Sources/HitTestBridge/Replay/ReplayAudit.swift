@@ -105,8 +105,8 @@ struct ReplayAudit {
             if Self.same(delivered, entry.samples) {
                 if outcome.inked.isEmpty { ledger.released += delivered.count } else { ledger.inked += delivered.count }
             } else {
-                ledger.inked += Self.matchingPrefix(outcome.inked, entry.samples)
-                ledger.released += Self.matchingPrefix(outcome.released, entry.samples)
+                ledger.inked += SampleFlowAudit.matchingPrefix(outcome.inked, entry.samples)
+                ledger.released += SampleFlowAudit.matchingPrefix(outcome.released, entry.samples)
                 problems.append("\(label): \(entry.samples.count) samples in the log, \(delivered.count) delivered"
                                 + (delivered.count == entry.samples.count ? " out of order or altered" : ""))
             }
@@ -116,16 +116,11 @@ struct ReplayAudit {
 
     /// Same position and time for every sample, in order (force may have been refined).
     static func same(_ a: [TouchSample], _ b: [TouchSample]) -> Bool {
-        a.count == b.count && matchingPrefix(a, b) == a.count
+        a.count == b.count && SampleFlowAudit.matchingPrefix(a, b) == a.count
     }
 
     static func samePrefix(_ a: [TouchSample], of b: [TouchSample]) -> Bool {
-        a.count <= b.count && matchingPrefix(a, b) == a.count
+        a.count <= b.count && SampleFlowAudit.matchingPrefix(a, b) == a.count
     }
 
-    static func matchingPrefix(_ a: [TouchSample], _ b: [TouchSample]) -> Int {
-        var n = 0
-        while n < a.count, n < b.count, a[n].x == b[n].x, a[n].y == b[n].y, a[n].timestamp == b[n].timestamp { n += 1 }
-        return n
-    }
 }

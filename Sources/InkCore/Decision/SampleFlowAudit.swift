@@ -95,10 +95,15 @@ package struct SampleFlowAudit: Sendable {
         if problems.count < Self.problemLimit { problems.append(text) }
     }
 
-    /// Same position and time (estimated-property updates may refine the rest).
     private static func isPrefix(_ a: [TouchSample], of b: [TouchSample]) -> Bool {
-        guard a.count <= b.count else { return false }
-        for i in a.indices where a[i].x != b[i].x || a[i].y != b[i].y || a[i].timestamp != b[i].timestamp { return false }
-        return true
+        a.count <= b.count && matchingPrefix(a, b) == a.count
+    }
+
+    /// How many leading samples of `a` and `b` are the same sample: same position and time
+    /// (estimated-property updates may have refined the rest). Shared with the replay audit.
+    package static func matchingPrefix(_ a: [TouchSample], _ b: [TouchSample]) -> Int {
+        var n = 0
+        while n < a.count, n < b.count, a[n].x == b[n].x, a[n].y == b[n].y, a[n].timestamp == b[n].timestamp { n += 1 }
+        return n
     }
 }
