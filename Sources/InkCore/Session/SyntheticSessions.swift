@@ -61,21 +61,28 @@ public enum SyntheticSessions {
         }
     }
 
+    /// A pencil "3" in 0.35 s at 240 Hz: two bumps, the upper arc, then the lower one.
+    private static func three(from start: Double, centreX: Double) -> [TouchSample] {
+        samples(from: start, duration: 0.35, rate: 240, tool: .pencil, path: { u in
+            let (centre, a) = u < 0.5
+                ? (CanvasPoint(x: centreX, y: 505), -Double.pi * 0.85 + u * 2 * Double.pi * 1.35)
+                : (CanvasPoint(x: centreX, y: 545), -Double.pi * 0.5 + (u - 0.5) * 2 * Double.pi * 1.35)
+            return CanvasPoint(x: centre.x + 22 * cos(a), y: centre.y + 20 * sin(a))
+        }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
+    }
+
+    /// A pencil decimal point: 4 samples in 12.5 ms, barely moving.
+    private static func decimalDot(from start: Double, at point: CanvasPoint) -> [TouchSample] {
+        samples(from: start, duration: 0.0125, rate: 240, tool: .pencil,
+                path: { u in CanvasPoint(x: point.x + u * 1.2, y: point.y + u * 0.8) }, force: { _ in 0.5 })
+    }
+
     /// A pencil writes "3" then a decimal point of 4 samples in 12.5 ms; the page answers
     /// in 30 ms, after the dot has already lifted.
     public static var decimalPoint: SessionLog {
         var b = builder("pencil, 240 Hz; the digit 3 then a decimal point of 4 samples")
-        let three = samples(from: 1.0, duration: 0.35, rate: 240, tool: .pencil, path: { u in
-            // Two bumps: the upper arc of a "3", then the lower one.
-            let (centre, a) = u < 0.5
-                ? (CanvasPoint(x: 300, y: 505), -Double.pi * 0.85 + u * 2 * Double.pi * 1.35)
-                : (CanvasPoint(x: 300, y: 545), -Double.pi * 0.5 + (u - 0.5) * 2 * Double.pi * 1.35)
-            return CanvasPoint(x: centre.x + 22 * cos(a), y: centre.y + 20 * sin(a))
-        }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
-        b.stroke(TouchID(1), three, answerAfter: 0.030)
-        let dot = samples(from: 1.6, duration: 0.0125, rate: 240, tool: .pencil,
-                          path: { u in CanvasPoint(x: 345 + u * 1.2, y: 565 + u * 0.8) }, force: { _ in 0.5 })
-        b.stroke(TouchID(2), dot, answerAfter: 0.030)
+        b.stroke(TouchID(1), three(from: 1.0, centreX: 300), answerAfter: 0.030)
+        b.stroke(TouchID(2), decimalDot(from: 1.6, at: CanvasPoint(x: 345, y: 565)), answerAfter: 0.030)
         return b.log
     }
 
@@ -88,16 +95,8 @@ public enum SyntheticSessions {
             CanvasPoint(x: 288 + 260 * (u * u * (3 - 2 * u)), y: 348 + 12 * sin(u * .pi))
         })
         b.stroke(TouchID(1), drag, answerAfter: 0.030)
-        let three = samples(from: 2.5, duration: 0.35, rate: 240, tool: .pencil, path: { u in
-            let (centre, a) = u < 0.5
-                ? (CanvasPoint(x: 640, y: 505), -Double.pi * 0.85 + u * 2 * Double.pi * 1.35)
-                : (CanvasPoint(x: 640, y: 545), -Double.pi * 0.5 + (u - 0.5) * 2 * Double.pi * 1.35)
-            return CanvasPoint(x: centre.x + 22 * cos(a), y: centre.y + 20 * sin(a))
-        }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
-        b.stroke(TouchID(1), three, answerAfter: 0.030)
-        let dot = samples(from: 3.1, duration: 0.0125, rate: 240, tool: .pencil,
-                          path: { u in CanvasPoint(x: 685 + u * 1.2, y: 565 + u * 0.8) }, force: { _ in 0.5 })
-        b.stroke(TouchID(1), dot, answerAfter: 0.030)
+        b.stroke(TouchID(1), three(from: 2.5, centreX: 640), answerAfter: 0.030)
+        b.stroke(TouchID(1), decimalDot(from: 3.1, at: CanvasPoint(x: 685, y: 565)), answerAfter: 0.030)
         let five = samples(from: 3.5, duration: 0.45, rate: 240, tool: .pencil, path: { u in
             // The top bar right to left, the stem down, then the bowl.
             if u < 0.2 { return CanvasPoint(x: 760 - 100 * u, y: 488) }
