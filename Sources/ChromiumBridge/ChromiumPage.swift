@@ -182,9 +182,9 @@ public final class ChromiumPage {
     }
 
     /// Delivers one touch point's event to the page as a real touch event at viewport
-    /// coordinates (CSS pixels); other touches still down stay in the event. Without a
-    /// `timestamp` (seconds since 1970) the browser stamps the event as it arrives.
-    public func dispatchTouch(_ phase: TouchPhase, id: Int, x: Double, y: Double, timestamp: Double? = nil) throws(DevToolsError) {
+    /// coordinates (CSS pixels); other touches still down stay in the event. The browser
+    /// stamps the event as it arrives: pace the calls as the user moved.
+    public func dispatchTouch(_ phase: TouchPhase, id: Int, x: Double, y: Double) throws(DevToolsError) {
         switch phase {
         case .start:
             activeTouches.append((id, x, y))
@@ -198,9 +198,8 @@ public final class ChromiumPage {
         let points: [JSONValue] = type == .end || type == .cancel ? [] : activeTouches.map { touch in
             .object(JSONObject([("x", .number(touch.x)), ("y", .number(touch.y)), ("id", .number(Double(touch.id)))]))
         }
-        var params = JSONObject([("type", .string(type.rawValue)), ("touchPoints", .array(points))])
-        if let timestamp { params.append("timestamp", .number(timestamp)) }
-        try connection.call("Input.dispatchTouchEvent", params, session: session)
+        try connection.call("Input.dispatchTouchEvent", JSONObject([("type", .string(type.rawValue)), ("touchPoints", .array(points))]),
+                            session: session)
     }
 
     /// The browser these pages open in: `$CHROMIUM`, else the first of chromium,

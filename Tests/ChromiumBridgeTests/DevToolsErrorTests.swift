@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import ChromiumBridge
+import Foundation
+import Testing
+
+/// A browser that misbehaves gets a typed error, not a hang or a crash. These stand-ins run
+/// without Chromium: tiny shell scripts in the browser's place.
+@Suite("DevTools connection: a misbehaving browser")
+struct DevToolsErrorTests {
+    private static func fakeBrowser(_ body: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fake-browser-\(UUID().uuidString).sh").path
+        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    private static let page = URL(fileURLWithPath: "/nonexistent/page.html")
+
+    @Test("a browser that cannot be started is a launch failure")
+    func cannotStart() {
+        #expect {
+            _ = try ChromiumPage(url: Self.page, executable: "/nonexistent/chromium")
+        } throws: { error in
+            if case .launchFailed = error as? DevToolsError { return true }
+            return false
+        }
+    }
+
+    @Test("a browser that exits at once is a disconnection")
+    func exitsAtOnce() throws {
+        let browser = try Self.fakeBrowser("exit 0")
+        defer { try? FileManager.default.removeItem(atPath: browser) }
+        #expect {
+            _ = try ChromiumPage(url: Self.page, executable: browser)
+        } throws: { error in
+            if case .disconnected = error as? DevToolsError { return true }
+            return false
+        }
+    }
+
+    @Test("a browser that answers with something that is not JSON is a malformed message")
+    func answersGarbage() throws {
+        let browser = try Self.fakeBrowser("printf 'this is not json\\000' >&4; sleep 5")
+        defer { try? FileManager.default.removeItem(atPath: browser) }
+        #expect {
+            _ = try ChromiumPage(url: Self.page, executable: browser)
+        } throws: { error in
+            if case .malformedMessage = error as? DevToolsError { return true }
+            return false
+        }
+    }
+
+    @Test("a browser that refuses a command gives its message")
+    func refusesCommand() throws {
+        let browser = try Self.fakeBrowser(#"printf '{"id":1,"error":{"code":-32000,"message":"no targets today"}}\000' >&4; sleep 5"#)
+        defer { try? FileManager.default.removeItem(atPath: browser) }
+        #expect {
+            _ = try ChromiumPage(url: Self.page, executable: browser)
+        } throws: { error in
+            if case let .commandFailed(method, message) = error as? DevToolsError {
+                return method == "Target.createTarget" && message == "no targets today"
+            }
+            return false
+        }
+    }
+}
+#endif
