@@ -10,6 +10,9 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ScratchpadInk",
+    // The deployment targets the Apple type-check (scripts/apple-typecheck.sh) holds the
+    // sources to; ContinuousClock, SuspendingClock and Task.sleep(for:) need iOS 16 / macOS 13.
+    platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "InkCore", targets: ["InkCore"]),
         .library(name: "HitTestBridge", targets: ["HitTestBridge"]),

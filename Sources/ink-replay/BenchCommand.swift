@@ -101,7 +101,7 @@ enum BenchCommand: Command {
                 ]
                 print(JSONValue.object(JSONObject(fields)).serialized())
             } else {
-                print(String(format: "%7d  %7d  %9.1f  %@", row.strokes, row.samples, row.nanosecondsPerSample, row.name))
+                print(String(format: "%7d  %7d  %9.1f  ", row.strokes, row.samples, row.nanosecondsPerSample) + row.name)
             }
         }
         return 0

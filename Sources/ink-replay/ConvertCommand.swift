@@ -103,7 +103,7 @@ enum ConvertCommand: Command {
 
     /// InkML by extension (.inkml, .xml) or a leading `<`; Quick, Draw! otherwise.
     static func detect(_ path: String) -> Format {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathText.pathExtension(path).lowercased()
         if ext == "inkml" || ext == "xml" { return .inkml }
         if ext == "json" || ext == "ndjson" || ext == "jsonl" { return .quickdraw }
         var source = try? FileByteSource(path: path)
@@ -114,7 +114,7 @@ enum ConvertCommand: Command {
     /// A file name made of letters, digits and `.+=-_` only.
     static func safeName(_ name: String) -> String {
         String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || ".+=-_".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+            scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || ".+=-_".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
         })
     }
 
@@ -155,7 +155,7 @@ enum ConvertCommand: Command {
         let page = settings.layout ?? .emptyPage(canvas: CanvasSize(
             width: max(1, bounds.maxX.rounded(.up) + 1), height: max(1, bounds.maxY.rounded(.up) + 1)))
         let placement = page.inkArea.map { InkPlacement.fitting(bounds, into: $0) } ?? .identity
-        let fileName = (input as NSString).lastPathComponent
+        let fileName = PathText.lastComponent(input)
         let title = summary.annotations["title"].map { " (\($0))" } ?? ""
         let channels = summary.channels.joined(separator: " ")
         let header = SessionHeader(
@@ -165,8 +165,8 @@ enum ConvertCommand: Command {
             source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(fileName)\(title)",
             synthesizedTiming: summary.synthesizedTiming)
 
-        let base = safeName((fileName as NSString).deletingPathExtension)
-        let path = (settings.output as NSString).appendingPathComponent(base + ".jsonl")
+        let base = safeName(PathText.baseName(fileName))
+        let path = PathText.join(settings.output, base + ".jsonl")
         guard totals.paths.insert(path).inserted else {
             printError("Error: \(input): \(path) was already written from another input of the same name; convert it separately")
             totals.faults += 1
@@ -235,7 +235,7 @@ enum ConvertCommand: Command {
             converted += 1
             let word = drawing.word.isEmpty ? "drawing" : safeName(drawing.word.replacingOccurrences(of: " ", with: "-"))
             let key = drawing.keyID.isEmpty ? "\(totals.written + 1)" : safeName(drawing.keyID)
-            let path = (settings.output as NSString).appendingPathComponent("quickdraw-\(word)-\(key).jsonl")
+            let path = PathText.join(settings.output, "quickdraw-\(word)-\(key).jsonl")
             guard totals.paths.insert(path).inserted else {
                 printError("Error: \(input): drawing \(converted - 1): \(path) was already written in this run (a repeated key_id)")
                 totals.faults += 1

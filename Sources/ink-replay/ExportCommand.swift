@@ -47,7 +47,7 @@ enum ExportCommand: Command {
             let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(read, file: input)
             strokes = report.touches.filter { !$0.cancelled }.map(\.inked)
         }
-        var annotations: [(type: String, text: String)] = [("title", (input as NSString).lastPathComponent)]
+        var annotations: [(type: String, text: String)] = [("title", PathText.lastComponent(input))]
         if let source = log.header.source { annotations.append(("source", source)) }
         annotations.append(("generator", "ScratchpadInk ink-replay export"))
         let text = InkMLWriter.document(strokes: strokes, annotations: annotations)

@@ -27,7 +27,7 @@ enum FixturesCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             for (name, log) in SyntheticSessions.all {
-                try log.write(to: (directory as NSString).appendingPathComponent("\(name).jsonl"))
+                try log.write(to: PathText.join(directory, "\(name).jsonl"))
             }
         } catch {
             throw CommandFailure(message: "\(directory): \(error.localizedDescription)")

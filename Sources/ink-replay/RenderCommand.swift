@@ -36,7 +36,7 @@ enum RenderCommand: Command {
         let read = SessionLog.read(contentsOf: input)
         guard let log = read.log else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
         let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(read, file: input)
-        let title = (input as NSString).lastPathComponent
+        let title = PathText.lastComponent(input)
         let svg = SessionPicture(log: log, report: report, title: title).svg()
         do { try Data(svg.utf8).write(to: URL(fileURLWithPath: output)) } catch {
             throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")

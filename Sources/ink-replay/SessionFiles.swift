@@ -21,7 +21,7 @@ enum SessionFiles {
             }
             var found: [String] = []
             for case let relative as String in enumerator where relative.hasSuffix(".jsonl") {
-                found.append((input as NSString).appendingPathComponent(relative))
+                found.append(PathText.join(input, relative))
             }
             guard !found.isEmpty else { throw CommandFailure(message: "\(input): no session logs (*.jsonl) found") }
             files.append(contentsOf: found.sorted())

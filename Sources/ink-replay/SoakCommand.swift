@@ -40,7 +40,7 @@ enum SoakCommand: Command {
         let maxGrowth = try arguments.number("--max-growth", in: 0...100_000) ?? 16
         var soak = SoakRun(
             configuration: SoakConfiguration(duration: hours * 3_600, seed: seed, checkpointInterval: checkpoint * 60),
-            memoryProbe: residentBytes)
+            memoryProbe: ProcessMemory.residentBytes)
         let started = Date()
         let report = soak.run()
         let elapsed = Date().timeIntervalSince(started)
@@ -58,13 +58,16 @@ enum SoakCommand: Command {
         let b = report.bridge
         print("bridge: \(b.queries) queries, \(b.cacheHits) from the cache, \(b.roundTrips) round trips, \(b.timeouts) timeouts, \(b.staleAnswers) stale, \(b.lateAnswers) late, \(b.duplicateAnswers) duplicate, \(b.unknownAnswers) unknown, \(b.refusedMessages) refused messages")
         print("page: " + report.pageBehaviour.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        let peak = peakResidentBytes()
+        let peak = ProcessMemory.peakResidentBytes()
         print("peak resident memory: " + String(format: "%.1f MiB", Double(peak) / 1_048_576))
 
         var failures = report.problems
         if report.problemCount > report.problems.count { failures.append("… \(report.problemCount - report.problems.count) more problems") }
         if !l.isBalanced { failures.append("the ledger does not balance: \(l.dropped) dropped, \(l.pending) pending") }
         let residents = report.checkpoints.compactMap(\.residentBytes)
+        if residents.count < report.checkpoints.count {
+            failures.append("resident memory could not be read at \(report.checkpoints.count - residents.count) checkpoints: the memory check cannot run")
+        }
         if let first = residents.first, let last = residents.last, Double(last - first) > maxGrowth * 1_048_576 {
             failures.append(String(format: "resident memory grew by %.1f MiB (allowed %.1f)", Double(last - first) / 1_048_576, maxGrowth))
         }
@@ -78,19 +81,4 @@ enum SoakCommand: Command {
     }
 
     private static func format(_ value: Double) -> String { String(format: "%g", value) }
-
-    /// Resident memory now, from /proc/self/statm (Linux); `nil` elsewhere.
-    @Sendable static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    /// The process's peak resident memory so far.
-    static func peakResidentBytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss * 1_024
-    }
 }

@@ -83,9 +83,9 @@ enum StatsCommand: Command {
             func ms(_ value: Double) -> String { value.isNaN ? "-" : String(format: "%.1f", value * 1000) }
             let spread = positive.isEmpty ? "-" : [0.05, 0.5, 0.95].map { ms(Self.quantile(positive, $0)) }.joined(separator: " / ")
             let pause = pauses.isEmpty ? "-" : ms(Self.quantile(pauses.sorted(), 0.5)) + " / " + String(format: "%.0f s", pauses.max()!)
-            return name.padding(toLength: 28, withPad: " ", startingAt: 0)
+            return name.padded(28, left: true)
                 + String(format: "%8d %8d %9d  ", sessions, touches, samples)
-                + spread.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + spread.padded(20, left: true)
                 + String(format: "%6.1f%%  ", intervals.isEmpty ? 0 : 100 * Double(zero) / Double(intervals.count))
                 + pause
         }
@@ -104,8 +104,8 @@ enum StatsCommand: Command {
                 failures += 1
             }
             guard let log = read.log else { continue }
-            var directory = (file as NSString).deletingLastPathComponent
-            if !base.isEmpty, directory.hasPrefix(base) { directory = String(directory.dropFirst(base.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+            var directory = PathText.parent(file)
+            if !base.isEmpty, directory.hasPrefix(base) { directory = String(directory.dropFirst(base.count).drop { $0 == "/" }) }
             let name = directory.isEmpty ? "." : directory
             if let index = groups.firstIndex(where: { $0.name == name }) { groups[index].group.add(log) } else {
                 var group = Group()
@@ -117,7 +117,7 @@ enum StatsCommand: Command {
         if arguments.flag("--json") {
             print(JSONValue.array(groups.map { $0.group.json(name: $0.name) } + [total.json(name: "total")]).serialized())
         } else {
-            print("group".padding(toLength: 28, withPad: " ", startingAt: 0) + "sessions  touches   samples  interval ms p5/50/95  dt=0    pause p50 / max")
+            print("group".padded(28, left: true) + "sessions  touches   samples  interval ms p5/50/95  dt=0    pause p50 / max")
             for (name, group) in groups { print(group.line(name: name)) }
             print(total.line(name: "total"))
         }

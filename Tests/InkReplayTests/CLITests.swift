@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import ChromiumBridge
+#endif
 import Foundation
 import InkCore
 import Testing
@@ -15,14 +17,20 @@ struct CLITests {
         var stderr: String
     }
 
-    /// The tool sits beside the test bundle in the build products directory.
-    static var binary: URL {
-        var directory = Bundle.main.bundleURL
-        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("ink-replay").path) {
-            directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        }
+    /// The tool sits beside the test bundle in the build products directory: SwiftPM's
+    /// `.build/<configuration>` on every platform, Xcode's `Build/Products/<configuration>` on a
+    /// Mac (where the test runner is `xctest`, so neither `Bundle.main` nor `argv[0]` is ours).
+    /// `INK_REPLAY_BINARY` overrides both.
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["INK_REPLAY_BINARY"] { return URL(fileURLWithPath: path) }
+        #if canImport(Darwin)
+        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent()
+        #else
+        let products: URL? = Bundle.main.bundleURL
+        #endif
+        let directory = products ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return directory.appendingPathComponent("ink-replay")
-    }
+    }()
 
     static func run(_ arguments: String...) throws -> Output {
         let process = Process()
@@ -335,6 +343,7 @@ extension CLITests {
     }
 }
 
+#if canImport(Glibc)
 extension CLITests {
     @Test("run --oracle chromium: replays against the real page and writes the picture",
           .enabled(if: ChromiumPage.browserPath != nil, "no Chromium installed (scripts/install-test-tools.sh installs it)"))
@@ -349,7 +358,10 @@ extension CLITests {
         let misuse = try Self.run("run", Self.fixtures + "/decimal-point.jsonl", "--picture", picture.path)
         #expect(misuse.status == 64)
     }
+}
+#endif
 
+extension CLITests {
     @Test("soak runs a generated session, prints a checkpoint table and the ledger, and fails when memory grows past the limit")
     func soak() throws {
         let output = try Self.run("soak", "--hours", "0.1", "--checkpoint", "2", "--seed", "4")

@@ -280,7 +280,7 @@ package struct XMLPullParser<Source: ByteSource> {
         if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (0x30...0x39).contains(first) {
             throw fault("a name cannot start with '\(Character(Unicode.Scalar(first)))'")
         }
-        guard let name = String(validating: bytes, as: UTF8.self) else { throw fault("a name that is not valid UTF-8") }
+        guard let name = strictUTF8String(bytes) else { throw fault("a name that is not valid UTF-8") }
         return name
     }
 
@@ -317,7 +317,7 @@ package struct XMLPullParser<Source: ByteSource> {
                 if value.count > 1 << 20 { throw fault("the value of attribute \(attribute) is longer than 1 MiB") }
             }
             guard attributes[attribute] == nil else { throw fault("attribute \(attribute) appears twice in <\(name)>") }
-            guard let text = String(validating: value, as: UTF8.self) else {
+            guard let text = strictUTF8String(value) else {
                 throw fault("the value of attribute \(attribute) is not valid UTF-8")
             }
             attributes[attribute] = text

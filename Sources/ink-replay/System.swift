@@ -1,0 +1,48 @@
+// The one place where ink-replay differs between Linux and Apple platforms: reading the
+// process's own memory. Everything else in the tool is portable Foundation.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+#if !canImport(Darwin)
+import Foundation
+#endif
+
+/// The process's resident memory, for the soak's memory check and the peak it prints.
+enum ProcessMemory {
+    /// Resident memory now, bytes: `task_info(MACH_TASK_BASIC_INFO)` on Darwin,
+    /// `/proc/self/statm` on Linux. `nil` only when the system refuses to say.
+    @Sendable static func residentBytes() -> Int? {
+        #if canImport(Darwin)
+        var info = mach_task_basic_info()
+        var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
+        let result = withUnsafeMutablePointer(to: &info) { pointer in
+            pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+            }
+        }
+        return result == KERN_SUCCESS ? Int(info.resident_size) : nil
+        #else
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #endif
+    }
+
+    /// The process's peak resident memory so far, bytes. `getrusage`'s `ru_maxrss` is in
+    /// bytes on Darwin and in kilobytes on Linux.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        return usage.ru_maxrss
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1_024
+        #endif
+    }
+}

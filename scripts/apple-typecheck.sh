@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Type-checks the portable modules for Apple platforms on a Linux machine (no Mac, no SDK).
+#
+#   scripts/apple-typecheck.sh               InkCore and HitTestBridge for iOS 17 (arm64) and
+#                                            macOS 14 (x86_64), ChromiumBridge and ink-replay for
+#                                            macOS 14; then a planted-regression self-test
+#   scripts/apple-typecheck.sh --no-self-test   the checks alone
+#
+# How: the toolchain's own textual interfaces of the standard library and Swift concurrency
+# (lib/swift_static/linux/*.swiftmodule/*.swiftinterface) carry Apple's availability
+# annotations (`@available(macOS 15.0, iOS 18.0, …)`), whatever platform the toolchain was
+# built for. This script rebuilds those modules for each Apple target, builds the small
+# Foundation and Darwin stand-ins in scripts/apple-typecheck/ (only what our code uses, each
+# declaration annotated with the availability Apple documents), then compiles every source
+# file of each module for the Apple target with the package's own settings, warnings as
+# errors. What it can and cannot catch: scripts/apple-typecheck/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+self_test=1
+[ "${1:-}" = "--no-self-test" ] && self_test=0
+
+swift_bin=$(dirname "$(command -v swiftc)")
+toolchain_lib="$swift_bin/../lib/swift"
+interfaces="$swift_bin/../lib/swift_static/linux"
+[ -d "$interfaces/Swift.swiftmodule" ] || { echo "apple-typecheck: no standard-library interfaces under $interfaces" >&2; exit 1; }
+stand_ins="$root/scripts/apple-typecheck"
+work="$root/.build-apple"
+mkdir -p "$work"
+
+# The package's settings for its own targets (Package.swift: strictSettings, Swift 6).
+package_flags=(-swift-version 6 -package-name scratchpadink -DSWIFT_PACKAGE -warnings-as-errors
+               -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility)
+
+# prepare TARGET PLATFORM_DIR MODULE_TRIPLE: a resource directory holding the standard
+# library, concurrency and string-processing modules for TARGET, and the stand-ins.
+prepare() {
+  local target=$1 platform=$2 triple=$3
+  local dir="$work/$target" res="$work/$target/resources" stamp="$work/$target/.toolchain"
+  local version; version=$(swiftc --version 2>&1 | head -1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ]; then
+    :
+  else
+    rm -rf "$dir" && mkdir -p "$res/$platform" "$dir/interfaces"
+    ln -s "$toolchain_lib/clang" "$res/clang"
+    # SwiftShims declares the Float80 helpers for x86 only; the x86_64 interface uses them.
+    # On arm64 Float80 does not exist for user code either way; declaring the helpers lets
+    # the interface build (they are never called from our code).
+    cp -R "$toolchain_lib/shims" "$res/shims"
+    sed -i 's/(defined __i386__ || defined __x86_64__)/(defined __i386__ || defined __x86_64__ || defined __aarch64__)/' "$res/shims/LibcShims.h"
+    local module
+    for module in Swift _Concurrency SwiftOnoneSupport _RegexParser _StringProcessing; do
+      mkdir -p "$res/$platform/$module.swiftmodule"
+      # Retarget the interface. `@backDeployed` bodies are not in the interface; dropping the
+      # attribute keeps the declaration's own (lower) `@available`, which is what callers see.
+      sed "3s/-target x86_64-unknown-linux-gnu/-target $target/; /^ *@backDeployed(/d" \
+        "$interfaces/$module.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface" > "$dir/interfaces/$module.swiftinterface"
+      local extra=()
+      [ "$module" = Swift ] && extra=(-parse-stdlib)
+      # The library's own inlinable code is not what we check: availability checking is off
+      # while building it, and on (strictly) for our sources below.
+      swiftc -frontend -compile-module-from-interface "$dir/interfaces/$module.swiftinterface" \
+        -module-name "$module" "${extra[@]}" -disable-availability-checking \
+        -target "$target" -resource-dir "$res" \
+        -o "$res/$platform/$module.swiftmodule/$triple.swiftmodule" >"$dir/$module.log" 2>&1 \
+        || { cat "$dir/$module.log"; echo "apple-typecheck: could not build $module for $target" >&2; exit 1; }
+    done
+    echo "$version" > "$stamp"
+  fi
+  # An empty SDK: no headers, no modules, only the settings file the driver reads.
+  local v=${target##*[a-z]} map=""
+  [ "$platform" = macosx ] && map=", \"VersionMap\": {\"macOS_iOSMac\": {\"$v\": \"$v\"}, \"iOSMac_macOS\": {\"$v\": \"$v\"}}"
+  mkdir -p "$dir/sdk"
+  printf '{"Version": "%s", "MaximumDeploymentTarget": "%s.99", "CanonicalName": "%s%s", "DisplayName": "%s %s"%s}\n' \
+    "$v" "$v" "$platform" "$v" "$platform" "$v" "$map" > "$dir/sdk/SDKSettings.json"
+  # The stand-ins are rebuilt every time (they are ours and small).
+  rm -rf "$dir/modules" && mkdir -p "$dir/modules"
+  compile "$target" Darwin -parse-as-library "$stand_ins/Darwin.swift"
+  compile "$target" Foundation -parse-as-library "$stand_ins/Foundation.swift"
+}
+
+# compile TARGET MODULE FLAGS… FILES…: emits MODULE for TARGET from the given files.
+compile() {
+  local target=$1 module=$2; shift 2
+  local dir="$work/$target"
+  # Objective-C interop is off, as in the standard library built above (its Linux interface
+  # has none); no file of ours uses @objc or Objective-C bridging.
+  swiftc -emit-module -wmo -module-name "${module//-/_}" -target "$target" -Xfrontend -disable-objc-interop \
+    -resource-dir "$dir/resources" -sdk "$dir/sdk" -I "$dir/modules" \
+    -emit-module-path "$dir/modules/${module//-/_}.swiftmodule" "$@"
+}
+
+# check TARGET MODULE [EXTRA FILES…]: type-checks every Swift file of Sources/MODULE.
+check() {
+  local target=$1 module=$2; shift 2
+  local files=()
+  while IFS= read -r -d '' file; do files+=("$file"); done < <(find "Sources/$module" -name '*.swift' -print0 | sort -z)
+  local kind=(-parse-as-library)
+  [ -f "Sources/$module/main.swift" ] && kind=()
+  if compile "$target" "$module" "${kind[@]}" "${package_flags[@]}" "${files[@]}" "$@"; then
+    echo "apple-typecheck: $module type-checks for $target"
+  else
+    echo "apple-typecheck: $module does NOT type-check for $target" >&2
+    return 1
+  fi
+}
+
+# SwiftPM generates `Bundle.module` for a target with resources; this is its Darwin form.
+accessor="$stand_ins/ResourceBundleAccessor.swift"
+
+status=0
+for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx14.0 macosx x86_64-apple-macos"; do
+  read -r target platform triple <<<"$spec"
+  prepare "$target" "$platform" "$triple"
+  check "$target" InkCore || status=1
+  check "$target" HitTestBridge "$accessor" || status=1
+  if [ "$platform" = macosx ]; then
+    check "$target" ChromiumBridge || status=1
+    check "$target" ink-replay || status=1
+  fi
+done
+[ $status -eq 0 ] || exit 1
+
+if [ $self_test -eq 1 ]; then
+  # The check must be able to fail: plant an unguarded API newer than iOS 17 (the one this
+  # check was written for) in a copy of InkCore's sources and expect the type-check to refuse it.
+  planted="$work/planted/PlantedRegression.swift"
+  mkdir -p "$(dirname "$planted")"
+  printf 'func plantedDecode(_ bytes: [UInt8]) -> String? {\n    String(validating: bytes, as: UTF8.self)\n}\n' > "$planted"
+  if check arm64-apple-ios17.0 InkCore "$planted" 2>"$work/planted/log"; then
+    echo "apple-typecheck: self-test FAILED: an unguarded String(validating:as:) type-checked for iOS 17" >&2
+    exit 1
+  fi
+  grep -q 'PlantedRegression.swift:2' "$work/planted/log" \
+    || { cat "$work/planted/log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: an unguarded String(validating:as:) is refused for iOS 17"
+fi

@@ -1,0 +1,103 @@
+// A stand-in for Apple's Darwin module, for scripts/apple-typecheck.sh only: never linked, never
+// run. It declares only what ScratchpadInk's sources use, with the shapes Swift imports them
+// in from Apple's C headers on Darwin (which differ from Glibc's: `RUSAGE_SELF` is a plain
+// `Int32` macro, not an enum case with a `rawValue`). Everything here predates iOS 17 and
+// macOS 14 unless annotated. Where Darwin and Glibc differ in shape, the shape is Darwin's.
+
+func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
+
+// MARK: math.h
+@discardableResult public func sin(_ x: Double) -> Double { standIn() }
+@discardableResult public func cos(_ x: Double) -> Double { standIn() }
+@discardableResult public func tan(_ x: Double) -> Double { standIn() }
+@discardableResult public func atan2(_ y: Double, _ x: Double) -> Double { standIn() }
+@discardableResult public func acos(_ x: Double) -> Double { standIn() }
+@discardableResult public func asin(_ x: Double) -> Double { standIn() }
+@discardableResult public func atan(_ x: Double) -> Double { standIn() }
+@discardableResult public func exp(_ x: Double) -> Double { standIn() }
+@discardableResult public func log(_ x: Double) -> Double { standIn() }
+@discardableResult public func log2(_ x: Double) -> Double { standIn() }
+@discardableResult public func log10(_ x: Double) -> Double { standIn() }
+@discardableResult public func pow(_ x: Double, _ y: Double) -> Double { standIn() }
+@discardableResult public func hypot(_ x: Double, _ y: Double) -> Double { standIn() }
+@discardableResult public func sqrt(_ x: Double) -> Double { standIn() }
+@discardableResult public func floor(_ x: Double) -> Double { standIn() }
+@discardableResult public func ceil(_ x: Double) -> Double { standIn() }
+@discardableResult public func round(_ x: Double) -> Double { standIn() }
+@discardableResult public func fabs(_ x: Double) -> Double { standIn() }
+@discardableResult public func fmod(_ x: Double, _ y: Double) -> Double { standIn() }
+
+// MARK: errno.h, string.h, unistd.h, stdlib.h, fcntl.h
+public var errno: Int32 { get { standIn() } set {} }
+@discardableResult public func strerror(_ errnum: Int32) -> UnsafeMutablePointer<CChar>! { standIn() }
+@discardableResult public func usleep(_ microseconds: UInt32) -> Int32 { standIn() }
+@discardableResult public func isatty(_ fd: Int32) -> Int32 { standIn() }
+public func exit(_ status: Int32) -> Never { standIn() }
+@discardableResult public func close(_ fd: Int32) -> Int32 { standIn() }
+@discardableResult public func open(_ path: UnsafePointer<CChar>, _ oflag: Int32) -> Int32 { standIn() }
+@discardableResult public func open(_ path: UnsafePointer<CChar>, _ oflag: Int32, _ mode: mode_t) -> Int32 { standIn() }
+public typealias mode_t = UInt16
+public var O_RDONLY: Int32 { standIn() }
+public var O_WRONLY: Int32 { standIn() }
+public var O_RDWR: Int32 { standIn() }
+public var O_CREAT: Int32 { standIn() }
+public var O_EXCL: Int32 { standIn() }
+public var O_TRUNC: Int32 { standIn() }
+public var O_NONBLOCK: Int32 { standIn() }
+public var O_NOFOLLOW: Int32 { standIn() }
+public var O_CLOEXEC: Int32 { standIn() }
+public var EINTR: Int32 { standIn() }
+public var EAGAIN: Int32 { standIn() }
+public var ENOENT: Int32 { standIn() }
+public var EEXIST: Int32 { standIn() }
+public var _SC_PAGESIZE: Int32 { standIn() }
+@discardableResult public func sysconf(_ name: Int32) -> Int { standIn() }
+
+// MARK: sys/resource.h
+/// Darwin's `struct rusage`; `ru_maxrss` is in bytes on Darwin (kilobytes on Linux).
+public struct timeval { public var tv_sec: Int = 0; public var tv_usec: Int32 = 0; public init() {} }
+public struct rusage {
+    public var ru_utime = timeval()
+    public var ru_stime = timeval()
+    public var ru_maxrss: Int = 0
+    public init() {}
+}
+/// A macro on Darwin, so Swift imports it as a plain `Int32`.
+public var RUSAGE_SELF: Int32 { standIn() }
+@discardableResult public func getrusage(_ who: Int32, _ usage: UnsafeMutablePointer<rusage>!) -> Int32 { standIn() }
+
+// MARK: time.h
+public typealias clockid_t = UInt32
+/// `CLOCK_UPTIME_RAW`: mach_absolute_time's clock, which does not advance while the system sleeps.
+@available(macOS 10.12, iOS 10.0, *) public var CLOCK_UPTIME_RAW: clockid_t { standIn() }
+@available(macOS 10.12, iOS 10.0, *) public var CLOCK_MONOTONIC_RAW: clockid_t { standIn() }
+@discardableResult @available(macOS 10.12, iOS 10.0, *) public func clock_gettime_nsec_np(_ clock: clockid_t) -> UInt64 { standIn() }
+
+// MARK: mach (mach/task_info.h, mach/mach_init.h, mach/kern_return.h)
+public typealias natural_t = UInt32
+public typealias integer_t = Int32
+public typealias kern_return_t = Int32
+public typealias mach_port_t = UInt32
+public typealias task_name_t = mach_port_t
+public typealias task_flavor_t = natural_t
+public typealias task_info_t = UnsafeMutablePointer<integer_t>
+public typealias mach_msg_type_number_t = natural_t
+public typealias mach_vm_size_t = UInt64
+public typealias policy_t = Int32
+public struct time_value_t { public var seconds: integer_t = 0; public var microseconds: integer_t = 0; public init() {} }
+public struct mach_task_basic_info {
+    public var virtual_size: mach_vm_size_t = 0
+    public var resident_size: mach_vm_size_t = 0
+    public var resident_size_max: mach_vm_size_t = 0
+    public var user_time = time_value_t()
+    public var system_time = time_value_t()
+    public var policy: policy_t = 0
+    public var suspend_count: integer_t = 0
+    public init() {}
+}
+/// Macros, imported as `Int32`.
+public var MACH_TASK_BASIC_INFO: Int32 { standIn() }
+public var KERN_SUCCESS: Int32 { standIn() }
+public var mach_task_self_: mach_port_t { standIn() }
+@discardableResult public func task_info(_ target_task: task_name_t, _ flavor: task_flavor_t, _ task_info_out: task_info_t!,
+                      _ task_info_outCnt: UnsafeMutablePointer<mach_msg_type_number_t>!) -> kern_return_t { standIn() }

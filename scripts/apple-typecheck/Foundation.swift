@@ -1,0 +1,231 @@
+// A stand-in for Apple's Foundation, for scripts/apple-typecheck.sh only: never linked, never
+// run. It declares only the Foundation API that ScratchpadInk's sources use, each with the
+// availability Apple documents for it where that is newer than iOS 13 / macOS 10.15 (older
+// API is available on every deployment target SwiftPM accepts for this package). Adding a
+// declaration here is a claim about Apple's SDK: check it against Apple's documentation first
+// and note the page in scripts/apple-typecheck/README.md.
+@_exported import Darwin
+
+func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
+
+// MARK: Errors
+extension Error {
+    /// Apple: `Error.localizedDescription` (bridged from NSError).
+    public var localizedDescription: String { standIn() }
+}
+public struct CocoaError: Error {
+    public struct Code: Sendable { public static var fileNoSuchFile: Code { standIn() }
+                                   public static var fileReadUnknown: Code { standIn() } }
+    public init(_ code: Code) { standIn() }
+}
+public struct POSIXError: Error {
+    public init(_ code: POSIXErrorCode) { standIn() }
+}
+public struct POSIXErrorCode: RawRepresentable, Sendable {
+    public var rawValue: Int32
+    public init?(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+// MARK: ObjCBool
+public struct ObjCBool: ExpressibleByBooleanLiteral, Sendable {
+    public init(_ value: Bool) { boolValue = value }
+    public init(booleanLiteral value: Bool) { boolValue = value }
+    public var boolValue: Bool
+}
+
+// MARK: Data
+public struct Data: RandomAccessCollection, MutableCollection, RangeReplaceableCollection, Hashable, Sendable {
+    public typealias Index = Int
+    public typealias Element = UInt8
+    public init() {}
+    public init<S: Sequence>(_ elements: S) where S.Element == UInt8 { standIn() }
+    public init(bytes: UnsafeRawPointer, count: Int) { standIn() }
+    public init(contentsOf url: URL) throws { standIn() }
+    public var startIndex: Int { standIn() }
+    public var endIndex: Int { standIn() }
+    public subscript(position: Int) -> UInt8 { get { standIn() } set {} }
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == UInt8 { standIn() }
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { standIn() }
+    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R { standIn() }
+    public struct WritingOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static var atomic: WritingOptions { standIn() }
+        public static var withoutOverwriting: WritingOptions { standIn() }
+    }
+    public func write(to url: URL, options: WritingOptions = []) throws { standIn() }
+    public func base64EncodedString() -> String { standIn() }
+    public init?(base64Encoded string: String) { standIn() }
+}
+
+// MARK: URL
+public struct URL: Hashable, Sendable, CustomStringConvertible {
+    public init(fileURLWithPath path: String) { standIn() }
+    public init(fileURLWithPath path: String, isDirectory: Bool) { standIn() }
+    public init?(string: String) { standIn() }
+    /// Apple: macOS 13, iOS 16.
+    @available(macOS 13.0, iOS 16.0, *) public init(filePath path: String) { standIn() }
+    public var path: String { standIn() }
+    public var absoluteString: String { standIn() }
+    public var description: String { standIn() }
+    public var lastPathComponent: String { standIn() }
+    public var pathExtension: String { standIn() }
+    public func appendingPathComponent(_ component: String) -> URL { standIn() }
+    public func deletingLastPathComponent() -> URL { standIn() }
+    public func deletingPathExtension() -> URL { standIn() }
+    public func appendingPathExtension(_ pathExtension: String) -> URL { standIn() }
+    public var standardizedFileURL: URL { standIn() }
+}
+
+// MARK: String
+extension String {
+    public struct Encoding: Sendable, Hashable { public static var utf8: Encoding { standIn() } }
+    public init(contentsOf url: URL, encoding: Encoding) throws { standIn() }
+    public init(contentsOfFile path: String, encoding: Encoding) throws { standIn() }
+    public init?(data: Data, encoding: Encoding) { standIn() }
+    public init(format: String, _ arguments: any CVarArg...) { standIn() }
+    public func data(using encoding: Encoding) -> Data? { standIn() }
+    public func write(toFile path: String, atomically: Bool, encoding: Encoding) throws { standIn() }
+    public func components(separatedBy separator: String) -> [String] { standIn() }
+    public func trimmingCharacters(in set: CharacterSet) -> String { standIn() }
+    public func replacingOccurrences(of target: String, with replacement: String) -> String { standIn() }
+    public func hasSuffix(_ suffix: String) -> Bool { standIn() }
+    public var lowercased: String { standIn() }
+}
+extension StringProtocol {
+    public func contains<T: StringProtocol>(_ other: T) -> Bool { standIn() }
+    public func range<T: StringProtocol>(of string: T) -> Range<Index>? { standIn() }
+}
+public struct CharacterSet: Sendable {
+    public static var whitespaces: CharacterSet { standIn() }
+    public static var whitespacesAndNewlines: CharacterSet { standIn() }
+}
+
+// MARK: Date
+public struct Date: Sendable, Comparable {
+    public init() { standIn() }
+    public var timeIntervalSince1970: Double { standIn() }
+    public var timeIntervalSinceReferenceDate: Double { standIn() }
+    public func timeIntervalSince(_ other: Date) -> Double { standIn() }
+    public static func < (lhs: Date, rhs: Date) -> Bool { standIn() }
+}
+
+// MARK: Locks
+public protocol NSLocking {
+    func lock()
+    func unlock()
+}
+extension NSLocking {
+    /// Apple lists `NSLocking.withLock(_:)` back to iOS 8 and macOS 10.10 (it is emitted into
+    /// the client from the iOS 17 / macOS 14 SDKs on).
+    public func withLock<R>(_ body: () throws -> R) rethrows -> R { standIn() }
+}
+open class NSLock: NSLocking, @unchecked Sendable {
+    public init() {}
+    open func lock() {}
+    open func unlock() {}
+}
+
+// MARK: ProcessInfo
+open class ProcessInfo: @unchecked Sendable {
+    open class var processInfo: ProcessInfo { standIn() }
+    open var environment: [String: String] { standIn() }
+    open var arguments: [String] { standIn() }
+    /// Apple: "The amount of time the system has been awake since the last time it was
+    /// restarted", seconds; the timebase of `UITouch.timestamp`.
+    open var systemUptime: Double { standIn() }
+    open var processIdentifier: Int32 { standIn() }
+    open var activeProcessorCount: Int { standIn() }
+}
+
+// MARK: Bundle
+open class Bundle: @unchecked Sendable {
+    open class var main: Bundle { standIn() }
+    public init?(path: String) { standIn() }
+    public init?(url: URL) { standIn() }
+    open var bundleURL: URL { standIn() }
+    open var bundlePath: String { standIn() }
+    open var resourceURL: URL? { standIn() }
+    open func url(forResource name: String?, withExtension ext: String?) -> URL? { standIn() }
+    open func path(forResource name: String?, ofType ext: String?) -> String? { standIn() }
+}
+
+// MARK: FileManager
+public struct FileAttributeKey: Hashable, Sendable, RawRepresentable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static var size: FileAttributeKey { standIn() }
+    public static var type: FileAttributeKey { standIn() }
+    public static var posixPermissions: FileAttributeKey { standIn() }
+}
+public struct FileAttributeType: Hashable, Sendable, RawRepresentable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static var typeRegular: FileAttributeType { standIn() }
+    public static var typeDirectory: FileAttributeType { standIn() }
+    public static var typeSymbolicLink: FileAttributeType { standIn() }
+}
+open class FileManager: @unchecked Sendable {
+    open class var `default`: FileManager { standIn() }
+    public init() {}
+    open func fileExists(atPath path: String) -> Bool { standIn() }
+    open func fileExists(atPath path: String, isDirectory: UnsafeMutablePointer<ObjCBool>?) -> Bool { standIn() }
+    open func isExecutableFile(atPath path: String) -> Bool { standIn() }
+    open func isReadableFile(atPath path: String) -> Bool { standIn() }
+    open func contents(atPath path: String) -> Data? { standIn() }
+    open func createFile(atPath path: String, contents data: Data?, attributes attr: [FileAttributeKey: Any]? = nil) -> Bool { standIn() }
+    open func removeItem(atPath path: String) throws { standIn() }
+    open func removeItem(at url: URL) throws { standIn() }
+    open func moveItem(atPath srcPath: String, toPath dstPath: String) throws { standIn() }
+    open func copyItem(atPath srcPath: String, toPath dstPath: String) throws { standIn() }
+    open func createDirectory(atPath path: String, withIntermediateDirectories createIntermediates: Bool,
+                              attributes: [FileAttributeKey: Any]? = nil) throws { standIn() }
+    open func createDirectory(at url: URL, withIntermediateDirectories createIntermediates: Bool,
+                              attributes: [FileAttributeKey: Any]? = nil) throws { standIn() }
+    open func contentsOfDirectory(atPath path: String) throws -> [String] { standIn() }
+    open func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] { standIn() }
+    open var temporaryDirectory: URL { standIn() }
+    open func enumerator(atPath path: String) -> DirectoryEnumerator? { standIn() }
+    /// `NSDirectoryEnumerator`: yields paths relative to the enumerated directory, as `Any`.
+    open class DirectoryEnumerator: Sequence, IteratorProtocol {
+        public func next() -> Any? { standIn() }
+    }
+    open var currentDirectoryPath: String { standIn() }
+}
+
+// MARK: FileHandle
+open class FileHandle: @unchecked Sendable {
+    public init(fileDescriptor fd: Int32, closeOnDealloc closeopt: Bool) { standIn() }
+    public convenience init(fileDescriptor fd: Int32) { standIn() }
+    public convenience init?(forReadingAtPath path: String) { standIn() }
+    public convenience init?(forWritingAtPath path: String) { standIn() }
+    public convenience init(forReadingFrom url: URL) throws { standIn() }
+    open class var standardInput: FileHandle { standIn() }
+    open class var standardOutput: FileHandle { standIn() }
+    open class var standardError: FileHandle { standIn() }
+    open var fileDescriptor: Int32 { standIn() }
+    open var availableData: Data { standIn() }
+    /// Deprecated by Apple in favour of `write(contentsOf:)`, still available.
+    open func write(_ data: Data) { standIn() }
+    open func readDataToEndOfFile() -> Data { standIn() }
+    open func readData(ofLength length: Int) -> Data { standIn() }
+    /// Apple: macOS 10.15, iOS 13.
+    @available(macOS 10.15, iOS 13.0, *) open func close() throws { standIn() }
+    /// Apple: macOS 10.15, iOS 13.
+    @available(macOS 10.15, iOS 13.0, *) open func synchronize() throws { standIn() }
+    /// Apple: macOS 10.15, iOS 13.
+    @available(macOS 10.15, iOS 13.0, *) open func seek(toOffset offset: UInt64) throws { standIn() }
+    /// Apple: macOS 10.15.4, iOS 13.4.
+    @available(macOS 10.15.4, iOS 13.4, *) open func write<T: DataProtocol>(contentsOf data: T) throws { standIn() }
+    /// Apple: macOS 10.15.4, iOS 13.4.
+    @available(macOS 10.15.4, iOS 13.4, *) open func readToEnd() throws -> Data? { standIn() }
+    /// Apple: macOS 10.15.4, iOS 13.4.
+    @available(macOS 10.15.4, iOS 13.4, *) open func read(upToCount count: Int) throws -> Data? { standIn() }
+    /// Apple: macOS 10.15.4, iOS 13.4.
+    @available(macOS 10.15.4, iOS 13.4, *) open func offset() throws -> UInt64 { standIn() }
+    /// Apple: macOS 10.15.4, iOS 13.4.
+    @available(macOS 10.15.4, iOS 13.4, *) @discardableResult open func seekToEnd() throws -> UInt64 { standIn() }
+}
+public protocol DataProtocol: RandomAccessCollection where Element == UInt8 {}
+extension Data: DataProtocol {}
+extension Array: DataProtocol where Element == UInt8 {}
