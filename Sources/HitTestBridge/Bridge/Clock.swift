@@ -1,30 +1,41 @@
 import Foundation
 
-/// The time source of the bridge's asynchronous shell, in seconds. Production uses
-/// ``SystemBridgeClock``; tests and replays use ``ManualClock``, so nothing waits for real.
+/// The time source of the bridge's asynchronous shell, in seconds on the same timebase as the
+/// touch samples' timestamps. Production uses ``UptimeClock``; tests and replays use
+/// ``ManualClock``, so nothing waits for real.
 public protocol BridgeClock: Sendable {
-    /// The current time, seconds.
+    /// The current time, seconds, on the touch timestamps' timebase.
     var now: Double { get }
     /// Suspends until ``now`` reaches `deadline` (at once if it already has).
     func sleep(until deadline: Double) async throws
 }
 
-/// The system's monotonic clock, counted from when this value was made.
-public struct SystemBridgeClock: BridgeClock {
-    private let origin = ContinuousClock.now
-
-    /// Creates a clock reading 0 now.
+/// The system's uptime clock: seconds since boot, not counting time asleep. The same seconds
+/// as the platform's touch timestamps, so the engine's deadlines (a touch's first sample
+/// plus the decision timeout) fire on time and first-ink latency is measured from the real
+/// touch-down.
+///
+/// - On Apple platforms, `UITouch.timestamp` is documented as seconds since system startup,
+///   in the sense of `ProcessInfo.systemUptime` ("the amount of time the system has been awake
+///   since the last time it was restarted"), which this clock reads. Pass `touch.timestamp`
+///   through unchanged.
+/// - On Linux, `ProcessInfo.systemUptime` reads `CLOCK_MONOTONIC`, the clock libinput stamps
+///   its events with; convert a front end's event times to seconds on that clock.
+///
+/// It sleeps on `SuspendingClock` (which does not advance while the system sleeps either) and
+/// checks ``now`` again on waking, so a sleep never ends before its deadline.
+public struct UptimeClock: BridgeClock {
+    /// Creates the clock. Every instance reads the same time.
     public init() {}
 
-    public var now: Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    public var now: Double { ProcessInfo.processInfo.systemUptime }
 
     public func sleep(until deadline: Double) async throws {
-        let remaining = deadline - now
-        guard remaining > 0 else { return }
-        try await Task.sleep(for: .nanoseconds(Int64(remaining * 1e9)))
+        while true {
+            let remaining = deadline - now
+            guard remaining > 0 else { return }
+            try await Task.sleep(for: .seconds(remaining), tolerance: .milliseconds(1), clock: .suspending)
+        }
     }
 }
 
@@ -44,6 +55,9 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
 
     /// How many tasks are sleeping on the clock.
     public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    /// The deadlines the sleeping tasks wait for, earliest first.
+    public var sleeperDeadlines: [Double] { lock.withLock { sleepers.map(\.deadline).sorted() } }
 
     public func sleep(until deadline: Double) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -38,10 +38,12 @@ public struct InkSessionMetrics: Sendable, Hashable {
 /// through ``PageBridge`` for every touch-down, feeds the verdicts back and runs the
 /// engine's deadlines on the clock. Every `RouterAction` goes to `perform`, in order,
 /// whether it came from an event, a verdict or a deadline. The clock must count in the same
-/// seconds as the samples' timestamps (on Apple platforms, the touch timestamps' clock).
+/// seconds as the samples' timestamps: the default, ``UptimeClock``, is the timebase of
+/// `UITouch.timestamp`, so platform timestamps pass through unchanged. Give the session and
+/// its ``PageBridge`` the same clock.
 ///
 /// ```swift
-/// let session = InkSession(bridge: bridge, clock: clock) { actions in render(actions) }
+/// let session = InkSession(bridge: bridge) { actions in render(actions) }
 /// try await session.handle(event)
 /// ```
 public actor InkSession {
@@ -59,10 +61,11 @@ public actor InkSession {
     ///     is the engine's own deadline; the bridge's timeout should not be longer.
     ///   - fallback: Where a touch goes when the engine's deadline passes.
     ///   - bridge: The bridge to the page.
-    ///   - clock: The clock the engine's deadlines run on (the samples' clock).
+    ///   - clock: The clock the engine's deadlines run on, on the samples' timebase
+    ///     (default ``UptimeClock``, the platform touch timestamps' clock).
     ///   - perform: Called with each batch of actions, in order, on the session's executor.
     public init(configuration: TouchRouterConfiguration = TouchRouterConfiguration(), fallback: HitTestVerdict = .ink,
-                bridge: PageBridge, clock: any BridgeClock, perform: @escaping @Sendable ([RouterAction]) -> Void) {
+                bridge: PageBridge, clock: any BridgeClock = UptimeClock(), perform: @escaping @Sendable ([RouterAction]) -> Void) {
         self.router = TouchRouter(configuration: configuration)
         self.fallback = fallback
         self.bridge = bridge

@@ -22,7 +22,7 @@ public enum BridgeVerdict: Sendable, Hashable {
 /// The bridge's asynchronous shell: ``HitTestBroker`` with an oracle and a clock.
 ///
 /// ```swift
-/// let bridge = PageBridge(oracle: webViewOracle, clock: SystemBridgeClock())
+/// let bridge = PageBridge(oracle: webViewOracle, clock: UptimeClock())
 /// switch await bridge.verdict(for: query, at: point) { … }
 /// // the page's messages, as they arrive:
 /// await bridge.receive(messageText)
@@ -39,7 +39,7 @@ public actor PageBridge {
     private var early: [QueryID: BridgeVerdict] = [:]
 
     /// Creates a bridge.
-    public init(broker: HitTestBroker = HitTestBroker(), oracle: any HitTestOracle, clock: any BridgeClock) {
+    public init(broker: HitTestBroker = HitTestBroker(), oracle: any HitTestOracle, clock: any BridgeClock = UptimeClock()) {
         self.broker = broker
         self.oracle = oracle
         self.clock = clock

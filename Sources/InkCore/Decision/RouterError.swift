@@ -45,7 +45,13 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidSample(touch, sample):
-            return "\(touch): invalid sample (x \(sample.x), y \(sample.y), t \(sample.timestamp), force \(sample.force.map { "\($0)" } ?? "none")): coordinates and time must be finite, force 0...1"
+            var text = "\(touch): invalid sample (x \(sample.x), y \(sample.y), t \(sample.timestamp), force \(sample.force.map { "\($0)" } ?? "none")): coordinates and time must be finite, force 0...1"
+            if let force = sample.force, !force.isFinite {
+                text += "; a non-finite force usually comes from force / maximumPossibleForce on a device that does not "
+                    + "sense force (maximumPossibleForce is 0): pass nil for 'no force', or map it with "
+                    + "TouchSample.normalizedForce(_:maximumPossibleForce:)"
+            }
+            return text
         case let .timestampWentBackwards(touch, previous, got):
             return "\(touch): timestamp went backwards from \(previous) s to \(got) s"
         case let .beganWithoutSample(touch):

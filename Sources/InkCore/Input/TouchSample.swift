@@ -69,6 +69,27 @@ public struct TouchSample: Sendable, Hashable {
     /// The sample's position in canvas points.
     public var point: CanvasPoint { CanvasPoint(x: x, y: y) }
 
+    /// A platform's raw force mapped to ``force``: `force / maximumPossibleForce`, clamped to
+    /// 0...1, or `nil` ("no force") when the device does not sense force.
+    ///
+    /// On a device without force sensing `UITouch.maximumPossibleForce` is 0, so the obvious
+    /// division gives NaN (0 / 0) or infinity, and the engine refuses a sample with a
+    /// non-finite force: the whole touch would be lost. This returns `nil` there instead.
+    ///
+    /// ```swift
+    /// let force = TouchSample.normalizedForce(touch.force, maximumPossibleForce: touch.maximumPossibleForce)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - force: The platform's force (UIKit: `UITouch.force`, 1.0 an average touch).
+    ///   - maximumPossibleForce: The platform's maximum (UIKit: `UITouch.maximumPossibleForce`).
+    /// - Returns: The normalised force 0...1, or `nil` when `maximumPossibleForce` is not a
+    ///   positive finite number or `force` is not finite.
+    public static func normalizedForce(_ force: Double, maximumPossibleForce: Double) -> Double? {
+        guard maximumPossibleForce.isFinite, maximumPossibleForce > 0, force.isFinite else { return nil }
+        return min(max(force / maximumPossibleForce, 0), 1)
+    }
+
     /// `true` when position and time are finite and every optional property present is
     /// finite and in its documented range (force 0...1).
     public var isValid: Bool {
