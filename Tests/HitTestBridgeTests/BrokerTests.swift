@@ -411,7 +411,7 @@ struct WireRequestTests {
         let request = HitTestRequest(token: QueryToken(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210),
                                      pagePoint: CanvasPoint(x: 12.5, y: -3), generation: 7)
         #expect(request.json == #"{"type":"hitTest","id":"0123456789abcdeffedcba9876543210","x":12.5,"y":-3,"generation":7}"#)
-        #expect(request.scriptInvocation == "window.scratchpadInk && window.scratchpadInk.hitTest(\(request.json));")
+        #expect(request.scriptInvocation == "(window.scratchpadInk ? (window.scratchpadInk.hitTest(\(request.json)), true) : false);")
         // Non-finite coordinates never reach the script as NaN or Infinity.
         let odd = HitTestRequest(token: request.token, pagePoint: CanvasPoint(x: .nan, y: .infinity), generation: 0)
         #expect(odd.json.contains(#""x":0,"y":0"#))

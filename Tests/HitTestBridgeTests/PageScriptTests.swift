@@ -17,6 +17,32 @@ struct PageScriptTests {
         #expect(source.contains("elementFromPoint"))
     }
 
+    @Test("the hit-test invocation evaluates to true with the page script installed and false without it, never undefined",
+          .enabled(if: nodeExecutable != nil, "node is not installed, so this JavaScript check is SKIPPED (scripts/install-test-tools.sh installs it)"))
+    func invocationHasAValue() throws {
+        let request = HitTestRequest(token: QueryToken(high: 1, low: 2), pagePoint: CanvasPoint(x: 3, y: 4), generation: 5)
+        // Evaluated as a host evaluates it: as a whole script, in a fresh global, with and
+        // without a page script that took the request.
+        let check = """
+            const vm = require('node:vm');
+            const source = process.argv[1];
+            const taken = [];
+            const installed = { hitTest(request) { taken.push(request); } };
+            const withScript = vm.runInNewContext(source, { window: { scratchpadInk: installed } });
+            const without = vm.runInNewContext(source, { window: {} });
+            console.log(JSON.stringify([withScript, without, taken.length, taken[0] && taken[0].id]));
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(nodeExecutable))
+        process.arguments = ["-e", check, request.scriptInvocation]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(output == "[true,false,1,\"\(request.token)\"]\n")
+    }
+
     @Test("the page script's own tests pass under node with a DOM stand-in",
           .enabled(if: nodeExecutable != nil, "node is not installed, so the page script's tests are SKIPPED (scripts/install-test-tools.sh installs it)"))
     func nodeTests() throws {

@@ -74,7 +74,15 @@ public struct HitTestRequest: Sendable, Hashable {
     /// JavaScript that hands the request to the page script. Built only from our own
     /// numbers and hex digits, serialised as JSON: no string from the page is ever
     /// interpolated into script source.
-    public var scriptInvocation: String { "window.scratchpadInk && window.scratchpadInk.hitTest(\(json));" }
+    ///
+    /// It always evaluates to a boolean, never `undefined`: `true` when the page script was
+    /// there to take the request, `false` when it is not installed (yet) in the world the
+    /// script was evaluated in. Some WebKit versions' async `evaluateJavaScript` fail on a
+    /// script whose result is `undefined`; and `false` tells an oracle the request went nowhere
+    /// (throw, and the bridge's fallback decides at once instead of at the timeout).
+    public var scriptInvocation: String {
+        "(window.scratchpadInk ? (window.scratchpadInk.hitTest(\(json)), true) : false);"
+    }
 }
 
 /// The page's answer to a ``HitTestRequest``.
