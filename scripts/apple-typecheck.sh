@@ -126,12 +126,12 @@ if [ $self_test -eq 1 ]; then
   # check was written for) in a copy of InkCore's sources and expect the type-check to refuse it.
   planted="$work/planted/PlantedRegression.swift"
   mkdir -p "$(dirname "$planted")"
-  printf 'func plantedDecode(_ bytes: [UInt8]) -> String? {\n    String(validating: bytes, as: UTF8.self)\n}\n' > "$planted"
+  printf 'func plantedDecode(_ bytes: [UInt8]) -> String? {\n    guard let text = String(validating: bytes, as: UTF8.self) else { return nil }\n    return text\n}\n' > "$planted"
   if check arm64-apple-ios17.0 InkCore "$planted" 2>"$work/planted/log"; then
     echo "apple-typecheck: self-test FAILED: an unguarded String(validating:as:) type-checked for iOS 17" >&2
     exit 1
   fi
-  grep -q 'PlantedRegression.swift:2' "$work/planted/log" \
+  grep -q "PlantedRegression.swift:2:.*'init(validating:as:)' is only available in iOS 18.0 or newer" "$work/planted/log" \
     || { cat "$work/planted/log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
   echo "apple-typecheck: self-test passed: an unguarded String(validating:as:) is refused for iOS 17"
 fi
