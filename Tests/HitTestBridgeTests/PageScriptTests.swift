@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 import Testing
 @testable import HitTestBridge
 
