@@ -50,7 +50,9 @@ enum BrowserRun {
             if let picture {
                 let png: Data
                 do { png = try browser.screenshot() } catch { throw CommandFailure(message: "screenshot: \(error)") }
-                try html(log: log, report: report, screenshot: png, page: page).write(toFile: picture, atomically: true, encoding: .utf8)
+                do { try OutputFile.write(html(log: log, report: report, screenshot: png, page: page), to: picture) } catch {
+                    throw CommandFailure(message: error.description)
+                }
                 print("picture: \(picture)")
             }
         }

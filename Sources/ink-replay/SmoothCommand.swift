@@ -115,9 +115,7 @@ enum SmoothCommand: Command {
             JSONValue.array(points).write(to: &out)
             out += "\n"
         }
-        do { try Data(out.utf8).write(to: URL(fileURLWithPath: output)) } catch {
-            throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
-        }
+        do { try OutputFile.write(out, to: output) } catch { throw CommandFailure(message: error.description) }
         return 0
     }
 

@@ -101,3 +101,12 @@ public var KERN_SUCCESS: Int32 { standIn() }
 public var mach_task_self_: mach_port_t { standIn() }
 @discardableResult public func task_info(_ target_task: task_name_t, _ flavor: task_flavor_t, _ task_info_out: task_info_t!,
                       _ task_info_outCnt: UnsafeMutablePointer<mach_msg_type_number_t>!) -> kern_return_t { standIn() }
+
+// MARK: stdio.h, unistd.h, signal.h (files the tools write)
+@discardableResult public func rename(_ old: UnsafePointer<CChar>, _ new: UnsafePointer<CChar>) -> Int32 { standIn() }
+@discardableResult public func unlink(_ path: UnsafePointer<CChar>) -> Int32 { standIn() }
+public typealias sig_t = @convention(c) (Int32) -> Void
+public var SIGXFSZ: Int32 { standIn() }
+public var SIGPIPE: Int32 { standIn() }
+public var SIG_IGN: sig_t! { standIn() }
+@discardableResult public func signal(_ signal: Int32, _ handler: sig_t!) -> sig_t! { standIn() }

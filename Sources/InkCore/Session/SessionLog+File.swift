@@ -10,8 +10,11 @@ extension SessionLog {
         return parse(Array(data), file: path)
     }
 
-    /// Writes the log as JSON Lines to a file, replacing it.
+    /// Writes the log as JSON Lines to a file: through a temporary file beside it, renamed
+    /// over `path` only when `path` is a regular file or absent.
+    /// - Throws: an error describing the path when the file cannot be written, or when
+    ///   `path` is a directory, a symbolic link or another non-regular file (left alone).
     public func write(to path: String) throws {
-        try Data(jsonLines().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try OutputFile.write(jsonLines(), to: path)
     }
 }

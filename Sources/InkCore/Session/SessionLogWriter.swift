@@ -2,8 +2,10 @@ import Foundation
 
 /// Writes a session log to a file one event at a time, so a converter never holds a whole
 /// session in memory. Events must come in time order (the writer checks). The text goes to
-/// `<path>.partial` and replaces `path` only when ``finish()`` succeeds, so a failed
-/// conversion never leaves half a log under the real name.
+/// a new temporary file beside `path` and replaces `path` only when ``finish()`` succeeds,
+/// and only when `path` is a regular file or absent (a directory, a symbolic link or a
+/// device there is refused and left alone), so a failed conversion never leaves half a log
+/// behind nor destroys anything.
 ///
 /// ```swift
 /// var writer = try SessionLogWriter(path: "out.jsonl", header: header)
@@ -12,8 +14,7 @@ import Foundation
 /// ```
 public struct SessionLogWriter {
     private let path: String
-    private let partialPath: String
-    private let handle: FileHandle
+    private var file: OutputFile
     private var pending = ""
     private var tools: [TouchID: ToolKind] = [:]
     private var lastTime = -Double.infinity
@@ -27,12 +28,7 @@ public struct SessionLogWriter {
     /// - Throws: ``SessionLogWriterError`` when the file cannot be created.
     public init(path: String, header: SessionHeader) throws(SessionLogWriterError) {
         self.path = path
-        partialPath = path + ".partial"
-        guard FileManager.default.createFile(atPath: partialPath, contents: nil),
-              let handle = FileHandle(forWritingAtPath: partialPath) else {
-            throw SessionLogWriterError(file: path, message: "cannot create \(partialPath)")
-        }
-        self.handle = handle
+        do { file = try OutputFile(path: path) } catch { throw SessionLogWriterError(file: path, message: error.message) }
         SessionLog.headerObject(header).write(to: &pending)
         pending += "\n"
     }
@@ -55,29 +51,25 @@ public struct SessionLogWriter {
     }
 
     private mutating func flush() throws(SessionLogWriterError) {
-        do { try handle.write(contentsOf: Data(pending.utf8)) } catch {
-            throw SessionLogWriterError(file: path, message: "write failed: \(error.localizedDescription)")
-        }
+        do { try file.write(pending) } catch { throw SessionLogWriterError(file: path, message: error.message) }
         pending = ""
     }
 
-    /// Writes what is left, closes the file and moves it to its real name.
+    /// Writes what is left, flushes the file to disk and moves it to its real name. On
+    /// failure nothing is left behind and `path` is unchanged.
     public mutating func finish() throws(SessionLogWriterError) {
-        try flush()
-        do {
-            try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+        do throws(SessionLogWriterError) {
+            try flush()
+            do { try file.commit() } catch { throw SessionLogWriterError(file: path, message: error.message) }
         } catch {
-            throw SessionLogWriterError(file: path, message: "cannot finish: \(error.localizedDescription)")
+            file.discard()
+            throw error
         }
     }
 
-    /// Closes and deletes the partial file (after a fault that makes the log worthless).
-    public func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(atPath: partialPath)
-    }
+    /// Closes and deletes the temporary file (after a fault that makes the log worthless);
+    /// `path` is left as it was.
+    public func discard() { file.discard() }
 }
 
 /// Why a session log could not be written.

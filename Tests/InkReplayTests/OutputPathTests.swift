@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The tools never replace what they did not create (issue: convert deleted a directory,
+/// export replaced a symlink and a device node, render wrote through a symlink and left a
+/// truncated file on a full disk).
+@Suite("ink-replay output paths: nothing overwritten, nothing deleted, nothing partial")
+struct OutputPathTests {
+    static let decimal = CLITests.fixtures + "/decimal-point.jsonl"
+
+    static func listing(_ directory: URL) -> [String] {
+        ((FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String]) ?? []).sorted()
+    }
+
+    @Test("convert leaves an existing directory named like its output alone, reports it and converts nothing into it")
+    func convertKeepsDirectory() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("sum.jsonl"), withIntermediateDirectories: true)
+        try "precious".write(to: out.appendingPathComponent("sum.jsonl/notes.txt"), atomically: true, encoding: .utf8)
+        let output = try CLITests.run("convert", CLITests.root.appendingPathComponent("Fixtures/inkml/myscript/sum.inkml").path, "-o", out.path)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("sum.jsonl: is a directory; not replaced"), "\(output.stderr)")
+        #expect(try String(contentsOf: out.appendingPathComponent("sum.jsonl/notes.txt"), encoding: .utf8) == "precious")
+        #expect(Self.listing(out) == ["sum.jsonl", "sum.jsonl/notes.txt"])
+    }
+
+    @Test("render and export refuse a symbolic link and a device node, and change neither", arguments: ["render", "export"])
+    func linksAndDevices(command: String) throws {
+        let directory = try CLITests.temporaryDirectory()
+        let real = directory.appendingPathComponent("real.txt")
+        try "mine".write(to: real, atomically: true, encoding: .utf8)
+        let link = directory.appendingPathComponent("link.out")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        let viaLink = try CLITests.run(command, Self.decimal, "-o", link.path)
+        #expect(viaLink.status == 1 && viaLink.stderr.contains("is a symbolic link; not replaced"), "\(viaLink.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+        #expect(try String(contentsOf: real, encoding: .utf8) == "mine")
+        let device = try CLITests.run(command, Self.decimal, "-o", "/dev/null")
+        #expect(device.status == 1 && device.stderr.contains("/dev/null: exists and is not a regular file"), "\(device.stderr)")
+        #expect(Self.listing(directory) == ["link.out", "real.txt"])
+        // A regular file is replaced, through a temporary file beside it.
+        let plain = try CLITests.run(command, Self.decimal, "-o", real.path)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try String(contentsOf: real, encoding: .utf8) != "mine")
+        #expect(Self.listing(directory) == ["link.out", "real.txt"])
+    }
+
+    @Test("a write that fails half-way (a file-size limit) is reported, and leaves neither a truncated file nor a temporary one")
+    func failedWrite() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let out = directory.appendingPathComponent("big.svg")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 2 blocks of 512 bytes: the SVG of a real session is larger.
+        process.arguments = ["-c", "ulimit -f 2 && exec \"$0\" render \"$1\" -o \"$2\"", CLITests.binary.path,
+                             CLITests.fixtures + "/real/myscript/1943.jsonl", out.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("big.svg: cannot write"), "\(stderr)")
+        #expect(Self.listing(directory).isEmpty)
+    }
+}
