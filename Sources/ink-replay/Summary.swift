@@ -88,6 +88,10 @@ extension String {
     /// A number with one decimal.
     init(format1 value: Double) {
         let tenths = (value * 10).rounded()
+        guard abs(tenths) < 9e15 else {   // no Int64 holds it: no decimal to show either
+            self = value.isFinite ? "\(value.rounded())" : "\(value)"
+            return
+        }
         let whole = Int64(tenths / 10)
         let fraction = Int64(abs(tenths.truncatingRemainder(dividingBy: 10)))
         self = (tenths < 0 && whole == 0 ? "-" : "") + "\(whole).\(fraction)"

@@ -7,6 +7,13 @@
 /// signed area): the union is the ink. Drawing pieces separately is what lets a renderer
 /// redraw only the volatile tail.
 public enum StrokeOutline {
+    /// `value` clamped to `range`, as a count: the upper bound when it is not finite or
+    /// beyond (huge coordinates), never a trap.
+    private static func count(_ value: Double, in range: ClosedRange<Int>) -> Int {
+        guard value.isFinite else { return range.upperBound }
+        return Int(min(max(value, Double(range.lowerBound)), Double(range.upperBound)))
+    }
+
     /// The closed polygon of one segment's body (without its end discs), counter-clockwise.
     /// A dot segment gives the polygon of its disc.
     ///
@@ -17,7 +24,7 @@ public enum StrokeOutline {
         if segment.isDot {
             return circle(center: segment.curve.p0, radius: segment.startWidth / 2)
         }
-        let steps = min(max(Int((segment.curve.controlPolygonLength / maxStep).rounded(.up)), 1), 32)
+        let steps = Self.count((segment.curve.controlPolygonLength / maxStep).rounded(.up), in: 1...32)
         let chord = (segment.curve.p3 - segment.curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
         var left: [CanvasPoint] = [], right: [CanvasPoint] = []
         left.reserveCapacity(steps + 1)
@@ -38,7 +45,7 @@ public enum StrokeOutline {
     /// A polygon approximating a circle, counter-clockwise, with at most `maxStep` between
     /// vertices (and at least 8 vertices).
     public static func circle(center: CanvasPoint, radius: Double, maxStep: Double = 1) -> [CanvasPoint] {
-        let count = max(8, min(64, Int((2 * Double.pi * radius / maxStep).rounded(.up))))
+        let count = Self.count((2 * Double.pi * radius / maxStep).rounded(.up), in: 8...64)
         return (0..<count).map { k in
             let a = 2 * Double.pi * Double(k) / Double(count)
             return CanvasPoint(x: center.x + radius * cosine(a), y: center.y + radius * sine(a))
@@ -112,12 +119,16 @@ public enum StrokeOutline {
     }
 }
 
-/// Number formatting for SVG: fixed decimals, no trailing zeros, no exponent.
+/// Number formatting for SVG: fixed decimals, no trailing zeros; an exponent only for
+/// magnitudes of 10^15 and more (valid SVG number syntax), where decimals mean nothing.
+/// Any finite value formats; a non-finite one becomes 0.
 package enum SVGNumber {
     package static func format(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "0" }
         let scale = pow10(decimals)
         let scaled = (value * scale).rounded()
+        // Beyond 2^53 a Double holds no fraction, and beyond 2^63 no Int64 holds it.
+        guard abs(value) < 1e15, abs(scaled) < 9e15 else { return "\(value.rounded())" }
         if scaled == 0 { return "0" }
         let negative = scaled < 0
         let magnitude = Int64(abs(scaled))

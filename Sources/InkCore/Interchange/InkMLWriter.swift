@@ -2,7 +2,8 @@
 ///
 /// Each stroke is one `<trace>` with explicit values (no difference encoding, so any
 /// reader can read it). Channels: X and Y in canvas points (`units="px"`: CSS pixels),
-/// T in milliseconds on the session's clock, and, in traces whose every sample has them,
+/// T in milliseconds on the session's clock (in seconds when a time in milliseconds would
+/// overflow a Double), and, in traces whose every sample has them,
 /// F (0...1), OE (altitude) and OA (azimuth) in radians. One `<context>` is declared per
 /// combination of channels used. Numbers are written in their shortest exact decimal form,
 /// so reading the document back gives the same positions and times (up to the last bit of
@@ -29,12 +30,16 @@ public enum InkMLWriter {
         var used: [Channels] = []
         for set in channels where !used.contains(set) { used.append(set) }
 
+        // Milliseconds, unless a time in milliseconds would overflow (times beyond 1.8e305 s):
+        // then seconds, so every time written is a finite number the reader takes back.
+        let inMilliseconds = kept.allSatisfy { $0.allSatisfy { ($0.timestamp * 1000).isFinite } }
+        let timeScale = inMilliseconds ? 1000.0 : 1
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ink xmlns=\"http://www.w3.org/2003/InkML\">\n  <definitions>\n"
         for set in used {
             out += "    <context xml:id=\"\(set.id)\">\n      <traceFormat>\n"
             out += "        <channel name=\"X\" type=\"decimal\" units=\"px\"/>\n"
             out += "        <channel name=\"Y\" type=\"decimal\" units=\"px\"/>\n"
-            out += "        <channel name=\"T\" type=\"decimal\" units=\"ms\"/>\n"
+            out += "        <channel name=\"T\" type=\"decimal\" units=\"\(inMilliseconds ? "ms" : "s")\"/>\n"
             if set.force { out += "        <channel name=\"F\" type=\"decimal\" min=\"0\" max=\"1\"/>\n" }
             if set.altitude { out += "        <channel name=\"OE\" type=\"decimal\" units=\"rad\"/>\n" }
             if set.azimuth { out += "        <channel name=\"OA\" type=\"decimal\" units=\"rad\"/>\n" }
@@ -48,7 +53,7 @@ public enum InkMLWriter {
             out += "  <trace contextRef=\"#\(set.id)\">"
             for (index, sample) in stroke.enumerated() {
                 if index > 0 { out += ", " }
-                out += number(sample.x) + " " + number(sample.y) + " " + number(sample.timestamp * 1000)
+                out += number(sample.x) + " " + number(sample.y) + " " + number(sample.timestamp * timeScale)
                 if set.force, let force = sample.force { out += " " + number(force) }
                 if set.altitude, let altitude = sample.altitude { out += " " + number(altitude) }
                 if set.azimuth, let azimuth = sample.azimuth { out += " " + number(azimuth) }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Finite but absurd numbers (issue: render and host --geometry died with SIGILL on any
+/// coordinate of about 1e17; export wrote `inf` for huge times).
+@Suite("ink-replay with huge finite numbers: no crash, no inf, a clean answer")
+struct HugeValueTests {
+    /// A session whose canvas, regions and samples all sit at `value`.
+    static func session(_ value: Double, time: Double = 1) throws -> URL {
+        func n(_ x: Double) -> String { "\(x)" }
+        let lines = [
+            #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":\#(n(value)),"height":\#(n(value))}}"#,
+            #"{"kind":"regions","t":0,"generation":1,"max_age":30,"regions":[{"x":0,"y":0,"width":\#(n(value)),"height":\#(n(value)),"element":"big"},{"x":\#(n(value)),"y":\#(n(value)),"width":\#(n(value)),"height":\#(n(value)),"element":"far"}]}"#,
+            #"{"kind":"touch","t":\#(n(time)),"touch":1,"phase":"began","tool":"pencil","samples":[{"t":\#(n(time)),"x":\#(n(value)),"y":\#(n(-value))}]}"#,
+            #"{"kind":"touch","t":\#(n(time * 1.5)),"touch":1,"phase":"moved","samples":[{"t":\#(n(time * 1.5)),"x":\#(n(-value)),"y":\#(n(value))}]}"#,
+            #"{"kind":"touch","t":\#(n(time * 2)),"touch":1,"phase":"ended","samples":[{"t":\#(n(time * 2)),"x":\#(n(value / 3)),"y":\#(n(value / 7))}]}"#,
+        ]
+        let file = try CLITests.temporaryDirectory().appendingPathComponent("huge.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test("render, run, verify and host --geometry take coordinates and sizes of 1e17 up to the largest Double",
+          arguments: [1e17, 1e19, 1e300, Double.greatestFiniteMagnitude])
+    func coordinates(value: Double) throws {
+        let log = try Self.session(value)
+        let svg = log.deletingLastPathComponent().appendingPathComponent("huge.svg")
+        let render = try CLITests.run("render", log.path, "-o", svg.path)
+        #expect(render.status == 0, "\(render.stderr)")
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        #expect(text.hasSuffix("</svg>\n") && !text.contains("inf") && !text.contains("nan"))
+        #expect(try CLITests.run("verify", log.path).status == 0)
+        #expect(try CLITests.run("run", log.path).status == 0)
+        let host = Process()
+        host.executableURL = CLITests.binary
+        host.arguments = ["host", "--geometry"]
+        host.standardInput = try FileHandle(forReadingFrom: log)
+        let out = Pipe()
+        host.standardOutput = out
+        try host.run()
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        host.waitUntilExit()
+        #expect(host.terminationStatus == 0)
+        #expect(lines.contains { $0.contains(#""stroke""#) })
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
+    }
+
+    @Test("export writes no inf for times whose milliseconds overflow: the T channel is in seconds, and convert reads it or says why not")
+    func hugeTimes() throws {
+        let log = try Self.session(10, time: 1e306)
+        let inkml = log.deletingLastPathComponent().appendingPathComponent("huge.inkml")
+        let export = try CLITests.run("export", log.path, "-o", inkml.path, "--all-touches")
+        #expect(export.status == 0, "\(export.stderr)")
+        let text = try String(contentsOf: inkml, encoding: .utf8)
+        #expect(!text.contains("inf") && text.contains(#"<channel name="T" type="decimal" units="s"/>"#))
+        let convert = try CLITests.run("convert", inkml.path, "-o", log.deletingLastPathComponent().appendingPathComponent("back").path)
+        #expect(!convert.stderr.contains("not a number") && !convert.stderr.contains("inf"), "\(convert.stderr)")
+    }
+}
