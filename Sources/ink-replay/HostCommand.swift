@@ -57,37 +57,24 @@ enum HostCommand: Command {
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and handle complete lines one by one.
         var number = 0
-        var pending: [UInt8] = []
+        var lines = LineSplitter(maxLineBytes: SessionLog.maxLineBytes)
+        var pieces: [LineSplitter.Piece] = []
+        func handle(_ piece: LineSplitter.Piece) {
+            number += 1
+            switch piece {
+            case let .line(bytes): session.handle(bytes, number: number)
+            case .tooLong: session.error(number, "a line longer than \(SessionLog.maxLineBytes) bytes")
+            }
+            session.flush()
+        }
         while true {
             let chunk = FileHandle.standardInput.availableData
             if chunk.isEmpty { break }
-            pending += chunk
-            var start = 0
-            while let end = pending[start...].firstIndex(of: 0x0A) {
-                number += 1
-                var line = Array(pending[start..<end])
-                if line.last == 0x0D { line.removeLast() }
-                session.handle(line, number: number)
-                session.flush()
-                start = end + 1
-            }
-            pending.removeFirst(start)
-            if pending.count > SessionLog.maxLineBytes {
-                // A line this long is refused anyway; do not hold more of it.
-                number += 1
-                session.error(number, "a line longer than \(SessionLog.maxLineBytes) bytes")
-                session.flush()
-                while true {
-                    let rest = FileHandle.standardInput.availableData
-                    if rest.isEmpty { pending = []; break }
-                    if let end = rest.firstIndex(of: 0x0A) { pending = Array(rest[(end + 1)...]); break }
-                }
-            }
+            lines.feed(chunk, into: &pieces)
+            for piece in pieces { handle(piece) }
+            pieces.removeAll(keepingCapacity: true)
         }
-        if !pending.isEmpty {
-            number += 1
-            session.handle(pending, number: number)
-        }
+        if let last = lines.finish() { handle(last) }
         session.finish()
         session.flush()
         return 0
