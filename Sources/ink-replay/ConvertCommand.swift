@@ -82,6 +82,11 @@ enum ConvertCommand: Command {
         }
         var totals = Totals()
         for input in arguments.positional {
+            if let problem = notARegularFile(input) {
+                printError("Error: \(input): \(problem)")
+                totals.faults += 1
+                continue
+            }
             switch format == .auto ? detect(input) : format {
             case .inkml: convertInkML(input, settings, &totals)
             default: convertQuickDraw(input, settings, &totals)
@@ -116,6 +121,22 @@ enum ConvertCommand: Command {
         String(name.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || ".+=-_".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
         })
+    }
+
+    /// Why `input` cannot be converted without opening it, if it cannot: convert reads a file
+    /// more than once (its format from the first bytes, InkML in two passes), so a pipe, a
+    /// FIFO or a device, which would hang or lose its first bytes, is refused before it is
+    /// opened. A symbolic link to a regular file is fine.
+    static func notARegularFile(_ input: String) -> String? {
+        let resolved = URL(fileURLWithPath: input).resolvingSymlinksInPath().path
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else {
+            return nil   // missing or unreadable: opening it says which
+        }
+        switch type {
+        case .typeRegular: return nil
+        case .typeDirectory: return "is a directory; name the files to convert"
+        default: return "is not a regular file (a pipe, FIFO or device); convert reads its input more than once: save it to a file first"
+        }
     }
 
     /// The input as a byte source, or `nil` after reporting why it cannot be read.

@@ -65,3 +65,29 @@ struct OutputPathTests {
         #expect(Self.listing(directory).isEmpty)
     }
 }
+
+extension OutputPathTests {
+    @Test("convert refuses a FIFO before opening it (it used to hang on its second pass and leave a partial file)")
+    func convertFIFO() throws {
+        let directory = try CLITests.temporaryDirectory()
+        let fifo = directory.appendingPathComponent("ink.inkml")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let out = directory.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["convert", fifo.path, "-o", out.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        // No writer ever opens the FIFO: a convert that opened it would block. A guard, not a
+        // measurement: give up after 20 s rather than hang the suite.
+        var waited = 0
+        while process.isRunning, waited < 2_000 { usleep(10_000); waited += 1 }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("ink.inkml: is not a regular file"), "\(stderr)")
+        #expect(Self.listing(directory) == ["ink.inkml", "out"])
+    }
+}

@@ -75,6 +75,7 @@ public struct URL: Hashable, Sendable, CustomStringConvertible {
     public func deletingPathExtension() -> URL { standIn() }
     public func appendingPathExtension(_ pathExtension: String) -> URL { standIn() }
     public var standardizedFileURL: URL { standIn() }
+    public func resolvingSymlinksInPath() -> URL { standIn() }
 }
 
 // MARK: String
