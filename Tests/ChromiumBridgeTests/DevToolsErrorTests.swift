@@ -7,10 +7,13 @@ import Testing
 /// without Chromium: tiny shell scripts in the browser's place.
 @Suite("DevTools connection: a misbehaving browser")
 struct DevToolsErrorTests {
-    private static func fakeBrowser(_ body: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fake-browser-\(UUID().uuidString).sh").path
-        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+    /// A stand-in browser (Tests/Fakes/fake-browser.sh) run through a fresh symbolic link
+    /// whose name picks its behaviour.
+    private static func fakeBrowser(_ behaviour: String) throws -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fakes/fake-browser.sh").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(behaviour)-\(UUID().uuidString)").path
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: script)
         return path
     }
 
@@ -28,7 +31,7 @@ struct DevToolsErrorTests {
 
     @Test("a browser that exits at once is a disconnection")
     func exitsAtOnce() throws {
-        let browser = try Self.fakeBrowser("exit 0")
+        let browser = try Self.fakeBrowser("exits-at-once")
         defer { try? FileManager.default.removeItem(atPath: browser) }
         #expect {
             _ = try ChromiumPage(url: Self.page, executable: browser)
@@ -40,7 +43,7 @@ struct DevToolsErrorTests {
 
     @Test("a browser that answers with something that is not JSON is a malformed message")
     func answersGarbage() throws {
-        let browser = try Self.fakeBrowser("printf 'this is not json\\000' >&4; sleep 5")
+        let browser = try Self.fakeBrowser("sends-garbage")
         defer { try? FileManager.default.removeItem(atPath: browser) }
         #expect {
             _ = try ChromiumPage(url: Self.page, executable: browser)
@@ -52,7 +55,7 @@ struct DevToolsErrorTests {
 
     @Test("a browser that refuses a command gives its message")
     func refusesCommand() throws {
-        let browser = try Self.fakeBrowser(#"printf '{"id":1,"error":{"code":-32000,"message":"no targets today"}}\000' >&4; sleep 5"#)
+        let browser = try Self.fakeBrowser("refuses")
         defer { try? FileManager.default.removeItem(atPath: browser) }
         #expect {
             _ = try ChromiumPage(url: Self.page, executable: browser)
