@@ -116,7 +116,7 @@ struct HostSession {
 
     mutating func error(_ line: Int, _ message: String) {
         errors += 1
-        emit([("kind", .string("error")), ("line", .number(Double(line))), ("message", .string(message))])
+        emit([("kind", .string("error")), ("line", .number(Double(line))), ("message", .string(InputText.printable(message)))])
     }
 
     mutating func ignored(_ why: String) {
@@ -124,6 +124,7 @@ struct HostSession {
     }
 
     mutating func handle(_ bytes: [UInt8], number: Int) {
+        let bytes = number == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         var output: [HostOutput] = []
         defer { write(output) }

@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 
 /// The command-line tool: parses the subcommand, runs it, maps failures to exit codes
 /// (0 success, 1 failure, 64 usage error) in the swift-argument-parser style.
@@ -99,5 +100,6 @@ struct CommandFailure: Error {
 }
 
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    // Messages quote the input; whatever slipped through unquoted is escaped and cut here.
+    FileHandle.standardError.write(Data((InputText.printable(text) + "\n").utf8))
 }

@@ -85,7 +85,7 @@ struct SessionLogTests {
         BadLine(line: #"{"kind":"touch","t":1,"touch":-1,"phase":"moved","samples":[]}"#,
                 expected: .invalidField(field: "touch", message: "expected a non-negative whole number, found -1")),
         BadLine(line: #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1e999,"y":1}]}"#,
-                expected: .malformedJSON(column: 71, message: "number 1e999 is out of range")),
+                expected: .malformedJSON(column: 71, message: "number '1e999' is out of range")),
         BadLine(line: #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1,"y":1,"force":1.5}]}"#,
                 expected: .invalidField(field: "samples[0].force", message: "must be within 0...1, found 1.5")),
         BadLine(line: #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":2,"x":1,"y":1}]}"#,

@@ -220,8 +220,7 @@ package struct InkMLTraceDecoder: Sendable {
         guard sawDigit else {
             var end = start
             while end < count, end - start < 12, !xmlIsSpace(text[end]), text[end] != UInt8(ascii: ",") { end += 1 }
-            let shown = String(decoding: text[start..<max(end, min(start + 1, count))], as: UTF8.self)
-            throw fault("'\(shown)' is not a number")
+            throw fault("\(InputText.quoted(text[start..<max(end, min(start + 1, count))])) is not a number")
         }
         if index < count, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
             var look = index + 1
@@ -232,7 +231,7 @@ package struct InkMLTraceDecoder: Sendable {
             }
         }
         guard let value = Double(String(decoding: text[start..<index], as: UTF8.self)), value.isFinite else {
-            throw fault("'\(String(decoding: text[start..<index], as: UTF8.self))' is not a finite number")
+            throw fault("\(InputText.quoted(text[start..<index])) is not a finite number")
         }
         return negative ? -value : value
     }

@@ -271,7 +271,7 @@ public struct QuickDrawStream<Source: ByteSource> {
             }
             if separator == UInt8(ascii: "]") { return try endOfArray() }
             guard separator == UInt8(ascii: ",") else {
-                throw arrayFault("expected ',' or ']' after drawing \(index - 1), found '\(Character(Unicode.Scalar(separator)))'")
+                throw arrayFault("expected ',' or ']' after drawing \(index - 1), found \(InputText.byte(separator))")
             }
             skipSpace()
         } else if peek() == UInt8(ascii: "]") {

@@ -278,7 +278,7 @@ package struct XMLPullParser<Source: ByteSource> {
         }
         guard let first = bytes.first else { throw fault("expected a name") }
         if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (0x30...0x39).contains(first) {
-            throw fault("a name cannot start with '\(Character(Unicode.Scalar(first)))'")
+            throw fault("a name cannot start with \(InputText.byte(first))")
         }
         guard let name = strictUTF8String(bytes) else { throw fault("a name that is not valid UTF-8") }
         return name

@@ -70,7 +70,11 @@ private struct Cursor {
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectWord("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))', expected a value")
+        default:
+            if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                throw error("a UTF-8 byte order mark (EF BB BF) before the value")
+            }
+            throw error("unexpected \(InputText.byte(bytes[index])), expected a value")
         }
     }
 
@@ -149,7 +153,7 @@ private struct Cursor {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw JSONSyntaxError(column: start + 1, message: "number \(text) is out of range")
+            throw JSONSyntaxError(column: start + 1, message: "number \(InputText.quoted(text)) is out of range")
         }
         return value
     }
