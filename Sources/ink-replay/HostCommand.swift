@@ -94,6 +94,12 @@ struct HostSession {
     var out = ""
     var started = false
     var errors = 0
+    /// Platform touch ids → the engine's own: a platform may reuse an id once its touch ended
+    /// (as session logs may), even while the engine is still deciding the old touch.
+    var identities = TouchIdentities()
+    /// The engine ids of the most recent touches per platform id, for force updates that
+    /// arrive after the touch ended (as many as the engine keeps finished touches for).
+    var recent: [(platform: UInt64, engine: TouchID)] = []
 
     init(router: TouchRouterConfiguration, bridge: BridgeConfiguration, seed: UInt64?, geometry: Bool) {
         routerConfiguration = router
@@ -166,15 +172,34 @@ struct HostSession {
                 try host.layoutChanged(transform, generation: try object.optionalUnsigned("generation"), now: time, into: &output)
             default:
                 switch try reader.decodeEvent(bytes, number: number) {
-                case let .touch(event, time):
-                    try host.handle(event, now: time, into: &output)
-                case let .update(update, time):
+                case .touch(var event, let time):
+                    let platform = event.touch.rawValue
+                    let previous = identities
+                    guard let engine = identities.engineID(for: platform, phase: event.phase) else {
+                        throw HostInputError("touch \(platform): no such active touch")
+                    }
+                    event.touch = engine
+                    do { try host.handle(event, now: time, into: &output) } catch {
+                        identities = previous   // refused: the id mapping does not move either
+                        throw error
+                    }
+                    if event.phase == .began {
+                        recent.append((platform, engine))
+                        if recent.count > TouchRouter.retiredTouchLimit + routerConfiguration.maxActiveTouches { recent.removeFirst() }
+                    }
+                case .update(var update, let time):
+                    guard let engine = recent.last(where: { $0.platform == update.touch.rawValue })?.engine else {
+                        throw HostInputError("touch \(update.touch.rawValue): no such touch for estimated-property update \(update.updateIndex)")
+                    }
+                    update.touch = engine
                     try host.apply(update, now: time, into: &output)
                 case let .regions(snapshot, time):
                     let outcome = try host.receive(.regions(snapshot), now: time, into: &output)
                     if case let .regionsRefused(why) = outcome { throw HostInputError("region snapshot refused: \(why)") }
                 case let .answer(touch, verdict, time):
-                    try host.recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output)
+                    // A recorded answer names the platform's touch: the most recent one with that id.
+                    let engine = recent.last(where: { $0.platform == touch.rawValue })?.engine ?? TouchID(UInt64.max)
+                    try host.recordedAnswer(touch: engine, verdict: verdict, now: time, into: &output)
                 }
             }
         } catch let failure as JSONSyntaxError {
@@ -210,8 +235,7 @@ struct HostSession {
         var batch: (kind: String, touch: TouchID, samples: [TouchSample])?
         func flushBatch(_ session: inout HostSession) {
             guard let current = batch else { return }
-            session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now)),
-                          ("touch", .number(Double(current.touch.rawValue))),
+            session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now))] + session.touchFields(current.touch) + [
                           ("samples", .array(current.samples.map(SessionLog.sampleObject)))])
             batch = nil
         }
@@ -251,19 +275,26 @@ struct HostSession {
         var keep = 0
         while keep < min(previous.count, stable.count), previous[keep] == stable[keep] { keep += 1 }
         sentStable[touch] = stable
-        emit([("kind", .string("stroke")), ("t", .number(host.now)), ("touch", .number(Double(touch.rawValue))),
+        emit([("kind", .string("stroke")), ("t", .number(host.now))] + touchFields(touch) + [
               ("keep_stable", .number(Double(keep))), ("stable_segments", .number(Double(stable.count))),
               ("stable", .string(StrokeOutline.svgPathData(Array(stable[keep...])))),
               ("volatile", .string(StrokeOutline.svgPathData(stroke.builder.volatileSegments)))])
     }
 
+    /// How an output names a touch: `touch`, the id the front end gave it, and `engine_touch`,
+    /// the engine's own id, unique over the session (the two differ once a platform id is reused).
+    func touchFields(_ touch: TouchID) -> [(String, JSONValue)] {
+        let platform = identities.platformID(of: touch) ?? touch.rawValue
+        return [("touch", .number(Double(platform))), ("engine_touch", .number(Double(touch.rawValue)))]
+    }
+
     mutating func emit(_ item: HostOutput) {
         let t = ("t", JSONValue.number(host.now))
-        func id(_ touch: TouchID) -> (String, JSONValue) { ("touch", .number(Double(touch.rawValue))) }
         switch item {
         case let .send(request, touches):
             emit([("kind", .string("query")), t, ("token", .string(request.token.description)),
-                  ("touches", .array(touches.map { .number(Double($0.rawValue)) })),
+                  ("touches", .array(touches.map { .number(Double(identities.platformID(of: $0) ?? $0.rawValue)) })),
+                  ("engine_touches", .array(touches.map { .number(Double($0.rawValue)) })),
                   ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
                   ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
         case let .engine(action):
@@ -271,24 +302,25 @@ struct HostSession {
             case .queryPage, .abandonQuery, .ink, .release:
                 return   // the bridge's query line says what to ask; samples are batched
             case let .decided(touch, verdict, reason):
-                emit([("kind", .string("decided")), t, id(touch), ("owner", .string(verdict.rawValue)),
+                emit([("kind", .string("decided")), t] + touchFields(touch) + [("owner", .string(verdict.rawValue)),
                       ("reason", .string(reason.rawValue))])
             case let .predictInk(touch, samples):
-                emit([("kind", .string("predict")), t, id(touch), ("samples", .array(samples.map(SessionLog.sampleObject)))])
+                emit([("kind", .string("predict")), t] + touchFields(touch) + [("samples", .array(samples.map(SessionLog.sampleObject)))])
             case let .refineInk(touch, index, sample):
-                emit([("kind", .string("refine")), t, id(touch), ("index", .number(Double(index))), ("sample", SessionLog.sampleObject(sample))])
+                emit([("kind", .string("refine")), t] + touchFields(touch) + [("index", .number(Double(index))), ("sample", SessionLog.sampleObject(sample))])
             case let .endInk(touch):
-                emit([("kind", .string("end_ink")), t, id(touch)])
+                emit([("kind", .string("end_ink")), t] + touchFields(touch))
             case let .retractInk(touch):
-                emit([("kind", .string("retract")), t, id(touch)])
+                emit([("kind", .string("retract")), t] + touchFields(touch))
             case let .endRelease(touch):
-                emit([("kind", .string("end_release")), t, id(touch)])
+                emit([("kind", .string("end_release")), t] + touchFields(touch))
             case let .cancel(touch, previously):
-                emit([("kind", .string("cancel")), t, id(touch), ("previously", .string(previously.rawValue))])
+                emit([("kind", .string("cancel")), t] + touchFields(touch) + [("previously", .string(previously.rawValue))])
             case let .touchFinished(touch, ledger):
-                emit([("kind", .string("finished")), t, id(touch), ("received", .number(Double(ledger.received))),
+                emit([("kind", .string("finished")), t] + touchFields(touch) + [("received", .number(Double(ledger.received))),
                       ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),
                       ("cancelled", .number(Double(ledger.cancelled)))])
+                identities.finished(touch)
             }
         }
     }

@@ -28,6 +28,29 @@ struct HostTests {
         }
     }
 
+    @Test("a platform id reused while its old touch still waits for the page (a dot, then id 0 again 90 ms later): both strokes kept, told apart by engine_touch")
+    func reusedTouchID() throws {
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
+        let input = [
+            header,
+            #"{"kind":"touch","t":1,"touch":0,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+            #"{"kind":"touch","t":1.02,"touch":0,"phase":"ended","samples":[{"t":1.02,"x":10,"y":11}]}"#,
+            #"{"kind":"touch","t":1.09,"touch":0,"phase":"began","samples":[{"t":1.09,"x":50,"y":50}]}"#,
+            #"{"kind":"touch","t":1.1,"touch":0,"phase":"moved","samples":[{"t":1.1,"x":52,"y":50}]}"#,
+            #"{"kind":"touch","t":1.12,"touch":0,"phase":"ended","samples":[{"t":1.12,"x":54,"y":50}]}"#,
+            #"{"kind":"tick","t":2}"#,
+        ].joined(separator: "\n") + "\n"
+        let lines = try Self.host(input)
+        #expect(!lines.contains { $0["kind"] as? String == "error" }, "\(lines.filter { $0["kind"] as? String == "error" })")
+        let finished = lines.filter { $0["kind"] as? String == "finished" }
+        #expect(finished.count == 2)
+        #expect(Set(finished.compactMap { $0["engine_touch"] as? Int }).count == 2)
+        #expect(finished.allSatisfy { $0["touch"] as? Int == 0 })
+        #expect(finished.compactMap { $0["received"] as? Int }.sorted() == [2, 3])
+        let summary = try #require(lines.last)
+        #expect(summary["received"] as? Int == 5 && summary["dropped"] as? Int == 0 && summary["pending"] as? Int == 0)
+    }
+
     @Test("an over-long line is refused alone: the valid lines after it, in the same read, are handled (received 2 of 2)")
     func overLongLine() throws {
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
