@@ -7,7 +7,7 @@ import InkCore
 /// do as JSON Lines from standard output. The protocol is documented in docs/host.md.
 enum HostCommand: Command {
     static let name = "host"
-    static let usage = "ink-replay host [--geometry] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--seed <n>]"
+    static let usage = "ink-replay host [--geometry] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback ink|page] [--gesture-window <ms>] [--pencil-only] [--seed <n>]"
     static let help = """
         OVERVIEW: Run the engine and the bridge live over standard input and output.
 
@@ -29,7 +29,12 @@ enum HostCommand: Command {
         OPTIONS:
           --geometry              Also write each changed stroke's outline as SVG path data.
           --cache <on|off>        Let fresh region snapshots decide without a round trip (default: on).
-          --speculative <on|off>  Draw touches that wait for a round trip as tentative ink (default: off).
+          --speculative <on|off>  Draw a touch that waits for a round trip as tentative ink when the
+                                  page's last region snapshot (too old to decide, but kept) shows
+                                  nothing interactive near it (default: off). With a fresh
+                                  snapshot the cache decides at once, and with no snapshot (or
+                                  --cache off keeping none) there is nothing to go on: no
+                                  tentative ink then.
           --timeout <ms>          Deadline for an unanswered hit test (default: 250).
           --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
           --gesture-window <ms>   A second finger within this time makes a gesture (default: 150).
@@ -100,6 +105,8 @@ struct HostSession {
     /// The engine ids of the most recent touches per platform id, for force updates that
     /// arrive after the touch ended (as many as the engine keeps finished touches for).
     var recent: [(platform: UInt64, engine: TouchID)] = []
+    /// The next deadline last announced in a `deadline` line (`nil`: none pending).
+    var announcedDeadline: Double?
 
     init(router: TouchRouterConfiguration, bridge: BridgeConfiguration, seed: UInt64?, geometry: Bool) {
         routerConfiguration = router
@@ -133,7 +140,10 @@ struct HostSession {
         let bytes = number == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         var output: [HostOutput] = []
-        defer { write(output) }
+        defer {
+            write(output)
+            announceDeadline()
+        }
         do {
             let value = try JSONParser.parse(bytes)
             let object = try JSONFieldReader(value)
@@ -213,21 +223,38 @@ struct HostSession {
         }
     }
 
+    /// Tells the front end when to send its next `tick`, whenever that changed: a
+    /// `{"kind":"deadline","t":…,"at":…}` line (`at` null when nothing waits).
+    mutating func announceDeadline() {
+        let next = host.nextDeadline
+        guard next != announcedDeadline else { return }
+        announcedDeadline = next
+        emit([("kind", .string("deadline")), ("t", .number(host.now)), ("at", next.map { JSONValue.number($0) } ?? .null)])
+    }
+
     mutating func finish() {
         var output: [HostOutput] = []
         host.finish(into: &output)
         write(output)
         let ledger = host.ledger
         let metrics = host.bridgeMetrics
-        emit([("kind", .string("summary")), ("received", .number(Double(ledger.received))),
-              ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),
-              ("cancelled", .number(Double(ledger.cancelled))), ("pending", .number(Double(ledger.pending))),
-              ("dropped", .number(Double(ledger.dropped))), ("queries", .number(Double(metrics.queries))),
-              ("round_trips", .number(Double(metrics.roundTrips))), ("cache_hits", .number(Double(metrics.cacheHits))),
-              ("timeouts", .number(Double(metrics.timeouts))), ("late_answers", .number(Double(metrics.lateAnswers))),
-              ("refused_messages", .number(Double(metrics.refusedMessages))),
-              ("answers_without_round_trip", .number(Double(host.answersWithoutRoundTrip))),
-              ("refused_lines", .number(Double(errors)))])
+        let counters = host.counters
+        func count(_ name: String, _ value: Int) -> (String, JSONValue) { (name, .number(Double(value))) }
+        // docs/host.md lists every field and what it counts.
+        emit([("kind", .string("summary")),
+              count("received", ledger.received), count("inked", ledger.inked), count("released", ledger.released),
+              count("cancelled", ledger.cancelled), count("pending", ledger.pending), count("dropped", ledger.dropped),
+              count("queries", metrics.queries), count("round_trips", metrics.roundTrips),
+              count("cache_hits", metrics.cacheHits), count("shared_queries", metrics.sharedQueries),
+              count("timeouts", metrics.timeouts), count("deadlines", counters.deadlinesPassed),
+              count("overloaded", metrics.overloaded), count("speculations", metrics.speculations),
+              count("retractions", counters.retractions), count("gestures", counters.gestures),
+              count("late_answers", metrics.lateAnswers), count("duplicate_answers", metrics.duplicateAnswers),
+              count("unknown_answers", metrics.unknownAnswers), count("stale_answers", metrics.staleAnswers),
+              count("refused_messages", metrics.refusedMessages),
+              count("snapshots_accepted", metrics.snapshotsAccepted), count("snapshots_refused", metrics.snapshotsRefused),
+              count("answers_without_round_trip", host.answersWithoutRoundTrip),
+              count("refused_lines", errors)])
     }
 
     /// Writes the outputs, with consecutive samples of one touch and kind in one line.

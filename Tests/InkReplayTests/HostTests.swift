@@ -51,6 +51,50 @@ struct HostTests {
         #expect(summary["received"] as? Int == 5 && summary["dropped"] as? Int == 0 && summary["pending"] as? Int == 0)
     }
 
+    @Test("the summary counts what the lines showed: every ignored answer by kind, one round trip per query line, deadline decisions")
+    func countersMatchLines() throws {
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
+        let touches = [
+            #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+            #"{"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":10,"y":11}]}"#,
+            #"{"kind":"touch","t":1.02,"touch":2,"phase":"began","samples":[{"t":1.02,"x":80,"y":80}]}"#,
+            #"{"kind":"touch","t":1.03,"touch":2,"phase":"ended","samples":[{"t":1.03,"x":80,"y":81}]}"#,
+            #"{"kind":"touch","t":1.04,"touch":3,"phase":"began","samples":[{"t":1.04,"x":40,"y":40}]}"#,
+            #"{"kind":"touch","t":1.05,"touch":3,"phase":"ended","samples":[{"t":1.05,"x":40,"y":41}]}"#,
+        ]
+        // The tokens the seeded host draws for the three questions.
+        let first = try Self.host(([header] + touches).joined(separator: "\n") + "\n", "--cache", "off", "--seed", "9")
+        let queries = first.filter { $0["kind"] as? String == "query" }
+        let tokens = queries.compactMap { $0["token"] as? String }
+        let generation = try #require(queries.first?["generation"] as? Int)
+        try #require(tokens.count == 3)
+        func answer(_ t: Double, _ token: String, generation: Int) -> String {
+            #"{"kind":"page","t":\#(t),"message":{"type":"answer","id":"\#(token)","interactive":false,"generation":\#(generation)}}"#
+        }
+        let input = [header] + touches + [
+            answer(1.06, tokens[0], generation: generation),                          // answered
+            answer(1.07, tokens[0], generation: generation),                          // duplicate
+            answer(1.08, String(repeating: "0", count: 32), generation: generation),  // forged
+            answer(1.09, String(repeating: "ab", count: 16), generation: generation), // forged
+            answer(1.10, tokens[1], generation: generation + 5),                      // stale: asked again
+            #"{"kind":"tick","t":2}"#,                                                // touch 3's deadline passes
+            answer(2.01, tokens[2], generation: generation),                          // late
+        ]
+        let lines = try Self.host(input.joined(separator: "\n") + "\n", "--cache", "off", "--seed", "9")
+        let summary = try #require(lines.last)
+        let ignored = lines.filter { $0["kind"] as? String == "ignored" }.compactMap { $0["why"] as? String }
+        func ignoredCount(_ prefix: String) -> Int { ignored.filter { $0.hasPrefix(prefix) }.count }
+        #expect(summary["duplicate_answers"] as? Int == 1 && ignoredCount("duplicate") == 1)
+        #expect(summary["unknown_answers"] as? Int == 2 && ignoredCount("unknown") == 2)
+        #expect(summary["stale_answers"] as? Int == 1 && ignoredCount("stale") == 1)
+        #expect(summary["late_answers"] as? Int == 1 && ignoredCount("late") == 1)
+        #expect(summary["round_trips"] as? Int == lines.filter { $0["kind"] as? String == "query" }.count)
+        #expect(summary["queries"] as? Int == 3)
+        let byDeadline = lines.filter { $0["kind"] as? String == "decided" && $0["reason"] as? String == "deadline" }.count
+        #expect(byDeadline >= 2)   // touch 3, and touch 2 whose re-asked question nobody answered
+        #expect((summary["deadlines"] as? Int ?? 0) + (summary["timeouts"] as? Int ?? 0) == byDeadline, "\(summary)")
+    }
+
     @Test("an over-long line is refused alone: the valid lines after it, in the same read, are handled (received 2 of 2)")
     func overLongLine() throws {
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
@@ -126,12 +170,18 @@ struct HostTests {
         process.standardOutput = stdout
         try process.run()
         var buffer = Data()
+        var deadlines: [Double?] = []   // the `deadline` lines, in order
         func nextLine() throws -> [String: Any] {
             while true {
                 if let end = buffer.firstIndex(of: 0x0A) {
                     let line = buffer[buffer.startIndex..<end]
                     buffer.removeSubrange(buffer.startIndex...end)
-                    return try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+                    let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+                    if object["kind"] as? String == "deadline" {
+                        deadlines.append(object["at"] as? Double)
+                        continue
+                    }
+                    return object
                 }
                 let chunk = stdout.fileHandleForReading.availableData
                 try #require(!chunk.isEmpty, "the host closed its output")
@@ -161,11 +211,14 @@ struct HostTests {
         let released = try nextLine()
         #expect(released["kind"] as? String == "release")
         #expect(Self.samples(released) == [1.0, 1.016])
+        // The host said when to tick: at the touch's time plus the 250 ms deadline, then nothing.
+        #expect(deadlines.count == 1 && abs((deadlines[0] ?? 0) - 1.25) < 1e-9, "\(deadlines)")
         send(#"{"kind":"touch","t":1.05,"touch":7,"phase":"ended","samples":[{"t":1.05,"x":13,"y":23}]}"#)
         #expect(Self.samples(try nextLine()) == [1.05])
         #expect(try nextLine()["kind"] as? String == "end_release")
         #expect(try nextLine()["kind"] as? String == "finished")
         try stdin.fileHandleForWriting.close()
+        defer { #expect(deadlines.count == 2 && deadlines[1] == nil, "\(deadlines)") }
         let summary = try nextLine()
         #expect(summary["kind"] as? String == "summary")
         #expect(summary["released"] as? Int == 3)
