@@ -243,6 +243,7 @@ enum ConvertCommand: Command {
         guard let source = open(input, &totals) else { return }
         var stream = QuickDrawStream(source: source, file: input)
         var converted = 0
+        let faultsBefore = totals.faults
         while converted < settings.limit {
             let drawing: QuickDrawDrawing
             do {
@@ -273,6 +274,10 @@ enum ConvertCommand: Command {
                 printError("Error: \(input): drawing \(converted - 1): \(error)")
                 totals.faults += 1
             }
+        }
+        if converted == 0, totals.faults == faultsBefore {
+            printError("Error: \(input): no drawings (an empty file, or an empty array)")
+            totals.faults += 1
         }
     }
 }

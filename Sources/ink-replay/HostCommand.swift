@@ -136,6 +136,9 @@ struct HostSession {
         emit([("kind", .string("ignored")), ("t", .number(host.now)), ("why", .string(why))])
     }
 
+    /// A forward jump of time this large (seconds) in one line gets a `warning` line.
+    static let absurdJump = 3_600.0
+
     mutating func handle(_ bytes: [UInt8], number: Int) {
         let bytes = number == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
@@ -158,6 +161,12 @@ struct HostSession {
             started = true
             let kind = try object.string("kind")
             let time = try object.double("t")
+            if host.now.isFinite, time - host.now > Self.absurdJump {
+                // Still taken (time only moves on), but every later line must be as late.
+                emit([("kind", .string("warning")), ("line", .number(Double(number))),
+                      ("message", .string("time jumps \(JSONValue.format(time - host.now)) s ahead, from \(JSONValue.format(host.now)) to "
+                          + "\(JSONValue.format(time)) s: were milliseconds sent as seconds? Every later line must be at least this late"))])
+            }
             switch kind {
             case "tick":
                 try host.advance(to: time, into: &output)

@@ -41,3 +41,39 @@ struct InputTextTests {
         do { _ = try JSONParser.parse(Array("\u{FEFF}{}".utf8)) } catch { #expect(error.message.contains("byte order mark")) }
     }
 }
+
+@Suite("Smaller hostile inputs: ids past 2^53, DOCTYPE comments, UTF-32")
+struct SmallerHostileInputTests {
+    static func header() -> String { #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":10,"height":10}}"# }
+
+    @Test("touch ids above 2^53 - 1 are refused with the range (9007199254740992 and …993 used to collide), 2^53 - 1 is taken",
+          arguments: ["9007199254740992", "9007199254740993", "9223372036854775807"])
+    func largeIDs(id: String) {
+        let log = Self.header() + "\n" + #"{"kind":"touch","t":1,"touch":\#(id),"phase":"began","samples":[{"t":1,"x":1,"y":1}]}"#
+        let message = SessionLog.parse(log).failure?.description ?? ""
+        #expect(message.contains("from 0 to 9007199254740991"), "\(message)")
+        let largest = Self.header() + "\n" + #"{"kind":"touch","t":1,"touch":9007199254740991,"phase":"began","samples":[{"t":1,"x":1,"y":1}]}"#
+        #expect(SessionLog.parse(largest).failure == nil)
+    }
+
+    @Test("a DOCTYPE whose internal subset has a comment with '>', quotes and brackets is skipped")
+    func doctypeComment() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE ink [ <!-- it's > [odd] " --> <?pi don't > ?> <!ENTITY x "y"> ]>
+            <ink><trace>1 2, 3 4</trace></ink>
+            """
+        var parser = XMLPullParser(source: MemoryByteSource(text))
+        var names: [String] = []
+        while let event = try parser.next() { if case let .start(tag) = event { names.append(tag.name) } }
+        #expect(names == ["ink", "trace"])
+    }
+
+    @Test("UTF-32 is named as UTF-32, not UTF-16", arguments: [[UInt8]([0xFF, 0xFE, 0, 0]), [0, 0, 0xFE, 0xFF]])
+    func utf32(bom: [UInt8]) {
+        var parser = XMLPullParser(source: MemoryByteSource(bom + Array("<\0\0\0".utf8)))
+        var message = ""
+        do { _ = try parser.next() } catch { message = error.description }
+        #expect(message.contains("UTF-32"), "\(message)")
+    }
+}

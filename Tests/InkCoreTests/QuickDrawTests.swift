@@ -17,6 +17,13 @@ struct QuickDrawTests {
         #expect(array.drawings[0].strokes[0].t == [0, 16, 33])
     }
 
+    @Test("a negative time is refused with its field (times count from the start of the drawing)")
+    func negativeTime() {
+        let result = QuickDrawReader.read(Array(#"{"word":"x","key_id":"1","drawing":[[[1,2],[1,2],[-5,10]]]}"#.utf8))
+        #expect(result.drawings.isEmpty)
+        #expect(result.faults.first?.message.contains("a negative time, -5 ms") == true, "\(result.faults)")
+    }
+
     @Test("a drawing becomes one finger touch per stroke at its recorded pace, answered ink")
     func toSession() throws {
         let drawing = try #require(QuickDrawReader.read(Array(Self.drawingA.utf8)).drawings.first)

@@ -83,7 +83,7 @@ struct SessionLogTests {
         BadLine(line: #"{"kind":"touch","t":1,"touch":1,"phase":"hover","samples":[]}"#,
                 expected: .invalidField(field: "phase", message: #"expected one of "began", "moved", "ended", "cancelled", found "hover""#)),
         BadLine(line: #"{"kind":"touch","t":1,"touch":-1,"phase":"moved","samples":[]}"#,
-                expected: .invalidField(field: "touch", message: "expected a non-negative whole number, found -1")),
+                expected: .invalidField(field: "touch", message: "expected a whole number from 0 to 9007199254740991 (2^53 - 1: larger ones cannot be told apart in JSON), found -1")),
         BadLine(line: #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1e999,"y":1}]}"#,
                 expected: .malformedJSON(column: 71, message: "number '1e999' is out of range")),
         BadLine(line: #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1,"y":1,"force":1.5}]}"#,

@@ -95,6 +95,20 @@ struct HostTests {
         #expect((summary["deadlines"] as? Int ?? 0) + (summary["timeouts"] as? Int ?? 0) == byDeadline, "\(summary)")
     }
 
+    @Test("a tick an hour or more ahead (milliseconds sent as seconds) gets a warning line naming it")
+    func absurdJump() throws {
+        let input = [
+            #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+            #"{"kind":"tick","t":5000}"#,
+            #"{"kind":"tick","t":5000.5}"#,
+        ].joined(separator: "\n") + "\n"
+        let lines = try Self.host(input)
+        let warnings = lines.filter { $0["kind"] as? String == "warning" }
+        #expect(warnings.count == 1 && warnings.first?["line"] as? Int == 2)
+        #expect((warnings.first?["message"] as? String)?.contains("4999 s ahead") == true, "\(warnings)")
+        #expect(lines.last?["dropped"] as? Int == 0)
+    }
+
     @Test("an over-long line is refused alone: the valid lines after it, in the same read, are handled (received 2 of 2)")
     func overLongLine() throws {
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#

@@ -67,6 +67,15 @@ struct OutputPathTests {
 }
 
 extension OutputPathTests {
+    @Test("convert of an empty Quick, Draw! file or array is a fault, not a silent success", arguments: ["", "[]", "\n\n"])
+    func convertEmpty(content: String) throws {
+        let directory = try CLITests.temporaryDirectory()
+        let input = directory.appendingPathComponent("empty.json")
+        try content.write(to: input, atomically: true, encoding: .utf8)
+        let output = try CLITests.run("convert", input.path, "-o", directory.appendingPathComponent("out").path)
+        #expect(output.status == 1 && output.stderr.contains("empty.json: no drawings"), "\(output.stderr)")
+    }
+
     @Test("convert refuses a FIFO before opening it (it used to hang on its second pass and leave a partial file)")
     func convertFIFO() throws {
         let directory = try CLITests.temporaryDirectory()

@@ -91,6 +91,10 @@ public enum QuickDrawReader {
                 throw JSONShapeError(field: path, message: "channel lengths differ (x \(columns[0].count), y \(columns[1].count), t \(columns[2].count))")
             }
             for (i, t) in columns[2].enumerated() {
+                // The format's times are milliseconds since the drawing began.
+                guard t >= 0 else {
+                    throw JSONShapeError(field: "\(path)[2][\(i)]", message: "a negative time, \(JSONValue.format(t)) ms (times count from the start of the drawing)")
+                }
                 guard t >= lastTime else {
                     throw JSONShapeError(field: "\(path)[2][\(i)]", message: "time went backwards from \(JSONValue.format(lastTime)) to \(JSONValue.format(t)) ms")
                 }

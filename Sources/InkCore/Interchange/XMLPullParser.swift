@@ -147,6 +147,10 @@ package struct XMLPullParser<Source: ByteSource> {
     }
 
     private mutating func checkByteOrderMark() throws(XMLSyntaxError) {
+        if try fill(4), (buffer[0] == 0xFF && buffer[1] == 0xFE && buffer[2] == 0 && buffer[3] == 0)
+            || (buffer[0] == 0 && buffer[1] == 0 && buffer[2] == 0xFE && buffer[3] == 0xFF) {
+            throw fault("UTF-32 input is not supported; convert the file to UTF-8")
+        }
         guard try fill(2) else { return }
         if (buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE) {
             throw fault("UTF-16 input is not supported; convert the file to UTF-8")
@@ -225,7 +229,14 @@ package struct XMLPullParser<Source: ByteSource> {
         let start = line
         var brackets = 0
         var quote: UInt8?
-        while let byte = try take() {
+        while true {
+            // Comments and processing instructions in the internal subset may hold quotes,
+            // brackets and '>' of their own.
+            if quote == nil, brackets > 0 {
+                if try skip("<!--") { try skipComment(); continue }
+                if try skip("<?") { try skipProcessingInstruction(); continue }
+            }
+            guard let byte = try take() else { break }
             if let q = quote { if byte == q { quote = nil }; continue }
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte

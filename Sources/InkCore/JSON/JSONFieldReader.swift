@@ -55,8 +55,10 @@ package struct JSONFieldReader {
 
     package func unsigned(_ key: String) throws(JSONShapeError) -> UInt64 {
         let number = try double(key)
-        guard number >= 0, number == number.rounded(), number <= 9_007_199_254_740_992 else {
-            throw JSONShapeError(field: fieldPath(key), message: "expected a non-negative whole number, found \(JSONValue.format(number))")
+        guard number >= 0, number == number.rounded(), number <= 9_007_199_254_740_991 else {
+            // A JSON number is a Double: above 2^53 - 1 two ids can read as the same one.
+            throw JSONShapeError(field: fieldPath(key), message: "expected a whole number from 0 to 9007199254740991 "
+                + "(2^53 - 1: larger ones cannot be told apart in JSON), found \(JSONValue.format(number))")
         }
         return UInt64(number)
     }
