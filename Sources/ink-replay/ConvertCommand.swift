@@ -39,12 +39,17 @@ enum ConvertCommand: Command {
           --stroke-gap <ms>       InkML without T: time between strokes (default: 200).
           --tool <tool>           finger or pencil (default: pencil when there is a force channel).
           --source <text>         The session header's source (dataset, licence); default: the file name.
+          --strict                InkML whose traces are not in time order is refused. Without it, traces
+                                  in layout order are sorted by time, and traces that restart their clock
+                                  are laid end to end (--stroke-gap apart); the session header's device
+                                  line says which repair was made.
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(
         valued: ["-o": "--output", "--output": "--output", "--limit": "--limit", "--answer-latency": "--answer-latency",
                  "--layout": "--layout", "--format": "--format", "--sample-rate": "--sample-rate",
-                 "--stroke-gap": "--stroke-gap", "--tool": "--tool", "--source": "--source"])
+                 "--stroke-gap": "--stroke-gap", "--tool": "--tool", "--source": "--source"],
+        flags: ["--strict"])
 
     enum Format: String, CaseIterable { case auto, inkml, quickdraw }
 
@@ -55,6 +60,8 @@ enum ConvertCommand: Command {
         var latency: Double
         var options: InkMLImportOptions
         var source: String?
+        /// Refuse InkML whose traces are not in time order instead of repairing it.
+        var strict = false
     }
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -74,7 +81,7 @@ enum ConvertCommand: Command {
             output: output, layout: layout,
             limit: try arguments.number("--limit", in: 1...1_000_000_000).map { Int($0) } ?? Int.max,
             latency: (try arguments.number("--answer-latency", in: 0...3_600_000) ?? 16) / 1000,
-            options: options, source: arguments.string("--source"))
+            options: options, source: arguments.string("--source"), strict: arguments.flag("--strict"))
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
@@ -123,6 +130,10 @@ enum ConvertCommand: Command {
         })
     }
 
+    /// The most samples convert holds in memory to sort a file's traces by time (about
+    /// 100 bytes each); only files whose traces are out of time order are held at all.
+    static let maxSamplesToReorder = 4_000_000
+
     /// Why `input` cannot be converted without opening it, if it cannot: convert reads a file
     /// more than once (its format from the first bytes, InkML in two passes), so a pipe, a
     /// FIFO or a device, which would hang or lose its first bytes, is refused before it is
@@ -156,11 +167,15 @@ enum ConvertCommand: Command {
         var reader = InkMLReader(source: source, file: input, options: settings.options)
         var bounds = InkBounds()
         var strokes = 0
+        var spans: [(start: Double, end: Double)] = []
+        var sampleCount = 0
         while true {
             do {
                 guard let stroke = try reader.next() else { break }
                 strokes += 1
                 for sample in stroke.samples { bounds.include(sample) }
+                if let first = stroke.samples.first, let last = stroke.samples.last { spans.append((first.timestamp, last.timestamp)) }
+                sampleCount += stroke.samples.count
             } catch {
                 printError("Error: \(error)")
                 totals.faults += 1
@@ -173,6 +188,23 @@ enum ConvertCommand: Command {
             totals.faults += 1
             return
         }
+        let order = RecordedStrokeOrder.plan(spans: spans, gap: settings.options.strokeGap)
+        let repair: String?
+        switch order {
+        case .asRecorded: repair = nil
+        case .sortedByTime: repair = "traces reordered by time (\(order.movedStrokes) of \(spans.count) were not in time order: layout order)"
+        case .realigned: repair = "per-trace clocks realigned (\(order.movedStrokes) of \(spans.count) traces began before the one before them ended): traces laid end to end in document order, \(JSONValue.format(settings.options.strokeGap * 1000)) ms apart"
+        }
+        if let repair, settings.strict {
+            printError("Error: \(input): its traces are not in time order; without --strict: \(repair)")
+            totals.faults += 1
+            return
+        }
+        if case .sortedByTime = order, sampleCount > maxSamplesToReorder {
+            printError("Error: \(input): \(sampleCount) samples out of time order: more than the \(maxSamplesToReorder) convert holds to sort them")
+            totals.faults += 1
+            return
+        }
         let page = settings.layout ?? .emptyPage(canvas: CanvasSize(
             width: max(1, bounds.maxX.rounded(.up) + 1), height: max(1, bounds.maxY.rounded(.up) + 1)))
         let placement = page.inkArea.map { InkPlacement.fitting(bounds, into: $0) } ?? .identity
@@ -182,7 +214,8 @@ enum ConvertCommand: Command {
         let header = SessionHeader(
             canvas: page.canvas, pageTransform: settings.layout?.pageTransform, exercise: settings.layout?.name,
             device: "InkML channels \(channels); answers synthesized from \(settings.layout == nil ? "an empty page" : "layout \"\(page.name)\"") at \(JSONValue.format(settings.latency * 1000)) ms"
-                + (summary.notes.isEmpty ? "" : "; " + summary.notes.joined(separator: "; ")),
+                + (summary.notes.isEmpty ? "" : "; " + summary.notes.joined(separator: "; "))
+                + (repair.map { "; repaired: " + $0 } ?? ""),
             source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(fileName)\(title)",
             synthesizedTiming: summary.synthesizedTiming)
 
@@ -208,8 +241,18 @@ enum ConvertCommand: Command {
         }
         var again = InkMLReader(source: second, file: input, options: settings.options)
         do {
+            func encode(_ stroke: InkMLStroke) throws {
+                do {
+                    for event in try encoder.add(stroke.samples) { try writer.write(event) }
+                } catch let error as RecordedInkError {
+                    printError("Error: \(input):\(stroke.line): trace \(stroke.trace): \(error.message)")
+                    totals.faults += 1
+                }
+            }
+            var held: [InkMLStroke] = []   // only to sort them by time
+            var index = 0
             while true {
-                let stroke: InkMLStroke
+                var stroke: InkMLStroke
                 do {
                     guard let next = try again.next() else { break }
                     stroke = next
@@ -217,12 +260,18 @@ enum ConvertCommand: Command {
                     if error.isFatal { break }
                     continue   // reported in pass 1
                 }
-                do {
-                    for event in try encoder.add(stroke.samples) { try writer.write(event) }
-                } catch let error as RecordedInkError {
-                    printError("Error: \(input):\(stroke.line): trace \(stroke.trace): \(error.message)")
-                    totals.faults += 1
+                defer { index += 1 }
+                switch order {
+                case .asRecorded: try encode(stroke)
+                case .sortedByTime: held.append(stroke)
+                case let .realigned(offsets):
+                    let offset = index < offsets.count ? offsets[index] : 0
+                    for i in stroke.samples.indices { stroke.samples[i].timestamp += offset }
+                    try encode(stroke)
                 }
+            }
+            if case let .sortedByTime(sorted) = order {
+                for i in sorted where i < held.count { try encode(held[i]) }
             }
             for event in encoder.finish() { try writer.write(event) }
             try writer.finish()

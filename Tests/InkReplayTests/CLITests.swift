@@ -32,7 +32,9 @@ struct CLITests {
         return directory.appendingPathComponent("ink-replay")
     }()
 
-    static func run(_ arguments: String...) throws -> Output {
+    static func run(_ arguments: String...) throws -> Output { try run(arguments) }
+
+    static func run(_ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -100,3 +100,48 @@ extension OutputPathTests {
         #expect(Self.listing(directory) == ["ink.inkml", "out"])
     }
 }
+
+/// Real InkML whose traces are not in time order (issue: 254 of 352 strokes converted).
+@Suite("convert: InkML traces out of time order keep every stroke")
+struct InkMLOrderTests {
+    static func inkml(_ traces: [String]) -> String {
+        """
+        <ink xmlns="http://www.w3.org/2003/InkML">
+          <traceFormat><channel name="X"/><channel name="Y"/><channel name="T" units="ms"/></traceFormat>
+        \(traces.map { "  <trace>\($0)</trace>" }.joined(separator: "\n"))
+        </ink>
+        """
+    }
+
+    static func convert(_ text: String, _ extra: String...) throws -> (output: CLITests.Output, log: String?, directory: String) {
+        let directory = try CLITests.temporaryDirectory()
+        let input = directory.appendingPathComponent("ink.inkml")
+        try text.write(to: input, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out")
+        let output = try CLITests.run(["convert", input.path, "-o", out.path] + extra)
+        let log = try? String(contentsOf: out.appendingPathComponent("ink.jsonl"), encoding: .utf8)
+        return (output, log, out.path)
+    }
+
+    @Test("traces in layout order are sorted by time: every stroke and sample kept, the repair in the header; --strict refuses")
+    func layoutOrder() throws {
+        let text = Self.inkml(["300 10 2000, 310 12 2016, 320 14 2033", "10 10 0, 20 12 16, 30 14 33", "150 10 1000, 160 12 1016"])
+        let (output, log, directory) = try Self.convert(text)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("(3 strokes, 8 samples)"), "\(output.stdout)")
+        #expect(log?.contains("repaired: traces reordered by time (3 of 3 were not in time order") == true, "\(log ?? "")")
+        #expect(try CLITests.run("verify", directory).status == 0)
+        let strict = try Self.convert(text, "--strict")
+        #expect(strict.output.status == 1 && strict.output.stderr.contains("not in time order"), "\(strict.output.stderr)")
+        #expect(strict.log == nil)
+    }
+
+    @Test("traces that restart their T channel at 0 are laid end to end: both kept (1 of 2 used to convert)")
+    func restartedClocks() throws {
+        let (output, log, directory) = try Self.convert(Self.inkml(["10 10 0, 20 12 16, 30 14 33", "50 10 0, 60 12 16"]))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("(2 strokes, 5 samples)"), "\(output.stdout)")
+        #expect(log?.contains("per-trace clocks realigned") == true, "\(log ?? "")")
+        #expect(try CLITests.run("verify", directory).status == 0)
+    }
+}
