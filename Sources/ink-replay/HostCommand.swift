@@ -68,7 +68,7 @@ enum HostCommand: Command {
             number += 1
             switch piece {
             case let .line(bytes): session.handle(bytes, number: number)
-            case .tooLong: session.error(number, "a line longer than \(SessionLog.maxLineBytes) bytes")
+            case let .tooLong(bytes): session.error(number, "a line of \(bytes) bytes, longer than \(SessionLog.maxLineBytes)")
             }
             session.flush()
         }

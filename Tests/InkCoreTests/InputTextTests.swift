@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import InkCore
 
@@ -75,5 +76,59 @@ struct SmallerHostileInputTests {
         var message = ""
         do { _ = try parser.next() } catch { message = error.description }
         #expect(message.contains("UTF-32"), "\(message)")
+    }
+}
+
+@Suite("Memory bounds per format: what one reader holds")
+struct MemoryBoundTests {
+    @Test("a session log file is read a line at a time: a 3 MiB line is refused with its length, the lines before it kept")
+    func sessionLogLine() throws {
+        let path = FileManagerPaths.temporaryFile("long.jsonl")
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":10,"height":10}}"#
+        let down = #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1,"y":1}]}"#
+        let long = #"{"kind":"touch","pad":""# + String(repeating: "x", count: 3 << 20) + #""}"#
+        try (header + "\n" + down + "\n" + long + "\n" + down + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let result = SessionLog.read(contentsOf: path)
+        #expect(result.log?.events.count == 1)
+        #expect(result.failure?.line == 3)
+        #expect(result.failure?.reason == .lineTooLong(bytes: long.utf8.count, limit: SessionLog.maxLineBytes))
+    }
+
+    @Test("a file that cannot be opened says why (it used to say 'permission denied or not a regular file' for any failure)")
+    func unreadable() {
+        let result = SessionLog.read(contentsOf: "/nonexistent/log.jsonl")
+        #expect(result.failure?.reason == .unreadable("no such file"))
+    }
+
+    @Test("a Quick, Draw! drawing over 1 MiB is refused before it is parsed (10^6 strokes took 1.2 GB)")
+    func quickDrawDrawing() {
+        let strokes = (0..<80_000).map { "[[1],[2],[\($0)]]" }.joined(separator: ",")
+        let line = #"{"word":"x","key_id":"1","drawing":["# + strokes + "]}\n"
+        #expect(line.utf8.count > QuickDrawStream<MemoryByteSource>.maxDrawingBytes)
+        let result = QuickDrawReader.read(Array(line.utf8))
+        #expect(result.drawings.isEmpty && result.faults.first?.message.contains("longer than 1048576 bytes") == true,
+                "\(result.faults.map(\.message))")
+    }
+
+    @Test("an InkML trace of more than 500,000 points is refused, the traces around it still import (10^7 points took 4.1 GB)")
+    func inkmlTrace() throws {
+        let long = (0...InkMLTraceDecoder.maxPoints).map { "\($0 % 500) 1" }.joined(separator: ",")
+        let text = "<ink><trace>1 2, 3 4</trace><trace>" + long + "</trace><trace>5 6</trace></ink>"
+        var reader = InkMLReader(source: MemoryByteSource(text), file: "long.inkml")
+        var strokes = 0, messages: [String] = []
+        while true {
+            do { guard try reader.next() != nil else { break }; strokes += 1 } catch {
+                messages.append(error.description)
+                if error.isFatal { break }
+            }
+        }
+        #expect(strokes == 2)
+        #expect(messages.count == 1 && messages[0].contains("more than 500000 points"), "\(messages)")
+    }
+}
+
+enum FileManagerPaths {
+    static func temporaryFile(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(UUID().uuidString)-\(name)").path
     }
 }

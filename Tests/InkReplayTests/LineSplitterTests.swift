@@ -1,11 +1,11 @@
 import Testing
-@testable import ink_replay
+@testable import InkCore
 
 @Suite("Host input lines: a long line is refused alone, the lines around it survive")
 struct LineSplitterTests {
     /// The lines of `text` as the host must see them, whatever the pieces.
     static func reference(_ lines: [[UInt8]], cap: Int) -> [LineSplitter.Piece] {
-        lines.map { $0.count > cap ? .tooLong : .line($0) }
+        lines.map { $0.count > cap ? .tooLong(bytes: $0.count) : .line($0) }
     }
 
     @Test("any lines, any chunking: every line once, in order; each over-long one reported once; the cap is exact",
@@ -44,7 +44,7 @@ struct LineSplitterTests {
         var pieces: [LineSplitter.Piece] = []
         splitter.feed(Array("0123456789".utf8), into: &pieces)
         splitter.feed(Array("abc\nfirst\nsecond\n".utf8), into: &pieces)
-        #expect(pieces == [.tooLong, .line(Array("first".utf8)), .line(Array("second".utf8))])
+        #expect(pieces == [.tooLong(bytes: 13), .line(Array("first".utf8)), .line(Array("second".utf8))])
         #expect(splitter.finish() == nil)
     }
 }

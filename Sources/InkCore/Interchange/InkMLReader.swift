@@ -58,7 +58,8 @@ public struct InkMLReader<Source: ByteSource> {
 
     /// A reader over `source`.
     public init(source: Source, file: String? = nil, options: InkMLImportOptions = InkMLImportOptions()) {
-        xml = XMLPullParser(source: source)
+        // A trace's text: at most 500,000 points of a few channels (see InkMLTraceDecoder.maxPoints).
+        xml = XMLPullParser(source: source, maxTextBytes: 64 << 20)
         self.file = file
         self.options = options
     }

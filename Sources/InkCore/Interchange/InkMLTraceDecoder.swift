@@ -63,10 +63,14 @@ package struct InkMLTraceDecoder: Sendable {
         case repeatPrevious
     }
 
+    /// The most points one trace may hold (35 minutes of pen at 240 Hz): a longer trace is
+    /// refused, so converting one trace holds at most about 220 MB (measured: docs/bad-input.md).
+    package static let maxPoints = 500_000
+
     /// Decodes a trace's text.
     package func decode(_ text: [UInt8]) throws(InkMLTraceFault) -> [Double] {
         var out: [Double] = []
-        out.reserveCapacity(text.count / 3)
+        out.reserveCapacity(min(text.count / 3, Self.maxPoints * channelCount))
         var states = [ChannelState](repeating: ChannelState(), count: channelCount)
         var intermittentLast = Array(defaults)
         var point = 0
@@ -79,6 +83,9 @@ package struct InkMLTraceDecoder: Sendable {
         func finishPoint() throws(InkMLTraceFault) {
             guard inPoint >= regularCount else {
                 throw fault("\(inPoint) value\(inPoint == 1 ? "" : "s"); the trace format needs \(regularCount) in every point")
+            }
+            guard point < Self.maxPoints else {
+                throw fault("a trace of more than \(Self.maxPoints) points; split it into traces of at most that many")
             }
             for channel in inPoint..<channelCount { out.append(intermittentLast[channel]) }
             point += 1

@@ -159,8 +159,10 @@ public struct QuickDrawStream<Source: ByteSource> {
     private var index = 0
     /// The file name used in errors.
     public let file: String?
-    /// The longest drawing (array element or line) accepted, in bytes.
-    public static var maxDrawingBytes: Int { 64 << 20 }
+    /// The longest drawing (array element or line) accepted, in bytes: 1 MiB, more than 10
+    /// times the largest drawing of the shared sample files, and the bound on what parsing
+    /// one drawing holds (about 85 bytes of JSON tree per byte).
+    public static var maxDrawingBytes: Int { 1 << 20 }
 
     private enum Form { case array, lines }
 

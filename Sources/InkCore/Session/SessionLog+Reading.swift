@@ -41,6 +41,19 @@ package struct SessionLogLineReader {
 
     package init(file: String?) { self.file = file }
 
+    /// Records a line longer than ``SessionLog/maxLineBytes`` (its bytes were not kept);
+    /// returns `false`: the reading stops there.
+    mutating func refuse(lineOf bytes: Int, number: Int) -> Bool {
+        if failure == nil { failure = error(number, .lineTooLong(bytes: bytes, limit: SessionLog.maxLineBytes)) }
+        return false
+    }
+
+    /// Records that the input could not be read at line `number`; returns `false`.
+    mutating func refuse(unreadable message: String, number: Int) -> Bool {
+        if failure == nil { failure = error(number, .unreadable(message)) }
+        return false
+    }
+
     /// A line without the UTF-8 byte order mark (EF BB BF) that some editors put at the start
     /// of a file; pass line 1 through it.
     package static func withoutByteOrderMark<Line: Collection>(_ line: Line) -> Line.SubSequence where Line.Element == UInt8 {
