@@ -11,7 +11,7 @@ struct LineSplitterTests {
     @Test("any lines, any chunking: every line once, in order; each over-long one reported once; the cap is exact",
           arguments: 0..<40)
     func property(seed: Int) {
-        var random = SplitMix64Local(seed: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         let cap = 1 + Int(random.next() % 40)
         let lines: [[UInt8]] = (0..<Int(random.next() % 12)).map { _ in
             let length = [0, cap - 1, cap, cap + 1, Int(random.next() % UInt64(3 * cap + 1))][Int(random.next() % 5)]
@@ -46,18 +46,5 @@ struct LineSplitterTests {
         splitter.feed(Array("abc\nfirst\nsecond\n".utf8), into: &pieces)
         #expect(pieces == [.tooLong(bytes: 13), .line(Array("first".utf8)), .line(Array("second".utf8))])
         #expect(splitter.finish() == nil)
-    }
-}
-
-/// SplitMix64, local so the test needs only the tool's module.
-struct SplitMix64Local {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
