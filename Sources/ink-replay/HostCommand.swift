@@ -193,15 +193,15 @@ struct HostSession {
                 switch try reader.decodeEvent(bytes, number: number) {
                 case .touch(var event, let time):
                     let platform = event.touch.rawValue
-                    let previous = identities
-                    guard let engine = identities.engineID(for: platform, phase: event.phase) else {
+                    if event.phase == .began, identities.proposedID(for: platform, phase: .moved) != nil {
+                        throw HostInputError("touch \(platform): began while a touch with this id is down (end or cancel it first)")
+                    }
+                    guard let engine = identities.proposedID(for: platform, phase: event.phase) else {
                         throw HostInputError("touch \(platform): no such active touch")
                     }
                     event.touch = engine
-                    do { try host.handle(event, now: time, into: &output) } catch {
-                        identities = previous   // refused: the id mapping does not move either
-                        throw error
-                    }
+                    try host.handle(event, now: time, into: &output)
+                    _ = identities.engineID(for: platform, phase: event.phase)   // taken: record the mapping
                     if event.phase == .began {
                         recent.append((platform, engine))
                         if recent.count > TouchRouter.retiredTouchLimit + routerConfiguration.maxActiveTouches { recent.removeFirst() }

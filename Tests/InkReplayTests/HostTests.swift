@@ -49,6 +49,16 @@ struct HostTests {
         #expect(finished.compactMap { $0["received"] as? Int }.sorted() == [2, 3])
         let summary = try #require(lines.last)
         #expect(summary["received"] as? Int == 5 && summary["dropped"] as? Int == 0 && summary["pending"] as? Int == 0)
+        // A began for an id whose touch is still down is refused, and changes nothing.
+        let twice = try Self.host([
+            header,
+            #"{"kind":"touch","t":1,"touch":4,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+            #"{"kind":"touch","t":1.01,"touch":4,"phase":"began","samples":[{"t":1.01,"x":50,"y":50}]}"#,
+            #"{"kind":"touch","t":1.02,"touch":4,"phase":"ended","samples":[{"t":1.02,"x":11,"y":10}]}"#,
+        ].joined(separator: "\n") + "\n")
+        let refused = twice.filter { $0["kind"] as? String == "error" }
+        #expect(refused.count == 1 && refused.first?["line"] as? Int == 3)
+        #expect(twice.last?["received"] as? Int == 2)
     }
 
     @Test("the summary counts what the lines showed: every ignored answer by kind, one round trip per query line, deadline decisions")

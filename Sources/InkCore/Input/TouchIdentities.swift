@@ -36,6 +36,13 @@ public struct TouchIdentities: Sendable {
         return id
     }
 
+    /// The engine identifier ``engineID(for:phase:)`` would give for this event, without
+    /// giving it: a host hands the event to the engine first and records the mapping only
+    /// when the engine took the event.
+    public func proposedID(for platformID: UInt64, phase: TouchPhase) -> TouchID? {
+        phase == .began ? TouchID(next) : current[platformID]
+    }
+
     /// The platform identifier behind an engine identifier, until ``finished(_:)``.
     public func platformID(of id: TouchID) -> UInt64? { platform[id] }
 
