@@ -57,13 +57,16 @@ package struct SessionLogLineReader {
     /// A line without the UTF-8 byte order mark (EF BB BF) that some editors put at the start
     /// of a file; pass line 1 through it.
     package static func withoutByteOrderMark<Line: Collection>(_ line: Line) -> Line.SubSequence where Line.Element == UInt8 {
-        line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line[...]
+        line.starts(with: byteOrderMark) ? line.dropFirst(byteOrderMark.count) : line[...]
     }
+
+    /// The UTF-8 byte order mark.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Reads one line; returns `false` once the reader has failed. A byte order mark at the
     /// start of line 1 is skipped.
     mutating func read<Line: Collection>(line: Line, number: Int) -> Bool where Line.Element == UInt8 {
-        if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { return read(line: line.dropFirst(3), number: 1) }
+        if number == 1, line.starts(with: Self.byteOrderMark) { return read(line: Self.withoutByteOrderMark(line), number: 1) }
         guard failure == nil else { return false }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return true }
         do throws(SessionLogError) {
