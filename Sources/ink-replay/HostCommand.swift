@@ -30,11 +30,11 @@ enum HostCommand: Command {
           --geometry              Also write each changed stroke's outline as SVG path data.
           --cache <on|off>        Let fresh region snapshots decide without a round trip (default: on).
           --speculative <on|off>  Draw a touch that waits for a round trip as tentative ink when the
-                                  page's last region snapshot (too old to decide, but kept) shows
-                                  nothing interactive near it (default: off). With a fresh
-                                  snapshot the cache decides at once, and with no snapshot (or
-                                  --cache off keeping none) there is nothing to go on: no
-                                  tentative ink then.
+                                  page's last region snapshot (kept even when too old to decide,
+                                  or with --cache off) shows nothing interactive near it
+                                  (default: off). With a fresh snapshot and the cache on, the
+                                  cache decides at once, and with no snapshot there is nothing
+                                  to go on: no tentative ink then.
           --timeout <ms>          Deadline for an unanswered hit test (default: 250).
           --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
           --gesture-window <ms>   A second finger within this time makes a gesture (default: 150).

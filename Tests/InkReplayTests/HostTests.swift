@@ -7,7 +7,9 @@ import Testing
 @Suite("ink-replay host")
 struct HostTests {
     /// Runs `host` with `input` on standard input; returns the output lines as objects.
-    static func host(_ input: String, _ arguments: String...) throws -> [[String: Any]] {
+    static func host(_ input: String, _ arguments: String...) throws -> [[String: Any]] { try host(input, arguments) }
+
+    static func host(_ input: String, _ arguments: [String]) throws -> [[String: Any]] {
         let process = Process()
         process.executableURL = CLITests.binary
         process.arguments = ["host"] + arguments
@@ -103,6 +105,27 @@ struct HostTests {
         let byDeadline = lines.filter { $0["kind"] as? String == "decided" && $0["reason"] as? String == "deadline" }.count
         #expect(byDeadline >= 2)   // touch 3, and touch 2 whose re-asked question nobody answered
         #expect((summary["deadlines"] as? Int ?? 0) + (summary["timeouts"] as? Int ?? 0) == byDeadline, "\(summary)")
+    }
+
+    @Test("--speculative draws tentative ink from a stale snapshot (or one the cache does not use), none when a fresh one decides or none was sent")
+    func speculation() throws {
+        let snapshot = #"{"kind":"page","t":0,"message":{"type":"regions","generation":1,"maxAge":100,"regions":[{"x":500,"y":500,"width":50,"height":50}]}}"#
+        func run(snapshotAt time: Double?, _ arguments: String...) throws -> (speculations: Int?, inkBeforeDecision: Bool) {
+            var lines = [#"{"kind":"touch","t":1,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":1,"x":10,"y":10}]}"#]
+            if let time { lines.insert(snapshot.replacingOccurrences(of: #""t":0"#, with: #""t":\#(time)"#), at: 0) }
+            let out = try Self.host(lines.joined(separator: "\n") + "\n", arguments)
+            let kinds = out.compactMap { $0["kind"] as? String }
+            let ink = kinds.firstIndex(of: "ink"), decided = kinds.firstIndex(of: "decided")
+            return (out.last?["speculations"] as? Int, ink != nil && (decided == nil || ink! < decided!))
+        }
+        let stale = try run(snapshotAt: 0, "--speculative", "on")                      // 100 ms old snapshot, touch at 1 s
+        #expect(stale.speculations == 1 && stale.inkBeforeDecision)
+        let unused = try run(snapshotAt: 0.95, "--speculative", "on", "--cache", "off")
+        #expect(unused.speculations == 1 && unused.inkBeforeDecision)
+        let fresh = try run(snapshotAt: 0.95, "--speculative", "on")                   // the cache decides: nothing to speculate
+        #expect(fresh.speculations == 0)
+        let none = try run(snapshotAt: nil, "--speculative", "on")
+        #expect(none.speculations == 0 && !none.inkBeforeDecision)
     }
 
     @Test("a tick an hour or more ahead (milliseconds sent as seconds) gets a warning line naming it")
