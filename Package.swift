@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "InkCore", targets: ["InkCore"]),
         .library(name: "HitTestBridge", targets: ["HitTestBridge"]),
         .library(name: "ChromiumBridge", targets: ["ChromiumBridge"]),
+        // Tooling, not for apps: session logs and interchange formats; simulated-time replay.
+        .library(name: "InkRecording", targets: ["InkRecording"]),
+        .library(name: "SessionReplay", targets: ["SessionReplay"]),
         .executable(name: "ink-replay", targets: ["ink-replay"]),
     ],
     targets: [
@@ -31,14 +34,27 @@ let package = Package(
             resources: [.copy("Resources/scratchpad-ink-page.js")],
             swiftSettings: strictSettings
         ),
+        // Session logs, JSON Lines, InkML, Quick, Draw!, page layouts, synthetic sessions,
+        // output files: what records and converts ink. Not embedded by apps.
+        .target(
+            name: "InkRecording",
+            dependencies: ["InkCore", "HitTestBridge"],
+            swiftSettings: strictSettings
+        ),
+        // The replayer, the one audit, the soak and the strategy benchmark.
+        .target(
+            name: "SessionReplay",
+            dependencies: ["InkCore", "HitTestBridge", "InkRecording"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ChromiumBridge",
-            dependencies: ["InkCore", "HitTestBridge"],
+            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "ink-replay",
-            dependencies: ["InkCore", "HitTestBridge", "ChromiumBridge"],
+            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -52,13 +68,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "InkRecordingTests",
+            dependencies: ["InkRecording", "HitTestBridge", "InkCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SessionReplayTests",
+            dependencies: ["SessionReplay", "InkRecording", "HitTestBridge", "InkCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ChromiumBridgeTests",
-            dependencies: ["ChromiumBridge", "HitTestBridge", "InkCore"],
+            dependencies: ["ChromiumBridge", "SessionReplay", "InkRecording", "HitTestBridge", "InkCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "InkReplayTests",
-            dependencies: ["ink-replay", "InkCore", "ChromiumBridge"],
+            dependencies: ["ink-replay", "InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge"],
             swiftSettings: strictSettings
         ),
     ],

@@ -6,6 +6,8 @@
 // once, in order (SampleFlowAudit). Built by scripts/fuzz.sh engine.
 import HitTestBridge
 import InkCore
+import InkRecording
+import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func engineFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -3,6 +3,9 @@
 // not part of the package. The reader must never crash, and what it returns must be
 // sane: finite samples, time-ordered within each stroke.
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func inkmlFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -2,6 +2,9 @@
 // bytes (scripts/fuzz.sh quickdraw). Never a crash; a drawing the reader accepted encodes,
 // or is refused by the encoder with a typed error (absurd times, found by this target).
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func quickDrawFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,6 +1,9 @@
 // libFuzzer target: the session log reader on arbitrary bytes (scripts/fuzz.sh sessionlog).
 // Never a crash; what it reads writes back and reads again to the same log.
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sessionLogFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Type-checks the portable modules for Apple platforms on a Linux machine (no Mac, no SDK).
 #
-#   scripts/apple-typecheck.sh               InkCore and HitTestBridge for iOS 17 (arm64) and
-#                                            macOS 14 (x86_64), ChromiumBridge and ink-replay for
-#                                            macOS 14; then a planted-regression self-test
+#   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkRecording and SessionReplay
+#                                            for iOS 17 (arm64) and macOS 14 (x86_64),
+#                                            ChromiumBridge and ink-replay for macOS 14; then a
+#                                            planted-regression self-test
 #   scripts/apple-typecheck.sh --no-self-test   the checks alone
 #
 # How: the toolchain's own textual interfaces of the standard library and Swift concurrency
@@ -114,6 +115,8 @@ for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx1
   prepare "$target" "$platform" "$triple"
   check "$target" InkCore || status=1
   check "$target" HitTestBridge "$accessor" || status=1
+  check "$target" InkRecording || status=1
+  check "$target" SessionReplay || status=1
   if [ "$platform" = macosx ]; then
     check "$target" ChromiumBridge || status=1
     check "$target" ink-replay || status=1

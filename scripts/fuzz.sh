@@ -8,7 +8,7 @@
 #   engine      the engine and bridge (EngineHost) driven by bytes decoded into touch
 #               events, answers, page messages and time; the ledger and the order of every
 #               touch's samples are checked after each step
-# InkCore and HitTestBridge are compiled once with coverage and AddressSanitizer into
+# InkCore, HitTestBridge, InkRecording and SessionReplay are compiled once with coverage and AddressSanitizer into
 # .build-fuzz/lib (rebuilt when a source changes); each target links against them.
 # FUZZ_SEED=n makes a run repeatable (CI). Corpora and crashes: .build-fuzz/<target>/{corpus,crash-*}. Exits non-zero on a crash;
 # each crash found becomes a regression test.
@@ -34,20 +34,24 @@ source="Fuzz/$(case "$target" in inkml) echo InkML;; quickdraw) echo QuickDraw;;
 flags=(-parse-as-library -sanitize=fuzzer,address -O -package-name ScratchpadInk)
 lib=.build-fuzz/lib
 mkdir -p "$lib"
-stamp=$(cat $(find Sources/InkCore Sources/HitTestBridge Fuzz/Support -name '*.swift' | sort) | cksum | cut -d' ' -f1)
+# The library modules, in dependency order (Package.swift); each is compiled once, instrumented.
+modules=(InkCore HitTestBridge InkRecording SessionReplay)
+stamp=$(cat $(find "${modules[@]/#/Sources/}" Fuzz/Support -name '*.swift' | sort) | cksum | cut -d' ' -f1)
 if [ "$(cat "$lib/stamp" 2>/dev/null)" != "$stamp" ]; then
-  echo "== instrumenting InkCore and HitTestBridge"
-  swiftc "${flags[@]}" -module-name InkCore -emit-module -emit-module-path "$lib/InkCore.swiftmodule" \
-    -emit-library -static -o "$lib/libInkCore.a" $(find Sources/InkCore -name '*.swift')
-  swiftc "${flags[@]}" -module-name HitTestBridge -I "$lib" -emit-module -emit-module-path "$lib/HitTestBridge.swiftmodule" \
-    -emit-library -static -o "$lib/libHitTestBridge.a" $(find Sources/HitTestBridge Fuzz/Support -name '*.swift')
+  echo "== instrumenting ${modules[*]}"
+  for module in "${modules[@]}"; do
+    extra=()
+    [ "$module" = HitTestBridge ] && extra=(Fuzz/Support/*.swift)   # Bundle.module for its page script
+    swiftc "${flags[@]}" -module-name "$module" -I "$lib" -emit-module -emit-module-path "$lib/$module.swiftmodule" \
+      -emit-library -static -o "$lib/lib$module.a" $(find "Sources/$module" -name '*.swift') "${extra[@]}"
+  done
   echo "$stamp" > "$lib/stamp"
 fi
 
 out=".build-fuzz/$target"
 mkdir -p "$out/corpus"
 for seed in $seeds; do cp "$seed" "$out/corpus/" 2>/dev/null || true; done
-swiftc "${flags[@]}" -module-name "Fuzz_$target" -I "$lib" -L "$lib" -lHitTestBridge -lInkCore -lm "$source" -o "$out/fuzz" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
+swiftc "${flags[@]}" -module-name "Fuzz_$target" -I "$lib" -L "$lib" -lSessionReplay -lInkRecording -lHitTestBridge -lInkCore -lm "$source" -o "$out/fuzz" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
 cd "$out"
 echo "== fuzzing $target for $seconds s"
 rm -f crash-* leak-* timeout-* oom-*

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// What a replay against a real page saw.
@@ -13,8 +15,9 @@ public struct BrowserReplayReport: Sendable {
     public var bridge: BridgeMetrics
     /// Sample-flow problems (empty when every touch delivered its samples once, in order).
     public var problems: [String]
-    /// Each touch of the log, in order: how it was decided and its first-ink latency.
-    public var touches: [Touch]
+    /// Each touch of the log, in the order they began: how it was decided, its samples and
+    /// its first-ink latency.
+    public var touches: [TouchOutcome]
     /// Wall-clock durations of the real hit-test round trips, seconds.
     public var roundTrips: [Double]
     /// Page messages refused by the bridge's validation.
@@ -26,27 +29,15 @@ public struct BrowserReplayReport: Sendable {
     /// Where the page was scrolled at the end (CSS pixels), as the bridge's transform had it.
     public var finalTransform: PageTransform
 
-    /// One touch of the replay.
-    public struct Touch: Sendable {
-        /// The touch's id in the log.
-        public var logID: TouchID
-        /// Who got it, and why.
-        public var verdict: HitTestVerdict?
-        /// How it was decided.
-        public var reason: DecisionReason?
-        /// Samples the log gave it.
-        public var samples: Int
-        /// Simulated seconds from touch-down to its first ink (`nil`: no ink).
-        public var firstInkLatency: Double?
-    }
-
     /// Nothing dropped or pending, and every touch's samples delivered once, in order.
     public var isVerified: Bool { ledger.isBalanced && problems.isEmpty }
 }
 
 /// Replays a session log against a real page in headless Chromium.
 ///
-/// The log's touches drive the engine and the bridge (`EngineHost`) in simulated time;
+/// The log's touches drive the engine and the bridge (`EngineHost`) in simulated time,
+/// through the same driver as every replay (`ReplayDriver`: one tie-break rule, one
+/// touch-id rule, one audit);
 /// the log's recorded answers and snapshots are ignored: the real page answers. Every
 /// round trip is a real hit test in the page, and its measured duration is the simulated
 /// time the answer takes. The page's snapshots are taken at the start, then as its
@@ -85,17 +76,12 @@ public struct BrowserReplay {
         let log: SessionLog
         let page: ChromiumPage
         let useCache: Bool
-        var host: EngineHost
-        var audit = SampleFlowAudit()
-        var identities = TouchIdentities()
+        /// The engine and the bridge, with what the page posted scheduled at its simulated
+        /// arrival, and the audit.
+        var driver: ReplayDriver
         var canvas = InkLayer()
         var output: [HostOutput] = []
-        /// Answers and snapshots the page posted, to deliver at their simulated arrival.
-        var arrivals: [(time: Double, bytes: [UInt8])] = []
         var roundTrips: [Double] = []
-        var touches: [BrowserReplayReport.Touch] = []
-        var touchIndex: [TouchID: Int] = [:]
-        var downTimes: [TouchID: Double] = [:]
         var released: Set<TouchID> = []
         var lastSampleTime: [TouchID: Double] = [:]
         var dispatched = 0
@@ -112,7 +98,7 @@ public struct BrowserReplay {
             self.log = log
             self.page = page
             self.useCache = useCache
-            host = EngineHost(bridge: BridgeConfiguration(fallback: fallback, useCache: useCache), seed: 1)
+            driver = ReplayDriver(host: EngineHost(bridge: BridgeConfiguration(fallback: fallback, useCache: useCache), seed: 1))
         }
 
         mutating func play() throws(DevToolsError) {
@@ -125,42 +111,22 @@ public struct BrowserReplay {
                     try deliver(until: time)  // the snapshot is in the cache before the touch
                 }
                 if touch.phase == .began { try followScroll(at: time) }  // a host hears every scroll; we look before asking
-                guard let id = identities.engineID(for: touch.touch.rawValue, phase: touch.phase) else { continue }
-                let mapped = TouchEvent(touch: id, phase: touch.phase, samples: touch.samples, predicted: touch.predicted)
-                do {
-                    try host.handle(mapped, now: time, into: &output)
-                } catch {
-                    continue  // refused input changes nothing; the ledger shows what was accepted
-                }
-                audit.accepted(mapped)
-                if touch.phase == .began {
-                    touchIndex[id] = touches.count
-                    downTimes[id] = touch.samples[0].timestamp
-                    touches.append(.init(logID: touch.touch, samples: 0))
-                }
-                if let index = touchIndex[id] { touches[index].samples += touch.samples.count }
-                try drain(now: time)
+                // A refused input changes nothing; the ledger shows what was accepted.
+                driver.deliver(.touch(touch), at: max(time, driver.host.now), into: &output)
+                try drain()
             }
             try deliver(until: .infinity)
-            host.finish(into: &output)
-            try drain(now: host.now)
+            driver.finish(into: &output)
+            try drain()
         }
 
         /// Delivers what the page posted up to `time`, in order, firing deadlines between.
         mutating func deliver(until time: Double) throws(DevToolsError) {
-            while let next = arrivals.first, next.time <= time {
-                arrivals.removeFirst()
-                let outcome: ReceiveOutcome
-                do { outcome = try host.receive(next.bytes, now: max(next.time, host.now), into: &output) } catch {
-                    continue
-                }
-                if case .refused = outcome { refused += 1 }
-                try drain(now: host.now)
+            while let step = driver.step(until: time, into: &output) {
+                if case .refused = step.outcome { refused += 1 }
+                try drain()
             }
-            if time.isFinite, time > host.now {
-                do { try host.advance(to: time, into: &output) } catch { return }
-                try drain(now: time)
-            }
+            try drain()
         }
 
         mutating func snapshot(at time: Double) throws(DevToolsError) {
@@ -172,14 +138,15 @@ public struct BrowserReplay {
         }
 
         mutating func insert(_ bytes: [UInt8], at time: Double) {
-            let index = arrivals.firstIndex { $0.time > time } ?? arrivals.endIndex
-            arrivals.insert((time, bytes), at: index)
+            driver.schedule(.pageMessage(bytes), at: time)
         }
 
-        mutating func drain(now: Double) throws(DevToolsError) {
+        /// Carries out what the host asked: real hit tests in the page, ink, touches for the page.
+        mutating func drain() throws(DevToolsError) {
             while !output.isEmpty {
                 let items = output
                 output.removeAll()
+                let now = driver.host.now
                 for item in items {
                     switch item {
                     case let .send(request, _):
@@ -187,7 +154,6 @@ public struct BrowserReplay {
                         roundTrips.append(seconds)
                         insert(answer.bytes, at: now + seconds)
                     case let .engine(action):
-                        audit.record(action)
                         _ = canvas.apply(action)
                         try carryOut(action, now: now)
                     }
@@ -197,17 +163,6 @@ public struct BrowserReplay {
 
         mutating func carryOut(_ action: RouterAction, now: Double) throws(DevToolsError) {
             switch action {
-            case let .decided(id, verdict, reason):
-                if let index = touchIndex[id] {
-                    touches[index].verdict = verdict
-                    touches[index].reason = reason
-                }
-            case let .ink(id, _):
-                if let index = touchIndex[id], touches[index].firstInkLatency == nil, let down = downTimes[id] {
-                    touches[index].firstInkLatency = max(0, now - down)
-                }
-            case .retractInk(let id):
-                if let index = touchIndex[id] { touches[index].firstInkLatency = nil }
             case let .release(id, sample):
                 pace(to: sample.timestamp)
                 let point = viewportPoint(sample.point)
@@ -221,8 +176,6 @@ public struct BrowserReplay {
                 try endPageTouch(id, .end, now: now)
             case let .cancel(id, previously):
                 if previously == .page, released.contains(id) { try endPageTouch(id, .cancel, now: now) }
-            case let .touchFinished(id, _):
-                identities.finished(id)
             default:
                 break
             }
@@ -258,8 +211,8 @@ public struct BrowserReplay {
             layoutScroll = try page.scrollOffset()
             guard view != transform else { return }
             transform = view
-            do { try host.layoutChanged(view, now: max(time, host.now), into: &output) } catch { return }
-            try drain(now: host.now)
+            driver.deliver(.layout(view, generation: nil), at: max(time, driver.host.now), into: &output)
+            try drain()
         }
 
         /// Where a canvas point is for `Input.dispatchTouchEvent`: CSS pixels of the layout
@@ -271,8 +224,8 @@ public struct BrowserReplay {
 
         func report() -> BrowserReplayReport {
             BrowserReplayReport(
-                ledger: host.ledger, counters: host.counters, bridge: host.bridgeMetrics, problems: audit.problems,
-                touches: touches, roundTrips: roundTrips, refusedMessages: refused, touchEventsDispatched: dispatched,
+                ledger: driver.host.ledger, counters: driver.host.counters, bridge: driver.host.bridgeMetrics,
+                problems: driver.problems.first, touches: driver.outcomes.sorted { $0.engineID.rawValue < $1.engineID.rawValue }, roundTrips: roundTrips, refusedMessages: refused, touchEventsDispatched: dispatched,
                 strokes: canvas.strokes, finalTransform: transform)
         }
     }

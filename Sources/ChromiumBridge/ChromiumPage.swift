@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// An exercise page open in a headless Chromium, with the package's page script injected

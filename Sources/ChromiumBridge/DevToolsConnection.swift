@@ -2,6 +2,9 @@
 import Foundation
 import Glibc
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 
 /// Why a conversation with the browser failed.
 public enum DevToolsError: Error, Sendable, CustomStringConvertible {

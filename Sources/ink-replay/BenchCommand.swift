@@ -1,5 +1,7 @@
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay bench`: what each decision strategy costs short strokes (the default), what

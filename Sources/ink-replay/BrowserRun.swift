@@ -1,6 +1,8 @@
 import ChromiumBridge
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay run --oracle chromium:<page.html>`: replays sessions against a real page in

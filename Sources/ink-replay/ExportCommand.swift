@@ -1,5 +1,7 @@
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay export`: a session's ink as W3C InkML.

@@ -1,5 +1,7 @@
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay host`: the engine and the bridge as a process. A front end in any language
@@ -92,19 +94,15 @@ struct HostSession {
     let routerConfiguration: TouchRouterConfiguration
     let bridgeConfiguration: BridgeConfiguration
     let seed: UInt64?
-    var host: EngineHost
+    /// The engine host, driven as every replay drives it: one touch-id rule, one audit.
+    var driver: ReplayDriver
+    var host: EngineHost { driver.host }
     var reader = SessionLogLineReader(file: "<stdin>")
     var layer: InkLayer?
     var sentStable: [TouchID: [StrokeSegment]] = [:]
     var out = ""
     var started = false
     var errors = 0
-    /// Platform touch ids → the engine's own: a platform may reuse an id once its touch ended
-    /// (as session logs may), even while the engine is still deciding the old touch.
-    var identities = TouchIdentities()
-    /// The engine ids of the most recent touches per platform id, for force updates that
-    /// arrive after the touch ended (as many as the engine keeps finished touches for).
-    var recent: [(platform: UInt64, engine: TouchID)] = []
     /// The next deadline last announced in a `deadline` line (`nil`: none pending).
     var announcedDeadline: Double?
 
@@ -112,7 +110,7 @@ struct HostSession {
         routerConfiguration = router
         bridgeConfiguration = bridge
         self.seed = seed
-        host = EngineHost(router: router, bridge: bridge, seed: seed)
+        driver = ReplayDriver(host: EngineHost(router: router, bridge: bridge, seed: seed), keepsOutcomes: false)
         layer = geometry ? InkLayer() : nil
     }
 
@@ -153,8 +151,9 @@ struct HostSession {
             if object.has("format") {
                 guard !started else { throw HostInputError("a session header is only accepted as the first line") }
                 let header = try reader.decodeHeader(bytes, number: number)
-                host = EngineHost(router: routerConfiguration, bridge: bridgeConfiguration,
-                                  transform: header.pageTransform ?? .identity, seed: seed)
+                driver = ReplayDriver(host: EngineHost(router: routerConfiguration, bridge: bridgeConfiguration,
+                                                       transform: header.pageTransform ?? .identity, seed: seed),
+                                      keepsOutcomes: false)
                 started = true
                 return
             }
@@ -167,59 +166,38 @@ struct HostSession {
                       ("message", .string("time jumps \(JSONValue.format(time - host.now)) s ahead, from \(JSONValue.format(host.now)) to "
                           + "\(JSONValue.format(time)) s: were milliseconds sent as seconds? Every later line must be at least this late"))])
             }
+            let input: HostInput
             switch kind {
             case "tick":
-                try host.advance(to: time, into: &output)
+                input = .tick
             case "page":
                 let message = try object.value("message")
                 let text: String
                 if case let .string(raw) = message { text = raw } else { text = message.serialized() }
-                let outcome = try host.receive(Array(text.utf8), now: time, into: &output)
-                switch outcome {
-                case let .refused(why): throw HostInputError("page message refused: \(why)")
-                case .late: ignored("late: its round trip already timed out or was cancelled")
-                case .duplicate: ignored("duplicate: its round trip was already answered")
-                case .unknownQuery: ignored("unknown query id (forged or garbled)")
-                case .staleGeneration: ignored("stale: computed for another layout; the question was sent again")
-                case let .regionsRefused(why): throw HostInputError("region snapshot refused: \(why)")
-                case .answered, .regionsAccepted: break
-                }
+                input = .pageMessage(Array(text.utf8))
             case "layout":
                 let t = try object.nested("page_transform")
                 let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
                                               offsetY: try t.optionalDouble("offset_y") ?? 0)
-                try host.layoutChanged(transform, generation: try object.optionalUnsigned("generation"), now: time, into: &output)
+                input = .layout(transform, generation: try object.optionalUnsigned("generation"))
             default:
                 switch try reader.decodeEvent(bytes, number: number) {
-                case .touch(var event, let time):
-                    let platform = event.touch.rawValue
-                    if event.phase == .began, identities.proposedID(for: platform, phase: .moved) != nil {
-                        throw HostInputError("touch \(platform): began while a touch with this id is down (end or cancel it first)")
-                    }
-                    guard let engine = identities.proposedID(for: platform, phase: event.phase) else {
-                        throw HostInputError("touch \(platform): no such active touch")
-                    }
-                    event.touch = engine
-                    try host.handle(event, now: time, into: &output)
-                    _ = identities.engineID(for: platform, phase: event.phase)   // taken: record the mapping
-                    if event.phase == .began {
-                        recent.append((platform, engine))
-                        if recent.count > TouchRouter.retiredTouchLimit + routerConfiguration.maxActiveTouches { recent.removeFirst() }
-                    }
-                case .update(var update, let time):
-                    guard let engine = recent.last(where: { $0.platform == update.touch.rawValue })?.engine else {
-                        throw HostInputError("touch \(update.touch.rawValue): no such touch for estimated-property update \(update.updateIndex)")
-                    }
-                    update.touch = engine
-                    try host.apply(update, now: time, into: &output)
-                case let .regions(snapshot, time):
-                    let outcome = try host.receive(.regions(snapshot), now: time, into: &output)
-                    if case let .regionsRefused(why) = outcome { throw HostInputError("region snapshot refused: \(why)") }
-                case let .answer(touch, verdict, time):
-                    // A recorded answer names the platform's touch: the most recent one with that id.
-                    let engine = recent.last(where: { $0.platform == touch.rawValue })?.engine ?? TouchID(UInt64.max)
-                    try host.recordedAnswer(touch: engine, verdict: verdict, now: time, into: &output)
+                case let .touch(event, _): input = .touch(event)
+                case let .update(update, _): input = .update(update)
+                case let .regions(snapshot, _): input = .decodedPageMessage(.regions(snapshot))
+                case let .answer(touch, verdict, _): input = .recordedAnswer(touch: touch, verdict: verdict)
                 }
+            }
+            let step = driver.deliver(input, at: time, into: &output)
+            if let refusal = step.refusal { throw HostInputError(refusal.description) }
+            switch step.outcome {
+            case let .refused(why)?: throw HostInputError("page message refused: \(why)")
+            case .late?: ignored("late: its round trip already timed out or was cancelled")
+            case .duplicate?: ignored("duplicate: its round trip was already answered")
+            case .unknownQuery?: ignored("unknown query id (forged or garbled)")
+            case .staleGeneration?: ignored("stale: computed for another layout; the question was sent again")
+            case let .regionsRefused(why)?: throw HostInputError("region snapshot refused: \(why)")
+            case .answered?, .regionsAccepted?, nil: break
             }
         } catch let failure as JSONSyntaxError {
             error(number, "malformed JSON at column \(failure.column): \(failure.message)")
@@ -243,7 +221,7 @@ struct HostSession {
 
     mutating func finish() {
         var output: [HostOutput] = []
-        host.finish(into: &output)
+        driver.finish(runningDeadlines: false, into: &output)
         write(output)
         let ledger = host.ledger
         let metrics = host.bridgeMetrics
@@ -263,7 +241,10 @@ struct HostSession {
               count("refused_messages", metrics.refusedMessages),
               count("snapshots_accepted", metrics.snapshotsAccepted), count("snapshots_refused", metrics.snapshotsRefused),
               count("answers_without_round_trip", host.answersWithoutRoundTrip),
-              count("refused_lines", errors)])
+              count("refused_lines", errors), count("audit_problems", driver.problems.count)])
+        for problem in driver.problems.first {
+            emit([("kind", .string("audit")), ("message", .string(problem))])
+        }
     }
 
     /// Writes the outputs, with consecutive samples of one touch and kind in one line.
@@ -320,7 +301,7 @@ struct HostSession {
     /// How an output names a touch: `touch`, the id the front end gave it, and `engine_touch`,
     /// the engine's own id, unique over the session (the two differ once a platform id is reused).
     func touchFields(_ touch: TouchID) -> [(String, JSONValue)] {
-        let platform = identities.platformID(of: touch) ?? touch.rawValue
+        let platform = driver.identities.platformID(of: touch) ?? touch.rawValue
         return [("touch", .number(Double(platform))), ("engine_touch", .number(Double(touch.rawValue)))]
     }
 
@@ -329,7 +310,7 @@ struct HostSession {
         switch item {
         case let .send(request, touches):
             emit([("kind", .string("query")), t, ("token", .string(request.token.description)),
-                  ("touches", .array(touches.map { .number(Double(identities.platformID(of: $0) ?? $0.rawValue)) })),
+                  ("touches", .array(touches.map { .number(Double(driver.identities.platformID(of: $0) ?? $0.rawValue)) })),
                   ("engine_touches", .array(touches.map { .number(Double($0.rawValue)) })),
                   ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
                   ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
@@ -356,7 +337,6 @@ struct HostSession {
                 emit([("kind", .string("finished")), t] + touchFields(touch) + [("received", .number(Double(ledger.received))),
                       ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),
                       ("cancelled", .number(Double(ledger.cancelled)))])
-                identities.finished(touch)
             }
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay render`: a picture of a replayed session.

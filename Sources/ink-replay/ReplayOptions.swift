@@ -1,4 +1,6 @@
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// The replay options `run` and `verify` share.
@@ -55,10 +57,14 @@ enum ReplayOptions {
     }
 
     /// Replays every input file.
-    static func replayAll(_ arguments: ArgumentList) throws -> [ReplayReport] {
-        let configuration = try configuration(arguments)
+    /// Replays every log named, each read line by line as it plays; a report keeps each
+    /// touch's outcome only when `keepingTouches` (a picture needs them), so memory does not
+    /// grow with the logs otherwise.
+    static func replayAll(_ arguments: ArgumentList, keepingTouches: Bool = false) throws -> [ReplayReport] {
+        var configuration = try configuration(arguments)
+        configuration.keepsTouches = keepingTouches
         let files = try SessionFiles.expand(arguments.positional)
         let replayer = SessionReplayer(configuration: configuration)
-        return files.map { file in replayer.replay(SessionLog.read(contentsOf: file), file: file) }
+        return files.map { file in replayer.replay(contentsOf: file) }
     }
 }

@@ -1,4 +1,6 @@
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay run`: replay sessions and report.
@@ -58,7 +60,7 @@ enum RunCommand: Command {
                 var session = Summary(reports: [report]).ledgerJSON()
                 session.members.removeFirst()  // "sessions": 1
                 session.members.insert(("file", .string(report.file ?? "")), at: 0)
-                session.append("first_ink_ms", Summary.latencyJSON(Percentiles(report.firstInkLatencies)))
+                session.append("first_ink_ms", Summary.latencyJSON(report.firstInk.percentiles))
                 session.append("verified", .bool(report.isVerified))
                 return .object(session)
             }))
@@ -76,8 +78,8 @@ enum RunCommand: Command {
         print("session".padded(width, left: true) + "touches".padded(8) + "samples".padded(9) + "inked".padded(8)
               + "released".padded(10) + "cancelled".padded(11) + "dropped".padded(9) + "  first ink p50 / max (ms)")
         for (name, report) in zip(names, summary.reports) {
-            let latency = Percentiles(report.firstInkLatencies).map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.max))" } ?? "-"
-            print(name.padded(width, left: true) + "\(report.touches.count)".padded(8) + "\(report.samples)".padded(9)
+            let latency = report.firstInk.percentiles.map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.max))" } ?? "-"
+            print(name.padded(width, left: true) + "\(report.touchCount)".padded(8) + "\(report.samples)".padded(9)
                   + "\(report.audit.inked)".padded(8) + "\(report.audit.released)".padded(10)
                   + "\(report.audit.cancelled)".padded(11) + "\(report.dropped)".padded(9) + "  " + latency
                   + (report.isVerified ? "" : "  FAILED"))

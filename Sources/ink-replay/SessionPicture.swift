@@ -1,4 +1,6 @@
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// An SVG picture of a replayed session: what the student saw, at a glance.

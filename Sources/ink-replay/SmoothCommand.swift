@@ -1,5 +1,8 @@
 import Foundation
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 
 /// `ink-replay smooth`: the stroke pipeline's smoothed centreline, for the shared
 /// ink-quality harness.

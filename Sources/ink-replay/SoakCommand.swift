@@ -1,5 +1,7 @@
 import Foundation
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay soak`: a long generated session through the engine and the bridge, in

@@ -1,5 +1,8 @@
 import Foundation
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 
 /// `ink-replay stats`: what a corpus of sessions holds, without replaying it.
 enum StatsCommand: Command {

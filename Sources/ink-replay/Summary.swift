@@ -1,4 +1,6 @@
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// Totals over several replay reports, and their renderings.
@@ -11,9 +13,13 @@ struct Summary {
     var cancelled: Int { reports.reduce(0) { $0 + $1.audit.cancelled } }
     var refused: Int { reports.reduce(0) { $0 + $1.refusedSamples } }
     var dropped: Int { reports.reduce(0) { $0 + $1.dropped } }
-    var touches: Int { reports.reduce(0) { $0 + $1.touches.count } }
+    var touches: Int { reports.reduce(0) { $0 + $1.touchCount } }
     var failed: [ReplayReport] { reports.filter { !$0.isVerified } }
-    var firstInk: Percentiles? { Percentiles(reports.flatMap(\.firstInkLatencies)) }
+    var firstInk: Percentiles? {
+        var all = LatencyCounts()
+        for report in reports { all.merge(report.firstInk) }
+        return all.percentiles
+    }
 
     func counter(_ key: KeyPath<RouterCounters, Int>) -> Int { reports.reduce(0) { $0 + $1.counters[keyPath: key] } }
     func bridge(_ key: KeyPath<BridgeMetrics, Int>) -> Int { reports.reduce(0) { $0 + $1.bridge[keyPath: key] } }
@@ -29,6 +35,9 @@ struct Summary {
         if let failure = report.readFailure { lines.append((failure.line, failure.message)) }
         for issue in report.issues { lines.append((issue.line, issue.error.description)) }
         for problem in report.problems { lines.append((nil, problem)) }
+        if report.problemCount > report.problems.count {
+            lines.append((nil, "… \(report.problemCount - report.problems.count) more problems"))
+        }
         if lines.isEmpty, !report.isVerified {
             lines.append((nil, "the ledger does not balance (engine \(report.engineLedger), audit \(report.audit))"))
         }

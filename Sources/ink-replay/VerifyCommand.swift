@@ -1,4 +1,6 @@
 import HitTestBridge
+import InkRecording
+import SessionReplay
 import InkCore
 
 /// `ink-replay verify`: the check CI runs.

@@ -3,6 +3,9 @@ import ChromiumBridge
 import Foundation
 import HitTestBridge
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 import Testing
 
 /// The repository's root, from this file's path.

@@ -50,7 +50,7 @@ struct PageScriptTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(nodeExecutable))
         process.arguments = ["--test", "Tests/PageScript/"]
-        process.currentDirectoryURL = FixturePaths.root
+        process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out

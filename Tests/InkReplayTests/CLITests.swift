@@ -3,6 +3,9 @@ import ChromiumBridge
 #endif
 import Foundation
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 import Testing
 
 /// Runs the built `ink-replay` end to end and checks its output and exit codes.

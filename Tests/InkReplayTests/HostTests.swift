@@ -1,5 +1,8 @@
 import Foundation
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 import Testing
 
 /// `ink-replay host` end to end: real fixtures piped through the process, and a front end

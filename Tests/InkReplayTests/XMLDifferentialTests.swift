@@ -1,5 +1,8 @@
 import Foundation
 import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML

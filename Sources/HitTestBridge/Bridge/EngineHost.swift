@@ -8,14 +8,41 @@ public enum HostOutput: Sendable, Hashable {
     case send(HitTestRequest, touches: [TouchID])
 }
 
+/// One input to ``EngineHost``: everything a front end or a replay can tell it.
+public enum HostInput: Sendable, Hashable {
+    /// Nothing but the passing of time (a timer fired).
+    case tick
+    /// A platform touch event.
+    case touch(TouchEvent)
+    /// An estimated-property update (Apple Pencil's refined force, for instance).
+    case update(EstimatedPropertyUpdate)
+    /// A message the page posted, untrusted: validated by the bridge, or refused and counted.
+    case pageMessage([UInt8])
+    /// A page message already decoded (a region snapshot from a session log).
+    case decodedPageMessage(PageMessage)
+    /// The page's answer for a touch as a session log records it, by touch rather than by
+    /// query token (see ``EngineHost/recordedAnswer(touch:verdict:now:into:)``).
+    case recordedAnswer(touch: TouchID, verdict: HitTestVerdict)
+    /// The page scrolled, zoomed or changed its layout.
+    case layout(PageTransform, generation: UInt64?)
+    /// The request with this token could not be sent (the transport failed): its queries
+    /// get the fallback now.
+    case sendFailed(QueryToken)
+}
+
 /// The engine and the bridge joined in one pure value, driven by a front end that owns the
 /// clock: touch events, page messages and the passing of time in; engine actions and
 /// requests for the page out. `ink-replay host` puts a JSON Lines protocol around it; any
 /// host that cannot use the actors (``InkSession``) can drive it directly.
 ///
 /// Time is the front end's: every call says what time it is (seconds, on the samples'
-/// clock), and the engine's and the bridge's deadlines due by then fire first, in order.
-/// Times must not go backwards.
+/// clock). Times must not go backwards.
+///
+/// **The tie-break rule**, the same for every driver (the live ``InkSession``, `ink-replay
+/// host`, the replays): before an input at time *t* is taken, every deadline due at or
+/// before *t* fires, the engine's before the bridge's at the same instant; then the input.
+/// So an answer arriving exactly at its touch's deadline is late: the deadline has decided.
+/// Inputs at the same instant are taken in the order they arrive.
 ///
 /// ```swift
 /// var host = EngineHost()
@@ -34,6 +61,11 @@ public struct EngineHost: Sendable {
     private var queryOfTouch: [TouchID: QueryID] = [:]
     private var touchOfQuery: [QueryID: TouchID] = [:]
     private var tokenOfQuery: [QueryID: QueryToken] = [:]
+    /// The latest round trips asked for, by touch (at most ``recentTripLimit``): a recorded
+    /// answer for a touch already decided reaches the bridge as the late or duplicate
+    /// answer it is.
+    private var recentTrips: [(touch: TouchID, token: QueryToken)] = []
+    private static let recentTripLimit = 64
     /// The latest time the host was told.
     public private(set) var now = -Double.infinity
     /// Recorded-style answers (by touch) that found no round trip waiting for them.
@@ -71,6 +103,42 @@ public struct EngineHost: Sendable {
     public var nextDeadline: Double? {
         [router.nextDeadline, broker.nextDeadline].compactMap { $0 }.min()
     }
+
+    /// Takes one input at `now` (see the tie-break rule above): the one entry point the
+    /// drivers use.
+    ///
+    /// - Returns: For page messages, what the bridge made of it; otherwise `nil`.
+    /// - Throws: ``HostError``: the engine refused the event, the transform was invalid, or
+    ///   time went backwards. Nothing changes then.
+    @discardableResult
+    public mutating func deliver(_ input: HostInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
+        switch input {
+        case .tick:
+            do { try advance(to: time, into: &output) } catch { throw .time(error) }
+        case let .touch(event):
+            try handle(event, now: time, into: &output)
+        case let .update(update):
+            try apply(update, now: time, into: &output)
+        case let .pageMessage(bytes):
+            do { return try receive(bytes, now: time, into: &output) } catch { throw .time(error) }
+        case let .decodedPageMessage(message):
+            do { return try receive(message, now: time, into: &output) } catch { throw .time(error) }
+        case let .recordedAnswer(touch, verdict):
+            do { try recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output) } catch { throw .time(error) }
+        case let .layout(transform, generation):
+            try layoutChanged(transform, generation: generation, now: time, into: &output)
+        case let .sendFailed(token):
+            do { try advance(to: time, into: &output) } catch { throw .time(error) }
+            broker.failed(token, into: &bridgeActions)
+            drain(now: time, into: &output)
+        }
+        return nil
+    }
+
+    /// Whether a round trip with this token still has a query waiting for it: a transport
+    /// about to send a request checks this, so a query abandoned before the send never
+    /// opens a round trip in the page.
+    public func isWaiting(for token: QueryToken) -> Bool { !broker.queries(waitingFor: token).isEmpty }
 
     /// Lets time pass: fires every engine and bridge deadline due by `time`, in order.
     ///
@@ -134,11 +202,13 @@ public struct EngineHost: Sendable {
 
     /// The page's answer for a touch, as a session log records it (by touch, not by
     /// query token): delivered as the page's answer to the round trip that touch waits
-    /// for. Without one (the cache decided, or the touch is gone) it is counted in
-    /// ``answersWithoutRoundTrip`` and changes nothing.
+    /// for, or (once decided) to its latest round trip, where the bridge counts it late or
+    /// duplicate. Without any (the cache decided, or the touch is long gone) it is counted
+    /// in ``answersWithoutRoundTrip`` and changes nothing.
     public mutating func recordedAnswer(touch: TouchID, verdict: HitTestVerdict, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) {
         try advance(to: time, into: &output)
-        guard let query = queryOfTouch[touch], let token = tokenOfQuery[query] else {
+        let waiting = queryOfTouch[touch].flatMap { tokenOfQuery[$0] }
+        guard let token = waiting ?? recentTrips.last(where: { $0.touch == touch })?.token else {
             answersWithoutRoundTrip += 1
             return
         }
@@ -190,7 +260,11 @@ public struct EngineHost: Sendable {
                     router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
                 case let .send(request):
                     let waiting = broker.queries(waitingFor: request.token)
-                    for query in waiting { tokenOfQuery[query] = request.token }
+                    for query in waiting {
+                        tokenOfQuery[query] = request.token
+                        if let touch = touchOfQuery[query] { recentTrips.append((touch, request.token)) }
+                    }
+                    if recentTrips.count > Self.recentTripLimit { recentTrips.removeFirst(recentTrips.count - Self.recentTripLimit) }
                     output.append(.send(request, touches: waiting.compactMap { touchOfQuery[$0] }))
                 case let .speculate(query):
                     router.speculate(query, into: &actions)
@@ -224,6 +298,13 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case time(HostTimeError)
     /// A page transform that is not finite and positive.
     case transform(InvalidPageTransform)
+
+    /// The same error about another touch id (a driver maps engine ids back to the
+    /// platform's).
+    package func replacingTouch(_ id: TouchID) -> HostError {
+        if case let .engine(error) = self { return .engine(error.replacingTouch(id)) }
+        return self
+    }
 
     /// What was refused and why.
     public var description: String {

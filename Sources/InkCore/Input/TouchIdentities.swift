@@ -16,9 +16,43 @@ public struct TouchIdentities: Sendable {
     private var current: [UInt64: TouchID] = [:]
     private var platform: [TouchID: UInt64] = [:]
     private var next: UInt64
+    /// The most recent touches begun (platform id, engine id), oldest first, at most
+    /// `recentLimit`: estimated-property updates and recorded answers may name a touch
+    /// after it ended.
+    private var recent: [(platform: UInt64, engine: TouchID)] = []
+    private let recentLimit: Int
 
     /// Creates a map whose first engine identifier is `first`.
-    public init(first: UInt64 = 1) { next = first }
+    /// - Parameter recentLimit: How many of the most recent touches ``latestID(for:)``
+    ///   remembers after they ended (default: as many as the engine keeps finished touches
+    ///   for, plus its default bound on active touches).
+    public init(first: UInt64 = 1, recentLimit: Int = TouchRouter.retiredTouchLimit + 32) {
+        next = first
+        self.recentLimit = max(1, recentLimit)
+    }
+
+    /// The engine identifier an event of a platform touch goes to, without recording it:
+    /// a host hands the event to the engine first, then calls ``engineID(for:phase:)`` when
+    /// the engine took it. This is the one touch-identity rule of every host and replay.
+    ///
+    /// - Throws: ``TouchIdentityError/stillDown(_:)`` for a `began` while a touch with this
+    ///   platform id is down; ``TouchIdentityError/notDown(_:)`` for a later event of a
+    ///   touch that is not down.
+    public func resolve(_ platformID: UInt64, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
+        if phase == .began {
+            guard current[platformID] == nil else { throw .stillDown(platformID) }
+            return TouchID(next)
+        }
+        guard let id = current[platformID] else { throw .notDown(platformID) }
+        return id
+    }
+
+    /// The engine identifier of the most recent touch with this platform id, down or ended
+    /// (among the `recentLimit` most recent touches): where an estimated-property update or
+    /// a recorded answer naming the platform's id belongs.
+    public func latestID(for platformID: UInt64) -> TouchID? {
+        recent.last { $0.platform == platformID }?.engine
+    }
 
     /// The engine identifier for a platform event: a fresh one when the touch begins, the
     /// same one for its later events; `nil` for a later event of a touch that never began.
@@ -29,6 +63,8 @@ public struct TouchIdentities: Sendable {
             next &+= 1
             current[platformID] = id
             platform[id] = platformID
+            recent.append((platformID, id))
+            if recent.count > recentLimit { recent.removeFirst() }
             return id
         }
         guard let id = current[platformID] else { return nil }
@@ -51,4 +87,20 @@ public struct TouchIdentities: Sendable {
 
     /// Platform touches mapped and not finished by the engine yet.
     public var count: Int { platform.count }
+}
+
+/// A platform touch event that names no touch it could belong to (``TouchIdentities/resolve(_:phase:)``).
+public enum TouchIdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A `began` for a platform id whose touch is still down.
+    case stillDown(UInt64)
+    /// A `moved`, `ended` or `cancelled` event for a platform id with no touch down.
+    case notDown(UInt64)
+
+    /// The sentence every host and replay reports.
+    public var description: String {
+        switch self {
+        case let .stillDown(id): return "touch \(id): began while a touch with this id is down (end or cancel it first)"
+        case let .notDown(id): return "touch \(id): no such active touch"
+        }
+    }
 }

@@ -1,0 +1,52 @@
+import InkCore
+/// A rectangle of the page that holds an interactive element, in page coordinates.
+public struct PageRegion: Sendable, Hashable {
+    /// Left edge in page units.
+    public var x: Double
+    /// Top edge in page units.
+    public var y: Double
+    /// Width in page units (≥ 0).
+    public var width: Double
+    /// Height in page units (≥ 0).
+    public var height: Double
+    /// The element's identifier on the page (for reports); `nil` when the page gave none.
+    public var element: String?
+
+    /// Creates a region.
+    public init(x: Double, y: Double, width: Double, height: Double, element: String? = nil) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.element = element
+    }
+
+    /// Whether the point lies inside the region (edges included).
+    public func contains(_ point: CanvasPoint) -> Bool {
+        point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height
+    }
+}
+
+/// The interactive regions of the page at one moment, as the page pushed them.
+public struct RegionSnapshot: Sendable, Hashable {
+    /// The page's layout generation; increases whenever the layout changes.
+    public var generation: UInt64
+    /// Seconds the snapshot may be trusted after it was taken (like an HTTP max-age);
+    /// `nil` when the page gave no bound.
+    public var maxAge: Double?
+    /// The interactive regions, in page coordinates.
+    public var regions: [PageRegion]
+
+    /// Creates a snapshot.
+    public init(generation: UInt64, maxAge: Double? = nil, regions: [PageRegion]) {
+        self.generation = generation
+        self.maxAge = maxAge
+        self.regions = regions
+    }
+
+    /// What the page would answer for a point in page coordinates: `.page` when an
+    /// interactive region contains it, else `.ink`.
+    public func verdict(at pagePoint: CanvasPoint) -> HitTestVerdict {
+        regions.contains { $0.contains(pagePoint) } ? .page : .ink
+    }
+}

@@ -1,0 +1,115 @@
+import InkCore
+/// A parsed JSON value. Objects keep their keys in document order (and the parser refuses
+/// duplicate keys), so a value written by ``JSONValue/serialized()`` reads back identically.
+///
+/// Shared by the session-log reader and writer and by the bridge's wire messages; not
+/// public API.
+package enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// A short name of the value's type, for error messages.
+    package var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A JSON object with its keys in document order.
+package struct JSONObject: Sendable, Equatable {
+    package var members: [(key: String, value: JSONValue)]
+
+    package init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+
+    /// The value for `key`, or `nil` when absent.
+    package subscript(key: String) -> JSONValue? {
+        members.first(where: { $0.key == key })?.value
+    }
+
+    /// Appends a member (the caller keeps keys unique).
+    package mutating func append(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+    }
+
+    /// Appends a member when `value` is not `nil`.
+    package mutating func append(_ key: String, ifPresent value: JSONValue?) {
+        if let value { members.append((key, value)) }
+    }
+
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text with no insignificant white space. Numbers use the shortest
+    /// representation that reads back to the same `Double`; integral values print without a
+    /// fraction. Non-finite numbers (which JSON cannot represent) print as `null`.
+    package func serialized() -> String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    package func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case let .bool(value): out += value ? "true" : "false"
+        case let .number(value): out += JSONValue.format(value)
+        case let .string(value): JSONValue.writeString(value, to: &out)
+        case let .array(values):
+            out += "["
+            for (i, value) in values.enumerated() {
+                if i > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case let .object(object):
+            out += "{"
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(member.key, to: &out)
+                out += ":"
+                member.value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    package static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 {
+            return String(Int64(value))
+        }
+        return "\(value)"
+    }
+
+    private static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

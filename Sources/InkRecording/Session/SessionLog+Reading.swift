@@ -1,0 +1,281 @@
+import InkCore
+import HitTestBridge
+extension SessionLog {
+    /// The longest line the reader accepts, in bytes (1 MiB).
+    public static let maxLineBytes = 1 << 20
+
+    /// Reads a session log from JSON Lines text.
+    ///
+    /// Blank lines are skipped. The first fault stops reading; the result still holds the
+    /// header and every event before it.
+    ///
+    /// - Parameters:
+    ///   - bytes: UTF-8 text.
+    ///   - file: The file name used in error messages, or `nil`.
+    /// - Complexity: O(n) in the text's length.
+    public static func parse<Bytes: Collection>(_ bytes: Bytes, file: String? = nil) -> SessionLogReadResult
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var reader = SessionLogLineReader(file: file)
+        var lineNumber = 0
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            lineNumber += 1
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+            if reader.read(line: bytes[start..<end], number: lineNumber) == false { break }
+            start = end + 1
+        }
+        return reader.finish()
+    }
+
+    /// Reads a session log from a string.
+    public static func parse(_ text: String, file: String? = nil) -> SessionLogReadResult {
+        parse(Array(text.utf8), file: file)
+    }
+}
+
+/// Reads a session log line by line (the state between lines of ``SessionLog/parse(_:file:)``).
+package struct SessionLogLineReader {
+    let file: String?
+    private var log: SessionLog?
+    private var failure: SessionLogError?
+    private var lastTime = -Double.infinity
+    private var sawHeader = false
+    private var tools: [TouchID: ToolKind] = [:]
+
+    package init(file: String?) { self.file = file }
+
+    /// Records a line longer than ``SessionLog/maxLineBytes`` (its bytes were not kept);
+    /// returns `false`: the reading stops there.
+    package mutating func refuse(lineOf bytes: Int, number: Int) -> Bool {
+        if failure == nil { failure = error(number, .lineTooLong(bytes: bytes, limit: SessionLog.maxLineBytes)) }
+        return false
+    }
+
+    /// Records that the input could not be read at line `number`; returns `false`.
+    package mutating func refuse(unreadable message: String, number: Int) -> Bool {
+        if failure == nil { failure = error(number, .unreadable(message)) }
+        return false
+    }
+
+    /// A line without the UTF-8 byte order mark (EF BB BF) that some editors put at the start
+    /// of a file; pass line 1 through it.
+    package static func withoutByteOrderMark<Line: Collection>(_ line: Line) -> Line.SubSequence where Line.Element == UInt8 {
+        line.starts(with: byteOrderMark) ? line.dropFirst(byteOrderMark.count) : line[...]
+    }
+
+    /// The UTF-8 byte order mark.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// What one line of a log held.
+    package enum Line {
+        /// A blank line.
+        case blank
+        /// The header (the first non-blank line).
+        case header(SessionHeader)
+        /// An event, checked for time order.
+        case event(SessionEvent)
+        /// The line was bad: ``failure`` says why; reading stops.
+        case failed
+    }
+
+    /// The first fault met, if any.
+    package var firstFailure: SessionLogError? { failure }
+
+    /// Reads one line without storing it (streaming readers keep only what they need). A
+    /// byte order mark at the start of line 1 is skipped.
+    package mutating func take<Bytes: Collection>(line: Bytes, number: Int) -> Line where Bytes.Element == UInt8 {
+        if number == 1, line.starts(with: Self.byteOrderMark) { return take(line: Self.withoutByteOrderMark(line), number: 1) }
+        guard failure == nil else { return .failed }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+        do throws(SessionLogError) {
+            guard line.count <= SessionLog.maxLineBytes else {
+                throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
+            }
+            let value: JSONValue
+            do { value = try JSONParser.parse(line) } catch {
+                throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+            }
+            if !sawHeader {
+                sawHeader = true
+                return .header(try header(from: value, line: number))
+            }
+            let event = try event(from: value, line: number)
+            guard event.time >= lastTime else {
+                throw error(number, .timeWentBackwards(previous: lastTime, got: event.time))
+            }
+            lastTime = event.time
+            return .event(event)
+        } catch {
+            failure = error
+            return .failed
+        }
+    }
+
+    /// Reads one line into the log being built; returns `false` once the reader has failed.
+    mutating func read<Bytes: Collection>(line: Bytes, number: Int) -> Bool where Bytes.Element == UInt8 {
+        switch take(line: line, number: number) {
+        case .blank: return true
+        case let .header(header):
+            log = SessionLog(header: header)
+            return true
+        case let .event(event):
+            log!.events.append(event)
+            log!.eventLines.append(number)
+            return true
+        case .failed: return false
+        }
+    }
+
+    /// Decodes one line as an event, without storing it or checking time order (for
+    /// readers of live streams, like `ink-replay host`). A touch's tool is remembered
+    /// between calls, as in a log.
+    package mutating func decodeEvent<Line: Collection>(_ line: Line, number: Int) throws(SessionLogError) -> SessionEvent
+    where Line.Element == UInt8 {
+        guard line.count <= SessionLog.maxLineBytes else {
+            throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
+        }
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch {
+            throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+        }
+        return try event(from: value, line: number)
+    }
+
+    /// Decodes one line as a session header.
+    package func decodeHeader<Line: Collection>(_ line: Line, number: Int) throws(SessionLogError) -> SessionHeader
+    where Line.Element == UInt8 {
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch {
+            throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+        }
+        return try header(from: value, line: number)
+    }
+
+    func finish() -> SessionLogReadResult {
+        if log == nil, failure == nil {
+            return SessionLogReadResult(log: nil, failure: SessionLogError(file: file, line: 0, reason: .empty))
+        }
+        return SessionLogReadResult(log: log, failure: failure)
+    }
+
+    private func error(_ line: Int, _ reason: SessionLogError.Reason) -> SessionLogError {
+        SessionLogError(file: file, line: line, reason: reason)
+    }
+
+    /// Runs a field-reading body, turning its shape error into a located log error.
+    private func fields<T>(_ line: Int, _ body: () throws(JSONShapeError) -> T) throws(SessionLogError) -> T {
+        do { return try body() } catch { throw self.error(line, .invalidField(field: error.field, message: error.message)) }
+    }
+
+    private func header(from value: JSONValue, line: Int) throws(SessionLogError) -> SessionHeader {
+        let object = try fields(line) { () throws(JSONShapeError) in try JSONFieldReader(value) }
+        let format = try fields(line) { () throws(JSONShapeError) in try object.string("format") }
+        guard format == SessionHeader.formatName else { throw error(line, .notASessionLog(format: format)) }
+        let version = try fields(line) { () throws(JSONShapeError) in try object.unsigned("version") }
+        guard version <= UInt64(SessionHeader.currentVersion) else { throw error(line, .unsupportedVersion(Int(version))) }
+        return try fields(line) { () throws(JSONShapeError) in
+            guard version >= 1 else { throw JSONShapeError(field: "version", message: "must be at least 1") }
+            let canvas = try object.nested("canvas")
+            let size = CanvasSize(width: try canvas.double("width"), height: try canvas.double("height"))
+            guard size.width > 0, size.height > 0 else {
+                throw JSONShapeError(field: "canvas", message: "width and height must be positive")
+            }
+            var transform: PageTransform?
+            if let t = try object.optionalNested("page_transform") {
+                let scale = try t.double("scale")
+                guard scale > 0 else { throw JSONShapeError(field: "page_transform.scale", message: "must be positive") }
+                transform = PageTransform(scale: scale, offsetX: try t.optionalDouble("offset_x") ?? 0,
+                                          offsetY: try t.optionalDouble("offset_y") ?? 0)
+            }
+            var timing: SynthesizedTiming?
+            if let t = try object.optionalNested("synthesized_timing") {
+                timing = SynthesizedTiming(sampleRate: try t.double("sample_rate"), strokeGap: try t.double("stroke_gap"))
+                guard timing!.sampleRate > 0, timing!.sampleRate.isFinite, timing!.strokeGap >= 0, timing!.strokeGap.isFinite else {
+                    throw JSONShapeError(field: "synthesized_timing", message: "sample_rate must be positive and stroke_gap not negative")
+                }
+            }
+            return SessionHeader(
+                canvas: size, pageTransform: transform, exercise: try object.optionalString("exercise"),
+                device: try object.optionalString("device"), source: try object.optionalString("source"),
+                synthesizedTiming: timing, version: Int(version))
+        }
+    }
+
+    private mutating func event(from value: JSONValue, line: Int) throws(SessionLogError) -> SessionEvent {
+        let object = try fields(line) { () throws(JSONShapeError) in try JSONFieldReader(value) }
+        let kind = try fields(line) { () throws(JSONShapeError) in try object.string("kind") }
+        let time = try fields(line) { () throws(JSONShapeError) in try object.double("t") }
+        switch kind {
+        case "touch":
+            return try fields(line) { () throws(JSONShapeError) in .touch(try touchEvent(object, time: time), time: time) }
+        case "update":
+            return try fields(line) { () throws(JSONShapeError) in
+                let update = EstimatedPropertyUpdate(
+                    touch: TouchID(try object.unsigned("touch")), updateIndex: try object.unsigned("update_index"),
+                    force: try object.optionalDouble("force"), altitude: try object.optionalDouble("altitude"),
+                    azimuth: try object.optionalDouble("azimuth"), isFinal: try object.optionalBool("final") ?? true)
+                return .update(update, time: time)
+            }
+        case "answer":
+            return try fields(line) { () throws(JSONShapeError) in
+                .answer(touch: TouchID(try object.unsigned("touch")),
+                        verdict: try object.choice("verdict", as: HitTestVerdict.self), time: time)
+            }
+        case "regions":
+            return try fields(line) { () throws(JSONShapeError) in
+                var regions: [PageRegion] = []
+                for r in try object.objects("regions") {
+                    let region = PageRegion(x: try r.double("x"), y: try r.double("y"), width: try r.double("width"),
+                                            height: try r.double("height"), element: try r.optionalString("element"))
+                    guard region.width >= 0, region.height >= 0 else {
+                        throw JSONShapeError(field: r.path, message: "width and height must not be negative")
+                    }
+                    regions.append(region)
+                }
+                let maxAge = try object.optionalDouble("max_age")
+                if let maxAge, maxAge < 0 { throw JSONShapeError(field: "max_age", message: "must not be negative") }
+                return .regions(RegionSnapshot(generation: try object.unsigned("generation"), maxAge: maxAge,
+                                               regions: regions), time: time)
+            }
+        default:
+            throw error(line, .unknownKind(kind))
+        }
+    }
+
+    private mutating func touchEvent(_ fields: JSONFieldReader, time: Double) throws(JSONShapeError) -> TouchEvent {
+        let touch = TouchID(try fields.unsigned("touch"))
+        let phase = try fields.choice("phase", as: TouchPhase.self)
+        let tool: ToolKind
+        if fields.has("tool") {
+            tool = try fields.choice("tool", as: ToolKind.self)
+        } else {
+            tool = tools[touch] ?? .finger
+        }
+        if phase == .began { tools[touch] = tool }
+        let samples = try self.samples(fields, key: "samples", tool: tool, notAfter: time)
+        let predicted = try self.samples(fields, key: "predicted", tool: tool, notAfter: .infinity)
+        if phase == .began, samples.isEmpty {
+            throw JSONShapeError(field: "samples", message: "a began event must carry the touch-down sample")
+        }
+        return TouchEvent(touch: touch, phase: phase, samples: samples, predicted: predicted)
+    }
+
+    private func samples(_ fields: JSONFieldReader, key: String, tool: ToolKind, notAfter time: Double) throws(JSONShapeError) -> [TouchSample] {
+        var samples: [TouchSample] = []
+        for s in try fields.objects(key) {
+            let sample = TouchSample(
+                x: try s.double("x"), y: try s.double("y"), timestamp: try s.double("t"),
+                force: try s.optionalDouble("force"), altitude: try s.optionalDouble("altitude"),
+                azimuth: try s.optionalDouble("azimuth"), tool: tool,
+                estimationUpdateIndex: try s.optionalUnsigned("update_index"))
+            if let force = sample.force, !(0...1).contains(force) {
+                throw JSONShapeError(field: s.fieldPath("force"), message: "must be within 0...1, found \(JSONValue.format(force))")
+            }
+            guard sample.timestamp <= time + 1e-9 else {
+                throw JSONShapeError(field: s.fieldPath("t"), message: "sample time \(JSONValue.format(sample.timestamp)) is after the event's time \(JSONValue.format(time))")
+            }
+            samples.append(sample)
+        }
+        return samples
+    }
+}

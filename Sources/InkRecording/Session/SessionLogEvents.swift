@@ -1,0 +1,134 @@
+import Foundation
+import InkCore
+
+/// A session log read one event at a time: from a file, streaming (a 64 KiB window and one
+/// line of at most ``SessionLog/maxLineBytes``, so memory does not grow with the file), or
+/// from a log in memory. Replays read through it.
+///
+/// ```swift
+/// var events = SessionLogEvents(contentsOf: "session.jsonl")
+/// while let (event, line) = events.next() { … }
+/// if let failure = events.failure { print(failure) }   // the first bad line, if any
+/// ```
+public struct SessionLogEvents {
+    /// The header, or `nil` when it could not be read (``failure`` says why).
+    public private(set) var header: SessionHeader?
+    /// The first fault: a bad line stops the events there, as it stops any reading.
+    public private(set) var failure: SessionLogError?
+    /// The file name, when reading one.
+    public let file: String?
+    /// Real samples in the touch events read so far.
+    public private(set) var samples = 0
+
+    private enum Source {
+        case file(FileByteSource)
+        case memory(SessionLog, next: Int)
+        case done
+    }
+
+    private var source: Source
+    private var reader: SessionLogLineReader
+    private var splitter = LineSplitter(maxLineBytes: SessionLog.maxLineBytes)
+    private var pieces: [LineSplitter.Piece] = []
+    private var pieceIndex = 0
+    private var number = 0
+
+    /// Opens a file and reads up to its header.
+    public init(contentsOf path: String) {
+        file = path
+        reader = SessionLogLineReader(file: path)
+        do { source = .file(try FileByteSource(path: path)) } catch {
+            source = .done
+            failure = SessionLogError(file: path, line: 0, reason: .unreadable(error.message))
+            return
+        }
+        while header == nil, failure == nil {
+            guard let (bytes, number) = nextLine() else { break }
+            switch reader.take(line: bytes, number: number) {
+            case .blank: continue
+            case let .header(header): self.header = header
+            case .event, .failed: failure = reader.firstFailure
+            }
+        }
+        if header == nil, failure == nil { failure = reader.firstFailure ?? SessionLogError(file: path, line: 0, reason: .empty) }
+    }
+
+    /// The events of a log already in memory (a fault the reading met can be passed on).
+    public init(_ log: SessionLog, file: String? = nil, failure: SessionLogError? = nil) {
+        self.file = file
+        header = log.header
+        self.failure = failure
+        reader = SessionLogLineReader(file: file)
+        source = .memory(log, next: 0)
+    }
+
+    /// The next event and its line (`nil` for a log built in code), or `nil` at the end or
+    /// at the first bad line (then ``failure`` is set).
+    public mutating func next() -> (event: SessionEvent, line: Int?)? {
+        switch source {
+        case .done:
+            return nil
+        case let .memory(log, index):
+            guard index < log.events.count else {
+                source = .done
+                return nil
+            }
+            source = .memory(log, next: index + 1)
+            count(log.events[index])
+            return (log.events[index], log.line(ofEvent: index))
+        case .file:
+            while failure == nil, let (bytes, number) = nextLine() {
+                switch reader.take(line: bytes, number: number) {
+                case .blank: continue
+                case let .event(event):
+                    count(event)
+                    return (event, number)
+                case .header, .failed:
+                    failure = reader.firstFailure
+                }
+            }
+            source = .done
+            return nil
+        }
+    }
+
+    private mutating func count(_ event: SessionEvent) {
+        if case let .touch(touch, _) = event { samples += touch.samples.count }
+    }
+
+    /// The next line of the file, split and capped; `nil` at the end or on a fault.
+    private mutating func nextLine() -> (ArraySlice<UInt8>, Int)? {
+        while true {
+            if pieceIndex < pieces.count {
+                let piece = pieces[pieceIndex]
+                pieceIndex += 1
+                number += 1
+                switch piece {
+                case let .line(bytes): return (bytes[...], number)
+                case let .tooLong(bytes):
+                    _ = reader.refuse(lineOf: bytes, number: number)
+                    failure = reader.firstFailure
+                    return nil
+                }
+            }
+            guard case var .file(byteSource) = source else { return nil }
+            pieces.removeAll(keepingCapacity: true)
+            pieceIndex = 0
+            let chunk: [UInt8]
+            do { chunk = try byteSource.read(upTo: 1 << 16) } catch {
+                _ = reader.refuse(unreadable: error.message, number: number + 1)
+                failure = reader.firstFailure
+                source = .done
+                return nil
+            }
+            source = .file(byteSource)
+            if chunk.isEmpty {
+                source = .done
+                guard let last = splitter.finish() else { return nil }
+                pieces = [last]
+                continue
+            }
+            splitter.feed(chunk, into: &pieces)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import InkCore
+
+/// What happened to one touch, rebuilt from the engine's actions alone.
+public struct TouchOutcome: Sendable, Hashable {
+    /// The touch's id as the platform (or the log) gave it.
+    public var touch: TouchID
+    /// The engine's id for it, unique over the session.
+    public var engineID: TouchID
+    /// Who got the touch (`nil` when it was cancelled before a decision).
+    public var verdict: HitTestVerdict?
+    /// Why, when decided.
+    public var reason: DecisionReason?
+    /// The samples that ended up as ink, in order (empty after a retraction).
+    public var inked: [TouchSample] = []
+    /// The samples handed to the page, in order.
+    public var released: [TouchSample] = []
+    /// How many samples the engine accepted for the touch.
+    public var samples = 0
+    /// `true` when the system cancelled the touch.
+    public var cancelled = false
+    /// `true` once the engine reported the touch finished.
+    public var finished = false
+    /// Seconds from touch-down to the first sample becoming ink, for touches that became ink.
+    public var firstInkLatency: Double?
+    /// `true` when the touch's ink was retracted for a gesture.
+    public var retracted = false
+}
+
+/// The one statement of the delivery rules: every sample of an event the engine accepted
+/// comes out once, in order, to the ink or to the page (or is cancelled), nothing is
+/// invented, and each touch's final ledger says so.
+///
+/// The replays, the soak, `ink-replay host`, the browser replay and the fuzz targets all
+/// check the engine with it (through ``ReplayDriver``). It keeps only the touches that have
+/// not finished, so it runs in flat memory over sessions of any length. Feed it every event
+/// the engine accepted (``accepted(_:platformID:)``) and every action, in order
+/// (``record(_:now:)``); at the end, ``close()`` checks the touches that never finished.
+package struct SampleFlowAudit: Sendable {
+    private struct Flow: Sendable {
+        var outcome: TouchOutcome
+        var fed: [TouchSample]
+        var downTime: Double
+    }
+
+    private var open: [TouchID: Flow] = [:]
+    /// The first problems found (at most ``problemLimit``), as sentences.
+    package private(set) var problems: [String] = []
+    /// Every problem found, including those not kept.
+    package private(set) var problemCount = 0
+    /// The sum of the engine's ledgers of the touches that finished.
+    package private(set) var finishedLedger = SampleLedger()
+    /// The account rebuilt from the actions against the accepted samples, independent of
+    /// the engine's counters.
+    package private(set) var ledger = SampleLedger()
+    /// Touches checked (finished, or closed).
+    package private(set) var touchesChecked = 0
+    /// How many problem sentences are kept.
+    package static let problemLimit = 20
+
+    package init() {}
+
+    /// Touches begun and not finished yet.
+    package var openTouches: Int { open.count }
+
+    /// An event the engine accepted (call only when it did not refuse it), under the
+    /// engine's id; `platformID` is the id the platform or the log gave the touch.
+    package mutating func accepted(_ event: TouchEvent, platformID: UInt64? = nil) {
+        if event.phase == .began {
+            if open[event.touch] != nil { problem("\(event.touch) began again before it finished") }
+            let outcome = TouchOutcome(touch: TouchID(platformID ?? event.touch.rawValue), engineID: event.touch,
+                                       samples: event.samples.count)
+            open[event.touch] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
+        } else if open[event.touch] != nil {
+            open[event.touch]!.fed.append(contentsOf: event.samples)
+            open[event.touch]!.outcome.samples += event.samples.count
+        } else {
+            problem("\(event.touch): an accepted \(event.phase) event for a touch that is not open")
+        }
+    }
+
+    /// One action the engine produced, in order, at `now`. Returns the touch's outcome when
+    /// the action finished it.
+    @discardableResult
+    package mutating func record(_ action: RouterAction, now: Double) -> TouchOutcome? {
+        switch action {
+        case let .decided(id, verdict, reason):
+            guard open[id] != nil else {
+                problem("\(id): decided, but it is not open")
+                return nil
+            }
+            open[id]!.outcome.verdict = verdict
+            open[id]!.outcome.reason = reason
+        case let .ink(id, sample):
+            guard var flow = open.removeValue(forKey: id) else {
+                problem("\(id): ink for a touch that is not open")
+                return nil
+            }
+            if flow.outcome.firstInkLatency == nil { flow.outcome.firstInkLatency = max(0, now - flow.downTime) }
+            flow.outcome.inked.append(sample)
+            open[id] = flow
+        case let .refineInk(id, index, sample):
+            // Refinements may follow a touch's end; they change no count.
+            if open[id]?.outcome.inked.indices.contains(index) == true { open[id]!.outcome.inked[index] = sample }
+        case let .release(id, sample):
+            guard open[id] != nil else {
+                problem("\(id): a release for a touch that is not open")
+                return nil
+            }
+            open[id]!.outcome.released.append(sample)
+        case let .retractInk(id):
+            guard open[id] != nil else {
+                problem("\(id): a retraction for a touch that is not open")
+                return nil
+            }
+            open[id]!.outcome.inked.removeAll()
+            open[id]!.outcome.firstInkLatency = nil
+            open[id]!.outcome.retracted = true
+        case let .cancel(id, _):
+            guard open[id] != nil else {
+                problem("\(id): a cancel for a touch that is not open")
+                return nil
+            }
+            open[id]!.outcome.cancelled = true
+        case let .touchFinished(id, engineLedger):
+            guard var flow = open.removeValue(forKey: id) else {
+                problem("\(id): finished, but it is not open")
+                return nil
+            }
+            flow.outcome.finished = true
+            check(id, flow, engineLedger: engineLedger)
+            return flow.outcome
+        case .queryPage, .abandonQuery, .predictInk, .endInk, .endRelease:
+            break
+        }
+        return nil
+    }
+
+    /// Checks the touches that never finished (the session ended with them down) and
+    /// returns their outcomes, in the order they began.
+    package mutating func close() -> [TouchOutcome] {
+        let rest = open.sorted { $0.key.rawValue < $1.key.rawValue }
+        open.removeAll()
+        for (id, flow) in rest { check(id, flow, engineLedger: nil) }
+        return rest.map(\.value.outcome)
+    }
+
+    private mutating func check(_ id: TouchID, _ flow: Flow, engineLedger: SampleLedger?) {
+        touchesChecked += 1
+        let outcome = flow.outcome
+        let n = flow.fed.count
+        let label = outcome.touch == id ? "\(id)" : "\(outcome.touch) (engine \(id.rawValue))"
+        ledger.received += n
+        if let engineLedger {
+            finishedLedger += engineLedger
+            if engineLedger.received != n { problem("\(label): ledger says \(engineLedger.received) received, \(n) were accepted") }
+            if engineLedger.pending != 0 || engineLedger.dropped != 0 {
+                problem("\(label): finished with \(engineLedger.pending) pending, \(engineLedger.dropped) dropped")
+            }
+        } else if outcome.verdict == nil {
+            problem("\(label): never decided")
+        }
+        if outcome.cancelled {
+            let shown = outcome.inked.isEmpty ? outcome.released : outcome.inked
+            if !Self.isPrefix(shown, of: flow.fed) {
+                problem("\(label): cancelled, but what it showed is not an in-order prefix of its samples")
+            }
+            if let engineLedger, engineLedger.cancelled != n {
+                problem("\(label): cancelled, but the ledger counts \(engineLedger.cancelled) of \(n) cancelled")
+            }
+            ledger.cancelled += n
+            return
+        }
+        if !outcome.inked.isEmpty && !outcome.released.isEmpty {
+            problem("\(label): samples went both to ink (\(outcome.inked.count)) and to the page (\(outcome.released.count))")
+        }
+        let delivered = outcome.inked.isEmpty ? outcome.released : outcome.inked
+        if delivered.count == n && Self.isPrefix(delivered, of: flow.fed) {
+            if outcome.inked.isEmpty { ledger.released += n } else { ledger.inked += n }
+        } else {
+            ledger.inked += Self.matchingPrefix(outcome.inked, flow.fed)
+            ledger.released += Self.matchingPrefix(outcome.released, flow.fed)
+            problem("\(label): \(n) samples accepted, \(delivered.count) delivered"
+                    + (delivered.count == n ? ", out of order or altered" : ""))
+        }
+        if let engineLedger, engineLedger.inked != outcome.inked.count || engineLedger.released != outcome.released.count {
+            problem("\(label): ledger (\(engineLedger.inked) inked, \(engineLedger.released) released) disagrees with the actions "
+                    + "(\(outcome.inked.count), \(outcome.released.count))")
+        }
+    }
+
+    private mutating func problem(_ text: String) {
+        problemCount += 1
+        if problems.count < Self.problemLimit { problems.append(text) }
+    }
+
+    private static func isPrefix(_ a: [TouchSample], of b: [TouchSample]) -> Bool {
+        a.count <= b.count && matchingPrefix(a, b) == a.count
+    }
+
+    /// How many leading samples of `a` and `b` are the same sample: same position and time
+    /// (estimated-property updates may have refined the rest).
+    package static func matchingPrefix(_ a: [TouchSample], _ b: [TouchSample]) -> Int {
+        var n = 0
+        while n < a.count, n < b.count, a[n].x == b[n].x, a[n].y == b[n].y, a[n].timestamp == b[n].timestamp { n += 1 }
+        return n
+    }
+}

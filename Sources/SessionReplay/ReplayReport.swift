@@ -1,0 +1,104 @@
+import InkCore
+import HitTestBridge
+import InkRecording
+
+/// A line of a log that the engine refused while replaying it.
+public struct ReplayIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The log's 1-based line, when known.
+    public var line: Int?
+    /// Why it was refused: the touch-id rule, or the engine.
+    public var error: ReplayRefusal
+
+    /// `line N: message`.
+    public var description: String { (line.map { "line \($0): " } ?? "") + error.description }
+}
+
+/// The result of replaying one session log.
+public struct ReplayReport: Sendable {
+    /// The log file, when it came from one.
+    public var file: String?
+    /// The fault that stopped reading the log, if any (the valid prefix was still replayed).
+    public var readFailure: SessionLogError?
+    /// Real samples in the (valid part of the) log.
+    public var samples: Int
+    /// Samples of log events the engine refused (each refusal is in ``issues``).
+    public var refusedSamples: Int
+    /// The account rebuilt from the engine's actions, checked against the log's samples
+    /// (independent of the engine's own counters).
+    public var audit: SampleLedger
+    /// The engine's own ledger at the end of the replay.
+    public var engineLedger: SampleLedger
+    /// The engine's counters at the end of the replay.
+    public var counters: RouterCounters
+    /// What the bridge did: round trips, cache hits, timeouts, late answers.
+    public var bridge: BridgeMetrics
+    /// Each touch's outcome, in the order the touches began; empty when the replay was asked
+    /// not to keep them (``ReplayConfiguration/keepsTouches``).
+    public var touches: [TouchOutcome]
+    /// How many touches began.
+    public var touchCount: Int
+    /// First-ink latencies of the touches that became ink.
+    public var firstInk: LatencyCounts
+    /// Lines of the log that were refused.
+    public var issues: [ReplayIssue]
+    /// Disagreements between the log and what came out of the engine (the first ones).
+    public var problems: [String]
+    /// How many disagreements in all.
+    public var problemCount: Int
+    /// Recorded answers that named a touch that had not begun (delivered as unknown).
+    public var orphanAnswers: Int
+
+    /// Samples in the log that were neither accounted for by the audit nor refused with
+    /// a reported error. Zero unless the engine lost something.
+    public var dropped: Int { samples - refusedSamples - audit.inked - audit.released - audit.cancelled }
+
+    /// First-ink latencies in seconds, one per kept touch that became ink, in touch order.
+    public var firstInkLatencies: [Double] { touches.compactMap(\.firstInkLatency) }
+
+    /// `true` when the log read completely, nothing was refused, every sample is
+    /// accounted for exactly once and in order, and the engine's ledger agrees.
+    public var isVerified: Bool {
+        readFailure == nil && issues.isEmpty && problemCount == 0 && audit.isBalanced
+            && engineLedger.isBalanced && refusedSamples == 0 && audit.received == samples
+            && engineLedger.inked == audit.inked && engineLedger.released == audit.released
+            && engineLedger.cancelled == audit.cancelled
+    }
+}
+
+/// Nearest-rank percentiles of a list of values.
+public struct Percentiles: Sendable, Hashable {
+    /// The 50th percentile (median).
+    public var p50: Double
+    /// The 95th percentile.
+    public var p95: Double
+    /// The 99th percentile.
+    public var p99: Double
+    /// The largest value.
+    public var max: Double
+    /// How many values.
+    public var count: Int
+
+    /// Percentiles already computed.
+    package init(p50: Double, p95: Double, p99: Double, max: Double, count: Int) {
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
+        self.max = max
+        self.count = count
+    }
+
+    /// Computes percentiles, or returns `nil` for an empty list.
+    public init?(_ values: [Double]) {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        func rank(_ p: Double) -> Double {
+            let index = Int((p * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))]
+        }
+        p50 = rank(0.50)
+        p95 = rank(0.95)
+        p99 = rank(0.99)
+        max = sorted[sorted.count - 1]
+        count = sorted.count
+    }
+}

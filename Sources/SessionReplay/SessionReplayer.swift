@@ -1,0 +1,254 @@
+import HitTestBridge
+import InkCore
+import InkRecording
+
+/// Replays a recorded session through the real engine and bridge (`EngineHost`) in
+/// simulated time.
+///
+/// The log is read one event at a time (``SessionLogEvents``) and its events are delivered
+/// at their recorded times through a ``ReplayDriver``, the driver every replay shares: the
+/// same tie-break rule as the live host (deadlines due by an input's time fire before it),
+/// the same touch-id rule (a `began` for an id still down is refused), the same audit. The
+/// simulated page answers each round trip (see ``ReplayOracle``) and pushes the region
+/// snapshots the log records. Nothing sleeps: a one-hour session replays as fast as the
+/// engine runs, and memory does not grow with the log when ``ReplayConfiguration/keepsTouches``
+/// is off.
+///
+/// ```swift
+/// let report = SessionReplayer(configuration: .init(oracle: .recordedWithLatency(0.030)))
+///     .replay(contentsOf: "Fixtures/strokes/decimal-point.jsonl")
+/// print(report.isVerified, report.firstInk.percentiles?.p50 ?? 0)
+/// ```
+public struct SessionReplayer: Sendable {
+    /// How to replay.
+    public var configuration: ReplayConfiguration
+
+    /// Creates a replayer.
+    public init(configuration: ReplayConfiguration = ReplayConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Replays a log file, streaming.
+    public func replay(contentsOf path: String) -> ReplayReport {
+        replay(SessionLogEvents(contentsOf: path))
+    }
+
+    /// Replays whatever part of a log could be read, and reports the read failure too.
+    public func replay(_ result: SessionLogReadResult, file: String? = nil) -> ReplayReport {
+        guard let log = result.log else {
+            return ReplayReport(
+                file: file ?? result.failure?.file, readFailure: result.failure ?? SessionLogError(file: file, line: 0, reason: .empty),
+                samples: 0, refusedSamples: 0, audit: SampleLedger(), engineLedger: SampleLedger(), counters: RouterCounters(),
+                bridge: BridgeMetrics(), touches: [], touchCount: 0, firstInk: LatencyCounts(), issues: [], problems: [],
+                problemCount: 0, orphanAnswers: 0)
+        }
+        return replay(SessionLogEvents(log, file: file ?? result.failure?.file, failure: result.failure))
+    }
+
+    /// Replays a log in memory.
+    public func replay(_ log: SessionLog, file: String? = nil) -> ReplayReport {
+        replay(SessionLogEvents(log, file: file))
+    }
+
+    /// Replays a log's events as they are read.
+    public func replay(_ events: SessionLogEvents) -> ReplayReport {
+        var run = ReplayRun(configuration: configuration, events: events, headerMissing: events.header == nil)
+        run.play()
+        return run.report()
+    }
+}
+
+/// One replay: the log's events, the simulated page and the driver.
+private struct ReplayRun {
+    let configuration: ReplayConfiguration
+    var events: SessionLogEvents
+    var driver: ReplayDriver
+    let headerMissing: Bool
+    /// Events read ahead of the one being played (the re-timing oracles look ahead for a
+    /// touch's recorded answers and for the snapshot the page will have when it answers).
+    var window: [(event: SessionEvent, line: Int?)] = []
+    var windowStart = 0
+    var sourceDone = false
+    /// Recorded answers already passed, by log touch id, since that id last began (the
+    /// re-timing oracles may need them when a question is asked again).
+    var passedAnswers: [UInt64: [(time: Double, verdict: HitTestVerdict)]] = [:]
+    /// The latest region snapshot played.
+    var snapshot: (time: Double, snapshot: RegionSnapshot)?
+    var jitter: SplitMix64
+    var output: [HostOutput] = []
+    var issues: [ReplayIssue] = []
+    var orphans = 0
+
+    init(configuration: ReplayConfiguration, events: SessionLogEvents, headerMissing: Bool) {
+        self.configuration = configuration
+        self.events = events
+        self.headerMissing = headerMissing
+        let host = EngineHost(router: configuration.router, bridge: configuration.bridge,
+                              transform: events.header?.pageTransform ?? .identity, seed: configuration.seed)
+        driver = ReplayDriver(host: host, keepsOutcomes: configuration.keepsTouches)
+        jitter = SplitMix64(seed: configuration.seed ^ 0x5EED)
+        output.reserveCapacity(64)
+    }
+
+    var looksAhead: Bool {
+        if case .recorded = configuration.oracle { return false }
+        return true
+    }
+
+    mutating func play() {
+        guard !headerMissing else { return }
+        while let (event, line) = nextEvent() {
+            // What the page posted up to this moment first, in the order it was scheduled.
+            runScheduled(until: event.time)
+            play(event, line: line)
+        }
+        // The session goes on after its last line: answers still due arrive, deadlines pass.
+        while true {
+            if let step = driver.step(until: .infinity, into: &output) {
+                carryOut(after: step)
+            } else if let deadline = driver.host.nextDeadline {
+                carryOut(after: driver.deliver(.tick, at: max(deadline, driver.host.now), into: &output))
+            } else {
+                break
+            }
+        }
+        driver.finish(into: &output)
+        output.removeAll()
+    }
+
+    mutating func play(_ event: SessionEvent, line: Int?) {
+        let input: HostInput
+        switch event {
+        case let .touch(touch, _):
+            if touch.phase == .began { passedAnswers[touch.touch.rawValue] = nil }
+            input = .touch(touch)
+        case let .update(update, _):
+            input = .update(update)
+        case let .regions(regions, time):
+            snapshot = (time, regions)
+            input = .decodedPageMessage(.regions(regions))
+        case let .answer(touch, verdict, time):
+            guard driver.identities.latestID(for: touch.rawValue) != nil else {
+                // An answer naming no touch still reaches the bridge, under an id never issued.
+                orphans += 1
+                input = .decodedPageMessage(.answer(PageAnswer(token: QueryToken(high: .max, low: UInt64(orphans)), verdict: verdict,
+                                                               generation: 0)))
+                break
+            }
+            guard case .recorded = configuration.oracle else {
+                passedAnswers[touch.rawValue, default: []].append((time, verdict))
+                return  // the re-timing oracles answer from it when asked
+            }
+            input = .recordedAnswer(touch: touch, verdict: verdict)
+        }
+        let step = driver.deliver(input, at: event.time, into: &output)
+        if let refusal = step.refusal { issues.append(ReplayIssue(line: line, error: refusal)) }
+        carryOut(after: step)
+    }
+
+    mutating func runScheduled(until time: Double) {
+        while let step = driver.step(until: time, into: &output) { carryOut(after: step) }
+        carryOut(after: nil)
+    }
+
+    /// The page's side of what the host asked: answers to requests, scheduled.
+    mutating func carryOut(after step: ReplayDriver.Step?) {
+        for item in output {
+            if case let .send(request, touches) = item { answer(request, for: touches.first) }
+        }
+        output.removeAll(keepingCapacity: true)
+    }
+
+    /// Schedules the simulated page's answers to a request, for the first touch waiting.
+    mutating func answer(_ request: HitTestRequest, for touch: TouchID?) {
+        guard let touch, let platform = driver.identities.platformID(of: touch) else { return }
+        let now = driver.host.now
+        let delay = configuration.latencyJitter > 0 ? jitter.unit() * configuration.latencyJitter : 0
+        var answers: [(time: Double, verdict: HitTestVerdict)] = []
+        switch configuration.oracle {
+        case .recorded:
+            return  // the recorded answers arrive as the log has them
+        case let .recordedWithLatency(latency):
+            let recorded = recordedAnswers(of: platform, until: now + configuration.answerLookahead)
+            guard let first = recorded.first else { return }
+            answers = recorded.map { (now + latency + delay + ($0.time - first.time), $0.verdict) }
+        case let .regions(latency):
+            let time = now + latency + delay
+            guard let regions = snapshot(at: time) else { return }
+            answers = [(time, regions.verdict(at: request.pagePoint))]
+        }
+        for answer in answers {
+            // The page answers for the layout it has when it answers.
+            let generation = max(request.generation, snapshot(at: answer.time)?.generation ?? 0)
+            let message = PageAnswer(token: request.token, verdict: answer.verdict, generation: generation)
+            driver.schedule(.decodedPageMessage(.answer(message)), at: answer.time)
+        }
+    }
+
+    /// The recorded answers of the current touch with this log id: those already passed,
+    /// then those ahead, up to its id's next `began` or `horizon`.
+    mutating func recordedAnswers(of platform: UInt64, until horizon: Double) -> [(time: Double, verdict: HitTestVerdict)] {
+        fill(until: horizon)
+        var answers = passedAnswers[platform] ?? []
+        for (event, _) in window[windowStart...] {
+            guard event.time <= horizon else { break }
+            if case let .touch(touch, _) = event, touch.phase == .began, touch.touch.rawValue == platform { break }
+            if case let .answer(touch, verdict, time) = event, touch.rawValue == platform { answers.append((time, verdict)) }
+        }
+        return answers
+    }
+
+    /// The latest snapshot the log records at or before `time` (looking ahead when needed).
+    mutating func snapshot(at time: Double) -> RegionSnapshot? {
+        fill(until: time)
+        var latest = snapshot.flatMap { $0.time <= time ? $0.snapshot : nil }
+        for (event, _) in window[windowStart...] {
+            guard event.time <= time else { break }
+            if case let .regions(regions, _) = event { latest = regions }
+        }
+        return latest
+    }
+
+    mutating func nextEvent() -> (event: SessionEvent, line: Int?)? {
+        if windowStart < window.count {
+            let next = window[windowStart]
+            windowStart += 1
+            if windowStart == window.count {
+                window.removeAll(keepingCapacity: true)
+                windowStart = 0
+            }
+            return next
+        }
+        guard !sourceDone, let next = events.next() else {
+            sourceDone = true
+            return nil
+        }
+        return next
+    }
+
+    /// Reads ahead until an event later than `time`, the end, or the lookahead limit.
+    mutating func fill(until time: Double) {
+        guard looksAhead else { return }
+        if windowStart > 4096, windowStart * 2 > window.count {
+            window.removeFirst(windowStart)
+            windowStart = 0
+        }
+        while !sourceDone, window.count - windowStart < configuration.lookaheadLimit,
+              (window.last?.event.time ?? -.infinity) <= time {
+            guard let next = events.next() else {
+                sourceDone = true
+                break
+            }
+            window.append(next)
+        }
+    }
+
+    func report() -> ReplayReport {
+        let touches = driver.outcomes.sorted { $0.engineID.rawValue < $1.engineID.rawValue }
+        return ReplayReport(
+            file: events.file, readFailure: events.failure, samples: events.samples, refusedSamples: driver.refusedSamples,
+            audit: driver.auditLedger, engineLedger: driver.host.ledger, counters: driver.host.counters,
+            bridge: driver.host.bridgeMetrics, touches: touches, touchCount: driver.touchesBegun, firstInk: driver.firstInk,
+            issues: issues, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans)
+    }
+}
