@@ -67,6 +67,12 @@ let package = Package(
             dependencies: ["HitTestBridge", "InkCore"],
             swiftSettings: strictSettings
         ),
+        // Shaped like an app: InkCore and HitTestBridge only, never the tooling.
+        .testTarget(
+            name: "AppEmbeddingTests",
+            dependencies: ["InkCore", "HitTestBridge"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "InkRecordingTests",
             dependencies: ["InkRecording", "HitTestBridge", "InkCore"],

@@ -6,7 +6,7 @@
 // once, in order (SampleFlowAudit). Built by scripts/fuzz.sh engine.
 import HitTestBridge
 import InkCore
-import InkRecording
+
 import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,8 +24,10 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 struct EngineFuzzRun {
     private var bytes: [UInt8]
     private var at = 0
-    private var host: EngineHost
-    private var audit = SampleFlowAudit()
+    /// The engine and the bridge, driven as every replay and host drives them: the platform's
+    /// touch ids through the one touch-id rule, every action through the one audit.
+    private var driver: ReplayDriver
+    private var host: EngineHost { driver.host }
     private var output: [HostOutput] = []
     private var now = 0.0
     private var lastSample: [UInt64: Double] = [:]
@@ -44,7 +46,7 @@ struct EngineFuzzRun {
         let bridge = BridgeConfiguration(
             timeout: 0.04 + Double(a >> 5) * 0.03, fallback: a & 4 != 0 ? .ink : .page, useCache: b & 64 == 0,
             maxMessageBytes: 4_096, maxRegions: 16, maxInFlight: Int(a >> 6) + 1, speculativeInk: a & 8 != 0)
-        host = EngineHost(router: router, bridge: bridge, seed: 1)
+        driver = ReplayDriver(host: EngineHost(router: router, bridge: bridge, seed: 1), keepsOutcomes: false)
         advance(to: 0)
     }
 
@@ -82,12 +84,13 @@ struct EngineFuzzRun {
             let ledger = host.ledger
             check(ledger.dropped == 0, "dropped \(ledger.dropped): \(ledger)")
             check(ledger.received == acceptedSamples, "received \(ledger.received), accepted \(acceptedSamples)")
-            check(audit.problemCount == 0, "\(audit.problems)")
+            check(driver.problems.count == 0, "\(driver.problems.first)")
         }
-        host.finish(into: &output)
+        driver.finish(runningDeadlines: false, into: &output)
         drain()
         check(host.ledger.pending == 0 && host.ledger.dropped == 0, "after finish: \(host.ledger)")
-        check(audit.problemCount == 0, "\(audit.problems)")
+        check(driver.problems.count == 0, "\(driver.problems.first)")
+        check(driver.auditLedger.received == acceptedSamples && driver.auditLedger.isBalanced, "audit: \(driver.auditLedger)")
     }
 
     private mutating func step(_ op: UInt8) {
@@ -103,12 +106,10 @@ struct EngineFuzzRun {
             // Deadlines due by the event's time fire first, and are audited first.
             advance(to: max(now, event.samples.map(\.timestamp).filter { $0.isFinite && $0 < 1e9 }.max() ?? now))
             drain()
-            do {
-                try host.handle(event, now: now, into: &output)
-                audit.accepted(event)
+            if driver.deliver(.touch(event), at: now, into: &output).refusal == nil {
                 acceptedSamples += event.samples.count
                 if let last = event.samples.last { lastSample[id] = last.timestamp }
-            } catch {}  // refused: nothing changed
+            }  // refused: nothing changed
         case 4:  // the page answers a request it was sent (maybe stale, maybe twice)
             guard !requests.isEmpty else { return }
             let pick = byte()
@@ -133,23 +134,18 @@ struct EngineFuzzRun {
         case 8:  // time passes
             advance(to: now + Double(byte()) * 0.005)
         case 9:  // time goes back: refused
-            do {
-                try host.advance(to: now - 1 - Double(byte()), into: &output)
-                preconditionFailure("time going back was accepted")
-            } catch {}
+            let step = driver.deliver(.tick, at: now - 1 - Double(byte()), into: &output)
+            check(step.refusal != nil, "time going back was accepted")
         case 10:  // an estimated-property update, for a real or unknown index
             let id = UInt64(byte() % 5) + 1
             let index = nextUpdate > 1 ? UInt64(byte()) % (nextUpdate + 2) : 0
             let force: Double? = byte() & 1 == 0 ? Double(byte()) / 200 : .nan
-            do {
-                try host.apply(EstimatedPropertyUpdate(touch: TouchID(id), updateIndex: index, force: force), now: now, into: &output)
-            } catch {}
+            driver.deliver(.update(EstimatedPropertyUpdate(touch: TouchID(id), updateIndex: index, force: force)), at: now,
+                           into: &output)
         default:  // the page scrolled or zoomed (sometimes to an invalid transform)
             let scale = coordinate() / 100
-            do {
-                try host.layoutChanged(PageTransform(scale: scale, offsetX: coordinate(), offsetY: 0),
-                                       generation: byte() & 1 == 0 ? nil : UInt64(byte()), now: now, into: &output)
-            } catch {}
+            driver.deliver(.layout(PageTransform(scale: scale, offsetX: coordinate(), offsetY: 0),
+                                   generation: byte() & 1 == 0 ? nil : UInt64(byte())), at: now, into: &output)
         }
         drain()
     }
@@ -157,18 +153,20 @@ struct EngineFuzzRun {
     private mutating func receive(_ text: String) { advanceAndReceive(Array(text.utf8)) }
 
     private mutating func advanceAndReceive(_ message: [UInt8]) {
-        do { try host.receive(message, now: now, into: &output) } catch { preconditionFailure("\(error)") }
+        let step = driver.deliver(.pageMessage(message), at: now, into: &output)
+        check(step.refusal == nil, "a page message at the host's time was refused: \(String(describing: step.refusal))")
     }
 
     private mutating func advance(to time: Double) {
-        do { try host.advance(to: time, into: &output) } catch { preconditionFailure("\(error)") }
+        let step = driver.deliver(.tick, at: time, into: &output)
+        check(step.refusal == nil, "time moving on was refused: \(String(describing: step.refusal))")
         now = time
     }
 
     private mutating func drain() {
         for item in output {
             switch item {
-            case let .engine(action): audit.record(action)
+            case .engine: break   // audited by the driver as it came out
             case let .send(request, _): requests.append(request); if requests.count > 64 { requests.removeFirst() }
             }
         }

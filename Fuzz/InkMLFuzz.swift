@@ -5,7 +5,6 @@
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func inkmlFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

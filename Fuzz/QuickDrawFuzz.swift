@@ -4,7 +4,6 @@
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func quickDrawFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

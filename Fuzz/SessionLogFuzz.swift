@@ -3,7 +3,6 @@
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sessionLogFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

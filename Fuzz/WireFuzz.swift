@@ -4,8 +4,7 @@
 // it or refuses it with a typed error and keeps what it had.
 import HitTestBridge
 import InkCore
-import InkRecording
-import SessionReplay
+
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -42,6 +42,7 @@ if [ "$(cat "$lib/stamp" 2>/dev/null)" != "$stamp" ]; then
   for module in "${modules[@]}"; do
     extra=()
     [ "$module" = HitTestBridge ] && extra=(Fuzz/Support/*.swift)   # Bundle.module for its page script
+    rm -f "$lib/lib$module.a"   # an archive is appended to, not replaced: no stale objects
     swiftc "${flags[@]}" -module-name "$module" -I "$lib" -emit-module -emit-module-path "$lib/$module.swiftmodule" \
       -emit-library -static -o "$lib/lib$module.a" $(find "Sources/$module" -name '*.swift') "${extra[@]}"
   done

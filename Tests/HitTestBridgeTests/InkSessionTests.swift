@@ -38,23 +38,75 @@ final class ActionLog: @unchecked Sendable {
     }
 }
 
-@Suite("InkSession: engine, bridge and clock joined")
+/// A page reached through a transport the test answers by hand.
+final class ScriptedOracle: HitTestOracle, @unchecked Sendable {
+    enum Reply { case answer(interactive: Bool), viaReceive, fail }
+    private let lock = NSLock()
+    private var requests: [HitTestRequest] = []
+    private var pending: [CheckedContinuation<String?, any Error>] = []
+    private var watchers: [(Int, CheckedContinuation<Void, Never>)] = []
+
+    struct Unreachable: Error {}
+
+    var sent: [HitTestRequest] { lock.withLock { requests } }
+
+    func send(_ request: HitTestRequest) async throws -> String? {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
+                requests.append(request)
+                pending.append(continuation)
+                let ready = watchers.filter { $0.0 <= requests.count }.map(\.1)
+                watchers.removeAll { $0.0 <= requests.count }
+                return ready
+            }
+            ready.forEach { $0.resume() }
+        }
+    }
+
+    /// Suspends until `count` requests were sent.
+    func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = lock.withLock {
+                if requests.count >= count { return true }
+                watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Completes the oldest request still waiting.
+    func reply(_ reply: Reply, generation: UInt64? = nil) {
+        let (continuation, request) = lock.withLock { (pending.removeFirst(), requests[requests.count - pending.count - 1]) }
+        switch reply {
+        case let .answer(interactive):
+            continuation.resume(returning: #"{"type":"answer","id":"\#(request.token)","interactive":\#(interactive ? 1 : 0),"generation":\#(generation ?? request.generation)}"#)
+        case .viaReceive: continuation.resume(returning: nil)
+        case .fail: continuation.resume(throwing: Unreachable())
+        }
+    }
+}
+
+@Suite("InkSession: EngineHost with a clock and a transport")
 struct InkSessionTests {
-    static func session(cache: String? = nil, timeout: Double = 0.25)
+    static func session(cache: String? = nil, timeout: Double = 0.25, start: Double = 1)
         async -> (InkSession, ActionLog, ScriptedOracle, ManualClock) {
-        let oracle = ScriptedOracle(), clock = ManualClock(start: 1), log = ActionLog()
-        let broker = HitTestBroker(configuration: BridgeConfiguration(timeout: timeout), tokens: SeededTokens(seed: 3))
-        let bridge = PageBridge(broker: broker, oracle: oracle, clock: clock)
-        if let cache { await bridge.receive(cache) }
-        var configuration = TouchRouterConfiguration()
-        configuration.decisionTimeout = timeout
-        let session = InkSession(configuration: configuration, bridge: bridge, clock: clock) { log.append($0) }
+        let oracle = ScriptedOracle(), clock = ManualClock(start: start), log = ActionLog()
+        var router = TouchRouterConfiguration()
+        router.decisionTimeout = timeout
+        let session = InkSession(router: router, bridge: BridgeConfiguration(timeout: timeout), oracle: oracle, clock: clock,
+                                 seed: 3) { log.append($0) }
+        if let cache { await session.receive(cache) }
         return (session, log, oracle, clock)
     }
 
     static func dot(_ touch: TouchID, at time: Double, x: Double = 50) -> [TouchEvent] {
         [TouchEvent(touch: touch, phase: .began, samples: [TouchSample(x: x, y: 50, timestamp: time, tool: .pencil)]),
          TouchEvent(touch: touch, phase: .ended, samples: [TouchSample(x: x + 1, y: 50, timestamp: time + 0.016, tool: .pencil)])]
+    }
+
+    static func decisions(_ log: ActionLog) -> [(HitTestVerdict, DecisionReason)] {
+        log.all.compactMap { if case let .decided(_, verdict, reason) = $0 { (verdict, reason) } else { nil } }
     }
 
     @Test("a fresh cache decides at once: ink with 0 ms first-ink latency, no round trip")
@@ -83,25 +135,71 @@ struct InkSessionTests {
         let ledger = await session.ledger, metrics = await session.metrics
         #expect(ledger.released == 2 && ledger.isBalanced)
         #expect(metrics.firstInk.total == 0)
+        #expect(await session.sendsInFlight == 0)
     }
 
-    @Test("never answered: the deadline decides by the fallback, nothing is lost")
+    @Test("never answered: one timer, at the earliest deadline, decides by the fallback; nothing is lost")
     func neverAnswered() async throws {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.2)
         for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
         await oracle.waitForRequests(1)
-        await clock.waitForSleepers(2)  // the bridge's timeout and the engine's deadline
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeperDeadlines == [1.2])   // one timer, not one per request and one per deadline
         clock.advance(by: 0.2)
         await log.wait(until: ActionLog.finished(TouchID(1)))
-        let decided = log.all.compactMap { if case let .decided(_, verdict, reason) = $0 { (verdict, reason) } else { nil } }
+        let decided = Self.decisions(log)
         #expect(decided.count == 1 && decided.first?.0 == .ink && decided.first?.1 == .deadline)
         let metrics = await session.metrics
         #expect(metrics.firstInk.counts[5] == 1)  // 200 ms: in the ≤ 250 ms bucket
         let ledger = await session.ledger
         #expect(ledger.isBalanced && ledger.inked == 2)
+        #expect(clock.sleeperCount == 0)
     }
 
-    @Test("a cancelled touch abandons its query; the page's answer is then late")
+    @Test("an answer exactly at the deadline is late: the deadline decides (the tie-break rule)")
+    func tieBreak() async throws {
+        let (session, log, oracle, clock) = await Self.session(timeout: 0.25)
+        for event in Self.dot(TouchID(1), at: 1, x: 550) { try await session.handle(event) }
+        await oracle.waitForRequests(1)
+        await clock.waitForSleepers(1)
+        clock.advance(to: 1.25)
+        oracle.reply(.answer(interactive: true))   // arrives at 1.25, with the timer, in either order
+        await log.wait(until: ActionLog.finished(TouchID(1)))
+        let decided = Self.decisions(log)
+        #expect(decided.count == 1 && decided.first?.0 == .ink && decided.first?.1 == .deadline)
+        while await session.sendsInFlight > 0 { await Task.yield() }
+        let metrics = await session.metrics
+        #expect(metrics.bridge.lateAnswers == 1 && metrics.bridge.timeouts + metrics.router.deadlinesPassed == 1)
+    }
+
+    @Test("a timer re-armed when the deadline moves: the old one is cancelled")
+    func rearmed() async throws {
+        let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[]}"#
+        let (session, log, _, clock) = await Self.session(timeout: 0.25)
+        try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeperDeadlines == [1.25])
+        await session.receive(regions)   // the cache cannot decide a question already asked…
+        try await session.handle(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
+        await log.wait(until: ActionLog.finished(TouchID(1)))
+        while clock.sleeperCount > 0 { await Task.yield() }   // …the cancel settles it: the timer goes
+        #expect(clock.sleeperDeadlines.isEmpty)
+    }
+
+    @Test("a query abandoned before its request went out never reaches the page")
+    func abandonedBeforeSend() async throws {
+        let (session, log, oracle, _) = await Self.session()
+        let down = TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])
+        let cancel = TouchEvent(touch: TouchID(1), phase: .cancelled, samples: [])
+        try await session.handle([down, cancel])   // one turn of the actor: the send has not started
+        await log.wait(until: ActionLog.finished(TouchID(1)))
+        while await session.sendsInFlight > 0 { await Task.yield() }
+        #expect(oracle.sent.isEmpty)
+        let ledger = await session.ledger
+        #expect(ledger.cancelled == 1 && ledger.isBalanced)
+    }
+
+    @Test("a cancelled touch abandons its query and its send; an answer returned anyway is counted late")
     func cancelled() async throws {
         let (session, log, oracle, _) = await Self.session()
         try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
@@ -114,10 +212,36 @@ struct InkSessionTests {
         #expect(ledger.cancelled == 1 && ledger.isBalanced)
     }
 
+    @Test("the transport failing gives the fallback at once")
+    func transportFails() async throws {
+        let (session, log, oracle, _) = await Self.session()
+        for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
+        await oracle.waitForRequests(1)
+        oracle.reply(.fail)
+        await log.wait(until: ActionLog.finished(TouchID(1)))
+        #expect(log.all.contains(.decided(TouchID(1), .ink, .unreachable)))
+    }
+
+    @Test("two taps at the same spot share one round trip; a reply through receive(_:) decides both")
+    func shared() async throws {
+        let (session, log, oracle, _) = await Self.session()
+        // The first tap lifts before its answer; the second lands beside it while the question is open.
+        for event in Self.dot(TouchID(1), at: 1, x: 5) + Self.dot(TouchID(2), at: 1.02, x: 6) { try await session.handle(event) }
+        await oracle.waitForRequests(1)
+        let request = try #require(oracle.sent.first)
+        oracle.reply(.viaReceive)
+        await session.receive(#"{"type":"answer","id":"\#(request.token)","interactive":true,"generation":\#(request.generation)}"#)
+        for touch in [TouchID(1), TouchID(2)] { await log.wait(until: ActionLog.finished(touch)) }
+        #expect(oracle.sent.count == 1)
+        #expect(await session.metrics.bridge.sharedQueries == 1)
+        let decided = Self.decisions(log)
+        #expect(decided.count == 2 && decided.allSatisfy { $0 == (.page, .answered) })
+    }
+
     @Test("refused input is a typed error and changes nothing")
     func refused() async {
         let (session, _, _, _) = await Self.session()
-        await #expect(throws: RouterError.self) {
+        await #expect(throws: HostError.self) {
             try await session.handle(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
         }
         let ledger = await session.ledger
@@ -130,5 +254,28 @@ struct InkSessionTests {
         for ms in [0.0, 5, 8, 9, 30, 250, 251] { histogram.record(ms / 1000) }
         #expect(histogram.counts == [1, 2, 1, 1, 0, 1, 1])
         #expect(histogram.total == 7)
+    }
+
+    @Test("the manual clock wakes sleepers in order and never goes back")
+    func manualClock() async throws {
+        let clock = ManualClock(start: 1)
+        clock.advance(to: 0.5)
+        #expect(clock.now == 1)
+        try await clock.sleep(until: 0.9)  // already past: returns at once
+        async let woke: Void = clock.sleep(until: 2)
+        await clock.waitForSleepers(1)
+        clock.advance(by: 1)
+        try await woke
+        #expect(clock.sleeperCount == 0 && clock.now == 2)
+    }
+
+    @Test("a cancelled sleeper stops sleeping at once and no longer counts")
+    func manualClockCancel() async {
+        let clock = ManualClock(start: 1)
+        let sleeper = Task { try await clock.sleep(until: 5) }
+        await clock.waitForSleepers(1)
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.sleeperCount == 0)
     }
 }

@@ -45,7 +45,8 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
     private var current: Double
-    private var sleepers: [(deadline: Double, continuation: CheckedContinuation<Void, Never>)] = []
+    private var sleepers: [(id: UInt64, deadline: Double, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var nextSleeper: UInt64 = 0
     private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Creates a clock reading `start`.
@@ -59,20 +60,37 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
     /// The deadlines the sleeping tasks wait for, earliest first.
     public var sleeperDeadlines: [Double] { lock.withLock { sleepers.map(\.deadline).sorted() } }
 
-    public func sleep(until deadline: Double) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
-                if deadline <= current { return [continuation] }
-                sleepers.append((deadline, continuation))
-                return wakeWatchers()
+    /// Sleeps until the clock is advanced to `deadline`.
+    /// - Throws: `CancellationError` when the sleeping task is cancelled: it stops sleeping
+    ///   at once, and no longer counts as a sleeper.
+    public func sleep(until deadline: Double) async throws {
+        let id: UInt64 = lock.withLock {
+            nextSleeper += 1
+            return nextSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (resume, ready): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) = lock.withLock {
+                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+                    if deadline <= current { return (.success(()), []) }
+                    sleepers.append((id, deadline, continuation))
+                    return (nil, wakeWatchers())
+                }
+                ready.forEach { $0.resume() }
+                if let resume { continuation.resume(with: resume) }
             }
-            ready.forEach { $0.resume() }
+        } onCancel: {
+            let sleeper: CheckedContinuation<Void, any Error>? = lock.withLock {
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index).continuation
+            }
+            sleeper?.resume(throwing: CancellationError())
         }
     }
 
     /// Moves the clock to `time` (never backwards) and wakes every sleeper due by then.
     public func advance(to time: Double) {
-        let due: [CheckedContinuation<Void, Never>] = lock.withLock {
+        let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
             current = max(current, time)
             let ready = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
             sleepers.removeAll { $0.deadline <= current }

@@ -32,135 +32,218 @@ public struct InkSessionMetrics: Sendable, Hashable {
     public var firstInk: LatencyHistogram
 }
 
-/// A live session: the decision engine, the bridge to the page and a clock, joined.
+/// How the session reaches the page: a transport only. It evaluates
+/// ``HitTestRequest/scriptInvocation`` in the page (or hands the request to the page
+/// script by other means); every decision stays with the session's ``EngineHost``.
+public protocol HitTestOracle: Sendable {
+    /// Sends a request to the page.
+    /// - Returns: the page's reply message, untrusted, when the transport returns it
+    ///   directly; `nil` when the reply arrives later through ``InkSession/receive(_:)``.
+    /// - Throws: when the page cannot be asked; the request's queries get the fallback at once.
+    ///   A send the session no longer needs (its round trip was settled) is cancelled.
+    func send(_ request: HitTestRequest) async throws -> String?
+}
+
+/// A live session: ``EngineHost`` (the engine and the bridge, joined in one pure value) with
+/// a clock and a transport to the page.
 ///
-/// The host feeds platform events in; the session runs `TouchRouter`, asks the page
-/// through ``PageBridge`` for every touch-down, feeds the verdicts back and runs the
-/// engine's deadlines on the clock. Every `RouterAction` goes to `perform`, in order,
-/// whether it came from an event, a verdict or a deadline. The clock must count in the same
-/// seconds as the samples' timestamps: the default, ``UptimeClock``, is the timebase of
-/// `UITouch.timestamp`, so platform timestamps pass through unchanged. Give the session and
-/// its ``PageBridge`` the same clock.
+/// The host feeds platform events and the page's messages in; every input runs through the
+/// host at once, on the actor, and the engine's actions reach `perform` in order, one batch
+/// per input, whether they came from an event, an answer or a deadline. There is no task
+/// per query: one timer, re-armed to the host's next deadline and cancelled when it moves,
+/// and one send per round trip to the page (shared by the queries near it, none when the
+/// region cache answers), started only while a query still waits for it and cancelled when
+/// its round trip is settled. The tie-break rule is the host's: a deadline due by an
+/// input's time fires before the input.
+///
+/// The clock must count in the same seconds as the samples' timestamps: the default,
+/// ``UptimeClock``, is the timebase of `UITouch.timestamp`, so platform timestamps pass
+/// through unchanged.
 ///
 /// ```swift
-/// let session = InkSession(bridge: bridge) { actions in render(actions) }
+/// let session = InkSession(oracle: webViewOracle) { actions in render(actions) }
 /// try await session.handle(event)
+/// await session.receive(messageBody)   // the page's messages, as they arrive
 /// ```
 public actor InkSession {
-    private var router: TouchRouter
-    private let bridge: PageBridge
+    private var host: EngineHost
+    private let oracle: any HitTestOracle
     private let clock: any BridgeClock
     private let perform: @Sendable ([RouterAction]) -> Void
     private var downTimes: [TouchID: Double] = [:]
     private var firstInk = LatencyHistogram()
-    private var scheduledDeadline: Double?
+    /// The one timer, and the deadline it is armed for.
+    private var timer: Task<Void, Never>?
+    private var armedDeadline: Double?
+    /// Sends in flight, by round trip.
+    private var sends: [QueryToken: Task<Void, Never>] = [:]
 
     /// Creates a session.
     /// - Parameters:
-    ///   - configuration: The engine's settings. Its `TouchRouterConfiguration/decisionTimeout`
+    ///   - router: The engine's settings. Its `TouchRouterConfiguration/decisionTimeout`
     ///     is the engine's own deadline; the bridge's timeout should not be longer.
-    ///   - fallback: Where a touch goes when the engine's deadline passes.
-    ///   - bridge: The bridge to the page.
-    ///   - clock: The clock the engine's deadlines run on, on the samples' timebase
-    ///     (default ``UptimeClock``, the platform touch timestamps' clock).
+    ///   - bridge: The bridge's settings (timeout, fallback, cache, speculative ink).
+    ///   - transform: Canvas to page, until ``layoutChanged(_:generation:)``.
+    ///   - oracle: The transport to the page.
+    ///   - clock: The clock the deadlines run on, on the samples' timebase (default
+    ///     ``UptimeClock``, the platform touch timestamps' clock).
+    ///   - seed: Seeds the query tokens (`nil`, the default: the system's random generator).
     ///   - perform: Called with each batch of actions, in order, on the session's executor.
-    public init(configuration: TouchRouterConfiguration = TouchRouterConfiguration(), fallback: HitTestVerdict = .ink,
-                bridge: PageBridge, clock: any BridgeClock = UptimeClock(), perform: @escaping @Sendable ([RouterAction]) -> Void) {
-        self.router = TouchRouter(configuration: configuration)
-        self.fallback = fallback
-        self.bridge = bridge
+    public init(router: TouchRouterConfiguration = TouchRouterConfiguration(), bridge: BridgeConfiguration = BridgeConfiguration(),
+                transform: PageTransform = .identity, oracle: any HitTestOracle, clock: any BridgeClock = UptimeClock(),
+                seed: UInt64? = nil, perform: @escaping @Sendable ([RouterAction]) -> Void) {
+        host = EngineHost(router: router, bridge: bridge, transform: transform, seed: seed)
+        self.oracle = oracle
         self.clock = clock
         self.perform = perform
     }
 
-    private let fallback: HitTestVerdict
+    deinit {
+        timer?.cancel()
+        for send in sends.values { send.cancel() }
+    }
 
     /// The engine's ledger: every sample received and where it went.
-    public var ledger: SampleLedger { router.ledger }
+    public var ledger: SampleLedger { host.ledger }
 
     /// What the session has done so far.
     public var metrics: InkSessionMetrics {
-        get async { InkSessionMetrics(router: router.counters, bridge: await bridge.metrics, firstInk: firstInk) }
+        InkSessionMetrics(router: host.counters, bridge: host.bridgeMetrics, firstInk: firstInk)
     }
 
+    /// Sends to the page in flight (at most one per round trip).
+    public var sendsInFlight: Int { sends.count }
+
     /// Handles one platform touch event.
-    /// - Throws: `RouterError` when the engine refuses it; nothing changes then.
-    public func handle(_ event: TouchEvent) throws(RouterError) {
-        var actions: [RouterAction] = []
-        try router.handle(event, into: &actions)
-        if event.phase == .began, let first = event.samples.first { downTimes[event.touch] = first.timestamp }
-        emit(actions)
+    /// - Throws: ``HostError`` when the engine refuses it; nothing changes then.
+    public func handle(_ event: TouchEvent) throws(HostError) {
+        try execute(.touch(event))
+    }
+
+    /// Handles several platform touch events in one turn of the actor, in order (the
+    /// touches of one UIKit callback, for instance): one hop instead of one per event.
+    /// - Throws: ``HostError`` for the first event the engine refuses; the events before it
+    ///   were taken, that one and the rest were not.
+    public func handle(_ events: [TouchEvent]) throws(HostError) {
+        for event in events { try execute(.touch(event)) }
     }
 
     /// Applies an estimated-property update.
-    /// - Throws: `RouterError` when the engine refuses it; nothing changes then.
-    public func apply(_ update: EstimatedPropertyUpdate) throws(RouterError) {
-        var actions: [RouterAction] = []
-        try router.apply(update, into: &actions)
-        emit(actions)
+    /// - Throws: ``HostError`` when the engine refuses it; nothing changes then.
+    public func apply(_ update: EstimatedPropertyUpdate) throws(HostError) {
+        try execute(.update(update))
     }
 
-    /// Settles every undecided touch by the fallback now (the page is going away).
+    /// Takes a message the page posted (untrusted): an answer or a region snapshot.
+    @discardableResult
+    public func receive(_ message: String) -> ReceiveOutcome? {
+        try? execute(.pageMessage(Array(message.utf8)))
+    }
+
+    /// The page scrolled, zoomed or changed its layout.
+    /// - Throws: ``HostError`` for a transform that is not finite and positive.
+    public func layoutChanged(_ transform: PageTransform, generation: UInt64? = nil) throws(HostError) {
+        try execute(.layout(transform, generation: generation))
+    }
+
+    /// Settles every undecided touch by the fallback now (the page is going away), and stops
+    /// the timer and the sends.
     public func flush() {
-        var actions: [RouterAction] = []
-        router.flush(fallback: fallback, into: &actions)
-        emit(actions)
+        var output: [HostOutput] = []
+        host.finish(into: &output)
+        carryOut(output)
+        timer?.cancel()
+        timer = nil
+        armedDeadline = nil
+        for send in sends.values { send.cancel() }
+        sends.removeAll()
     }
 
-    // MARK: - Internals
+    // MARK: - The one place that executes
 
-    private func emit(_ actions: [RouterAction]) {
-        guard !actions.isEmpty else { return }
-        for action in actions {
-            switch action {
-            case let .queryPage(query, _, point, _):
-                let bridge = self.bridge
-                Task { [weak self] in
-                    let outcome = await bridge.verdict(for: query, at: point) { [weak self] in await self?.speculate(query) }
-                    if case let .decided(verdict, source) = outcome { await self?.verdictArrived(query, verdict, source) }
-                }
-            case let .abandonQuery(query, _):
-                let bridge = self.bridge
-                Task { await bridge.cancel(query) }
-            case let .ink(touch, _):
-                if let down = downTimes.removeValue(forKey: touch) { firstInk.record(max(0, clock.now - down)) }
-            case let .touchFinished(touch, _), let .cancel(touch, _):
-                downTimes[touch] = nil
-            default:
-                break
+    @discardableResult
+    private func execute(_ input: HostInput) throws(HostError) -> ReceiveOutcome? {
+        var output: [HostOutput] = []
+        let outcome = try host.deliver(input, now: max(clock.now, host.now), into: &output)
+        carryOut(output)
+        return outcome
+    }
+
+    private func carryOut(_ output: [HostOutput]) {
+        var actions: [RouterAction] = []
+        for item in output {
+            switch item {
+            case let .engine(action):
+                actions.append(action)
+                note(action)
+            case let .send(request, _):
+                startSend(request)
             }
         }
-        perform(actions)
-        scheduleDeadline()
+        if !actions.isEmpty { perform(actions) }
+        // Round trips settled by this input need their sends no more.
+        for (token, send) in sends where !host.isWaiting(for: token) {
+            send.cancel()
+            sends[token] = nil
+        }
+        rearmTimer()
     }
 
-    private func speculate(_ query: QueryID) {
-        var actions: [RouterAction] = []
-        router.speculate(query, into: &actions)
-        emit(actions)
-    }
-
-    private func verdictArrived(_ query: QueryID, _ verdict: HitTestVerdict, _ source: VerdictSource) {
-        var actions: [RouterAction] = []
-        router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
-        emit(actions)
-    }
-
-    private func scheduleDeadline() {
-        guard let deadline = router.nextDeadline, deadline != scheduledDeadline else { return }
-        scheduledDeadline = deadline
-        let clock = self.clock
-        Task { [weak self] in
-            try? await clock.sleep(until: deadline)
-            await self?.deadlineReached()
+    private func note(_ action: RouterAction) {
+        switch action {
+        case let .queryPage(_, touch, _, askedAt):
+            if downTimes[touch] == nil { downTimes[touch] = askedAt }
+        case let .ink(touch, _):
+            if let down = downTimes.removeValue(forKey: touch) { firstInk.record(max(0, host.now - down)) }
+        case let .touchFinished(touch, _), let .cancel(touch, _), let .decided(touch, .page, _):
+            downTimes[touch] = nil
+        default:
+            break
         }
     }
 
-    private func deadlineReached() {
-        scheduledDeadline = nil
-        var actions: [RouterAction] = []
-        router.deadlinePassed(now: clock.now, fallback: fallback, into: &actions)
-        emit(actions)
-        scheduleDeadline()
+    private func startSend(_ request: HitTestRequest) {
+        let oracle = self.oracle
+        sends[request.token]?.cancel()
+        sends[request.token] = Task { [weak self] in
+            // Asked from the actor: a round trip settled (or abandoned) meanwhile is not sent.
+            guard let self, await self.isWaiting(for: request.token) else { return }
+            do {
+                // A reply is delivered even if the send was cancelled meanwhile: the bridge
+                // counts it for what it is (late, duplicate).
+                if let reply = try await oracle.send(request) { await self.receive(reply) }
+            } catch {
+                try? await self.execute(.sendFailed(request.token))  // nothing, if already settled
+            }
+            await self.sendEnded(request.token)
+        }
+    }
+
+    private func isWaiting(for token: QueryToken) -> Bool { sends[token] != nil && host.isWaiting(for: token) }
+
+    private func sendEnded(_ token: QueryToken) { sends[token] = nil }
+
+    /// Arms the one timer for the host's next deadline, when that changed.
+    private func rearmTimer() {
+        let next = host.nextDeadline
+        guard next != armedDeadline else { return }
+        timer?.cancel()
+        armedDeadline = next
+        guard let next else {
+            timer = nil
+            return
+        }
+        let clock = self.clock
+        timer = Task { [weak self] in
+            do { try await clock.sleep(until: next) } catch { return }
+            await self?.timerFired(for: next)
+        }
+    }
+
+    private func timerFired(for deadline: Double) {
+        guard armedDeadline == deadline else { return }  // re-armed meanwhile
+        armedDeadline = nil
+        timer = nil
+        try? execute(.tick)
     }
 }

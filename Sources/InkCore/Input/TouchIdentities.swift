@@ -4,12 +4,16 @@
 /// Platforms reuse touch identifiers as soon as a finger lifts (Android pointer ids, web
 /// `pointerId`s), but the engine may still be deciding the lifted touch and will emit its
 /// actions under its ``TouchID`` (see ``RouterError/touchAlreadyActive(_:)``). Route every
-/// platform event through ``engineID(for:phase:)`` and tell the map when the engine finished
-/// a touch (``finished(_:)``, on ``RouterAction/touchFinished(_:_:)``).
+/// platform event through ``resolve(_:phase:)`` (the one touch-id rule: a `began` for an id
+/// still down is refused), hand the event to the engine under that id, record it with
+/// ``engineID(for:phase:)`` once the engine took it, and tell the map when the engine
+/// finished a touch (``finished(_:)``, on ``RouterAction/touchFinished(_:_:)``).
 ///
 /// ```swift
 /// var identities = TouchIdentities()
-/// let id = identities.engineID(for: pointerID, phase: .began)   // a fresh TouchID
+/// let id = try identities.resolve(pointerID, phase: .began)   // a fresh TouchID
+/// try engine.handle(TouchEvent(touch: id, phase: .began, samples: samples), into: &actions)
+/// _ = identities.engineID(for: pointerID, phase: .began)      // taken: recorded
 /// // … later, for an action about `id`: identities.platformID(of: id) == pointerID
 /// ```
 public struct TouchIdentities: Sendable {
@@ -22,10 +26,12 @@ public struct TouchIdentities: Sendable {
     private var recent: [(platform: UInt64, engine: TouchID)] = []
     private let recentLimit: Int
 
-    /// Creates a map whose first engine identifier is `first`.
-    /// - Parameter recentLimit: How many of the most recent touches ``latestID(for:)``
-    ///   remembers after they ended (default: as many as the engine keeps finished touches
-    ///   for, plus its default bound on active touches).
+    /// Creates a map.
+    /// - Parameters:
+    ///   - first: The first engine identifier given.
+    ///   - recentLimit: How many of the most recent touches ``latestID(for:)``
+    ///     remembers after they ended (default: as many as the engine keeps finished
+    ///     touches for, plus its default bound on active touches).
     public init(first: UInt64 = 1, recentLimit: Int = TouchRouter.retiredTouchLimit + 32) {
         next = first
         self.recentLimit = max(1, recentLimit)
@@ -70,13 +76,6 @@ public struct TouchIdentities: Sendable {
         guard let id = current[platformID] else { return nil }
         if phase == .ended || phase == .cancelled { current[platformID] = nil }
         return id
-    }
-
-    /// The engine identifier ``engineID(for:phase:)`` would give for this event, without
-    /// giving it: a host hands the event to the engine first and records the mapping only
-    /// when the engine took the event.
-    public func proposedID(for platformID: UInt64, phase: TouchPhase) -> TouchID? {
-        phase == .began ? TouchID(next) : current[platformID]
     }
 
     /// The platform identifier behind an engine identifier, until ``finished(_:)``.
