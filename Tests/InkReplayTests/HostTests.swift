@@ -276,6 +276,41 @@ struct HostTests {
         process.waitUntilExit()
     }
 
+    @Test("at one instant the deadline fires before the page's answer, as in the replay and the live session")
+    func tieBreak() throws {
+        let input = """
+            {"kind":"touch","t":1,"touch":7,"phase":"began","tool":"pencil","samples":[{"t":1,"x":5,"y":5}]}
+            {"kind":"answer","t":1.25,"touch":7,"verdict":"page"}
+            {"kind":"touch","t":1.3,"touch":7,"phase":"ended","samples":[]}
+            """
+        let lines = try Self.host(input, "--cache", "off")
+        let decided = try #require(lines.first { $0["kind"] as? String == "decided" })
+        #expect(decided["owner"] as? String == "ink" && decided["reason"] as? String == "deadline")
+        #expect(decided["t"] as? Double == 1.25)
+        let summary = try #require(lines.last)
+        #expect(summary["deadlines"] as? Int == 1 && summary["late_answers"] as? Int == 1 && summary["audit_problems"] as? Int == 0)
+    }
+
+    @Test("a touch id that begins again while down: host and verify refuse it with the same sentence")
+    func beganTwiceOneRule() throws {
+        let events = """
+            {"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1,"y":1}]}
+            {"kind":"touch","t":1.01,"touch":1,"phase":"began","samples":[{"t":1.01,"x":50,"y":50}]}
+            {"kind":"touch","t":1.02,"touch":1,"phase":"ended","samples":[{"t":1.02,"x":2,"y":2}]}
+            """
+        let sentence = "touch 1: began while a touch with this id is down (end or cancel it first)"
+        let lines = try Self.host(events, "--cache", "off")
+        let error = try #require(lines.first { $0["kind"] as? String == "error" })
+        #expect(error["line"] as? Int == 2 && error["message"] as? String == sentence)
+        let directory = try CLITests.temporaryDirectory()
+        let log = directory.appendingPathComponent("twice.jsonl")
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
+        try (header + "\n" + events + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let verify = try CLITests.run("verify", log.path)
+        #expect(verify.status == 1)
+        #expect(verify.stderr.contains("twice.jsonl:3: \(sentence)"), "\(verify.stderr)")
+    }
+
     @Test("bad lines are refused with their line number and change nothing; the deadline still decides")
     func badLines() throws {
         let input = """
