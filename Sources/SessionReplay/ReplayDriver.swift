@@ -207,15 +207,19 @@ public struct LatencyCounts: Sendable, Hashable {
     public var percentiles: Percentiles? {
         guard count > 0 else { return nil }
         let sorted = counts.sorted { $0.key < $1.key }
-        func rank(_ p: Double) -> Double {
-            let index = max(0, min(count - 1, Int((p * Double(count)).rounded(.up)) - 1))
-            var seen = 0
-            for (value, n) in sorted {
-                seen += n
-                if seen > index { return Double(value) / 1e6 }
-            }
-            return Double(sorted[sorted.count - 1].key) / 1e6
+        var ends: [Int] = []   // the rank just past each distinct value
+        var total = 0
+        for (_, n) in sorted {
+            total += n
+            ends.append(total)
         }
-        return Percentiles(p50: rank(0.5), p95: rank(0.95), p99: rank(0.99), max: Double(sorted[sorted.count - 1].key) / 1e6, count: count)
+        return Percentiles(count: count) { rank in
+            var low = 0, high = ends.count - 1
+            while low < high {
+                let mid = (low + high) / 2
+                if ends[mid] > rank { high = mid } else { low = mid + 1 }
+            }
+            return Double(sorted[low].key) / 1e6
+        }
     }
 }

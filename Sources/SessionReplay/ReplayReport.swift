@@ -78,12 +78,14 @@ public struct Percentiles: Sendable, Hashable {
     /// How many values.
     public var count: Int
 
-    /// Percentiles already computed.
-    package init(p50: Double, p95: Double, p99: Double, max: Double, count: Int) {
-        self.p50 = p50
-        self.p95 = p95
-        self.p99 = p99
-        self.max = max
+    /// Nearest-rank percentiles of `count` values, read by their rank in ascending order
+    /// (`valueAt(0)` the smallest): the one nearest-rank rule, for lists and for counts.
+    package init(count: Int, valueAt: (Int) -> Double) {
+        func rank(_ p: Double) -> Double { valueAt(Swift.max(0, Swift.min(count - 1, Int((p * Double(count)).rounded(.up)) - 1))) }
+        p50 = rank(0.50)
+        p95 = rank(0.95)
+        p99 = rank(0.99)
+        max = valueAt(count - 1)
         self.count = count
     }
 
@@ -91,14 +93,6 @@ public struct Percentiles: Sendable, Hashable {
     public init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
-        func rank(_ p: Double) -> Double {
-            let index = Int((p * Double(sorted.count)).rounded(.up)) - 1
-            return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))]
-        }
-        p50 = rank(0.50)
-        p95 = rank(0.95)
-        p99 = rank(0.99)
-        max = sorted[sorted.count - 1]
-        count = sorted.count
+        self.init(count: sorted.count) { sorted[$0] }
     }
 }

@@ -53,17 +53,22 @@ public struct SessionReplayer: Sendable {
     /// Replays a log's events as they are read.
     public func replay(_ events: SessionLogEvents) -> ReplayReport {
         var run = ReplayRun(configuration: configuration, events: events, headerMissing: events.header == nil)
-        run.play()
-        return run.report()
+        return run.play()
     }
 }
 
 /// One replay: the log's events, the simulated page and the driver.
 private struct ReplayRun {
-    let configuration: ReplayConfiguration
-    var events: SessionLogEvents
+    /// The engine and the bridge with the page's answers scheduled, and the audit.
     var driver: ReplayDriver
+    let configuration: ReplayConfiguration
+    /// Whether the oracle needs events ahead of the one played (the re-timing ones do).
+    var looksAhead: Bool {
+        if case .recorded = configuration.oracle { return false }
+        return true
+    }
     let headerMissing: Bool
+    var events: SessionLogEvents
     /// Events read ahead of the one being played (the re-timing oracles look ahead for a
     /// touch's recorded answers and for the snapshot the page will have when it answers).
     var window: [(event: SessionEvent, line: Int?)] = []
@@ -90,13 +95,13 @@ private struct ReplayRun {
         output.reserveCapacity(64)
     }
 
-    var looksAhead: Bool {
-        if case .recorded = configuration.oracle { return false }
-        return true
+    /// Plays the whole log and reports.
+    mutating func play() -> ReplayReport {
+        if !headerMissing { playEvents() }
+        return report()
     }
 
-    mutating func play() {
-        guard !headerMissing else { return }
+    mutating func playEvents() {
         while let (event, line) = nextEvent() {
             // What the page posted up to this moment first, in the order it was scheduled.
             runScheduled(until: event.time)

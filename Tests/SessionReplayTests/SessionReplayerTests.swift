@@ -236,6 +236,21 @@ struct SessionReplayerTests {
         #expect(p.max == 100)
         #expect(Percentiles([]) == nil)
     }
+
+    @Test("latencies counted to the microsecond give the same percentiles as the list")
+    func latencyCounts() throws {
+        var random = SplitMix64(seed: 4)
+        let values = (0..<1_000).map { _ in (random.unit() * 250).rounded() / 1000 }   // whole ms, many repeated
+        var counts = LatencyCounts()
+        for value in values { counts.record(value) }
+        let fromCounts = try #require(counts.percentiles), fromList = try #require(Percentiles(values))
+        #expect(fromCounts == fromList)
+        var half = LatencyCounts(), other = LatencyCounts()
+        for (i, value) in values.enumerated() { if i % 2 == 0 { half.record(value) } else { other.record(value) } }
+        half.merge(other)
+        #expect(half.percentiles == fromList)
+        #expect(LatencyCounts().percentiles == nil)
+    }
 }
 
 @Suite("docs/session-format.md")
