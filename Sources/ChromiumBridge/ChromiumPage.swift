@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Foundation
 import HitTestBridge
-import InkRecording
-import SessionReplay
 import InkCore
 
 /// An exercise page open in a headless Chromium, with the package's page script injected

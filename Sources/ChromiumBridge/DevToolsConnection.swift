@@ -3,8 +3,6 @@ import Foundation
 import Glibc
 import InkCore
 import HitTestBridge
-import InkRecording
-import SessionReplay
 
 /// Why a conversation with the browser failed.
 public enum DevToolsError: Error, Sendable, CustomStringConvertible {

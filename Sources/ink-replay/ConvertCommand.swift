@@ -2,7 +2,6 @@ import Foundation
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 /// `ink-replay convert`: recorded ink from other formats into session logs.
 enum ConvertCommand: Command {

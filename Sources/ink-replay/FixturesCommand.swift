@@ -2,7 +2,6 @@ import Foundation
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 /// `ink-replay fixtures`: (re)generate the synthetic fixture sessions.
 enum FixturesCommand: Command {

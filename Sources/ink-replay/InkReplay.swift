@@ -2,7 +2,6 @@ import Foundation
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 /// The command-line tool: parses the subcommand, runs it, maps failures to exit codes
 /// (0 success, 1 failure, 64 usage error) in the swift-argument-parser style.

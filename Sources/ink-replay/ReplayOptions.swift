@@ -1,5 +1,4 @@
 import HitTestBridge
-import InkRecording
 import SessionReplay
 import InkCore
 

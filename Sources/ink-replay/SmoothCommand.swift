@@ -2,7 +2,6 @@ import Foundation
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 /// `ink-replay smooth`: the stroke pipeline's smoothed centreline, for the shared
 /// ink-quality harness.

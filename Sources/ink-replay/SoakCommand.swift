@@ -1,6 +1,5 @@
 import Foundation
 import HitTestBridge
-import InkRecording
 import SessionReplay
 import InkCore
 

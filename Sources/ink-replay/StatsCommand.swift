@@ -2,7 +2,6 @@ import Foundation
 import InkCore
 import HitTestBridge
 import InkRecording
-import SessionReplay
 
 /// `ink-replay stats`: what a corpus of sessions holds, without replaying it.
 enum StatsCommand: Command {

@@ -1,6 +1,4 @@
 import HitTestBridge
-import InkRecording
-import SessionReplay
 import InkCore
 
 /// `ink-replay verify`: the check CI runs.
