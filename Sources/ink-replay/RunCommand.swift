@@ -1,4 +1,5 @@
 import HitTestBridge
+import SessionReplay
 import InkCore
 
 /// `ink-replay run`: replay sessions and report.

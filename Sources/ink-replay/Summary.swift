@@ -1,4 +1,5 @@
 import HitTestBridge
+import InkRecording
 import SessionReplay
 import InkCore
 

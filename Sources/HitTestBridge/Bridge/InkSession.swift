@@ -213,7 +213,7 @@ public actor InkSession {
                 // counts it for what it is (late, duplicate).
                 if let reply = try await oracle.send(request) { await self.receive(reply) }
             } catch {
-                try? await self.execute(.sendFailed(request.token))  // nothing, if already settled
+                _ = try? await self.execute(.sendFailed(request.token))  // nothing, if already settled
             }
             await self.sendEnded(request.token)
         }
@@ -244,6 +244,6 @@ public actor InkSession {
         guard armedDeadline == deadline else { return }  // re-armed meanwhile
         armedDeadline = nil
         timer = nil
-        try? execute(.tick)
+        _ = try? execute(.tick)
     }
 }
