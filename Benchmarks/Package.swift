@@ -17,6 +17,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "InkCore", package: "ScratchpadInk"),
                 .product(name: "HitTestBridge", package: "ScratchpadInk"),
+                .product(name: "InkRecording", package: "ScratchpadInk"),
+                .product(name: "SessionReplay", package: "ScratchpadInk"),
             ],
             path: "Benchmarks/InkBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -11,7 +11,7 @@ public struct ReplayConfiguration: Sendable, Hashable {
     /// Where a touch goes when its hit test is not answered before its deadline.
     public var timeoutFallback: HitTestVerdict
     /// Whether the page's logged region snapshots answer touch-downs without a round trip
-    /// while they are fresh (``RegionCache``).
+    /// while they are fresh (`RegionCache`).
     public var useCache: Bool
     /// Extra answer latency drawn uniformly from `0 ..< latencyJitter` seconds per round
     /// trip, for the re-timed oracles; seeded by ``seed``, so replays repeat exactly.
@@ -20,7 +20,7 @@ public struct ReplayConfiguration: Sendable, Hashable {
     public var seed: UInt64
     /// Whether touches that need a round trip are drawn as tentative ink while the last
     /// snapshot, even stale, shows nothing interactive near them
-    /// (``BridgeConfiguration/speculativeInk``).
+    /// (`BridgeConfiguration/speculativeInk`).
     public var speculativeInk: Bool
     /// Whether the report keeps every touch's outcome, samples included
     /// (``ReplayReport/touches``). Off, a replay's memory does not grow with the log.

@@ -1,7 +1,7 @@
 import HitTestBridge
 import InkCore
 
-/// Drives ``EngineHost`` in simulated time: the one driver of the replays, the soak, the
+/// Drives `EngineHost` in simulated time: the one driver of the replays, the soak, the
 /// browser replay and `ink-replay host`.
 ///
 /// Inputs are scheduled at their times in a priority queue (O(log n) each) and taken in time

@@ -5,7 +5,7 @@ import InkRecording
 /// Replays a recorded session through the real engine and bridge (`EngineHost`) in
 /// simulated time.
 ///
-/// The log is read one event at a time (``SessionLogEvents``) and its events are delivered
+/// The log is read one event at a time (`SessionLogEvents`) and its events are delivered
 /// at their recorded times through a ``ReplayDriver``, the driver every replay shares: the
 /// same tie-break rule as the live host (deadlines due by an input's time fire before it),
 /// the same touch-id rule (a `began` for an id still down is refused), the same audit. The

@@ -63,7 +63,7 @@ package struct SoakReport: Sendable {
     package var passed: Bool { ledger.isBalanced && problemCount == 0 }
 }
 
-/// A long generated session through the engine and the bridge (``EngineHost``) in simulated
+/// A long generated session through the engine and the bridge (`EngineHost`) in simulated
 /// time: a student writing, dotting, tapping and scrolling with reused platform touch ids,
 /// and a page that answers on time, late, never, with garbage, twice, for an old layout, or
 /// forges answers; it pushes region snapshots, stalls, and scrolls. Every touch is audited

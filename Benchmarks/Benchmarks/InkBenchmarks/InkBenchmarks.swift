@@ -2,6 +2,8 @@ import Benchmark
 import Foundation
 import HitTestBridge
 import InkCore
+import InkRecording
+import SessionReplay
 
 /// Engine plus geometry per sample by stroke length, region lookups, session log parsing
 /// and a 1-million-sample replay. BENCHMARKS.md explains each and quotes a run.
