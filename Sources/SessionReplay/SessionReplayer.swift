@@ -77,6 +77,7 @@ private struct ReplayRun {
     /// Recorded answers already passed, by log touch id, since that id last began (the
     /// re-timing oracles may need them when a question is asked again).
     var passedAnswers: [UInt64: [(time: Double, verdict: HitTestVerdict)]] = [:]
+    static let passedAnswerLimit = 64
     /// The latest region snapshot played.
     var snapshot: (time: Double, snapshot: RegionSnapshot)?
     var jitter: SplitMix64
@@ -141,7 +142,10 @@ private struct ReplayRun {
                 break
             }
             guard case .recorded = configuration.oracle else {
-                passedAnswers[touch.rawValue, default: []].append((time, verdict))
+                // Kept until the id begins again, at most `passedAnswerLimit` per id.
+                if passedAnswers[touch.rawValue, default: []].count < Self.passedAnswerLimit {
+                    passedAnswers[touch.rawValue, default: []].append((time, verdict))
+                }
                 return  // the re-timing oracles answer from it when asked
             }
             input = .recordedAnswer(touch: touch, verdict: verdict)
