@@ -198,6 +198,31 @@ struct SessionReplayerTests {
         #expect(earlier.touches.first?.reason == .answered)
     }
 
+    @Test("the re-timing oracle looks ahead for a touch's recorded answer within its bounds, and no further")
+    func lookaheadBounds() throws {
+        func log(answerAt: Double) -> SessionLog {
+            SessionLog.parse("""
+                {"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}
+                {"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1,"y":1}]}
+                {"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":2,"y":2}]}
+                {"kind":"touch","t":2,"touch":2,"phase":"began","samples":[{"t":2,"x":50,"y":50}]}
+                {"kind":"touch","t":2.01,"touch":2,"phase":"ended","samples":[{"t":2.01,"x":51,"y":51}]}
+                {"kind":"answer","t":\(answerAt),"touch":1,"verdict":"page"}
+                """).log!
+        }
+        var configuration = ReplayConfiguration(oracle: .recordedWithLatency(0.03))
+        // Recorded 9 s after the question: found, and re-timed to 30 ms.
+        let near = SessionReplayer(configuration: configuration).replay(log(answerAt: 10))
+        #expect(near.isVerified && near.touches.first?.verdict == .page && near.touches.first?.reason == .answered)
+        // Recorded 11 s after it: past the 10 s lookahead; the deadline decides.
+        let far = SessionReplayer(configuration: configuration).replay(log(answerAt: 12))
+        #expect(far.isVerified && far.touches.first?.reason == .deadline)
+        // Within the time, but past the event limit (two events ahead): the deadline decides.
+        configuration.lookaheadLimit = 2
+        let capped = SessionReplayer(configuration: configuration).replay(log(answerAt: 10))
+        #expect(capped.isVerified && capped.touches.first?.reason == .deadline)
+    }
+
     @Test("the audit notices a sample that went missing, and does not count it")
     func auditCatchesLoss() {
         var audit = SampleFlowAudit()
