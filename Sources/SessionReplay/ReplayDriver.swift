@@ -57,7 +57,8 @@ public struct ReplayDriver: Sendable {
         public var input: HostInput
         /// The bridge's reading of a page message, when the input was one.
         public var outcome: ReceiveOutcome?
-        /// Why the input was refused, if it was; nothing changed then.
+        /// Why the input was refused, if it was; the input changed nothing (deadlines due by
+        /// its time fired first all the same; their actions are in the output and the audit).
         public var refusal: ReplayRefusal?
     }
 
@@ -142,7 +143,7 @@ public struct ReplayDriver: Sendable {
     /// every undecided touch by the fallback (the session is over) and closes the audit.
     public mutating func finish(runningDeadlines: Bool = true, into output: inout [HostOutput]) {
         while step(until: .infinity, into: &output) != nil {}
-        while runningDeadlines, let deadline = host.nextDeadline {
+        while runningDeadlines, let deadline = host.nextDeadline, deadline.isFinite {
             deliver(.tick, at: max(deadline, host.now), into: &output)
         }
         let start = output.count
@@ -165,7 +166,7 @@ public struct ReplayDriver: Sendable {
     }
 }
 
-/// Why ``ReplayDriver`` refused an input; nothing changed.
+/// Why ``ReplayDriver`` refused an input; the input changed nothing.
 public enum ReplayRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The event names no touch it could belong to (the one touch-id rule).
     case identity(TouchIdentityError)

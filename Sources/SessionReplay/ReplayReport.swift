@@ -39,8 +39,10 @@ public struct ReplayReport: Sendable {
     public var touchCount: Int
     /// First-ink latencies of the touches that became ink.
     public var firstInk: LatencyCounts
-    /// Lines of the log that were refused.
+    /// Lines of the log that were refused (the first 100).
     public var issues: [ReplayIssue]
+    /// How many lines were refused.
+    public var issueCount: Int
     /// Disagreements between the log and what came out of the engine (the first ones).
     public var problems: [String]
     /// How many disagreements in all.
@@ -58,7 +60,7 @@ public struct ReplayReport: Sendable {
     /// `true` when the log read completely, nothing was refused, every sample is
     /// accounted for exactly once and in order, and the engine's ledger agrees.
     public var isVerified: Bool {
-        readFailure == nil && issues.isEmpty && problemCount == 0 && audit.isBalanced
+        readFailure == nil && issueCount == 0 && problemCount == 0 && audit.isBalanced
             && engineLedger.isBalanced && refusedSamples == 0 && audit.received == samples
             && engineLedger.inked == audit.inked && engineLedger.released == audit.released
             && engineLedger.cancelled == audit.cancelled

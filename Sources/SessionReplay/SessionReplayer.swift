@@ -39,7 +39,7 @@ public struct SessionReplayer: Sendable {
             return ReplayReport(
                 file: file ?? result.failure?.file, readFailure: result.failure ?? SessionLogError(file: file, line: 0, reason: .empty),
                 samples: 0, refusedSamples: 0, audit: SampleLedger(), engineLedger: SampleLedger(), counters: RouterCounters(),
-                bridge: BridgeMetrics(), touches: [], touchCount: 0, firstInk: LatencyCounts(), issues: [], problems: [],
+                bridge: BridgeMetrics(), touches: [], touchCount: 0, firstInk: LatencyCounts(), issues: [], issueCount: 0, problems: [],
                 problemCount: 0, orphanAnswers: 0)
         }
         return replay(SessionLogEvents(log, file: file ?? result.failure?.file, failure: result.failure))
@@ -73,6 +73,15 @@ private struct ReplayRun {
     /// touch's recorded answers and for the snapshot the page will have when it answers).
     var window: [(event: SessionEvent, line: Int?)] = []
     var windowStart = 0
+    /// Samples held in the window (with predictions): its memory, whatever the line sizes.
+    var windowSamples = 0
+    /// The most samples the window holds: about 100 MB of them.
+    static let lookaheadSampleLimit = 1_000_000
+
+    static func samples(in event: SessionEvent) -> Int {
+        if case let .touch(touch, _) = event { return touch.samples.count + touch.predicted.count }
+        return 0
+    }
     var sourceDone = false
     /// Recorded answers already passed, by log touch id, since that id last began (the
     /// re-timing oracles may need them when a question is asked again).
@@ -83,6 +92,9 @@ private struct ReplayRun {
     var jitter: SplitMix64
     var output: [HostOutput] = []
     var issues: [ReplayIssue] = []
+    var issueCount = 0
+    /// How many refused lines a report keeps (all are counted).
+    static let issueLimit = 100
     var orphans = 0
 
     init(configuration: ReplayConfiguration, events: SessionLogEvents, headerMissing: Bool) {
@@ -112,7 +124,7 @@ private struct ReplayRun {
         while true {
             if let step = driver.step(until: .infinity, into: &output) {
                 carryOut(after: step)
-            } else if let deadline = driver.host.nextDeadline {
+            } else if let deadline = driver.host.nextDeadline, deadline.isFinite {
                 carryOut(after: driver.deliver(.tick, at: max(deadline, driver.host.now), into: &output))
             } else {
                 break
@@ -126,7 +138,6 @@ private struct ReplayRun {
         let input: HostInput
         switch event {
         case let .touch(touch, _):
-            if touch.phase == .began { passedAnswers[touch.touch.rawValue] = nil }
             input = .touch(touch)
         case let .update(update, _):
             input = .update(update)
@@ -151,7 +162,12 @@ private struct ReplayRun {
             input = .recordedAnswer(touch: touch, verdict: verdict)
         }
         let step = driver.deliver(input, at: event.time, into: &output)
-        if let refusal = step.refusal { issues.append(ReplayIssue(line: line, error: refusal)) }
+        if let refusal = step.refusal {
+            issueCount += 1
+            if issues.count < Self.issueLimit { issues.append(ReplayIssue(line: line, error: refusal)) }
+        } else if case let .touch(touch) = input, touch.phase == .began {
+            passedAnswers[touch.touch.rawValue] = nil   // answers from now on are the new touch's
+        }
         carryOut(after: step)
     }
 
@@ -171,6 +187,9 @@ private struct ReplayRun {
     /// Schedules the simulated page's answers to a request, for the first touch waiting.
     mutating func answer(_ request: HitTestRequest, for touch: TouchID?) {
         guard let touch, let platform = driver.identities.platformID(of: touch) else { return }
+        // The log's answers name the platform id: they are this touch's only while it is the
+        // latest touch with that id (a question asked again for an older one finds none).
+        let isLatest = driver.identities.latestID(for: platform) == touch
         let now = driver.host.now
         let delay = configuration.latencyJitter > 0 ? jitter.unit() * configuration.latencyJitter : 0
         var answers: [(time: Double, verdict: HitTestVerdict)] = []
@@ -178,6 +197,7 @@ private struct ReplayRun {
         case .recorded:
             return  // the recorded answers arrive as the log has them
         case let .recordedWithLatency(latency):
+            guard isLatest else { return }
             let recorded = recordedAnswers(of: platform, until: now + configuration.answerLookahead)
             guard let first = recorded.first else { return }
             answers = recorded.map { (now + latency + delay + ($0.time - first.time), $0.verdict) }
@@ -222,6 +242,7 @@ private struct ReplayRun {
         if windowStart < window.count {
             let next = window[windowStart]
             windowStart += 1
+            windowSamples -= Self.samples(in: next.event)
             if windowStart == window.count {
                 window.removeAll(keepingCapacity: true)
                 windowStart = 0
@@ -243,12 +264,13 @@ private struct ReplayRun {
             windowStart = 0
         }
         while !sourceDone, window.count - windowStart < configuration.lookaheadLimit,
-              (window.last?.event.time ?? -.infinity) <= time {
+              windowSamples < Self.lookaheadSampleLimit, (window.last?.event.time ?? -.infinity) <= time {
             guard let next = events.next() else {
                 sourceDone = true
                 break
             }
             window.append(next)
+            windowSamples += Self.samples(in: next.event)
         }
     }
 
@@ -258,6 +280,6 @@ private struct ReplayRun {
             file: events.file, readFailure: events.failure, samples: events.samples, refusedSamples: driver.refusedSamples,
             audit: driver.auditLedger, engineLedger: driver.host.ledger, counters: driver.host.counters,
             bridge: driver.host.bridgeMetrics, touches: touches, touchCount: driver.touchesBegun, firstInk: driver.firstInk,
-            issues: issues, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans)
+            issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans)
     }
 }

@@ -34,6 +34,9 @@ struct Summary {
         var lines: [(Int?, String)] = []
         if let failure = report.readFailure { lines.append((failure.line, failure.message)) }
         for issue in report.issues { lines.append((issue.line, issue.error.description)) }
+        if report.issueCount > report.issues.count {
+            lines.append((nil, "… \(report.issueCount - report.issues.count) more refused lines"))
+        }
         for problem in report.problems { lines.append((nil, problem)) }
         if report.problemCount > report.problems.count {
             lines.append((nil, "… \(report.problemCount - report.problems.count) more problems"))

@@ -238,6 +238,48 @@ struct InkSessionTests {
         #expect(decided.count == 2 && decided.allSatisfy { $0 == (.page, .answered) })
     }
 
+    @Test("a refused input still carries out the deadlines that passed before it")
+    func refusedAfterDeadline() async throws {
+        /// A clock whose time is set by hand and whose sleepers never wake: the timer cannot
+        /// fire, so only the refused input lets the deadline pass.
+        final class FrozenTimerClock: BridgeClock, @unchecked Sendable {
+            private let lock = NSLock()
+            private var time = 1.0
+            var now: Double { lock.withLock { time } }
+            func set(_ value: Double) { lock.withLock { time = value } }
+            func sleep(until deadline: Double) async throws {
+                while true {
+                    try Task.checkCancellation()
+                    try await Task.sleep(for: .seconds(3_600))
+                }
+            }
+        }
+        let clock = FrozenTimerClock(), log = ActionLog(), oracle = ScriptedOracle()
+        let session = InkSession(oracle: oracle, clock: clock, seed: 1) { log.append($0) }
+        try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        clock.set(2)   // past the 250 ms deadline
+        await #expect(throws: HostError.self) {
+            try await session.handle(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 2)]))
+        }
+        #expect(log.all.contains(.decided(TouchID(1), .ink, .deadline)))
+        #expect(log.all.contains(.ink(TouchID(1), TouchSample(x: 5, y: 5, timestamp: 1))))
+        let ledger = await session.ledger
+        #expect(ledger.inked == 1 && ledger.received == 1)
+        await session.flush()
+    }
+
+    @Test("first ink is measured for a touch decided without asking (pencil only)")
+    func firstInkWithoutQuestion() async throws {
+        let clock = ManualClock(start: 1), log = ActionLog()
+        var router = TouchRouterConfiguration()
+        router.pencilOnly = true
+        let session = InkSession(router: router, oracle: ScriptedOracle(), clock: clock, seed: 1) { log.append($0) }
+        for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
+        await log.wait(until: ActionLog.finished(TouchID(1)))
+        let metrics = await session.metrics
+        #expect(metrics.firstInk.counts[0] == 1 && metrics.bridge.queries == 0)
+    }
+
     @Test("refused input is a typed error and changes nothing")
     func refused() async {
         let (session, _, _, _) = await Self.session()

@@ -405,6 +405,42 @@ struct TouchIdentityTests {
             == .queryPage(.q(2), touch: first, point: CanvasPoint(x: 200, y: 60), askedAt: 1.1))
     }
 
+    @Test("resolve is the one touch-id rule: a began for an id still down, or a later event for an id not down, is refused")
+    func resolveRule() throws {
+        var identities = TouchIdentities()
+        let first = try identities.resolve(7, phase: .began)
+        #expect(identities.engineID(for: 7, phase: .began) == first)
+        #expect(throws: TouchIdentityError.stillDown(7)) { try identities.resolve(7, phase: .began) }
+        #expect(throws: TouchIdentityError.notDown(8)) { try identities.resolve(8, phase: .moved) }
+        #expect(TouchIdentityError.stillDown(7).description == "touch 7: began while a touch with this id is down (end or cancel it first)")
+        #expect(try identities.resolve(7, phase: .ended) == first)
+        _ = identities.engineID(for: 7, phase: .ended)
+        #expect(try identities.resolve(7, phase: .began) != first)   // free again, a fresh id
+        #expect(identities.latestID(for: 7) == first)                 // updates still find the last one
+    }
+
+    @Test("platform touches the engine finished but the platform never ended are let go once they pile up")
+    func identitiesStayBounded() throws {
+        var identities = TouchIdentities()
+        for platform in UInt64(0)..<10_000 {
+            let id = try identities.resolve(platform, phase: .began)
+            _ = identities.engineID(for: platform, phase: .began)
+            identities.finished(id)   // evicted by the engine; the platform never sends `ended`
+        }
+        #expect(identities.count == 0)
+        // The oldest were let go: a late event for one is refused as not down, not mapped.
+        #expect(throws: TouchIdentityError.notDown(0)) { try identities.resolve(0, phase: .moved) }
+        // A touch still down is never let go.
+        let down = try identities.resolve(99_999, phase: .began)
+        _ = identities.engineID(for: 99_999, phase: .began)
+        for platform in UInt64(20_000)..<21_000 {
+            let id = try identities.resolve(platform, phase: .began)
+            _ = identities.engineID(for: platform, phase: .began)
+            identities.finished(id)
+        }
+        #expect(try identities.resolve(99_999, phase: .moved) == down)
+    }
+
     @Test("TouchIdentities gives each platform touch a fresh id and maps it back until the engine finished it")
     func identities() throws {
         var identities = TouchIdentities()

@@ -109,7 +109,8 @@ public struct EngineHost: Sendable {
     ///
     /// - Returns: For page messages, what the bridge made of it; otherwise `nil`.
     /// - Throws: ``HostError``: the engine refused the event, the transform was invalid, or
-    ///   time went backwards. Nothing changes then.
+    ///   time went backwards. The refused input changes nothing, but the deadlines due by
+    ///   `now` have fired before it was looked at: carry out what they put in `output`.
     @discardableResult
     public mutating func deliver(_ input: HostInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
         switch input {
@@ -167,7 +168,8 @@ public struct EngineHost: Sendable {
     /// Handles a platform touch event at `now`.
     ///
     /// - Throws: ``HostError``: the engine refused the event, or time went backwards.
-    ///   Nothing changes then.
+    ///   The event changes nothing; deadlines due by `now` still fire first (see
+    ///   ``deliver(_:now:into:)``).
     public mutating func handle(_ event: TouchEvent, now time: Double, into output: inout [HostOutput]) throws(HostError) {
         do { try advance(to: time, into: &output) } catch { throw .time(error) }
         do { try router.handle(event, into: &actions) } catch { throw .engine(error) }
@@ -290,7 +292,8 @@ public struct HostTimeError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { "time went backwards from \(now) s to \(given) s" }
 }
 
-/// Why ``EngineHost`` refused an input. Nothing changes when it does.
+/// Why ``EngineHost`` refused an input. The input changes nothing (deadlines due by its time
+/// fire first all the same).
 public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The engine refused the event.
     case engine(RouterError)

@@ -115,7 +115,8 @@ public actor InkSession {
     public var sendsInFlight: Int { sends.count }
 
     /// Handles one platform touch event.
-    /// - Throws: ``HostError`` when the engine refuses it; nothing changes then.
+    /// - Throws: ``HostError`` when the engine refuses it; it changes nothing (the
+    ///   deadlines due by now still fire, and their actions are performed).
     public func handle(_ event: TouchEvent) throws(HostError) {
         try execute(.touch(event))
     }
@@ -129,7 +130,8 @@ public actor InkSession {
     }
 
     /// Applies an estimated-property update.
-    /// - Throws: ``HostError`` when the engine refuses it; nothing changes then.
+    /// - Throws: ``HostError`` when the engine refuses it; it changes nothing (the
+    ///   deadlines due by now still fire, and their actions are performed).
     public func apply(_ update: EstimatedPropertyUpdate) throws(HostError) {
         try execute(.update(update))
     }
@@ -164,9 +166,19 @@ public actor InkSession {
     @discardableResult
     private func execute(_ input: HostInput) throws(HostError) -> ReceiveOutcome? {
         var output: [HostOutput] = []
-        let outcome = try host.deliver(input, now: max(clock.now, host.now), into: &output)
-        carryOut(output)
-        return outcome
+        do {
+            let outcome = try host.deliver(input, now: max(clock.now, host.now), into: &output)
+            if case let .touch(event) = input, event.phase == .began, let down = event.samples.first {
+                downTimes[event.touch] = down.timestamp
+            }
+            carryOut(output)
+            return outcome
+        } catch {
+            // The input was refused, but the deadlines due by now fired before it: their
+            // actions are carried out all the same.
+            carryOut(output)
+            throw error
+        }
     }
 
     private func carryOut(_ output: [HostOutput]) {
@@ -191,8 +203,6 @@ public actor InkSession {
 
     private func note(_ action: RouterAction) {
         switch action {
-        case let .queryPage(_, touch, _, askedAt):
-            if downTimes[touch] == nil { downTimes[touch] = askedAt }
         case let .ink(touch, _):
             if let down = downTimes.removeValue(forKey: touch) { firstInk.record(max(0, host.now - down)) }
         case let .touchFinished(touch, _), let .cancel(touch, _), let .decided(touch, .page, _):
@@ -207,15 +217,16 @@ public actor InkSession {
         sends[request.token]?.cancel()
         sends[request.token] = Task { [weak self] in
             // Asked from the actor: a round trip settled (or abandoned) meanwhile is not sent.
-            guard let self, await self.isWaiting(for: request.token) else { return }
+            guard await self?.isWaiting(for: request.token) == true else { return }
+            // The session is not held while the page is asked: one dropped meanwhile goes.
             do {
                 // A reply is delivered even if the send was cancelled meanwhile: the bridge
                 // counts it for what it is (late, duplicate).
-                if let reply = try await oracle.send(request) { await self.receive(reply) }
+                if let reply = try await oracle.send(request) { await self?.receive(reply) }
             } catch {
-                _ = try? await self.execute(.sendFailed(request.token))  // nothing, if already settled
+                _ = try? await self?.execute(.sendFailed(request.token))  // nothing, if already settled
             }
-            await self.sendEnded(request.token)
+            await self?.sendEnded(request.token)
         }
     }
 

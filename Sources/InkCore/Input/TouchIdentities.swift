@@ -82,7 +82,20 @@ public struct TouchIdentities: Sendable {
     public func platformID(of id: TouchID) -> UInt64? { platform[id] }
 
     /// The engine finished `id` (``RouterAction/touchFinished(_:_:)``): forget it.
-    public mutating func finished(_ id: TouchID) { platform[id] = nil }
+    ///
+    /// A touch the engine finished while its platform touch is still down (evicted at the
+    /// engine's bound) keeps its platform id taken until the platform ends it. When such
+    /// touches pile up (a platform that never ends its touches), the oldest are let go, so
+    /// the map stays bounded: an event for one of them is then refused as not down.
+    public mutating func finished(_ id: TouchID) {
+        platform[id] = nil
+        if current.count > max(Self.sweepThreshold, 2 * platform.count) {
+            current = current.filter { platform[$0.value] != nil }
+        }
+    }
+
+    /// How many taken platform ids the map holds before it lets finished ones go.
+    static let sweepThreshold = 256
 
     /// Platform touches mapped and not finished by the engine yet.
     public var count: Int { platform.count }

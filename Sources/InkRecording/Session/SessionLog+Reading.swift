@@ -207,7 +207,15 @@ package struct SessionLogLineReader {
         let time = try fields(line) { () throws(JSONShapeError) in try object.double("t") }
         switch kind {
         case "touch":
-            return try fields(line) { () throws(JSONShapeError) in .touch(try touchEvent(object, time: time), time: time) }
+            let event = try fields(line) { () throws(JSONShapeError) in try touchEvent(object, time: time) }
+            // A touch's tool is remembered while it is down, and only then: the map stays as
+            // small as the touches down, whatever the ids.
+            switch event.phase {
+            case .began: tools[event.touch] = event.samples.first?.tool ?? .finger
+            case .ended, .cancelled: tools[event.touch] = nil
+            case .moved: break
+            }
+            return .touch(event, time: time)
         case "update":
             return try fields(line) { () throws(JSONShapeError) in
                 let update = EstimatedPropertyUpdate(
@@ -242,7 +250,9 @@ package struct SessionLogLineReader {
         }
     }
 
-    private mutating func touchEvent(_ fields: JSONFieldReader, time: Double) throws(JSONShapeError) -> TouchEvent {
+    /// Decodes a touch event; reads the remembered tools and changes nothing (a mutation in
+    /// the closure `fields(_:_:)` runs would copy the reader, its map included, per line).
+    private func touchEvent(_ fields: JSONFieldReader, time: Double) throws(JSONShapeError) -> TouchEvent {
         let touch = TouchID(try fields.unsigned("touch"))
         let phase = try fields.choice("phase", as: TouchPhase.self)
         let tool: ToolKind
@@ -251,7 +261,6 @@ package struct SessionLogLineReader {
         } else {
             tool = tools[touch] ?? .finger
         }
-        if phase == .began { tools[touch] = tool }
         let samples = try self.samples(fields, key: "samples", tool: tool, notAfter: time)
         let predicted = try self.samples(fields, key: "predicted", tool: tool, notAfter: .infinity)
         if phase == .began, samples.isEmpty {
