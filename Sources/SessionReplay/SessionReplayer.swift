@@ -52,7 +52,7 @@ public struct SessionReplayer: Sendable {
 
     /// Replays a log's events as they are read.
     public func replay(_ events: SessionLogEvents) -> ReplayReport {
-        var run = ReplayRun(configuration: configuration, events: events, headerMissing: events.header == nil)
+        var run = ReplayRun(configuration: configuration, events: events)
         return run.play()
     }
 }
@@ -67,7 +67,6 @@ private struct ReplayRun {
         if case .recorded = configuration.oracle { return false }
         return true
     }
-    let headerMissing: Bool
     var events: SessionLogEvents
     /// Events read ahead of the one being played (the re-timing oracles look ahead for a
     /// touch's recorded answers and for the snapshot the page will have when it answers).
@@ -97,10 +96,9 @@ private struct ReplayRun {
     static let issueLimit = 100
     var orphans = 0
 
-    init(configuration: ReplayConfiguration, events: SessionLogEvents, headerMissing: Bool) {
+    init(configuration: ReplayConfiguration, events: SessionLogEvents) {
         self.configuration = configuration
         self.events = events
-        self.headerMissing = headerMissing
         let host = EngineHost(router: configuration.router, bridge: configuration.bridge,
                               transform: events.header?.pageTransform ?? .identity, seed: configuration.seed)
         driver = ReplayDriver(host: host, keepsOutcomes: configuration.keepsTouches)
@@ -110,7 +108,7 @@ private struct ReplayRun {
 
     /// Plays the whole log and reports.
     mutating func play() -> ReplayReport {
-        if !headerMissing { playEvents() }
+        if events.header != nil { playEvents() }
         return report()
     }
 
@@ -122,10 +120,11 @@ private struct ReplayRun {
         }
         // The session goes on after its last line: answers still due arrive, deadlines pass.
         while true {
-            if let step = driver.step(until: .infinity, into: &output) {
-                carryOut(after: step)
+            if driver.step(until: .infinity, into: &output) != nil {
+                answerRequests()
             } else if let deadline = driver.host.nextDeadline, deadline.isFinite {
-                carryOut(after: driver.deliver(.tick, at: max(deadline, driver.host.now), into: &output))
+                driver.deliver(.tick, at: max(deadline, driver.host.now), into: &output)
+                answerRequests()
             } else {
                 break
             }
@@ -168,16 +167,16 @@ private struct ReplayRun {
         } else if case let .touch(touch) = input, touch.phase == .began {
             passedAnswers[touch.touch.rawValue] = nil   // answers from now on are the new touch's
         }
-        carryOut(after: step)
+        answerRequests()
     }
 
     mutating func runScheduled(until time: Double) {
-        while let step = driver.step(until: time, into: &output) { carryOut(after: step) }
-        carryOut(after: nil)
+        while driver.step(until: time, into: &output) != nil { answerRequests() }
+        answerRequests()   // what the time passing to `time` asked for
     }
 
     /// The page's side of what the host asked: answers to requests, scheduled.
-    mutating func carryOut(after step: ReplayDriver.Step?) {
+    mutating func answerRequests() {
         for item in output {
             if case let .send(request, touches) = item { answer(request, for: touches.first) }
         }

@@ -91,13 +91,12 @@ package struct SampleFlowAudit: Sendable {
             open[id]!.outcome.verdict = verdict
             open[id]!.outcome.reason = reason
         case let .ink(id, sample):
-            guard var flow = open.removeValue(forKey: id) else {
+            guard let downTime = open[id]?.downTime else {
                 problem("\(id): ink for a touch that is not open")
                 return nil
             }
-            if flow.outcome.firstInkLatency == nil { flow.outcome.firstInkLatency = max(0, now - flow.downTime) }
-            flow.outcome.inked.append(sample)
-            open[id] = flow
+            if open[id]!.outcome.firstInkLatency == nil { open[id]!.outcome.firstInkLatency = max(0, now - downTime) }
+            open[id]!.outcome.inked.append(sample)   // in place: no copy of the touch's samples
         case let .refineInk(id, index, sample):
             // Refinements may follow a touch's end; they change no count.
             if open[id]?.outcome.inked.indices.contains(index) == true { open[id]!.outcome.inked[index] = sample }
