@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests use beyond the Swift toolchain, when it is missing:
 #   node      runs the page script's tests (Tests/PageScript) with a DOM stand-in;
-#   chromium  the real browser of the end-to-end tests (Tests/ChromiumBridgeTests).
+#   chromium  the real browser of the end-to-end tests (Tests/ChromiumBridgeTests);
+#   WebKitGTK (libwebkit2gtk-4.1-dev), xvfb and xauth: the WebKit oracle and the native
+#             GTK front end (Integrations/GTK), whose tests run under xvfb-run.
 # Safe to run again. Without a package manager it says what is missing, and the tests
 # that need it report themselves as skipped, by name.
 set -uo pipefail
@@ -13,6 +15,9 @@ for name in chromium chromium-browser google-chrome; do
 done
 [ -n "${CHROMIUM:-}" ] && [ -x "${CHROMIUM}" ] && browser=$CHROMIUM
 [ -z "$browser" ] && missing+=(chromium)
+pkg-config --exists webkit2gtk-4.1 gtk+-3.0 2>/dev/null || missing+=(libwebkit2gtk-4.1-dev pkg-config)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
+command -v xauth >/dev/null 2>&1 || missing+=(xauth)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo -n"
@@ -31,5 +36,10 @@ if command -v chromium >/dev/null 2>&1 || [ -n "$browser" ]; then
   echo "test tools: $( (${browser:-chromium} --version) 2>/dev/null | head -1)"
 else
   echo "test tools: could not install chromium; the browser tests will be skipped" >&2
+fi
+if pkg-config --exists webkit2gtk-4.1 gtk+-3.0 2>/dev/null && command -v xvfb-run >/dev/null 2>&1; then
+  echo "test tools: WebKitGTK $(pkg-config --modversion webkit2gtk-4.1), GTK $(pkg-config --modversion gtk+-3.0), xvfb-run"
+else
+  echo "test tools: could not install WebKitGTK or Xvfb; the WebKit and GTK tests will be skipped" >&2
 fi
 exit 0

@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+// ScratchpadInk on WebKitGTK: the page oracle in a real WebKit engine, and a native GTK
+// scratchpad over a web view. A package of its own, depending on the root by path, so the
+// root package keeps zero dependencies and builds where GTK is not installed.
+// Needs WebKitGTK 4.1 and GTK 3 (Debian: libwebkit2gtk-4.1-dev, installed by
+// scripts/install-test-tools.sh); the tests and the front end need a display (xvfb-run -a).
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "ScratchpadInkGTK",
+    products: [
+        .library(name: "WebKitGTKOracle", targets: ["WebKitGTKOracle"]),
+        .library(name: "GTKScratchpad", targets: ["GTKScratchpad"]),
+        .executable(name: "scratchpad-gtk", targets: ["scratchpad-gtk"]),
+    ],
+    dependencies: [
+        .package(name: "ScratchpadInk", path: "../.."),
+    ],
+    targets: [
+        // WebKitGTK 4.1 and GTK 3 headers through pkg-config, with a few inline C helpers
+        // for what Swift cannot call directly (macros, event unions).
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        // The page oracle: the page script in a WebKitWebView, in its own script world.
+        .target(
+            name: "WebKitGTKOracle",
+            dependencies: [
+                "CWebKitGTK",
+                .product(name: "InkCore", package: "ScratchpadInk"),
+                .product(name: "HitTestBridge", package: "ScratchpadInk"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The native front end: a window with the page and a drawing overlay on top.
+        .target(
+            name: "GTKScratchpad",
+            dependencies: [
+                "CWebKitGTK", "WebKitGTKOracle",
+                .product(name: "InkCore", package: "ScratchpadInk"),
+                .product(name: "HitTestBridge", package: "ScratchpadInk"),
+                .product(name: "InkRecording", package: "ScratchpadInk"),
+                .product(name: "SessionReplay", package: "ScratchpadInk"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "scratchpad-gtk",
+            dependencies: [
+                "CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad",
+                .product(name: "InkCore", package: "ScratchpadInk"),
+                .product(name: "HitTestBridge", package: "ScratchpadInk"),
+                .product(name: "InkRecording", package: "ScratchpadInk"),
+                .product(name: "SessionReplay", package: "ScratchpadInk"),
+                .product(name: "ChromiumBridge", package: "ScratchpadInk"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebKitGTKTests",
+            dependencies: [
+                "CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad",
+                .product(name: "InkCore", package: "ScratchpadInk"),
+                .product(name: "HitTestBridge", package: "ScratchpadInk"),
+                .product(name: "InkRecording", package: "ScratchpadInk"),
+                .product(name: "SessionReplay", package: "ScratchpadInk"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,169 @@
+// WebKitGTK 4.1 and GTK 3, for Swift, with a few inline helpers for what Swift cannot
+// call directly: g_signal_connect is a macro, and GdkEvent is a union whose members Swift
+// reads awkwardly. Nothing here decides anything; the Swift side does.
+#ifndef SCRATCHPAD_CWEBKITGTK_SHIM_H
+#define SCRATCHPAD_CWEBKITGTK_SHIM_H
+
+#include <webkit2/webkit2.h>
+#include <gtk/gtk.h>
+#include <cairo.h>
+#include <math.h>
+#include <stdint.h>
+
+/// g_signal_connect, as a function.
+static inline gulong scratchpad_connect(gpointer instance, const char *signal, GCallback callback, gpointer data) {
+    return g_signal_connect_data(instance, signal, callback, data, NULL, (GConnectFlags)0);
+}
+
+/// A web view with its own user content manager, in a web context of this process's own,
+/// made once and never freed. Not WebKit's default context: that one is freed by an exit
+/// handler, on whatever thread calls exit(), and WebKit aborts when that is not the thread
+/// GTK runs on (a test runner's, for one).
+static inline GtkWidget *scratchpad_web_view_new(WebKitUserContentManager *manager) {
+    static WebKitWebContext *context = NULL;
+    if (!context) { context = webkit_web_context_new(); }
+    return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context, "user-content-manager", manager, NULL));
+}
+
+/// The phase of a pointer or touch event, as the front end reads it.
+typedef enum {
+    SCRATCHPAD_INPUT_OTHER = 0,
+    SCRATCHPAD_INPUT_DOWN = 1,
+    SCRATCHPAD_INPUT_MOVE = 2,
+    SCRATCHPAD_INPUT_UP = 3,
+    SCRATCHPAD_INPUT_CANCEL = 4,
+} ScratchpadInputPhase;
+
+/// What the front end reads of one GDK input event.
+typedef struct {
+    ScratchpadInputPhase phase;
+    /// 1 for a touch event (GDK_TOUCH_*), 0 for a pointer event (mouse, pen, eraser).
+    int is_touch;
+    /// Position in the event window's coordinates.
+    double x, y;
+    /// The touch sequence (a pointer value GDK hands out), 0 for pointer events.
+    uint64_t sequence;
+    /// The source device's kind (GdkInputSource), -1 when the event has none.
+    int source;
+    /// Pressure 0...1 and tilt -1...1 from the device's axes; NAN when it gives none.
+    double pressure, xtilt, ytilt;
+} ScratchpadInput;
+
+static inline double scratchpad_axis(const GdkEvent *event, GdkAxisUse use) {
+    gdouble value = 0;
+    return gdk_event_get_axis(event, use, &value) ? value : NAN;
+}
+
+/// Reads a button, motion or touch event. Only the primary button draws: other buttons,
+/// double-click events and motion with the button up read as SCRATCHPAD_INPUT_OTHER.
+static inline ScratchpadInput scratchpad_read_input(const GdkEvent *event) {
+    ScratchpadInput input = { SCRATCHPAD_INPUT_OTHER, 0, 0, 0, 0, -1, NAN, NAN, NAN };
+    gdouble x = 0, y = 0;
+    gdk_event_get_coords(event, &x, &y);
+    input.x = x;
+    input.y = y;
+    GdkDevice *device = gdk_event_get_source_device(event);
+    if (device) { input.source = (int)gdk_device_get_source(device); }
+    input.pressure = scratchpad_axis(event, GDK_AXIS_PRESSURE);
+    input.xtilt = scratchpad_axis(event, GDK_AXIS_XTILT);
+    input.ytilt = scratchpad_axis(event, GDK_AXIS_YTILT);
+    switch (event->type) {
+    case GDK_BUTTON_PRESS:
+        if (event->button.button == 1) { input.phase = SCRATCHPAD_INPUT_DOWN; }
+        break;
+    case GDK_MOTION_NOTIFY:
+        if (event->motion.state & GDK_BUTTON1_MASK) { input.phase = SCRATCHPAD_INPUT_MOVE; }
+        break;
+    case GDK_BUTTON_RELEASE:
+        if (event->button.button == 1) { input.phase = SCRATCHPAD_INPUT_UP; }
+        break;
+    case GDK_TOUCH_BEGIN: input.phase = SCRATCHPAD_INPUT_DOWN; input.is_touch = 1; break;
+    case GDK_TOUCH_UPDATE: input.phase = SCRATCHPAD_INPUT_MOVE; input.is_touch = 1; break;
+    case GDK_TOUCH_END: input.phase = SCRATCHPAD_INPUT_UP; input.is_touch = 1; break;
+    case GDK_TOUCH_CANCEL: input.phase = SCRATCHPAD_INPUT_CANCEL; input.is_touch = 1; break;
+    default: break;
+    }
+    if (input.is_touch) { input.sequence = (uint64_t)(uintptr_t)gdk_event_get_event_sequence(event); }
+    return input;
+}
+
+static inline void scratchpad_fill_common(GdkEvent *event, GtkWidget *widget, double x, double y,
+                                          gdouble *x_root, gdouble *y_root, GdkWindow **window) {
+    GdkWindow *target = gtk_widget_get_window(widget);
+    gint ox = 0, oy = 0;
+    if (target) { gdk_window_get_origin(target, &ox, &oy); }
+    *window = target ? g_object_ref(target) : NULL;
+    *x_root = x + ox;
+    *y_root = y + oy;
+    GdkSeat *seat = gdk_display_get_default_seat(gtk_widget_get_display(widget));
+    GdkDevice *pointer = seat ? gdk_seat_get_pointer(seat) : NULL;
+    if (pointer) {
+        gdk_event_set_device(event, pointer);
+        gdk_event_set_source_device(event, pointer);
+    }
+}
+
+/// Delivers a synthesized touch event (GDK_TOUCH_BEGIN, _UPDATE, _END or _CANCEL) to a
+/// realized widget at widget coordinates; returns whether a handler took it.
+static inline gboolean scratchpad_send_touch(GtkWidget *widget, GdkEventType type, double x, double y,
+                                             uint64_t sequence, guint32 time) {
+    GdkEvent *event = gdk_event_new(type);
+    event->touch.send_event = TRUE;
+    event->touch.time = time;
+    event->touch.x = x;
+    event->touch.y = y;
+    event->touch.sequence = (GdkEventSequence *)(uintptr_t)sequence;
+    event->touch.emulating_pointer = FALSE;
+    scratchpad_fill_common(event, widget, x, y, &event->touch.x_root, &event->touch.y_root, &event->touch.window);
+    gboolean handled = gtk_widget_event(widget, event);
+    gdk_event_free(event);
+    return handled;
+}
+
+/// Delivers a synthesized primary-button event (GDK_BUTTON_PRESS, GDK_MOTION_NOTIFY with
+/// the button held, GDK_BUTTON_RELEASE) to a realized widget at widget coordinates.
+static inline gboolean scratchpad_send_pointer(GtkWidget *widget, GdkEventType type, double x, double y, guint32 time) {
+    GdkEvent *event = gdk_event_new(type);
+    if (type == GDK_MOTION_NOTIFY) {
+        event->motion.send_event = TRUE;
+        event->motion.time = time;
+        event->motion.x = x;
+        event->motion.y = y;
+        event->motion.state = GDK_BUTTON1_MASK;
+        scratchpad_fill_common(event, widget, x, y, &event->motion.x_root, &event->motion.y_root, &event->motion.window);
+    } else {
+        event->button.send_event = TRUE;
+        event->button.time = time;
+        event->button.x = x;
+        event->button.y = y;
+        event->button.button = 1;
+        event->button.state = type == GDK_BUTTON_RELEASE ? GDK_BUTTON1_MASK : 0;
+        scratchpad_fill_common(event, widget, x, y, &event->button.x_root, &event->button.y_root, &event->button.window);
+    }
+    gboolean handled = gtk_widget_event(widget, event);
+    gdk_event_free(event);
+    return handled;
+}
+
+static inline cairo_status_t scratchpad_append_png(void *closure, const unsigned char *data, unsigned int length) {
+    g_byte_array_append((GByteArray *)closure, data, length);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/// Draws a realized widget (and its children) into a PNG in memory; NULL on failure.
+/// Free with g_byte_array_unref.
+static inline GByteArray *scratchpad_widget_png(GtkWidget *widget) {
+    int width = gtk_widget_get_allocated_width(widget), height = gtk_widget_get_allocated_height(widget);
+    if (width <= 0 || height <= 0) { return NULL; }
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+    cairo_t *cr = cairo_create(surface);
+    gtk_widget_draw(widget, cr);
+    cairo_destroy(cr);
+    GByteArray *png = g_byte_array_new();
+    cairo_status_t status = cairo_surface_write_to_png_stream(surface, scratchpad_append_png, png);
+    cairo_surface_destroy(surface);
+    if (status != CAIRO_STATUS_SUCCESS) { g_byte_array_unref(png); return NULL; }
+    return png;
+}
+
+#endif

@@ -1,0 +1,329 @@
+import CWebKitGTK
+import Foundation
+import HitTestBridge
+import InkCore
+
+/// An exercise page in a WebKitWebView, with the package's page script installed the way
+/// an iPad app installs it in a WKWebView:
+///
+/// - a script world of its own (`scratchpad-ink`, the twin of `WKContentWorld`): the
+///   page's scripts share the DOM but cannot see `window.scratchpadInk`, replace it, or
+///   poison the built-ins it uses;
+/// - the page script as a user script at document start, top frame only, in that world
+///   (`WKUserScript(source:injectionTime:forMainFrameOnly:in:)`);
+/// - a script message handler named `scratchpadInk` registered in that world only
+///   (`add(_:contentWorld:name:)`): `window.webkit.messageHandlers.scratchpadInk` exists
+///   nowhere else, so nothing the page posts can reach it;
+/// - questions asked by evaluating `HitTestRequest.scriptInvocation` in that world
+///   (`evaluateJavaScript(_:in:in:)`); answers and region snapshots come back as messages
+///   through the handler, as untrusted bytes for the bridge.
+///
+/// GTK is single-threaded: use a page only on the thread that initialised GTK (the main
+/// thread of `scratchpad-gtk`, or ``GTKThread``). Messages are queued (at most
+/// ``messageLimit``, the oldest dropped beyond) unless ``onMessage`` takes them as they arrive.
+public final class WebKitGTKPage {
+    /// A message the page script posted, as it arrived.
+    public struct PostedMessage: Sendable {
+        /// The message text, as UTF-8: untrusted, for the bridge to validate.
+        public var bytes: [UInt8]
+        /// The message decoded, or why it was refused.
+        public var decoded: Result<PageMessage, WireMessageError>
+
+        /// A message from its bytes.
+        public init(bytes: [UInt8]) {
+            self.bytes = bytes
+            decoded = Result { () throws(WireMessageError) in try PageMessage.decode(bytes) }
+        }
+    }
+
+    /// The script world the page script runs in.
+    public static let worldName = "scratchpad-ink"
+    /// The message handler's name: the page script posts to
+    /// `window.webkit.messageHandlers.scratchpadInk`, the name it uses on iOS.
+    public static let handlerName = "scratchpadInk"
+
+    /// The web view, as a GTK widget (place it in a container; the page keeps a reference).
+    public let widget: UnsafeMutablePointer<GtkWidget>
+    private let manager: UnsafeMutablePointer<WebKitUserContentManager>
+    private var queued: [PostedMessage] = []
+    private var loadFinished = false
+    /// Evaluations sent and not completed.
+    public private(set) var pendingEvaluations = 0
+    private var loadFailure: String?
+
+    /// When set, every message goes here as it arrives instead of into the queue.
+    public var onMessage: ((PostedMessage) -> Void)?
+    /// The most messages held for ``takePostedMessages()``.
+    public var messageLimit = 1_000
+    /// Messages dropped because the queue was full.
+    public private(set) var droppedMessages = 0
+    /// Messages that arrived through the handler.
+    public private(set) var receivedMessages = 0
+
+    var view: UnsafeMutablePointer<WebKitWebView> { cast(widget) }
+
+    /// Creates a web view with the page script installed. Call on the GTK thread.
+    /// - Throws: ``WebKitGTKError/noDisplay`` without a display;
+    ///   ``WebKitGTKError/pageScriptMissing(_:)`` when the script cannot be read.
+    public init() throws(WebKitGTKError) {
+        try GTK.initialize()
+        let source: String
+        do { source = try PageScript.source } catch { throw .pageScriptMissing("\(error)") }
+        manager = webkit_user_content_manager_new()
+        widget = scratchpad_web_view_new(manager)
+        g_object_ref_sink(widget)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        // Connected before the handler is registered, as WebKit recommends.
+        _ = (scratchpad_connect(manager, "script-message-received::\(Self.handlerName)", unsafeBitCast(
+            { (_: UnsafeMutableRawPointer?, result: OpaquePointer?, context: UnsafeMutableRawPointer?) in
+                guard let result, let context else { return }
+                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().received(result)
+            } as @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
+            to: GCallback.self), me))
+        webkit_user_content_manager_register_script_message_handler_in_world(manager, Self.handlerName, Self.worldName)
+        let script = webkit_user_script_new_for_world(
+            source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, Self.worldName, nil, nil)
+        webkit_user_content_manager_add_script(manager, script)
+        webkit_user_script_unref(script)
+        _ = (scratchpad_connect(widget, "load-changed", unsafeBitCast(
+            { (_: UnsafeMutableRawPointer?, event: WebKitLoadEvent, context: UnsafeMutableRawPointer?) in
+                guard let context, event == WEBKIT_LOAD_FINISHED else { return }
+                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().loadFinished = true
+            } as @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void,
+            to: GCallback.self), me))
+        _ = (scratchpad_connect(widget, "load-failed", unsafeBitCast(
+            { (_: UnsafeMutableRawPointer?, _: WebKitLoadEvent, uri: UnsafePointer<CChar>?, error: UnsafeMutablePointer<GError>?,
+               context: UnsafeMutableRawPointer?) -> gboolean in
+                guard let context else { return 0 }
+                let page = Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue()
+                page.loadFailure = "\(uri.map { String(cString: $0) } ?? "?"): \(error.map { String(cString: $0.pointee.message) } ?? "error")"
+                return 0
+            } as @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?,
+                                 UnsafeMutableRawPointer?) -> gboolean,
+            to: GCallback.self), me))
+    }
+
+    deinit {
+        // A web view freed by the last reference an evaluation's task holds, inside WebKit's
+        // own completion, makes WebKit abort: let the evaluations finish first.
+        GTK.spin(timeout: 5) { pendingEvaluations == 0 }
+        // By data: a destroyed widget has already dropped its handlers.
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        g_signal_handlers_disconnect_matched(manager, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+        g_signal_handlers_disconnect_matched(widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+        webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.handlerName, Self.worldName)
+        g_object_unref(widget)
+        g_object_unref(manager)
+    }
+
+    /// Opens a top-level window of `width` × `height` holding only this page (the oracle
+    /// without a front end, as the tests use it). Returns the window.
+    @discardableResult
+    public func showInWindow(width: Int = 1024, height: Int = 768) -> UnsafeMutablePointer<GtkWidget> {
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_default_size(cast(window), gint(width), gint(height))
+        gtk_window_set_resizable(cast(window), 0)
+        gtk_widget_set_size_request(widget, gint(width), gint(height))
+        gtk_container_add(cast(window), widget)
+        gtk_widget_show_all(window)
+        return window
+    }
+
+    /// Loads `url` and waits until it has loaded (the page script is installed at document
+    /// start, so it is there by then).
+    public func load(_ url: URL, timeout: Double = 15) throws(WebKitGTKError) {
+        loadFinished = false
+        loadFailure = nil
+        webkit_web_view_load_uri(view, url.absoluteString)
+        guard GTK.spin(timeout: timeout, until: { loadFinished || loadFailure != nil }) else {
+            throw .timeout(what: "loading \(url.lastPathComponent)", seconds: timeout)
+        }
+        if let loadFailure { throw .loadFailed(loadFailure) }
+    }
+
+    private func received(_ result: OpaquePointer) {
+        let value = webkit_javascript_result_get_js_value(result)
+        let bytes: [UInt8]
+        if let value, jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) {
+            bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)))
+            g_free(text)
+        } else {
+            bytes = []  // not a string: the bridge refuses it like any malformed message
+        }
+        receivedMessages += 1
+        let message = PostedMessage(bytes: bytes)
+        if let onMessage {
+            onMessage(message)
+            return
+        }
+        if queued.count >= messageLimit {
+            queued.removeFirst()
+            droppedMessages += 1
+        }
+        queued.append(message)
+    }
+
+    /// Evaluates `script` in the page script's world (or the page's own) and calls
+    /// `completion` with its value as JSON text (`nil` for `undefined`), or the error.
+    public func evaluate(_ script: String, inPageWorld: Bool = false,
+                         completion: @escaping (Result<String?, WebKitGTKError>) -> Void) {
+        final class Box { let completion: (Result<String?, WebKitGTKError>) -> Void
+            init(_ completion: @escaping (Result<String?, WebKitGTKError>) -> Void) { self.completion = completion } }
+        pendingEvaluations += 1
+        let box = Unmanaged.passRetained(Box { [unowned self] result in
+            pendingEvaluations -= 1
+            completion(result)
+        }).toOpaque()
+        webkit_web_view_evaluate_javascript(view, script, -1, inPageWorld ? nil : Self.worldName, nil, nil, { object, result, context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_evaluate_javascript_finish(cast(UnsafeMutableRawPointer(object!)), result, &error)
+            if let error {
+                let message = String(cString: error.pointee.message)
+                g_error_free(error)
+                box.completion(.failure(.scriptFailed(message)))
+                return
+            }
+            guard let value else { return box.completion(.success(nil)) }
+            defer { g_object_unref(value) }
+            if jsc_value_is_undefined(value) != 0 { return box.completion(.success(nil)) }
+            guard let json = jsc_value_to_json(value, 0) else { return box.completion(.success(nil)) }
+            defer { g_free(json) }
+            box.completion(.success(String(cString: json)))
+        }, box)
+    }
+
+    /// Evaluates `script` and waits for its value (JSON text; `nil` for `undefined`).
+    @discardableResult
+    public func evaluate(_ script: String, inPageWorld: Bool = false, timeout: Double = 5) throws(WebKitGTKError) -> String? {
+        var result: Result<String?, WebKitGTKError>?
+        evaluate(script, inPageWorld: inPageWorld) { result = $0 }
+        guard GTK.spin(timeout: timeout, until: { result != nil }), let result else {
+            throw .timeout(what: "evaluateJavaScript", seconds: timeout)
+        }
+        return try result.get()
+    }
+
+    /// Sends `request` to the page script; `completion` is told whether the script took it
+    /// (its answer comes later, as a message), or why it could not be asked.
+    public func send(_ request: HitTestRequest, completion: @escaping (Result<Void, WebKitGTKError>) -> Void) {
+        evaluate(request.scriptInvocation) { result in
+            switch result {
+            case .success("true"): completion(.success(()))
+            case let .success(other): completion(.failure(.scriptFailed("the page script is not there (the invocation returned \(other ?? "undefined"))")))
+            case let .failure(error): completion(.failure(error))
+            }
+        }
+    }
+
+    /// Asks the page script and waits for its answer through the handler; returns the
+    /// answer and the round trip's wall-clock duration, seconds.
+    public func hitTest(_ request: HitTestRequest, timeout: Double = 5) throws(WebKitGTKError) -> (message: PostedMessage, seconds: Double) {
+        let start = GTK.now
+        var failure: WebKitGTKError?
+        var evaluated = false
+        send(request) {
+            evaluated = true
+            if case let .failure(error) = $0 { failure = error }
+        }
+        let token = request.token
+        var answer: PostedMessage?
+        var seconds = 0.0
+        GTK.spin(timeout: timeout) {
+            if answer == nil {
+                answer = take { if case let .success(.answer(a)) = $0.decoded { a.token == token } else { false } }
+                if answer != nil { seconds = GTK.now - start }
+            }
+            // The evaluation's own completion may come after the answer (not timed).
+            return (answer != nil && evaluated) || failure != nil
+        }
+        if let failure { throw failure }
+        guard let answer else { throw .timeout(what: "hit test", seconds: timeout) }
+        return (answer, seconds)
+    }
+
+    /// Asks the page script to post a region snapshot now, and waits for it.
+    public func pushRegions(timeout: Double = 5) throws(WebKitGTKError) -> PostedMessage {
+        // Snapshots already queued are older than the one asked for.
+        queued.removeAll { if case .success(.regions) = $0.decoded { true } else { false } }
+        try evaluate("window.scratchpadInk.pushRegions(); true")
+        var snapshot: PostedMessage?
+        GTK.spin(timeout: timeout) {
+            snapshot = take { if case .success(.regions) = $0.decoded { true } else { false } }
+            return snapshot != nil
+        }
+        guard let snapshot else { throw .timeout(what: "region snapshot", seconds: timeout) }
+        return snapshot
+    }
+
+    private func take(where matches: (PostedMessage) -> Bool) -> PostedMessage? {
+        guard let index = queued.firstIndex(where: matches) else { return nil }
+        return queued.remove(at: index)
+    }
+
+    /// Every queued message, in order (heartbeat snapshots, and anything else the page made
+    /// the script post); the queue is emptied.
+    public func takePostedMessages() -> [PostedMessage] {
+        defer { queued.removeAll() }
+        return queued
+    }
+
+    /// Messages held, not taken yet.
+    public var heldMessages: Int { queued.count }
+
+    /// A `data-*` value of the page's `<body>` (how the fixture pages expose their state),
+    /// read in the page's own world.
+    public func bodyData(_ name: String) throws(WebKitGTKError) -> String? {
+        let key = String(decoding: (try? JSONSerialization.data(withJSONObject: name, options: .fragmentsAllowed)) ?? Data("\"\"".utf8), as: UTF8.self)
+        guard let json = try evaluate("document.body.dataset[\(key)] ?? null", inPageWorld: true), json != "null" else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)) as? String
+    }
+
+    /// Where the view, one point per CSS pixel, lands on the page: page = view / zoom + the
+    /// visual viewport's page offset. Read in the script's world (the page cannot fake it).
+    public func canvasToPage() throws(WebKitGTKError) -> PageTransform {
+        let json = try evaluate(
+            "(function (v) { return v ? [v.scale, v.pageLeft, v.pageTop] : [1, window.scrollX, window.scrollY]; })(window.visualViewport)")
+        guard let json, let items = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Double], items.count == 3, items[0] > 0
+        else { throw .scriptFailed("visual viewport: \(json ?? "undefined")") }
+        return PageTransform(scale: 1 / items[0], offsetX: items[1], offsetY: items[2])
+    }
+
+    /// The phase of a touch delivered to the page.
+    public enum TouchPhase: Sendable {
+        /// A finger comes down (`touchstart`).
+        case start
+        /// It moves (`touchmove`).
+        case move
+        /// It lifts (`touchend`).
+        case end
+        /// The system takes it away (`touchcancel`).
+        case cancel
+    }
+
+    /// Delivers a synthesized GDK touch event to the web view at view coordinates (CSS
+    /// pixels when unzoomed). WebKit turns it into a DOM touch event, so the page's own
+    /// handlers run; `sequence` tells touches apart (not 0).
+    @discardableResult
+    public func dispatchTouch(_ phase: TouchPhase, sequence: UInt64, x: Double, y: Double) -> Bool {
+        let type: GdkEventType = switch phase {
+        case .start: GDK_TOUCH_BEGIN
+        case .move: GDK_TOUCH_UPDATE
+        case .end: GDK_TOUCH_END
+        case .cancel: GDK_TOUCH_CANCEL
+        }
+        return scratchpad_send_touch(widget, type, x, y, sequence, GTK.eventTime) != 0
+    }
+
+    /// Delivers a synthesized primary-button event (press, drag, release) to the web view:
+    /// mouse events, pointer events and clicks in the page.
+    @discardableResult
+    public func dispatchPointer(_ phase: TouchPhase, x: Double, y: Double) -> Bool {
+        let type: GdkEventType = switch phase {
+        case .start: GDK_BUTTON_PRESS
+        case .move: GDK_MOTION_NOTIFY
+        case .end, .cancel: GDK_BUTTON_RELEASE
+        }
+        return scratchpad_send_pointer(widget, type, x, y, GTK.eventTime) != 0
+    }
+}
