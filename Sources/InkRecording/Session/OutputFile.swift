@@ -17,18 +17,18 @@ import Foundation
 /// try file.write(svg)
 /// try file.commit()
 /// ```
-package struct OutputFile {
+public struct OutputFile {
     /// The target path.
-    package let path: String
+    public let path: String
     /// The temporary file beside it.
-    package let temporaryPath: String
+    public let temporaryPath: String
     private let handle: FileHandle
     private var pending: [UInt8] = []
 
     /// Checks the target and creates the temporary file beside it.
     /// - Throws: ``OutputFileError`` when the target is not a regular file (or absent), or the
     ///   temporary file cannot be created.
-    package init(path: String) throws(OutputFileError) {
+    public init(path: String) throws(OutputFileError) {
         try Self.checkTarget(path)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
@@ -47,8 +47,15 @@ package struct OutputFile {
 
     /// Appends text (UTF-8), written out in 64 KiB pieces.
     /// - Throws: ``OutputFileError`` when the disk refuses it; call ``discard()`` then.
-    package mutating func write(_ text: String) throws(OutputFileError) {
+    public mutating func write(_ text: String) throws(OutputFileError) {
         pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { try flush() }
+    }
+
+    /// Appends bytes (a PNG, say), written out in 64 KiB pieces.
+    /// - Throws: ``OutputFileError`` when the disk refuses them; call ``discard()`` then.
+    public mutating func write<Bytes: Collection<UInt8>>(bytes: Bytes) throws(OutputFileError) {
+        pending.append(contentsOf: bytes)
         if pending.count >= 1 << 16 { try flush() }
     }
 
@@ -63,7 +70,7 @@ package struct OutputFile {
     /// Flushes the file to disk and moves it to the target. On failure the temporary file is
     /// removed and the target is unchanged.
     /// - Throws: ``OutputFileError``.
-    package mutating func commit() throws(OutputFileError) {
+    public mutating func commit() throws(OutputFileError) {
         do throws(OutputFileError) {
             try flush()
             do {
@@ -83,16 +90,28 @@ package struct OutputFile {
     }
 
     /// Removes the temporary file (the target is untouched).
-    package func discard() {
+    public func discard() {
         try? handle.close()
         unlink(temporaryPath)
     }
 
     /// Writes `text` to `path` by the policy above, all at once.
-    package static func write(_ text: String, to path: String) throws(OutputFileError) {
+    public static func write(_ text: String, to path: String) throws(OutputFileError) {
         var file = try OutputFile(path: path)
         do {
             try file.write(text)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    /// Writes `bytes` to `path` by the policy above, all at once.
+    public static func write<Bytes: Collection<UInt8>>(bytes: Bytes, to path: String) throws(OutputFileError) {
+        var file = try OutputFile(path: path)
+        do {
+            try file.write(bytes: bytes)
             try file.commit()
         } catch {
             file.discard()
@@ -121,12 +140,12 @@ package struct OutputFile {
 
 /// Why an output file could not be written. Nothing was left behind, and the target was
 /// not changed.
-package struct OutputFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct OutputFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The target path.
-    package var path: String
+    public var path: String
     /// What went wrong.
-    package var message: String
+    public var message: String
 
     /// `path: message`.
-    package var description: String { "\(path): \(message)" }
+    public var description: String { "\(path): \(message)" }
 }

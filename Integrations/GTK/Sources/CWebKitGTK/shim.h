@@ -145,6 +145,18 @@ static inline gboolean scratchpad_send_pointer(GtkWidget *widget, GdkEventType t
     return handled;
 }
 
+/// Hands a scroll event that reached the overlay to the widget below it (the web view), at
+/// the same position (the two cover each other exactly).
+static inline gboolean scratchpad_forward_scroll(GtkWidget *target, const GdkEvent *event) {
+    if (event->type != GDK_SCROLL || !gtk_widget_get_window(target)) { return FALSE; }
+    GdkEvent *copy = gdk_event_copy(event);
+    if (copy->scroll.window) { g_object_unref(copy->scroll.window); }
+    copy->scroll.window = g_object_ref(gtk_widget_get_window(target));
+    gboolean handled = gtk_widget_event(target, copy);
+    gdk_event_free(copy);
+    return handled;
+}
+
 static inline cairo_status_t scratchpad_append_png(void *closure, const unsigned char *data, unsigned int length) {
     g_byte_array_append((GByteArray *)closure, data, length);
     return CAIRO_STATUS_SUCCESS;

@@ -50,7 +50,7 @@ public enum GTK {
     public static var now: Double { Double(g_get_monotonic_time()) / 1e6 }
 
     /// The monotonic clock in milliseconds, wrapped to 32 bits: the `time` field of GDK events.
-    static var eventTime: UInt32 { UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000) }
+    package static var eventTime: UInt32 { UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000) }
 
     /// Runs the main context (nested: callbacks, signals and WebKit's replies are
     /// dispatched meanwhile) until `done` is true or `timeout` seconds pass.
@@ -153,11 +153,11 @@ public final class GTKThread: @unchecked Sendable {
 /// A typed pointer to a GObject (or any C struct) seen as another type, as GTK's casting
 /// macros do.
 @inline(__always)
-func cast<T>(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<T> {
+package func cast<T>(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<T> {
     pointer.assumingMemoryBound(to: T.self)
 }
 
 @inline(__always)
-func cast<T, U>(_ pointer: UnsafeMutablePointer<U>) -> UnsafeMutablePointer<T> {
+package func cast<T, U>(_ pointer: UnsafeMutablePointer<U>) -> UnsafeMutablePointer<T> {
     UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: T.self)
 }

@@ -1,0 +1,116 @@
+import CWebKitGTK
+import Foundation
+import HitTestBridge
+import InkCore
+import InkRecording
+import SessionReplay
+import WebKitGTKOracle
+
+/// Plays a session log into a ``ScratchpadWindow`` as a user would have made it: each
+/// recorded sample becomes one synthesized GDK event delivered to the drawing overlay, at
+/// its recorded pace, so it takes the same path as real input (the overlay's event
+/// handlers, the engine, the page). A finger's samples are touch events (its log id is the
+/// touch sequence); a pencil's are primary-button and motion events of the pointer.
+///
+/// The log's recorded answers and snapshots are not used: the real page answers. What GDK
+/// events cannot carry is left out and counted: estimated-property updates, and a pencil's
+/// pressure and tilt (a synthesized event has no device axes to hold them).
+public struct LogPlayer {
+    /// How much faster than recorded to play (1: as recorded).
+    public var speed: Double
+    /// How long to let the page settle after the last event (its handlers, the last answers).
+    public var settle: Double
+
+    /// A player at `speed`.
+    public init(speed: Double = 1, settle: Double = 0.5) {
+        self.speed = speed > 0 && speed.isFinite ? speed : 1
+        self.settle = settle
+    }
+
+    /// What was played.
+    public struct Played: Sendable, Hashable {
+        /// GDK events delivered to the overlay.
+        public var events = 0
+        /// Samples played.
+        public var samples = 0
+        /// Estimated-property updates in the log, not played.
+        public var updatesSkipped = 0
+        /// Pencil samples whose pressure or tilt could not be carried.
+        public var axesDropped = 0
+        /// The most the playback fell behind its schedule, seconds.
+        public var worstLag = 0.0
+    }
+
+    /// Plays `log` into `window` (shown, with its page loaded), then waits until no question
+    /// is open and the page has settled.
+    public mutating func play(_ log: SessionLog, into window: ScratchpadWindow) -> Played {
+        var played = Played()
+        let start = GTK.now
+        let origin = log.events.first?.time ?? 0
+        for event in log.events {
+            switch event {
+            case let .touch(touch, time):
+                let due = start + (time - origin) / speed
+                if due > GTK.now { GTK.spin(timeout: due - GTK.now + 1) { GTK.now >= due } }
+                played.worstLag = max(played.worstLag, GTK.now - due)
+                deliver(touch, to: window, played: &played)
+            case .update:
+                played.updatesSkipped += 1
+            case .answer, .regions:
+                break  // the real page answers
+            }
+        }
+        GTK.spin(timeout: 5) { window.driver.host.waitingQueries == 0 }
+        GTK.spin(for: settle)
+        return played
+    }
+
+    private var tools: [TouchID: ToolKind] = [:]
+    private var positions: [TouchID: CanvasPoint] = [:]
+
+    private mutating func deliver(_ touch: TouchEvent, to window: ScratchpadWindow, played: inout Played) {
+        if touch.phase == .began, let tool = touch.samples.first?.tool { tools[touch.touch] = tool }
+        let isFinger = (tools[touch.touch] ?? .finger) == .finger
+        let sequence = touch.touch.rawValue &+ 1  // never 0: GDK's pointer events have none
+        // A lift or a cancel with no sample of its own happens where the touch last was.
+        var samples = touch.samples
+        if samples.isEmpty, touch.phase == .ended || touch.phase == .cancelled, let point = positions[touch.touch] {
+            samples = [TouchSample(x: point.x, y: point.y, timestamp: 0)]
+            played.samples -= 1  // not a sample of the log
+        }
+        if touch.phase == .ended || touch.phase == .cancelled {
+            tools[touch.touch] = nil
+            positions[touch.touch] = nil
+        } else if let last = samples.last {
+            positions[touch.touch] = last.point
+        }
+        for (index, sample) in samples.enumerated() {
+            let first = index == 0, last = index == samples.count - 1
+            let phase: WebKitGTKPage.TouchPhase = switch touch.phase {
+            case .began: first ? .start : .move
+            case .moved: .move
+            case .ended: last ? .end : .move
+            case .cancelled: last ? .cancel : .move
+            }
+            if isFinger {
+                let type: GdkEventType = switch phase {
+                case .start: GDK_TOUCH_BEGIN
+                case .move: GDK_TOUCH_UPDATE
+                case .end: GDK_TOUCH_END
+                case .cancel: GDK_TOUCH_CANCEL
+                }
+                _ = scratchpad_send_touch(window.canvas, type, sample.x, sample.y, sequence, GTK.eventTime)
+            } else {
+                if sample.force != nil || sample.altitude != nil || sample.azimuth != nil { played.axesDropped += 1 }
+                let type: GdkEventType = switch phase {
+                case .start: GDK_BUTTON_PRESS
+                case .move: GDK_MOTION_NOTIFY
+                case .end, .cancel: GDK_BUTTON_RELEASE
+                }
+                _ = scratchpad_send_pointer(window.canvas, type, sample.x, sample.y, GTK.eventTime)
+            }
+            played.events += 1
+            played.samples += 1
+        }
+    }
+}

@@ -1,0 +1,415 @@
+import CWebKitGTK
+import Foundation
+import HitTestBridge
+import InkCore
+import InkRecording
+import SessionReplay
+import WebKitGTKOracle
+
+/// The native front end: a GTK window with the exercise page in a WebKitWebView and a
+/// transparent drawing overlay on top of it.
+///
+/// Every input becomes one ``HostInput`` for ``ReplayDriver``, the driver every replay uses,
+/// here in wall-clock time: `EngineHost` decides (the one join of engine and bridge),
+/// `TouchIdentities` maps GDK's touch sequences to engine touches, and the audit checks
+/// every sample as it goes. What the host asks for is carried out at once, in order:
+///
+/// - **ink** goes into an `InkLayer`; the overlay redraws only the changed bounds, from each
+///   stroke's stable segments and its volatile tail;
+/// - **questions** are evaluated in the page script's world; the answers, and the page's
+///   region snapshots, come back through the `scratchpadInk` message handler;
+/// - **touches that belong to the page** are handed to the web view as synthesized GDK
+///   events at the same position (the overlay and the view cover each other exactly):
+///   touch events for a finger, button and motion events for a mouse or pen; WebKit turns
+///   them into DOM events and runs the page's own handlers, and taps focus and click as
+///   usual;
+/// - **deadlines** are one GLib timeout, re-armed to the host's next deadline.
+///
+/// Scroll-wheel events on the overlay go to the web view. After a page touch ends and after
+/// a wheel scroll, the view's mapping (scroll and zoom) is read from the page and given to
+/// the bridge.
+///
+/// Use on the GTK thread only.
+public final class ScratchpadWindow {
+    /// Settings of a window.
+    public struct Options: Sendable {
+        /// The page's viewport, CSS pixels (the overlay covers it, one point each).
+        public var width: Int
+        /// The viewport's height, CSS pixels.
+        public var height: Int
+        /// The engine's settings.
+        public var router: TouchRouterConfiguration
+        /// The bridge's settings (timeout, fallback, cache).
+        public var bridge: BridgeConfiguration
+        /// Whether each finished touch's outcome is kept (``outcomes``); off, memory stays
+        /// flat however long the window is used.
+        public var keepsOutcomes: Bool
+
+        /// Settings for a `width` × `height` page.
+        public init(width: Int = 1024, height: Int = 768, router: TouchRouterConfiguration = TouchRouterConfiguration(),
+                    bridge: BridgeConfiguration = BridgeConfiguration(), keepsOutcomes: Bool = true) {
+            self.width = width
+            self.height = height
+            self.router = router
+            self.bridge = bridge
+            self.keepsOutcomes = keepsOutcomes
+        }
+    }
+
+    /// Where a touch came from, and so how it reaches the page.
+    enum Origin {
+        /// A touchscreen touch: touch events, with this sequence.
+        case touch(UInt64)
+        /// The pointer (mouse or pen): button and motion events.
+        case pointer
+    }
+
+    /// The page and its oracle.
+    public let page: WebKitGTKPage
+    /// The top-level window.
+    public let window: UnsafeMutablePointer<GtkWidget>
+    /// The drawing overlay above the web view.
+    public let canvas: UnsafeMutablePointer<GtkWidget>
+    /// The engine, the bridge, the touch ids and the audit.
+    public private(set) var driver: ReplayDriver
+    /// The ink drawn.
+    public private(set) var ink = InkLayer()
+    /// Wall-clock durations of the round trips to the page (question sent to answer
+    /// received), seconds; the most recent 10,000.
+    public private(set) var roundTrips: [Double] = []
+    /// Events handed to the web view for touches that belong to the page.
+    public private(set) var pageEventsDispatched = 0
+    /// Inputs the host refused, as sentences (the first 100).
+    public private(set) var refusals: [String] = []
+    /// Page messages the bridge refused (malformed, forged, oversized).
+    public private(set) var refusedMessages = 0
+    /// The overlay's area redrawn, summed over frames, square points (for the tests).
+    public private(set) var redrawnArea = 0.0
+    /// Frames drawn.
+    public private(set) var framesDrawn = 0
+    /// The mapping from overlay to page the bridge was last given.
+    public private(set) var transform = PageTransform.identity
+
+    private var output: [HostOutput] = []
+    private var processing = false
+    private var waiting: [HostInput] = []
+    private var timer: guint = 0
+    private var timerDeadline = Double.nan
+    private var origins: [TouchID: Origin] = [:]
+    private var dispatched: Set<TouchID> = []
+    private var sentAt: [QueryToken: Double] = [:]
+    private var layoutReadPending = false
+
+    /// Opens the window (not shown until ``show()``), with the page script installed.
+    /// - Throws: ``WebKitGTKError`` without a display, or without the page script.
+    public init(options: Options = Options()) throws(WebKitGTKError) {
+        page = try WebKitGTKPage()
+        driver = ReplayDriver(host: EngineHost(router: options.router, bridge: options.bridge), keepsOutcomes: options.keepsOutcomes)
+        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_title(cast(window), "ScratchpadInk")
+        gtk_window_set_resizable(cast(window), 0)
+        let overlay = gtk_overlay_new()!
+        gtk_widget_set_size_request(page.widget, gint(options.width), gint(options.height))
+        gtk_container_add(cast(overlay), page.widget)
+        canvas = gtk_drawing_area_new()
+        gtk_widget_set_can_focus(canvas, 0)
+        gtk_widget_add_events(canvas, gint(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
+            | GDK_POINTER_MOTION_MASK.rawValue | GDK_TOUCH_MASK.rawValue | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
+        gtk_overlay_add_overlay(cast(overlay), canvas)
+        gtk_container_add(cast(window), overlay)
+        page.onMessage = { [unowned self] message in received(message) }
+        connectSignals()
+    }
+
+    deinit {
+        if timer != 0 { g_source_remove(timer) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        g_signal_handlers_disconnect_matched(canvas, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+        page.onMessage = nil
+        gtk_widget_destroy(window)
+    }
+
+    /// Shows the window, loads `url` and waits until it has loaded; then reads where the
+    /// view lands on the page, and takes the page's first region snapshot.
+    public func show(loading url: URL, timeout: Double = 15) throws(WebKitGTKError) {
+        gtk_widget_show_all(window)
+        if let gdkWindow = gtk_widget_get_window(canvas) {
+            // Every motion event, not one per frame: ink needs all the samples.
+            gdk_window_set_event_compression(gdkWindow, 0)
+        }
+        try page.load(url, timeout: timeout)
+        gtk_widget_grab_focus(page.widget)
+        let view = try page.canvasToPage()
+        if view != transform {
+            transform = view
+            deliver(.layout(view, generation: nil))
+        }
+        // The page script pushes its first snapshot when the document is ready; wait for it
+        // so the cache can answer from the first touch.
+        GTK.spin(timeout: 2) { driver.host.bridgeMetrics.snapshotsAccepted > 0 }
+    }
+
+    // MARK: Input
+
+    private func connectSignals() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let input: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, event, context in
+            guard let event, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handle(event) ? 1 : 0
+        }
+        for signal in ["button-press-event", "button-release-event", "motion-notify-event", "touch-event", "scroll-event"] {
+            _ = scratchpad_connect(canvas, signal, unsafeBitCast(input, to: GCallback.self), me)
+        }
+        let draw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, cr, context in
+            guard let cr, let context else { return 0 }
+            Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().draw(cr)
+            return 0
+        }
+        _ = scratchpad_connect(canvas, "draw", unsafeBitCast(draw, to: GCallback.self), me)
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        if event.pointee.type == GDK_SCROLL {
+            _ = scratchpad_forward_scroll(page.widget, event)
+            readLayoutSoon()
+            return true
+        }
+        let input = scratchpad_read_input(event)
+        guard let touch = Self.touchEvent(from: input, now: GTK.now) else { return false }
+        // How the touch reaches the page if it goes there, known before the engine acts on it
+        // (with a fresh cache the first sample is released at once).
+        if touch.phase == .began, let id = try? driver.identities.resolve(touch.touch.rawValue, phase: .began) {
+            origins[id] = input.is_touch != 0 ? .touch(input.sequence) : .pointer
+        }
+        deliver(.touch(touch))
+        return true
+    }
+
+    /// The touch event one GDK input event makes: a touchscreen touch is a finger, named by
+    /// its sequence; the pointer (mouse, pen, eraser) is a pencil-like tool, named 0, with the
+    /// pressure and tilt its device gives. `nil` for events that do not draw.
+    static func touchEvent(from input: ScratchpadInput, now: Double) -> TouchEvent? {
+        let phase: TouchPhase
+        switch input.phase {
+        case SCRATCHPAD_INPUT_DOWN: phase = .began
+        case SCRATCHPAD_INPUT_MOVE: phase = .moved
+        case SCRATCHPAD_INPUT_UP: phase = .ended
+        case SCRATCHPAD_INPUT_CANCEL: phase = .cancelled
+        default: return nil
+        }
+        guard input.x.isFinite, input.y.isFinite else { return nil }
+        let isTouch = input.is_touch != 0
+        let force = input.pressure.isFinite ? min(max(input.pressure, 0), 1) : nil
+        var altitude: Double?
+        var azimuth: Double?
+        if input.xtilt.isFinite, input.ytilt.isFinite {
+            // GDK gives tilt as -1...1 of each axis' range; taken as -90°...90° (the Pointer
+            // Events convention), then turned into UIKit's altitude and azimuth.
+            let tx = tan(min(max(input.xtilt, -0.999), 0.999) * .pi / 2)
+            let ty = tan(min(max(input.ytilt, -0.999), 0.999) * .pi / 2)
+            altitude = .pi / 2 - atan((tx * tx + ty * ty).squareRoot())
+            azimuth = atan2(ty, tx)
+        }
+        let sample = TouchSample(x: input.x, y: input.y, timestamp: now, force: force, altitude: altitude, azimuth: azimuth,
+                                 tool: isTouch ? .finger : .pencil)
+        return TouchEvent(touch: TouchID(isTouch ? input.sequence : 0), phase: phase, samples: [sample])
+    }
+
+    // MARK: The host
+
+    /// Delivers one input to the host now, and carries out what it asks.
+    public func deliver(_ input: HostInput) {
+        waiting.append(input)
+        guard !processing else { return }  // a callback during a dispatch: taken after it
+        processing = true
+        defer { processing = false }
+        while !waiting.isEmpty {
+            let next = waiting.removeFirst()
+            let step = driver.deliver(next, at: max(GTK.now, driver.host.now), into: &output)
+            if let refusal = step.refusal, refusals.count < 100 { refusals.append(refusal.description) }
+            if case .refused = step.outcome { refusedMessages += 1 }
+            carryOut()
+        }
+        armTimer()
+    }
+
+    private func carryOut() {
+        let items = output
+        output.removeAll(keepingCapacity: true)
+        for item in items {
+            switch item {
+            case let .send(request, _):
+                let token = request.token
+                if sentAt.count >= 1_000 { sentAt.removeAll() }
+                sentAt[token] = GTK.now
+                page.send(request) { [unowned self] result in
+                    if case .failure = result { deliver(.sendFailed(token)) }
+                }
+            case let .engine(action):
+                if let change = ink.apply(action), let bounds = change.bounds { invalidate(bounds) }
+                dispatchToPage(action)
+            }
+        }
+    }
+
+    private func received(_ message: WebKitGTKPage.PostedMessage) {
+        if case let .success(.answer(answer)) = message.decoded, let sent = sentAt.removeValue(forKey: answer.token) {
+            if roundTrips.count >= 10_000 { roundTrips.removeFirst(5_000) }
+            roundTrips.append(GTK.now - sent)
+        }
+        deliver(.pageMessage(message.bytes))
+    }
+
+    private func armTimer() {
+        guard let deadline = driver.host.nextDeadline, deadline.isFinite else {
+            if timer != 0 { g_source_remove(timer) }
+            timer = 0
+            return
+        }
+        if timer != 0, deadline == timerDeadline { return }
+        if timer != 0 { g_source_remove(timer) }
+        timerDeadline = deadline
+        let milliseconds = guint(max(0, ((deadline - GTK.now) * 1000).rounded(.up)))
+        timer = g_timeout_add(milliseconds, { context in
+            let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
+            window.timer = 0
+            window.deliver(.tick)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // MARK: The page's touches
+
+    private func dispatchToPage(_ action: RouterAction) {
+        switch action {
+        case let .release(id, sample):
+            let first = dispatched.insert(id).inserted
+            send(id, first ? .start : .move, at: sample.point)
+        case let .endRelease(id):
+            guard dispatched.remove(id) != nil else { return }
+            send(id, .end, at: nil)
+            readLayoutSoon()
+        case let .cancel(id, previously):
+            guard previously == .page, dispatched.remove(id) != nil else { return }
+            send(id, .cancel, at: nil)
+        case let .touchFinished(id, _):
+            origins[id] = nil
+            dispatched.remove(id)
+        default:
+            break
+        }
+    }
+
+    private var lastPoint: [TouchID: CanvasPoint] = [:]
+
+    /// Hands one event of a page touch to the web view, the way the touch came: a touch
+    /// sequence of its own (WebKitGTK must see a touch begin before it moves), or the pointer.
+    private func send(_ id: TouchID, _ phase: WebKitGTKPage.TouchPhase, at point: CanvasPoint?) {
+        let position = point ?? lastPoint[id] ?? CanvasPoint(x: 0, y: 0)
+        if point != nil { lastPoint[id] = position }
+        if phase == .end || phase == .cancel { lastPoint[id] = nil }
+        switch origins[id] ?? .pointer {
+        case .touch:
+            // The engine's id, not GDK's sequence: unique, and never 0.
+            page.dispatchTouch(phase, sequence: id.rawValue, x: position.x, y: position.y)
+        case .pointer:
+            page.dispatchPointer(phase, x: position.x, y: position.y)
+        }
+        pageEventsDispatched += 1
+    }
+
+    /// Reads where the view lands on the page (scroll, zoom) once the page had a moment to
+    /// move, and tells the bridge when it changed.
+    private func readLayoutSoon() {
+        guard !layoutReadPending else { return }
+        layoutReadPending = true
+        _ = g_timeout_add(50, { context in
+            let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
+            window.page.canvasToPage { [unowned window] result in
+                window.layoutReadPending = false
+                guard case let .success(view) = result, view != window.transform else { return }
+                window.transform = view
+                window.deliver(.layout(view, generation: nil))
+            }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // MARK: Drawing
+
+    private func invalidate(_ bounds: CanvasRect) {
+        let x = Int((bounds.minX - 2).rounded(.down)), y = Int((bounds.minY - 2).rounded(.down))
+        let width = Int((bounds.maxX + 2).rounded(.up)) - x, height = Int((bounds.maxY + 2).rounded(.up)) - y
+        gtk_widget_queue_draw_area(canvas, gint(x), gint(y), gint(width), gint(height))
+    }
+
+    private func draw(_ cr: OpaquePointer) {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        let clip = CanvasRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+        redrawnArea += clip.width * clip.height
+        framesDrawn += 1
+        cairo_set_source_rgba(cr, 0.08, 0.16, 0.55, 0.92)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        for stroke in ink.strokes { InkPainter.fill(stroke.builder, in: clip, on: cr) }
+    }
+
+    // MARK: Results
+
+    /// Settles every touch still undecided (the window is closing), closes the audit and
+    /// returns what it found.
+    public func finish() -> ScratchpadReport {
+        if timer != 0 { g_source_remove(timer) }
+        timer = 0
+        driver.finish(runningDeadlines: false, into: &output)
+        carryOut()
+        return report
+    }
+
+    /// What the window saw so far.
+    public var report: ScratchpadReport {
+        ScratchpadReport(ledger: driver.host.ledger, auditLedger: driver.auditLedger, problems: driver.problems.first,
+                         outcomes: driver.outcomes, bridge: driver.host.bridgeMetrics, roundTrips: roundTrips,
+                         pageEventsDispatched: pageEventsDispatched, refusals: refusals, refusedMessages: refusedMessages,
+                         strokes: ink.strokes.count)
+    }
+
+    /// A PNG of the window as it is on screen: the page with the ink over it.
+    public func screenshot() -> [UInt8]? {
+        guard let png = scratchpad_widget_png(window) else { return nil }
+        defer { g_byte_array_unref(png) }
+        return Array(UnsafeBufferPointer(start: png.pointee.data, count: Int(png.pointee.len)))
+    }
+}
+
+/// What a ``ScratchpadWindow`` saw.
+public struct ScratchpadReport: Sendable {
+    /// The engine's ledger.
+    public var ledger: SampleLedger
+    /// The same account, rebuilt by the audit from the engine's actions.
+    public var auditLedger: SampleLedger
+    /// What the audit found wrong (empty when every sample went once, in order, where it
+    /// was decided to go).
+    public var problems: [String]
+    /// Each finished touch: its verdict, reason, samples, first-ink latency.
+    public var outcomes: [TouchOutcome]
+    /// The bridge's counters.
+    public var bridge: BridgeMetrics
+    /// Round trips to the page, seconds.
+    public var roundTrips: [Double]
+    /// Events handed to the web view.
+    public var pageEventsDispatched: Int
+    /// Inputs the host refused.
+    public var refusals: [String]
+    /// Page messages the bridge refused.
+    public var refusedMessages: Int
+    /// Strokes of ink.
+    public var strokes: Int
+
+    /// Nothing dropped, the audit agrees with the engine, and no problem was found.
+    public var isVerified: Bool {
+        ledger.isBalanced && auditLedger.isBalanced && problems.isEmpty && ledger.received == auditLedger.received
+            && ledger.inked == auditLedger.inked && ledger.released == auditLedger.released && ledger.cancelled == auditLedger.cancelled
+    }
+}
