@@ -55,5 +55,82 @@ extension WebKitGTK {
                 }
             }
         }
+
+        /// A tap, as a session log: down and up 60 ms later, by `tool`.
+        func tap(x: Double, y: Double, tool: ToolKind) -> SessionLog {
+            let down = TouchSample(x: x, y: y, timestamp: 0, tool: tool), up = TouchSample(x: x, y: y, timestamp: 0.06, tool: tool)
+            return SessionLog(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768)), events: [
+                .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), time: 0),
+                .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [up]), time: 0.06),
+            ])
+        }
+
+        @Test("a tap on the answer field, by finger (touch events) or by mouse (button events), gives it focus",
+              arguments: [ToolKind.finger, .pencil])
+        func tapFocusesTheField(tool: ToolKind) throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("blocks.html"))
+                #expect(try window.page.evaluate("document.activeElement ? document.activeElement.id : ''", inPageWorld: true) == "\"\"")
+                var player = LogPlayer()
+                _ = player.play(tap(x: 720, y: 116, tool: tool), into: window)
+                let report = window.finish()
+                #expect(report.isVerified && report.outcomes.map(\.verdict) == [.page])
+                #expect(report.pageEventsDispatched == 3)  // down, up's sample, up
+                #expect(try window.page.evaluate("document.activeElement ? document.activeElement.id : ''", inPageWorld: true) == "\"answer-field\"")
+            }
+        }
+
+        @Test("dragging the number line's handle: the page's handler places it at 0.75; the tick is ink")
+        func numberLine() throws {
+            let log = try fixtureSession("number-line-0-75.jsonl")
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("number-line.html"))
+                var player = LogPlayer()
+                _ = player.play(log, into: window)
+                let report = window.finish()
+                #expect(report.isVerified, "\(report.problems)")
+                #expect(try window.page.bodyData("value") == "0.75")
+                #expect(try window.page.bodyData("drags") == "1")
+                #expect(report.outcomes.map(\.verdict) == [.page, .ink])
+            }
+        }
+
+        @Test("ink redraws only what changed: each frame repaints the new piece of stroke, not the canvas")
+        func redrawsOnlyTheChangedBounds() throws {
+            let log = try fixtureSession("long-stroke.jsonl")
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("blocks.html"))
+                var player = LogPlayer(speed: 3)
+                _ = player.play(log, into: window)
+                let report = window.finish()
+                #expect(report.isVerified && report.strokes == 1)
+                #expect(window.framesDrawn > 10)
+                let average = window.redrawnArea / Double(window.framesDrawn)
+                #expect(average < 0.05 * 1024 * 768, "\(average) square points a frame over \(window.framesDrawn) frames")
+            }
+        }
+
+        @Test("two fingers scroll the long worksheet (WebKit's own touch scrolling); the bridge follows; the writing after them is ink")
+        func scrollThenWrite() throws {
+            let log = try fixtureSession("scroll-then-write.jsonl")
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("long.html"))
+                var player = LogPlayer()
+                _ = player.play(log, into: window)
+                let report = window.finish()
+                #expect(report.isVerified, "\(report.problems)")
+                #expect(report.outcomes.map(\.verdict) == [.page, .page, .ink, .ink, .ink, .ink])
+                #expect(report.outcomes[0].reason == .multiTouchGesture || report.outcomes[1].reason == .multiTouchGesture)
+                #expect(report.strokes == 4)
+                // WebKit's own touch scrolling moved the page, and the bridge followed it.
+                let scrolled = Double(try window.page.evaluate("window.scrollY", inPageWorld: true) ?? "") ?? 0
+                #expect(scrolled > 200 && scrolled <= 420, "scrolled \(scrolled)")
+                #expect(abs(window.transform.offsetY - scrolled) < 16, "bridge \(window.transform.offsetY), page \(scrolled)")
+            }
+        }
     }
 }
