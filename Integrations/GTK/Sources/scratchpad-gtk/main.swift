@@ -1,1 +1,176 @@
-print("todo")
+// scratchpad-gtk: the native GTK front end over a WebKitGTK page, and its tools.
+//
+//   scratchpad-gtk [PAGE.html] [--cache on|off] [--replay LOG.jsonl [--speed X]] [--screenshot OUT.png]
+//   scratchpad-gtk round-trips [PAGE.html] [--count N]
+//
+// The first opens the page with the scratchpad over it. Without --replay it runs until the
+// window is closed (draw with a mouse, a pen or a touchscreen), then prints the audit. With
+// --replay it plays the log into the window at its recorded pace, prints what happened and
+// exits: 0 when every sample was accounted for and the audit found nothing, 1 otherwise.
+//
+// round-trips asks the same questions of the page in WebKitGTK and in headless Chromium,
+// interleaved, in one run, and prints each engine's round-trip percentiles.
+import ChromiumBridge
+import CWebKitGTK
+import Foundation
+import GTKScratchpad
+import HitTestBridge
+import InkCore
+import InkRecording
+import SessionReplay
+import WebKitGTKOracle
+
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+}
+
+let usage = """
+    usage: scratchpad-gtk [PAGE.html] [--cache on|off] [--replay LOG.jsonl [--speed X]] [--screenshot OUT.png]
+           scratchpad-gtk round-trips [PAGE.html] [--count N]
+    PAGE defaults to Fixtures/pages/blocks.html. Needs a display (on a server: xvfb-run -a scratchpad-gtk …).
+    """
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+
+func pageURL(_ path: String?) throws -> URL {
+    let path = path ?? "Fixtures/pages/blocks.html"
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        throw UsageError(description: "\(path): no such page")
+    }
+    return URL(fileURLWithPath: path).standardizedFileURL
+}
+
+/// Options as `--name value` pairs and positional arguments.
+struct Arguments {
+    var positional: [String] = []
+    var options: [String: String] = [:]
+
+    init(_ arguments: ArraySlice<String>, known: Set<String>) throws {
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            if argument == "--help" || argument == "-h" { throw UsageError(description: usage) }
+            if argument.hasPrefix("--") {
+                let name = String(argument.dropFirst(2))
+                guard known.contains(name) else { throw UsageError(description: "unknown option \(argument)\n\(usage)") }
+                guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+                options[name] = value
+            } else {
+                positional.append(argument)
+            }
+        }
+        guard positional.count <= 1 else { throw UsageError(description: "one page at most\n\(usage)") }
+    }
+}
+
+func runWindow(_ arguments: Arguments) throws -> Int32 {
+    let url = try pageURL(arguments.positional.first)
+    var bridge = BridgeConfiguration()
+    switch arguments.options["cache"] ?? "on" {
+    case "on": bridge.useCache = true
+    case "off": bridge.useCache = false
+    case let other: throw UsageError(description: "--cache takes on or off, not \(other)")
+    }
+    var log: SessionLog?
+    if let path = arguments.options["replay"] {
+        let result = SessionLog.read(contentsOf: path)
+        if let failure = result.failure { throw UsageError(description: "\(failure)") }
+        log = result.log
+    }
+    let speed = try arguments.options["speed"].map { text in
+        guard let value = Double(text), value > 0, value.isFinite else { throw UsageError(description: "--speed takes a positive number") }
+        return value
+    } ?? 1
+
+    try GTK.initialize()
+    let window = try ScratchpadWindow(options: .init(bridge: bridge, keepsOutcomes: log != nil))
+    try window.show(loading: url)
+    if let log {
+        var player = LogPlayer(speed: speed)
+        let played = player.play(log, into: window)
+        print("played \(played.samples) samples as \(played.events) GDK events into the overlay; "
+            + "fell behind schedule by at most \(milliseconds(played.worstLag))")
+        if played.updatesSkipped > 0 { print("  \(played.updatesSkipped) estimated-property updates not played (GDK events cannot carry them)") }
+        if played.axesDropped > 0 { print("  \(played.axesDropped) pencil samples played without their pressure or tilt") }
+    } else {
+        // Until the window is closed.
+        var open = true
+        _ = scratchpad_connect(window.window, "delete-event", unsafeBitCast(
+            { (_: UnsafeMutableRawPointer?, _: UnsafeMutableRawPointer?, flag: UnsafeMutableRawPointer?) -> gboolean in
+                flag?.assumingMemoryBound(to: Bool.self).pointee = false
+                return 1
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean,
+            to: GCallback.self), &open)
+        print("scratchpad over \(url.lastPathComponent): draw on it; close the window to finish")
+        while open { g_main_context_iteration(nil, 1) }
+    }
+    let report = window.finish()
+    if let path = arguments.options["screenshot"] {
+        guard let png = window.screenshot() else { throw UsageError(description: "could not draw the window") }
+        try OutputFile.write(bytes: png, to: path)
+        print("screenshot: \(path)")
+    }
+    print(summary(report))
+    return report.isVerified ? 0 : 1
+}
+
+func summary(_ report: ScratchpadReport) -> String {
+    var lines: [String] = []
+    let l = report.ledger
+    lines.append("ledger: received \(l.received) = inked \(l.inked) + released \(l.released) + cancelled \(l.cancelled); dropped \(l.dropped)")
+    lines.append("audit: " + (report.problems.isEmpty ? "every sample delivered once, in order, where it was decided to go" : report.problems.joined(separator: "; ")))
+    if !report.outcomes.isEmpty {
+        let verdicts = report.outcomes.map { "\($0.verdict.map { "\($0)" } ?? "-")/\($0.reason.map { "\($0)" } ?? "-")" }
+        lines.append("touches: \(verdicts.joined(separator: ", "))")
+    }
+    lines.append("strokes: \(report.strokes); events handed to the page: \(report.pageEventsDispatched); cache hits: \(report.bridge.cacheHits)")
+    if let p = Percentiles(report.roundTrips) {
+        lines.append("round trips (\(p.count)): p50 \(milliseconds(p.p50)), p95 \(milliseconds(p.p95)), max \(milliseconds(p.max))")
+    }
+    if !report.refusals.isEmpty { lines.append("refused: \(report.refusals.joined(separator: "; "))") }
+    lines.append(report.isVerified ? "verified: nothing dropped" : "NOT verified")
+    return lines.joined(separator: "\n")
+}
+
+func compareRoundTrips(_ arguments: Arguments) throws -> Int32 {
+    let url = try pageURL(arguments.positional.first)
+    let count = try arguments.options["count"].map { text in
+        guard let value = Int(text), value > 0, value <= 100_000 else { throw UsageError(description: "--count takes 1...100000") }
+        return value
+    } ?? 300
+    try GTK.initialize()
+    let webkit = try WebKitGTKPage()
+    let window = webkit.showInWindow()
+    defer { gtk_widget_destroy(window) }
+    try webkit.load(url)
+    guard ChromiumPage.browserPath != nil else { throw UsageError(description: "no Chromium installed (scripts/install-test-tools.sh installs it)") }
+    let chromium = try ChromiumPage(url: url)
+    defer { chromium.close() }
+    var webkitTrips: [Double] = [], chromiumTrips: [Double] = []
+    // The same points of a grid, asked of each engine in turn.
+    for index in 0..<count {
+        let point = CanvasPoint(x: Double(7 + (index * 32) % 1024), y: Double(7 + ((index * 32) / 1024 * 32) % 768))
+        let request = HitTestRequest(token: QueryToken(high: 3, low: UInt64(index)), pagePoint: point, generation: 1)
+        webkitTrips.append(try webkit.hitTest(request).seconds)
+        chromiumTrips.append(try chromium.hitTest(request).seconds)
+    }
+    print("\(count) hit tests each on \(url.lastPathComponent), interleaved, one run:")
+    for (name, trips) in [("WebKitGTK \(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version())", webkitTrips),
+                          ("Chromium (DevTools pipe)", chromiumTrips)] {
+        guard let p = Percentiles(trips) else { continue }
+        print("  \(name): p50 \(milliseconds(p.p50)), p95 \(milliseconds(p.p95)), max \(milliseconds(p.max))")
+    }
+    return 0
+}
+
+let argv = CommandLine.arguments.dropFirst()
+do {
+    if argv.first == "round-trips" {
+        exit(try compareRoundTrips(try Arguments(argv.dropFirst(), known: ["count"])))
+    }
+    exit(try runWindow(try Arguments(argv, known: ["cache", "replay", "speed", "screenshot"])))
+} catch {
+    FileHandle.standardError.write(Data("scratchpad-gtk: \(error)\n".utf8))
+    exit(2)
+}
