@@ -2,7 +2,8 @@ import HitTestBridge
 import InkCore
 
 /// Drives `EngineHost` in simulated time: the one driver of the replays, the soak, the
-/// browser replay and `ink-replay host`.
+/// browser replay and `ink-replay host`; and, through ``deliver(_:at:into:)`` in wall-clock
+/// time, of the native GTK front end (`Integrations/GTK`), which is audited live.
 ///
 /// Inputs are scheduled at their times in a priority queue (O(log n) each) and taken in time
 /// order; at the same instant, in the order they were scheduled. Each goes through
