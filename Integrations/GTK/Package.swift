@@ -11,6 +11,16 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// What an app embeds, and the tooling (session logs, the replay driver and its audit).
+let engine: [Target.Dependency] = [
+    .product(name: "InkCore", package: "ScratchpadInk"),
+    .product(name: "HitTestBridge", package: "ScratchpadInk"),
+]
+let tooling: [Target.Dependency] = engine + [
+    .product(name: "InkRecording", package: "ScratchpadInk"),
+    .product(name: "SessionReplay", package: "ScratchpadInk"),
+]
+
 let package = Package(
     name: "ScratchpadInkGTK",
     products: [
@@ -32,46 +42,24 @@ let package = Package(
         // The page oracle: the page script in a WebKitWebView, in its own script world.
         .target(
             name: "WebKitGTKOracle",
-            dependencies: [
-                "CWebKitGTK",
-                .product(name: "InkCore", package: "ScratchpadInk"),
-                .product(name: "HitTestBridge", package: "ScratchpadInk"),
-            ],
+            dependencies: ["CWebKitGTK"] + engine,
             swiftSettings: strictSettings
         ),
         // The native front end: a window with the page and a drawing overlay on top.
         .target(
             name: "GTKScratchpad",
-            dependencies: [
-                "CWebKitGTK", "WebKitGTKOracle",
-                .product(name: "InkCore", package: "ScratchpadInk"),
-                .product(name: "HitTestBridge", package: "ScratchpadInk"),
-                .product(name: "InkRecording", package: "ScratchpadInk"),
-                .product(name: "SessionReplay", package: "ScratchpadInk"),
-            ],
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle"] + tooling,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "scratchpad-gtk",
-            dependencies: [
-                "CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad",
-                .product(name: "InkCore", package: "ScratchpadInk"),
-                .product(name: "HitTestBridge", package: "ScratchpadInk"),
-                .product(name: "InkRecording", package: "ScratchpadInk"),
-                .product(name: "SessionReplay", package: "ScratchpadInk"),
-                .product(name: "ChromiumBridge", package: "ScratchpadInk"),
-            ],
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad",
+                           .product(name: "ChromiumBridge", package: "ScratchpadInk")] + tooling,
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebKitGTKTests",
-            dependencies: [
-                "CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad",
-                .product(name: "InkCore", package: "ScratchpadInk"),
-                .product(name: "HitTestBridge", package: "ScratchpadInk"),
-                .product(name: "InkRecording", package: "ScratchpadInk"),
-                .product(name: "SessionReplay", package: "ScratchpadInk"),
-            ],
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad"] + tooling,
             swiftSettings: strictSettings
         ),
     ],

@@ -2,6 +2,7 @@ import CWebKitGTK
 import Foundation
 import HitTestBridge
 import InkCore
+import SessionReplay
 import Testing
 import WebKitGTKOracle
 
@@ -39,25 +40,9 @@ extension WebKitGTK {
                 if name == "blocks.html" || name == "hostile.html" {
                     #expect(Set(snapshot.regions.compactMap(\.element)) == ["answer-field", "check-button", "block-1", "block-2", "block-3", "block-4"])
                 }
-                var disagreements: [String] = []
-                var pageCount = 0
-                for y in stride(from: 7.0, to: 768, by: 32) {
-                    for x in stride(from: 7.0, to: 1024, by: 32) {
-                        let point = CanvasPoint(x: x, y: y)
-                        let request = HitTestRequest(token: QueryToken(high: 1, low: UInt64(x * 10_000 + y)), pagePoint: point, generation: snapshot.generation)
-                        let (answer, _) = try page.hitTest(request)
-                        guard case let .success(.answer(decoded)) = answer.decoded else {
-                            disagreements.append("(\(x), \(y)): \(answer.decoded)")
-                            continue
-                        }
-                        if decoded.verdict == .page { pageCount += 1 }
-                        if decoded.verdict != snapshot.verdict(at: point) {
-                            disagreements.append("(\(x), \(y)): page says \(decoded.verdict), snapshot \(snapshot.verdict(at: point))")
-                        }
-                    }
-                }
-                #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
-                #expect(pageCount > 5)
+                let grid = try GridAgreement.check(snapshot, width: 1024, height: 768) { try page.hitTest($0).message.decoded }
+                #expect(grid.questions == 768 && grid.disagreementCount == 0, "\(grid.disagreements)")
+                #expect(grid.pageAnswers > 5)  // the grid does hit the interactive elements
             }
         }
 
