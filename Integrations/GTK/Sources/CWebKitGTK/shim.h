@@ -157,6 +157,38 @@ static inline gboolean scratchpad_forward_scroll(GtkWidget *target, const GdkEve
     return handled;
 }
 
+/// Delivers a synthesized GDK_GRAB_BROKEN event to a realized widget: the pointer's grab
+/// was taken away (the way a pointer touch is cancelled).
+static inline gboolean scratchpad_send_grab_broken(GtkWidget *widget) {
+    GdkWindow *target = gtk_widget_get_window(widget);
+    if (!target) { return FALSE; }
+    GdkEvent *event = gdk_event_new(GDK_GRAB_BROKEN);
+    event->grab_broken.window = g_object_ref(target);
+    event->grab_broken.send_event = TRUE;
+    event->grab_broken.keyboard = FALSE;
+    event->grab_broken.implicit = TRUE;
+    event->grab_broken.grab_window = NULL;
+    gboolean handled = gtk_widget_event(widget, event);
+    gdk_event_free(event);
+    return handled;
+}
+
+/// Delivers a synthesized scroll event (smooth, by `dx`, `dy`) to a realized widget.
+static inline gboolean scratchpad_send_scroll(GtkWidget *widget, double x, double y, double dx, double dy, guint32 time) {
+    GdkEvent *event = gdk_event_new(GDK_SCROLL);
+    event->scroll.send_event = TRUE;
+    event->scroll.time = time;
+    event->scroll.x = x;
+    event->scroll.y = y;
+    event->scroll.direction = GDK_SCROLL_SMOOTH;
+    event->scroll.delta_x = dx;
+    event->scroll.delta_y = dy;
+    scratchpad_fill_common(event, widget, x, y, &event->scroll.x_root, &event->scroll.y_root, &event->scroll.window);
+    gboolean handled = gtk_widget_event(widget, event);
+    gdk_event_free(event);
+    return handled;
+}
+
 static inline cairo_status_t scratchpad_append_png(void *closure, const unsigned char *data, unsigned int length) {
     g_byte_array_append((GByteArray *)closure, data, length);
     return CAIRO_STATUS_SUCCESS;

@@ -12,9 +12,11 @@ import WebKitGTKOracle
 /// handlers, the engine, the page). A finger's samples are touch events (its log id is the
 /// touch sequence); a pencil's are primary-button and motion events of the pointer.
 ///
-/// The log's recorded answers and snapshots are not used: the real page answers. What GDK
-/// events cannot carry is left out and counted: estimated-property updates, and a pencil's
-/// pressure and tilt (a synthesized event has no device axes to hold them).
+/// The log's recorded answers and snapshots are not used: the real page answers. A pencil's
+/// cancel is played as the pointer's grab being taken away (GDK has no pointer cancel),
+/// which the window reads as a cancel. What GDK events cannot carry is left out and
+/// counted: estimated-property updates, and a pencil's pressure and tilt (a synthesized
+/// event has no device axes to hold them). Playing stops when the window is closed.
 public struct LogPlayer {
     /// How much faster than recorded to play (1: as recorded).
     public var speed: Double
@@ -39,6 +41,10 @@ public struct LogPlayer {
         public var axesDropped = 0
         /// The most the playback fell behind its schedule, seconds.
         public var worstLag = 0.0
+        /// Touch events not played: a log touch id of 2⁶⁴−1 (it has no GDK sequence).
+        public var unplayable = 0
+        /// Whether the window was closed before the log ended.
+        public var stoppedByClose = false
     }
 
     /// Plays `log` into `window` (shown, with its page loaded), then waits until no question
@@ -48,6 +54,10 @@ public struct LogPlayer {
         let start = GTK.now
         let origin = log.events.first?.time ?? 0
         for event in log.events {
+            if window.closeRequested {
+                played.stoppedByClose = true
+                break
+            }
             switch event {
             case let .touch(touch, time):
                 let due = start + (time - origin) / speed
@@ -60,8 +70,8 @@ public struct LogPlayer {
                 break  // the real page answers
             }
         }
-        GTK.spin(timeout: 5) { window.driver.host.waitingQueries == 0 }
-        GTK.spin(for: settle)
+        GTK.spin(timeout: 5) { window.driver.host.waitingQueries == 0 || window.closeRequested }
+        if !window.closeRequested { GTK.spin(for: settle) }
         return played
     }
 
@@ -69,21 +79,33 @@ public struct LogPlayer {
     private var positions: [TouchID: CanvasPoint] = [:]
 
     private mutating func deliver(_ touch: TouchEvent, to window: ScratchpadWindow, played: inout Played) {
+        guard touch.touch.rawValue != .max else {
+            played.unplayable += 1
+            return
+        }
         if touch.phase == .began, let tool = touch.samples.first?.tool { tools[touch.touch] = tool }
         let isFinger = (tools[touch.touch] ?? .finger) == .finger
-        let sequence = touch.touch.rawValue &+ 1  // never 0: GDK's pointer events have none
+        let sequence = touch.touch.rawValue + 1  // never 0: GDK's pointer events have none
+        let finishing = touch.phase == .ended || touch.phase == .cancelled
+        defer {
+            if finishing {
+                tools[touch.touch] = nil
+                positions[touch.touch] = nil
+            }
+        }
         // A lift or a cancel with no sample of its own happens where the touch last was.
+        // (A GDK lift carries a position, which the window takes as a sample, as UIKit's does.)
         var samples = touch.samples
-        if samples.isEmpty, touch.phase == .ended || touch.phase == .cancelled, let point = positions[touch.touch] {
+        if samples.isEmpty, finishing, let point = positions[touch.touch] {
+            if !isFinger && touch.phase == .cancelled {
+                _ = scratchpad_send_grab_broken(window.canvas)
+                played.events += 1
+                return
+            }
             samples = [TouchSample(x: point.x, y: point.y, timestamp: 0)]
             played.samples -= 1  // not a sample of the log
         }
-        if touch.phase == .ended || touch.phase == .cancelled {
-            tools[touch.touch] = nil
-            positions[touch.touch] = nil
-        } else if let last = samples.last {
-            positions[touch.touch] = last.point
-        }
+        if !finishing, let last = samples.last { positions[touch.touch] = last.point }
         for (index, sample) in samples.enumerated() {
             let first = index == 0, last = index == samples.count - 1
             let phase: WebKitGTKPage.TouchPhase = switch touch.phase {
@@ -102,12 +124,18 @@ public struct LogPlayer {
                 _ = scratchpad_send_touch(window.canvas, type, sample.x, sample.y, sequence, GTK.eventTime)
             } else {
                 if sample.force != nil || sample.altitude != nil || sample.azimuth != nil { played.axesDropped += 1 }
-                let type: GdkEventType = switch phase {
-                case .start: GDK_BUTTON_PRESS
-                case .move: GDK_MOTION_NOTIFY
-                case .end, .cancel: GDK_BUTTON_RELEASE
+                if phase == .cancel {
+                    // No pointer cancel in GDK: the grab is taken away, the window cancels.
+                    _ = scratchpad_send_pointer(window.canvas, GDK_MOTION_NOTIFY, sample.x, sample.y, GTK.eventTime)
+                    _ = scratchpad_send_grab_broken(window.canvas)
+                } else {
+                    let type: GdkEventType = switch phase {
+                    case .start: GDK_BUTTON_PRESS
+                    case .move: GDK_MOTION_NOTIFY
+                    case .end, .cancel: GDK_BUTTON_RELEASE
+                    }
+                    _ = scratchpad_send_pointer(window.canvas, type, sample.x, sample.y, GTK.eventTime)
                 }
-                _ = scratchpad_send_pointer(window.canvas, type, sample.x, sample.y, GTK.eventTime)
             }
             played.events += 1
             played.samples += 1

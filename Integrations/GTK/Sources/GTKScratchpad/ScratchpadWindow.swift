@@ -41,8 +41,9 @@ public final class ScratchpadWindow {
         public var router: TouchRouterConfiguration
         /// The bridge's settings (timeout, fallback, cache).
         public var bridge: BridgeConfiguration
-        /// Whether each finished touch's outcome is kept (``outcomes``); off, memory stays
-        /// flat however long the window is used.
+        /// Whether each finished touch's outcome, its samples included, is kept for the
+        /// report; off, the audit still checks every touch but keeps only counts. (The ink
+        /// itself, every stroke drawn, is kept either way.)
         public var keepsOutcomes: Bool
 
         /// Settings for a `width` × `height` page.
@@ -90,15 +91,28 @@ public final class ScratchpadWindow {
     /// The mapping from overlay to page the bridge was last given.
     public private(set) var transform = PageTransform.identity
 
+    /// The user asked to close the window (its close button); it stays open until freed.
+    public private(set) var closeRequested = false
+    /// GTK destroyed the window (the application is quitting): nothing is drawn or played.
+    public private(set) var isDestroyed = false
+
     private var output: [HostOutput] = []
     private var processing = false
-    private var waiting: [HostInput] = []
+    /// Inputs that arrived while one was being carried out, with the route a touch-down
+    /// takes to the page.
+    private var waiting: [(input: HostInput, origin: Origin?)] = []
     private var timer: guint = 0
     private var timerDeadline = Double.nan
+    private var layoutTimer: guint = 0
+    private var layoutReads = 0
+    private var lastRegionsGeneration: UInt64?
     private var origins: [TouchID: Origin] = [:]
     private var dispatched: Set<TouchID> = []
+    /// Where and when each page touch last was: a lift or a cancel happens there.
+    private var lastRelease: [TouchID: (point: CanvasPoint, time: Double)] = [:]
     private var sentAt: [QueryToken: Double] = [:]
-    private var layoutReadPending = false
+    private var pointerDown = false
+    private var pointerPosition = CanvasPoint(x: 0, y: 0)
 
     /// Opens the window (not shown until ``show()``), with the page script installed.
     /// - Throws: ``WebKitGTKError`` without a display, or without the page script.
@@ -106,27 +120,33 @@ public final class ScratchpadWindow {
         page = try WebKitGTKPage()
         driver = ReplayDriver(host: EngineHost(router: options.router, bridge: options.bridge), keepsOutcomes: options.keepsOutcomes)
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        g_object_ref(window)  // ours until freed, even once GTK destroys it
         gtk_window_set_title(cast(window), "ScratchpadInk")
         gtk_window_set_resizable(cast(window), 0)
         let overlay = gtk_overlay_new()!
         gtk_widget_set_size_request(page.widget, gint(options.width), gint(options.height))
         gtk_container_add(cast(overlay), page.widget)
         canvas = gtk_drawing_area_new()
+        g_object_ref_sink(canvas)
         gtk_widget_set_can_focus(canvas, 0)
         gtk_widget_add_events(canvas, gint(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
             | GDK_POINTER_MOTION_MASK.rawValue | GDK_TOUCH_MASK.rawValue | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
         gtk_overlay_add_overlay(cast(overlay), canvas)
         gtk_container_add(cast(window), overlay)
-        page.onMessage = { [unowned self] message in received(message) }
+        page.onMessage = { [weak self] message in self?.received(message) }
         connectSignals()
     }
 
     deinit {
         if timer != 0 { g_source_remove(timer) }
+        if layoutTimer != 0 { g_source_remove(layoutTimer) }
         let me = Unmanaged.passUnretained(self).toOpaque()
         g_signal_handlers_disconnect_matched(canvas, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+        g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         page.onMessage = nil
-        gtk_widget_destroy(window)
+        if !isDestroyed { gtk_widget_destroy(window) }
+        g_object_unref(canvas)
+        g_object_unref(window)
     }
 
     /// Shows the window, loads `url` and waits until it has loaded; then reads where the
@@ -158,9 +178,22 @@ public final class ScratchpadWindow {
             guard let event, let context else { return 0 }
             return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handle(event) ? 1 : 0
         }
-        for signal in ["button-press-event", "button-release-event", "motion-notify-event", "touch-event", "scroll-event"] {
+        for signal in ["button-press-event", "button-release-event", "motion-notify-event", "touch-event", "scroll-event",
+                       "grab-broken-event"] {
             _ = scratchpad_connect(canvas, signal, unsafeBitCast(input, to: GCallback.self), me)
         }
+        let close: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, _, context in
+            Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue().closeRequested = true
+            return 1  // kept open until its owner lets go of it
+        }
+        _ = scratchpad_connect(window, "delete-event", unsafeBitCast(close, to: GCallback.self), me)
+        let destroyed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, context in
+            let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
+            window.isDestroyed = true
+            window.closeRequested = true
+        }
+        _ = scratchpad_connect(window, "destroy", unsafeBitCast(destroyed, to: GCallback.self), me)
         let draw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, cr, context in
             guard let cr, let context else { return 0 }
             Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().draw(cr)
@@ -170,20 +203,33 @@ public final class ScratchpadWindow {
     }
 
     private func handle(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
-        if event.pointee.type == GDK_SCROLL {
+        switch event.pointee.type {
+        case GDK_SCROLL:
             _ = scratchpad_forward_scroll(page.widget, event)
             readLayoutSoon()
             return true
+        case GDK_GRAB_BROKEN:
+            // The pointer's grab was taken away: its touch will get no release.
+            cancelPointer()
+            return false
+        default:
+            break
         }
         let input = scratchpad_read_input(event)
         guard let touch = Self.touchEvent(from: input, now: GTK.now) else { return false }
-        // How the touch reaches the page if it goes there, known before the engine acts on it
-        // (with a fresh cache the first sample is released at once).
-        if touch.phase == .began, let id = try? driver.identities.resolve(touch.touch.rawValue, phase: .began) {
-            origins[id] = input.is_touch != 0 ? .touch(input.sequence) : .pointer
+        if input.is_touch == 0 {
+            // A press while the pointer is still down lost its release (a grab taken away
+            // unseen): that touch is cancelled first, or every later press would be refused.
+            if touch.phase == .began, pointerDown { cancelPointer() }
+            if let sample = touch.samples.last { pointerPosition = sample.point }
         }
-        deliver(.touch(touch))
+        deliver(.touch(touch), origin: touch.phase == .began ? (input.is_touch != 0 ? .touch(input.sequence) : .pointer) : nil)
         return true
+    }
+
+    private func cancelPointer() {
+        guard pointerDown else { return }
+        deliver(.touch(TouchEvent(touch: TouchID(0), phase: .cancelled, samples: [])))
     }
 
     /// The touch event one GDK input event makes: a touchscreen touch is a finger, named by
@@ -218,17 +264,32 @@ public final class ScratchpadWindow {
 
     // MARK: The host
 
-    /// Delivers one input to the host now, and carries out what it asks.
-    public func deliver(_ input: HostInput) {
-        waiting.append(input)
+    /// Delivers one input to the host now, and carries out what it asks. A touch-down also
+    /// says how that touch reaches the page if it goes there (`origin`; the pointer when
+    /// `nil`).
+    public func deliver(_ input: HostInput) { deliver(input, origin: nil) }
+
+    private func deliver(_ input: HostInput, origin: Origin?) {
+        waiting.append((input, origin))
         guard !processing else { return }  // a callback during a dispatch: taken after it
         processing = true
         defer { processing = false }
         while !waiting.isEmpty {
-            let next = waiting.removeFirst()
+            let (next, origin) = waiting.removeFirst()
+            if case let .touch(touch) = next {
+                // The route is known before the engine acts: with a fresh cache the first
+                // sample is released at once.
+                if touch.phase == .began, let id = try? driver.identities.resolve(touch.touch.rawValue, phase: .began) {
+                    origins[id] = origin ?? .pointer
+                }
+            }
             let step = driver.deliver(next, at: max(GTK.now, driver.host.now), into: &output)
             if let refusal = step.refusal, refusals.count < 100 { refusals.append(refusal.description) }
             if case .refused = step.outcome { refusedMessages += 1 }
+            if case let .touch(touch) = next, touch.touch == TouchID(0), step.refusal == nil {
+                if touch.phase == .began { pointerDown = true }
+                if touch.phase == .ended || touch.phase == .cancelled { pointerDown = false }
+            }
             carryOut()
         }
         armTimer()
@@ -241,10 +302,13 @@ public final class ScratchpadWindow {
             switch item {
             case let .send(request, _):
                 let token = request.token
-                if sentAt.count >= 1_000 { sentAt.removeAll() }
-                sentAt[token] = GTK.now
-                page.send(request) { [unowned self] result in
-                    if case .failure = result { deliver(.sendFailed(token)) }
+                let now = GTK.now
+                if sentAt.count >= 1_000 { sentAt = sentAt.filter { now - $0.value < 60 } }  // never answered
+                sentAt[token] = now
+                page.send(request) { [weak self] result in
+                    guard let self, case .failure = result else { return }
+                    sentAt[token] = nil
+                    deliver(.sendFailed(token))
                 }
             case let .engine(action):
                 if let change = ink.apply(action), let bounds = change.bounds { invalidate(bounds) }
@@ -254,9 +318,21 @@ public final class ScratchpadWindow {
     }
 
     private func received(_ message: WebKitGTKPage.PostedMessage) {
-        if case let .success(.answer(answer)) = message.decoded, let sent = sentAt.removeValue(forKey: answer.token) {
-            if roundTrips.count >= 10_000 { roundTrips.removeFirst(5_000) }
-            roundTrips.append(GTK.now - sent)
+        switch message.decoded {
+        case let .success(.answer(answer)):
+            if let sent = sentAt.removeValue(forKey: answer.token) {
+                if roundTrips.count >= 10_000 { roundTrips.removeFirst(5_000) }
+                roundTrips.append(GTK.now - sent)
+            }
+        case let .success(.regions(snapshot)):
+            // A new generation: the layout may have changed (a scroll the page made, a fling
+            // still going): look at where the view lands again.
+            if snapshot.generation != lastRegionsGeneration {
+                lastRegionsGeneration = snapshot.generation
+                readLayoutSoon()
+            }
+        default:
+            break
         }
         deliver(.pageMessage(message.bytes))
     }
@@ -270,7 +346,7 @@ public final class ScratchpadWindow {
         if timer != 0, deadline == timerDeadline { return }
         if timer != 0 { g_source_remove(timer) }
         timerDeadline = deadline
-        let milliseconds = guint(max(0, ((deadline - GTK.now) * 1000).rounded(.up)))
+        let milliseconds = guint(min(max(0, ((deadline - GTK.now) * 1000).rounded(.up)), 86_400_000))  // re-armed after a day
         timer = g_timeout_add(milliseconds, { context in
             let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
             window.timer = 0
@@ -285,52 +361,66 @@ public final class ScratchpadWindow {
         switch action {
         case let .release(id, sample):
             let first = dispatched.insert(id).inserted
-            send(id, first ? .start : .move, at: sample.point)
+            lastRelease[id] = (sample.point, sample.timestamp)
+            send(id, first ? .start : .move, at: sample.point, time: sample.timestamp)
         case let .endRelease(id):
             guard dispatched.remove(id) != nil else { return }
-            send(id, .end, at: nil)
+            let last = lastRelease.removeValue(forKey: id)
+            send(id, .end, at: last?.point, time: last?.time)
             readLayoutSoon()
         case let .cancel(id, previously):
             guard previously == .page, dispatched.remove(id) != nil else { return }
-            send(id, .cancel, at: nil)
+            let last = lastRelease.removeValue(forKey: id)
+            send(id, .cancel, at: last?.point, time: nil)
         case let .touchFinished(id, _):
             origins[id] = nil
             dispatched.remove(id)
+            lastRelease[id] = nil
         default:
             break
         }
     }
 
-    private var lastPoint: [TouchID: CanvasPoint] = [:]
-
     /// Hands one event of a page touch to the web view, the way the touch came: a touch
-    /// sequence of its own (WebKitGTK must see a touch begin before it moves), or the pointer.
-    private func send(_ id: TouchID, _ phase: WebKitGTKPage.TouchPhase, at point: CanvasPoint?) {
-        let position = point ?? lastPoint[id] ?? CanvasPoint(x: 0, y: 0)
-        if point != nil { lastPoint[id] = position }
-        if phase == .end || phase == .cancel { lastPoint[id] = nil }
+    /// sequence of its own (WebKitGTK must see a touch begin before it moves), or the
+    /// pointer; stamped with the sample's own time (queued samples keep their pace).
+    private func send(_ id: TouchID, _ phase: WebKitGTKPage.TouchPhase, at point: CanvasPoint?, time: Double?) {
+        let position = point ?? CanvasPoint(x: 0, y: 0)
+        let eventTime = time.map(WebKitGTKPage.eventTime(for:))
         switch origins[id] ?? .pointer {
         case .touch:
             // The engine's id, not GDK's sequence: unique, and never 0.
-            page.dispatchTouch(phase, sequence: id.rawValue, x: position.x, y: position.y)
+            page.dispatchTouch(phase, sequence: id.rawValue, x: position.x, y: position.y, time: eventTime)
         case .pointer:
-            page.dispatchPointer(phase, x: position.x, y: position.y)
+            page.dispatchPointer(phase, x: position.x, y: position.y, time: eventTime)
         }
         pageEventsDispatched += 1
     }
 
     /// Reads where the view lands on the page (scroll, zoom) once the page had a moment to
-    /// move, and tells the bridge when it changed.
+    /// move, and again every 50 ms until two reads agree (a smooth or kinetic scroll lands
+    /// over several frames; at most 60 reads), telling the bridge each time it changed.
     private func readLayoutSoon() {
-        guard !layoutReadPending else { return }
-        layoutReadPending = true
-        _ = g_timeout_add(50, { context in
+        layoutReads = 0
+        guard layoutTimer == 0 else { return }
+        scheduleLayoutRead()
+    }
+
+    private func scheduleLayoutRead() {
+        layoutTimer = g_timeout_add(50, { context in
             let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
-            window.page.canvasToPage { [unowned window] result in
-                window.layoutReadPending = false
-                guard case let .success(view) = result, view != window.transform else { return }
-                window.transform = view
-                window.deliver(.layout(view, generation: nil))
+            window.layoutTimer = 0
+            window.page.canvasToPage { [weak window] result in
+                guard let window, case let .success(view) = result else { return }
+                window.layoutReads += 1
+                let moved = view != window.transform
+                if moved {
+                    window.transform = view
+                    window.deliver(.layout(view, generation: nil))
+                }
+                if (moved || window.layoutReads == 1) && window.layoutReads < 60 && window.layoutTimer == 0 {
+                    window.scheduleLayoutRead()
+                }
             }
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -339,9 +429,14 @@ public final class ScratchpadWindow {
     // MARK: Drawing
 
     private func invalidate(_ bounds: CanvasRect) {
-        let x = Int((bounds.minX - 2).rounded(.down)), y = Int((bounds.minY - 2).rounded(.down))
-        let width = Int((bounds.maxX + 2).rounded(.up)) - x, height = Int((bounds.maxY + 2).rounded(.up)) - y
-        gtk_widget_queue_draw_area(canvas, gint(x), gint(y), gint(width), gint(height))
+        // Clipped to the canvas first: a stroke far outside it (a log's huge coordinates)
+        // redraws nothing, and never overflows GTK's integers.
+        let width = Double(gtk_widget_get_allocated_width(canvas)), height = Double(gtk_widget_get_allocated_height(canvas))
+        let minX = max(0, bounds.minX - 2), minY = max(0, bounds.minY - 2)
+        let maxX = min(width, bounds.maxX + 2), maxY = min(height, bounds.maxY + 2)
+        guard minX < maxX, minY < maxY else { return }
+        let x = Int(minX.rounded(.down)), y = Int(minY.rounded(.down))
+        gtk_widget_queue_draw_area(canvas, gint(x), gint(y), gint(Int(maxX.rounded(.up)) - x), gint(Int(maxY.rounded(.up)) - y))
     }
 
     private func draw(_ cr: OpaquePointer) {
@@ -371,13 +466,14 @@ public final class ScratchpadWindow {
     public var report: ScratchpadReport {
         ScratchpadReport(ledger: driver.host.ledger, auditLedger: driver.auditLedger, problems: driver.problems.first,
                          outcomes: driver.outcomes, bridge: driver.host.bridgeMetrics, roundTrips: roundTrips,
-                         pageEventsDispatched: pageEventsDispatched, refusals: refusals, refusedMessages: refusedMessages,
-                         strokes: ink.strokes.count)
+                         pageEventsDispatched: pageEventsDispatched, refusals: refusals, refusedSamples: driver.refusedSamples,
+                         refusedMessages: refusedMessages, strokes: ink.strokes.count)
     }
 
-    /// A PNG of the window as it is on screen: the page with the ink over it.
+    /// A PNG of the window as it is on screen: the page with the ink over it; `nil` once
+    /// GTK destroyed the window.
     public func screenshot() -> [UInt8]? {
-        guard let png = scratchpad_widget_png(window) else { return nil }
+        guard !isDestroyed, let png = scratchpad_widget_png(window) else { return nil }
         defer { g_byte_array_unref(png) }
         return Array(UnsafeBufferPointer(start: png.pointee.data, count: Int(png.pointee.len)))
     }
@@ -400,16 +496,20 @@ public struct ScratchpadReport: Sendable {
     public var roundTrips: [Double]
     /// Events handed to the web view.
     public var pageEventsDispatched: Int
-    /// Inputs the host refused.
+    /// Inputs the host refused (the first 100), as sentences.
     public var refusals: [String]
+    /// Samples of refused touch events: they never entered the engine's ledger.
+    public var refusedSamples: Int
     /// Page messages the bridge refused.
     public var refusedMessages: Int
     /// Strokes of ink.
     public var strokes: Int
 
-    /// Nothing dropped, the audit agrees with the engine, and no problem was found.
+    /// Nothing dropped, nothing refused, the audit agrees with the engine, and no problem
+    /// was found.
     public var isVerified: Bool {
-        ledger.isBalanced && auditLedger.isBalanced && problems.isEmpty && ledger.received == auditLedger.received
+        refusals.isEmpty && refusedSamples == 0
+            && ledger.isBalanced && auditLedger.isBalanced && problems.isEmpty && ledger.received == auditLedger.received
             && ledger.inked == auditLedger.inked && ledger.released == auditLedger.released && ledger.cancelled == auditLedger.cancelled
     }
 }

@@ -13,6 +13,10 @@ public enum WebKitGTKError: Error, Sendable, Hashable, CustomStringConvertible {
     case scriptFailed(String)
     /// The package's page script could not be read.
     case pageScriptMissing(String)
+    /// GTK was already initialised on another thread (GTK is single-threaded).
+    case otherThread
+    /// The GTK thread could not be started.
+    case threadFailed(Int32)
 
     /// A sentence saying what failed.
     public var description: String {
@@ -22,6 +26,8 @@ public enum WebKitGTKError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .timeout(what, seconds): "\(what): no answer within \(seconds) s"
         case let .scriptFailed(reason): "a script failed: \(reason)"
         case let .pageScriptMissing(reason): "could not load the page script: \(reason)"
+        case .otherThread: "GTK runs on another thread of this process; use GTK from that thread only"
+        case let .threadFailed(code): "could not start the GTK thread (pthread_create: \(code))"
         }
     }
 }
@@ -34,16 +40,28 @@ public enum WebKitGTKError: Error, Sendable, Hashable, CustomStringConvertible {
 /// (Swift tasks, tests) goes through ``GTKThread``.
 public enum GTK {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var initialized = false
+    nonisolated(unsafe) private static var owner: pthread_t?
 
-    /// Initialises GTK on the calling thread, once per process.
-    /// - Throws: ``WebKitGTKError/noDisplay`` when no display can be opened.
+    /// Initialises GTK on the calling thread, once per process; later calls from the same
+    /// thread do nothing.
+    /// - Throws: ``WebKitGTKError/noDisplay`` when no display can be opened;
+    ///   ``WebKitGTKError/otherThread`` when GTK was initialised on another thread.
     public static func initialize() throws(WebKitGTKError) {
         lock.lock()
         defer { lock.unlock() }
-        if initialized { return }
+        if let owner {
+            guard pthread_equal(owner, pthread_self()) != 0 else { throw .otherThread }
+            return
+        }
         guard gtk_init_check(nil, nil) != 0 else { throw .noDisplay }
-        initialized = true
+        owner = pthread_self()
+    }
+
+    /// Whether the caller is the thread GTK was initialised on.
+    public static var isGTKThread: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false
     }
 
     /// Seconds of the monotonic clock, the timebase of every sample the front end makes.
@@ -92,18 +110,33 @@ public final class GTKThread: @unchecked Sendable {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setstacksize(&attributes, 8 << 20)
-        pthread_create(&thread, &attributes, { context in
+        let created = pthread_create(&thread, &attributes, { context in
             let owner = Unmanaged<GTKThread>.fromOpaque(context!).takeRetainedValue()
             do throws(WebKitGTKError) { try GTK.initialize() } catch { owner.failure = error }
-            let failed = owner.failure != nil
-            owner.started.signal()
-            if failed { return nil }
+            if owner.failure != nil {
+                owner.started.signal()
+                return nil
+            }
+            // Started only once the loop runs and owns the main context: before that,
+            // g_main_context_invoke would run a job on the caller's own thread.
+            g_idle_add_full(G_PRIORITY_HIGH, { context in
+                Unmanaged<GTKThread>.fromOpaque(context!).takeUnretainedValue().started.signal()
+                return 0
+            }, Unmanaged.passUnretained(owner).toOpaque(), nil)
             g_main_loop_run(g_main_loop_new(nil, 0))
             return nil
         }, box.toOpaque())
         pthread_attr_destroy(&attributes)
+        if created != 0 {
+            box.release()
+            failure = .threadFailed(created)
+            return
+        }
         started.wait()
     }
+
+    /// Why the thread could not start GTK, if it could not (nothing posted to it runs then).
+    public var startError: WebKitGTKError? { failure }
 
     /// Whether the caller is on the GTK thread.
     public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
@@ -121,8 +154,10 @@ public final class GTKThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the GTK thread and waits for it; on the GTK thread, runs it at once.
-    /// - Throws: ``WebKitGTKError/noDisplay`` when GTK could not start, or what `body` threw.
-    public func run<T>(_ body: () throws -> T) throws -> T {
+    /// What it returns must be `Sendable`: a page or a window never leaves the GTK thread.
+    /// - Throws: ``WebKitGTKError/noDisplay`` or ``WebKitGTKError/otherThread`` when GTK
+    ///   could not start here, or what `body` threw.
+    public func run<T: Sendable>(_ body: () throws -> T) throws -> T {
         if let failure { throw failure }
         if isCurrent { return try body() }
         return try withoutActuallyEscaping(body) { body in
@@ -134,14 +169,15 @@ public final class GTKThread: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the GTK thread later, without waiting.
+    /// Runs `body` on the GTK thread later (from its main loop, even when called there),
+    /// without waiting. Does nothing when GTK could not start.
     public func post(_ body: @escaping @Sendable () -> Void) {
         guard failure == nil else { return }
         post(Job(body))
     }
 
     private func post(_ job: Job) {
-        g_main_context_invoke_full(nil, 0, { context in
+        g_idle_add_full(G_PRIORITY_DEFAULT, { context in
             Unmanaged<Job>.fromOpaque(context!).takeUnretainedValue().execute()
             return 0
         }, Unmanaged.passRetained(job).toOpaque(), { context in

@@ -54,7 +54,8 @@ public final class WebKitGTKOracle: HitTestOracle, @unchecked Sendable {
     /// - Throws: ``WebKitGTKError`` when the page script is not there or the evaluation
     ///   failed: the bridge's fallback then decides at once.
     public func send(_ request: HitTestRequest) async throws -> String? {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<String?, any Error>) in
+        if let failure = thread.startError { throw failure }
+        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<String?, any Error>) in
             thread.post { [self] in
                 page.send(request) { result in
                     switch result {

@@ -53,8 +53,14 @@ public final class WebKitGTKPage {
 
     /// When set, every message goes here as it arrives instead of into the queue.
     public var onMessage: ((PostedMessage) -> Void)?
-    /// The most messages held for ``takePostedMessages()``.
-    public var messageLimit = 1_000
+    /// The most messages held for ``takePostedMessages()`` (at least 1); the oldest are
+    /// dropped beyond it.
+    public var messageLimit = 1_000 {
+        didSet {
+            messageLimit = max(1, messageLimit)
+            trim()
+        }
+    }
     /// Messages dropped because the queue was full.
     public private(set) var droppedMessages = 0
     /// Messages that arrived through the handler.
@@ -104,10 +110,8 @@ public final class WebKitGTKPage {
     }
 
     deinit {
-        // A web view freed by the last reference an evaluation's task holds, inside WebKit's
-        // own completion, makes WebKit abort: let the evaluations finish first.
-        GTK.spin(timeout: 5) { pendingEvaluations == 0 }
-        // By data: a destroyed widget has already dropped its handlers.
+        // By data: a destroyed widget has already dropped its handlers. Evaluations still
+        // in flight hold references of their own on the view (see `evaluate`).
         let me = Unmanaged.passUnretained(self).toOpaque()
         g_signal_handlers_disconnect_matched(manager, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         g_signal_handlers_disconnect_matched(widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
@@ -156,26 +160,37 @@ public final class WebKitGTKPage {
             onMessage(message)
             return
         }
-        if queued.count >= messageLimit {
-            queued.removeFirst()
-            droppedMessages += 1
-        }
         queued.append(message)
+        trim()
+    }
+
+    private func trim() {
+        guard queued.count > messageLimit else { return }
+        let excess = queued.count - messageLimit
+        queued.removeFirst(excess)
+        droppedMessages += excess
     }
 
     /// Evaluates `script` in the page script's world (or the page's own) and calls
     /// `completion` with its value as JSON text (`nil` for `undefined`), or the error.
     public func evaluate(_ script: String, inPageWorld: Bool = false,
                          completion: @escaping (Result<String?, WebKitGTKError>) -> Void) {
-        final class Box { let completion: (Result<String?, WebKitGTKError>) -> Void
-            init(_ completion: @escaping (Result<String?, WebKitGTKError>) -> Void) { self.completion = completion } }
+        final class Box {
+            let completion: (Result<String?, WebKitGTKError>) -> Void
+            init(_ completion: @escaping (Result<String?, WebKitGTKError>) -> Void) { self.completion = completion }
+        }
         pendingEvaluations += 1
-        let box = Unmanaged.passRetained(Box { [unowned self] result in
-            pendingEvaluations -= 1
+        let box = Unmanaged.passRetained(Box { [weak self] result in
+            self?.pendingEvaluations -= 1
             completion(result)
         }).toOpaque()
+        // The evaluation holds the view until its completion has run, and lets go of it from
+        // the main loop afterwards: a web view freed inside WebKit's own completion (the
+        // page gone meanwhile) makes WebKit abort.
+        g_object_ref(widget)
         webkit_web_view_evaluate_javascript(view, script, -1, inPageWorld ? nil : Self.worldName, nil, nil, { object, result, context in
             let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            defer { g_idle_add_full(G_PRIORITY_DEFAULT, { view in g_object_unref(view); return 0 }, UnsafeMutableRawPointer(object), nil) }
             var error: UnsafeMutablePointer<GError>?
             let value = webkit_web_view_evaluate_javascript_finish(cast(UnsafeMutableRawPointer(object!)), result, &error)
             if let error {
@@ -316,27 +331,37 @@ public final class WebKitGTKPage {
 
     /// Delivers a synthesized GDK touch event to the web view at view coordinates (CSS
     /// pixels when unzoomed). WebKit turns it into a DOM touch event, so the page's own
-    /// handlers run; `sequence` tells touches apart (not 0).
+    /// handlers run. `sequence` tells touches apart (not 0); a touch must start before it
+    /// moves (WebKitGTK 2.50 crashed on a move for a sequence it never saw start).
+    /// `time` is the event's timestamp, milliseconds on the monotonic clock (default: now).
     @discardableResult
-    public func dispatchTouch(_ phase: TouchPhase, sequence: UInt64, x: Double, y: Double) -> Bool {
+    public func dispatchTouch(_ phase: TouchPhase, sequence: UInt64, x: Double, y: Double, time: UInt32? = nil) -> Bool {
         let type: GdkEventType = switch phase {
         case .start: GDK_TOUCH_BEGIN
         case .move: GDK_TOUCH_UPDATE
         case .end: GDK_TOUCH_END
         case .cancel: GDK_TOUCH_CANCEL
         }
-        return scratchpad_send_touch(widget, type, x, y, sequence, GTK.eventTime) != 0
+        return scratchpad_send_touch(widget, type, x, y, sequence, time ?? GTK.eventTime) != 0
     }
 
     /// Delivers a synthesized primary-button event (press, drag, release) to the web view:
-    /// mouse events, pointer events and clicks in the page.
+    /// mouse events, pointer events and clicks in the page. GDK has no pointer cancel: a
+    /// cancel releases the button far outside the view, so no click lands on what was pressed.
     @discardableResult
-    public func dispatchPointer(_ phase: TouchPhase, x: Double, y: Double) -> Bool {
+    public func dispatchPointer(_ phase: TouchPhase, x: Double, y: Double, time: UInt32? = nil) -> Bool {
         let type: GdkEventType = switch phase {
         case .start: GDK_BUTTON_PRESS
         case .move: GDK_MOTION_NOTIFY
         case .end, .cancel: GDK_BUTTON_RELEASE
         }
-        return scratchpad_send_pointer(widget, type, x, y, GTK.eventTime) != 0
+        let outside = phase == .cancel
+        return scratchpad_send_pointer(widget, type, outside ? -10_000 : x, outside ? -10_000 : y, time ?? GTK.eventTime) != 0
+    }
+
+    /// A sample's timestamp (seconds on the monotonic clock) as a GDK event time.
+    public static func eventTime(for timestamp: Double) -> UInt32 {
+        guard timestamp.isFinite else { return GTK.eventTime }
+        return UInt32(truncatingIfNeeded: Int64(min(max(timestamp * 1000, -9e18), 9e18).rounded(.down)))
     }
 }

@@ -93,17 +93,11 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
             + "fell behind schedule by at most \(milliseconds(played.worstLag))")
         if played.updatesSkipped > 0 { print("  \(played.updatesSkipped) estimated-property updates not played (GDK events cannot carry them)") }
         if played.axesDropped > 0 { print("  \(played.axesDropped) pencil samples played without their pressure or tilt") }
+        if played.unplayable > 0 { print("  \(played.unplayable) touch events not played (touch id 2^64-1)") }
+        if played.stoppedByClose { print("  the window was closed before the log ended") }
     } else {
-        // Until the window is closed.
-        var open = true
-        _ = scratchpad_connect(window.window, "delete-event", unsafeBitCast(
-            { (_: UnsafeMutableRawPointer?, _: UnsafeMutableRawPointer?, flag: UnsafeMutableRawPointer?) -> gboolean in
-                flag?.assumingMemoryBound(to: Bool.self).pointee = false
-                return 1
-            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean,
-            to: GCallback.self), &open)
         print("scratchpad over \(url.lastPathComponent): draw on it; close the window to finish")
-        while open { g_main_context_iteration(nil, 1) }
+        while !window.closeRequested { g_main_context_iteration(nil, 1) }
     }
     let report = window.finish()
     if let path = arguments.options["screenshot"] {
@@ -128,7 +122,9 @@ func summary(_ report: ScratchpadReport) -> String {
     if let p = Percentiles(report.roundTrips) {
         lines.append("round trips (\(p.count)): p50 \(milliseconds(p.p50)), p95 \(milliseconds(p.p95)), max \(milliseconds(p.max))")
     }
-    if !report.refusals.isEmpty { lines.append("refused: \(report.refusals.joined(separator: "; "))") }
+    if !report.refusals.isEmpty {
+        lines.append("refused: \(report.refusedSamples) samples; \(report.refusals.joined(separator: "; "))")
+    }
     lines.append(report.isVerified ? "verified: nothing dropped" : "NOT verified")
     return lines.joined(separator: "\n")
 }

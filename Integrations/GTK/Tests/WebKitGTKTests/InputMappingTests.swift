@@ -44,3 +44,49 @@ struct InputMappingTests {
         #expect(ScratchpadWindow.touchEvent(from: input(SCRATCHPAD_INPUT_MOVE, touch: true, y: .infinity), now: 0) == nil)
     }
 }
+
+/// The C reader of GDK events (`scratchpad_read_input`): which events draw.
+@Suite("GDK events as the overlay reads them")
+struct GDKEventReaderTests {
+    func read(_ type: GdkEventType, button: guint = 1, state: guint = 0, x: Double = 5, y: Double = 6) -> ScratchpadInput {
+        let event = gdk_event_new(type)!
+        defer { gdk_event_free(event) }
+        switch type {
+        case GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE, GDK_2BUTTON_PRESS:
+            event.pointee.button.button = button
+            event.pointee.button.x = x
+            event.pointee.button.y = y
+        case GDK_MOTION_NOTIFY:
+            event.pointee.motion.state = state
+            event.pointee.motion.x = x
+            event.pointee.motion.y = y
+        default:
+            event.pointee.touch.x = x
+            event.pointee.touch.y = y
+            event.pointee.touch.sequence = OpaquePointer(bitPattern: 0x42)
+        }
+        return scratchpad_read_input(event)
+    }
+
+    @Test("the primary button draws; other buttons, double clicks and motion with the button up do not")
+    func buttons() {
+        #expect(read(GDK_BUTTON_PRESS).phase == SCRATCHPAD_INPUT_DOWN)
+        #expect(read(GDK_BUTTON_RELEASE).phase == SCRATCHPAD_INPUT_UP)
+        #expect(read(GDK_BUTTON_PRESS, button: 3).phase == SCRATCHPAD_INPUT_OTHER)
+        #expect(read(GDK_2BUTTON_PRESS).phase == SCRATCHPAD_INPUT_OTHER)
+        #expect(read(GDK_MOTION_NOTIFY, state: GDK_BUTTON1_MASK.rawValue).phase == SCRATCHPAD_INPUT_MOVE)
+        #expect(read(GDK_MOTION_NOTIFY, state: 0).phase == SCRATCHPAD_INPUT_OTHER)
+        let press = read(GDK_BUTTON_PRESS, x: 12.5, y: -3)
+        #expect(press.is_touch == 0 && press.x == 12.5 && press.y == -3 && press.sequence == 0 && press.pressure.isNaN)
+    }
+
+    @Test("touch events carry their sequence and phase")
+    func touches() {
+        let phases: [(GdkEventType, ScratchpadInputPhase)] = [(GDK_TOUCH_BEGIN, SCRATCHPAD_INPUT_DOWN), (GDK_TOUCH_UPDATE, SCRATCHPAD_INPUT_MOVE),
+                                                            (GDK_TOUCH_END, SCRATCHPAD_INPUT_UP), (GDK_TOUCH_CANCEL, SCRATCHPAD_INPUT_CANCEL)]
+        for (type, phase) in phases {
+            let input = read(type)
+            #expect(input.phase == phase && input.is_touch == 1 && input.sequence == 0x42 && input.x == 5)
+        }
+    }
+}

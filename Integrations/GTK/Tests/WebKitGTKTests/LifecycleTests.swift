@@ -1,0 +1,140 @@
+import CWebKitGTK
+import Foundation
+import GTKScratchpad
+import HitTestBridge
+import InkCore
+import InkRecording
+import SessionReplay
+import Testing
+import WebKitGTKOracle
+
+/// A session log built in code, 16 ms between events.
+func scripted(_ touches: [(id: UInt64, tool: ToolKind, phase: TouchPhase, x: Double, y: Double)]) -> SessionLog {
+    var events: [SessionEvent] = []
+    for (index, touch) in touches.enumerated() {
+        let t = Double(index) * 0.016
+        let samples = touch.phase == .cancelled ? [] : [TouchSample(x: touch.x, y: touch.y, timestamp: t, tool: touch.tool)]
+        events.append(.touch(TouchEvent(touch: TouchID(touch.id), phase: touch.phase, samples: samples), time: t))
+    }
+    return SessionLog(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768)), events: events)
+}
+
+extension WebKitGTK {
+    @Suite("Lifetimes, cancels and scrolling", .serialized)
+    struct LifecycleTests {
+        @Test("GTKThread runs every job on its own thread, the first one included")
+        func jobsRunOnTheGTKThread() throws {
+            #expect(!GTKThread.shared.isCurrent)
+            #expect(try GTKThread.shared.run { GTKThread.shared.isCurrent && GTK.isGTKThread })
+        }
+
+        @Test("the page's message queue keeps the newest, up to its limit (at least 1), and counts what it dropped")
+        func messageLimit() throws {
+            try GTKThread.shared.run {
+                let page = try WebKitGTKPage()
+                let window = page.showInWindow()
+                defer { gtk_widget_destroy(window) }
+                page.messageLimit = 0
+                #expect(page.messageLimit == 1)
+                page.messageLimit = 3
+                try page.load(fixturePage("hostile.html"))  // its churn makes the page script post a snapshot every 100 ms
+                GTK.spin(timeout: 5) { page.droppedMessages > 0 }
+                #expect(page.heldMessages == 3 && page.droppedMessages > 0)
+                let held = page.takePostedMessages().compactMap { message -> UInt64? in
+                    if case let .success(.regions(snapshot)) = message.decoded { snapshot.generation } else { nil }
+                }
+                #expect(held.count == 3 && held == held.sorted() && page.receivedMessages == 3 + page.droppedMessages)
+            }
+        }
+
+        @Test("a page or a window freed with work in flight lets WebKit finish it first (no crash)")
+        func freedWithWorkInFlight() throws {
+            try GTKThread.shared.run {
+                var page: WebKitGTKPage? = try WebKitGTKPage()
+                let holder = page!.showInWindow()
+                try page!.load(fixturePage("blocks.html"))
+                page!.evaluate("1 + 1") { _ in }
+                page = nil
+                gtk_widget_destroy(holder)
+                var window: ScratchpadWindow? = try ScratchpadWindow(options: .init(bridge: BridgeConfiguration(useCache: false)))
+                try window!.show(loading: fixturePage("blocks.html"))
+                window!.deliver(.touch(TouchEvent(touch: TouchID(5), phase: .began,
+                                                  samples: [TouchSample(x: 288, y: 348, timestamp: GTK.now, tool: .finger)])))
+                #expect(window!.driver.host.waitingQueries == 1)  // a question is out
+                window = nil
+                GTK.spin(for: 0.5)  // its answer and the evaluation's completion arrive to nobody
+            }
+        }
+
+        @Test("a pencil touch cancelled, and a pointer whose release was lost: cancelled, not inked, nothing refused or dropped")
+        func cancels() throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("blocks.html"))
+                var player = LogPlayer(settle: 0.1)
+                // A pencil stroke the system cancels (played as the pointer's grab taken away).
+                _ = player.play(scripted([(1, .pencil, .began, 700, 500), (1, .pencil, .moved, 710, 505), (1, .pencil, .cancelled, 0, 0)]), into: window)
+                // A press whose release never came, then another press: the first is cancelled.
+                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 650, 600, 0)
+                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 660, 610, 0)
+                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_RELEASE, 661, 611, 0)
+                GTK.spin(timeout: 2) { window.driver.host.waitingQueries == 0 }
+                let report = window.finish()
+                #expect(report.isVerified, "\(report.refusals) \(report.problems)")
+                #expect(report.outcomes.map(\.cancelled) == [true, true, false], "\(report.outcomes)")
+                #expect(report.strokes == 1 && report.refusedSamples == 0 && report.ledger.dropped == 0)
+            }
+        }
+
+        @Test("a touch still down when the window finishes is settled: nothing pending, nothing dropped")
+        func finishWithATouchDown() throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("blocks.html"))
+                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 700, 500, 0)
+                _ = scratchpad_send_pointer(window.canvas, GDK_MOTION_NOTIFY, 720, 510, 0)
+                let report = window.finish()
+                #expect(report.isVerified && report.ledger.received == 2 && report.ledger.dropped == 0, "\(report.ledger)")
+            }
+        }
+
+        @Test("a wheel scroll over the overlay scrolls the page, and the bridge follows it once the scroll has landed")
+        func wheelScroll() throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("long.html"))
+                _ = scratchpad_send_scroll(window.canvas, 500, 400, 0, 3, 0)
+                var scrolled = 0.0
+                for _ in 0..<25 {
+                    GTK.spin(for: 0.2)
+                    scrolled = Double(try window.page.evaluate("window.scrollY", inPageWorld: true) ?? "") ?? 0
+                    if scrolled > 0, abs(window.transform.offsetY - scrolled) < 0.5 { break }
+                }
+                #expect(scrolled > 0, "the wheel did not scroll the page")
+                #expect(abs(window.transform.offsetY - scrolled) < 0.5, "bridge \(window.transform.offsetY), page \(scrolled)")
+                // And it stays with the page once the scroll is over.
+                GTK.spin(for: 1)
+                let final = Double(try window.page.evaluate("window.scrollY", inPageWorld: true) ?? "") ?? 0
+                #expect(abs(window.transform.offsetY - final) < 0.5, "bridge \(window.transform.offsetY), page \(final)")
+            }
+        }
+
+        @Test("closing the window stops a replay; a destroyed window draws nothing and frees cleanly")
+        func closing() throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("blocks.html"))
+                gtk_window_close(UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self))
+                GTK.spin(timeout: 2) { window.closeRequested }
+                #expect(window.closeRequested && !window.isDestroyed)
+                var player = LogPlayer(settle: 0)
+                let played = player.play(try fixtureSession("decimal-point.jsonl"), into: window)
+                #expect(played.stoppedByClose && played.events == 0)
+                #expect(window.screenshot() != nil)  // still there until freed
+                gtk_widget_destroy(window.window)
+                #expect(window.isDestroyed && window.screenshot() == nil)
+                #expect(window.finish().isVerified)
+            }
+        }
+    }
+}
