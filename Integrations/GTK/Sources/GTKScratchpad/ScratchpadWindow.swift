@@ -59,8 +59,8 @@ public final class ScratchpadWindow {
 
     /// Where a touch came from, and so how it reaches the page.
     enum Origin {
-        /// A touchscreen touch: touch events, with this sequence.
-        case touch(UInt64)
+        /// A touchscreen touch: touch events, with a sequence of its own.
+        case touch
         /// The pointer (mouse or pen): button and motion events.
         case pointer
     }
@@ -112,7 +112,6 @@ public final class ScratchpadWindow {
     private var lastRelease: [TouchID: (point: CanvasPoint, time: Double)] = [:]
     private var sentAt: [QueryToken: Double] = [:]
     private var pointerDown = false
-    private var pointerPosition = CanvasPoint(x: 0, y: 0)
 
     /// Opens the window (not shown until ``show()``), with the page script installed.
     /// - Throws: ``WebKitGTKError`` without a display, or without the page script.
@@ -217,13 +216,10 @@ public final class ScratchpadWindow {
         }
         let input = scratchpad_read_input(event)
         guard let touch = Self.touchEvent(from: input, now: GTK.now) else { return false }
-        if input.is_touch == 0 {
-            // A press while the pointer is still down lost its release (a grab taken away
-            // unseen): that touch is cancelled first, or every later press would be refused.
-            if touch.phase == .began, pointerDown { cancelPointer() }
-            if let sample = touch.samples.last { pointerPosition = sample.point }
-        }
-        deliver(.touch(touch), origin: touch.phase == .began ? (input.is_touch != 0 ? .touch(input.sequence) : .pointer) : nil)
+        // A press while the pointer is still down lost its release (a grab taken away unseen):
+        // that touch is cancelled first, or every later press would be refused.
+        if input.is_touch == 0, touch.phase == .began, pointerDown { cancelPointer() }
+        deliver(.touch(touch), origin: touch.phase == .began ? (input.is_touch != 0 ? .touch : .pointer) : nil)
         return true
     }
 
