@@ -5,10 +5,11 @@ import SessionReplay
 import InkCore
 
 /// `ink-replay bench`: what each decision strategy costs short strokes (the default), what
-/// the stroke pipeline costs per sample (`geometry`), and region lookups (`regions`).
+/// the stroke pipeline costs per sample (`geometry`, and `strokes` on stroke files in the
+/// shared ink-quality harness's format), and region lookups (`regions`).
 enum BenchCommand: Command {
     static let name = "bench"
-    static let usage = "ink-replay bench [strategies|geometry|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--min-time <s>] [--json]"
+    static let usage = "ink-replay bench [strategies|geometry|strokes|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--passes <n>] [--min-time <s>] [--json]"
     static let help = """
         OVERVIEW: Measure:
           strategies  (the default) short strokes (dots, decimal points, dashes: 1-12
@@ -18,15 +19,25 @@ enum BenchCommand: Command {
                       blocking query that drops input while it waits, (b) an asynchronous
                       query with queueing, (c) plus the region cache, (d) plus speculative
                       ink. Deterministic: the same seed gives the same table.
-          geometry    the stroke pipeline (filter, settle, Catmull-Rom, widths, stable and
-                      volatile output) per sample, wall-clock, in this build (-c release);
+          geometry    the stroke pipeline (filter, settle, Catmull-Rom, widths, stable
+                      output) per sample, wall-clock, in this build (-c release): every
+                      touch of the given session logs as one stroke (estimated values taken
+                      as final), then generated strokes of 10, 100, 1,000 and 10,000 samples
+                      (a seeded 240 Hz scribble with jitter), to show how the cost depends
+                      on stroke length;
+          strokes     the same on stroke files: one stroke per line, a JSON array of
+                      [x, y, t_ms] or [x, y, t_ms, pressure] points (the shared ink-quality
+                      harness's format), parsed before anything is timed, so the ns per
+                      point can be put beside another library's on the same input;
           regions     a region-cache lookup among 1,000, 5,000 and 20,000 page regions.
 
-        Every touch of the given session logs is built as one stroke, again and again until
-        --min-time has passed (estimated values taken as final); then generated strokes of 10, 100, 1,000 and 10,000 samples
-        (a seeded 240 Hz scribble with jitter) show how the cost depends on stroke length.
-        Timings are wall-clock and machine-dependent: the numbers are for comparison within
-        one run, not for tests. For repeatable counts use valgrind --tool=callgrind.
+        geometry and strokes time three passes over the strokes, each --passes times,
+        interleaved, and print the medians: append (every sample, then finish), append
+        plus the outline polygon of each segment as it becomes stable, and the volatile
+        tail read once per 60 Hz frame of the samples' own time (its cost per frame, over
+        the append pass). Timings are wall-clock and machine-dependent: the numbers are for
+        comparison within one run, not for tests. For repeatable counts use valgrind
+        --tool=callgrind.
 
         USAGE: \(usage)
 
@@ -37,19 +48,14 @@ enum BenchCommand: Command {
           --strokes <n>           Generated short strokes (strategies; default 2000).
           --latencies <ms,...>    Oracle latencies (strategies; default 0,8,16,30,100,300).
           --seed <n>              Seed of the strokes and the jitter (default 1).
-          --min-time <s>          Measure each row for at least this long (default 0.3).
+          --passes <n>            Timed passes per row (geometry, strokes; default 7).
+          --min-time <s>          Measure each row for at least this long (regions;
+                                  default 0.3).
           --json                  One JSON object per row.
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(valued: ["--min-time": "--min-time", "--strokes": "--strokes", "--latencies": "--latencies",
-                                            "--seed": "--seed"], flags: ["--json"])
-
-    struct Row {
-        var name: String
-        var strokes: Int
-        var samples: Int
-        var nanosecondsPerSample: Double
-    }
+                                            "--seed": "--seed", "--passes": "--passes"], flags: ["--json"])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         var minTime = 0.3
@@ -60,81 +66,90 @@ enum BenchCommand: Command {
             minTime = value
         }
         var positional = arguments.positional
-        let mode = ["strategies", "geometry", "regions"].contains(positional.first ?? "") ? positional.removeFirst() : "strategies"
+        let modes = ["strategies", "geometry", "strokes", "regions"]
+        let mode = modes.contains(positional.first ?? "") ? positional.removeFirst() : "strategies"
         switch mode {
         case "strategies": return try strategies(arguments, inputs: positional)
         case "regions": return regions(minTime: minTime, json: arguments.flag("--json"))
         default: break
         }
-        var rows: [Row] = []
-        let inputs = positional
-        if !inputs.isEmpty {
-            var strokes: [[TouchSample]] = []
-            for file in try SessionFiles.expand(inputs) {
-                let read = SessionLog.read(contentsOf: file)
-                guard let log = read.log, read.failure == nil else {
-                    throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
+        let passes = try arguments.number("--passes", in: 1...1_000).map { Int($0) } ?? 7
+        var rows: [(name: String, strokes: [[TouchSample]])] = []
+        if mode == "strokes" {
+            guard !positional.isEmpty else { throw UsageError(message: "'bench strokes' needs stroke files") }
+            for file in positional { rows.append((file, try strokeFile(file))) }
+        } else {
+            if !positional.isEmpty {
+                var strokes: [[TouchSample]] = []
+                for file in try SessionFiles.expand(positional) {
+                    let read = SessionLog.read(contentsOf: file)
+                    guard let log = read.log, read.failure == nil else {
+                        throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
+                    }
+                    // Estimated values are taken as final: a sample still waiting for its
+                    // update holds its segments volatile, and this benchmark replays no updates.
+                    for (_, samples) in log.samplesByTouch where !samples.isEmpty {
+                        strokes.append(samples.map { var final = $0; final.estimationUpdateIndex = nil; return final })
+                    }
                 }
-                // Estimated values are taken as final: a sample still waiting for its
-                // update holds its segments volatile, and this benchmark replays no updates.
-                for (_, samples) in log.samplesByTouch where !samples.isEmpty {
-                    strokes.append(samples.map { var final = $0; final.estimationUpdateIndex = nil; return final })
-                }
+                rows.append(("recorded: \(positional.joined(separator: " "))", strokes))
             }
-            rows.append(try measure("recorded: \(inputs.joined(separator: " "))", strokes, minTime: minTime))
-        }
-        for length in [10, 100, 1_000, 10_000] {
-            let count = max(1, 20_000 / length)
-            var random = SplitMix64(seed: UInt64(length))
-            let strokes = (0..<count).map { _ in scribble(length: length, random: &random) }
-            rows.append(try measure("generated, \(length) samples per stroke", strokes, minTime: minTime))
+            for length in [10, 100, 1_000, 10_000] {
+                let count = max(1, 20_000 / length)
+                var random = SplitMix64(seed: UInt64(length))
+                rows.append(("generated, \(length) samples per stroke", (0..<count).map { _ in scribble(length: length, random: &random) }))
+            }
         }
         let json = arguments.flag("--json")
         if !json {
-            print("stroke pipeline, ns per sample (append every sample, then finish)")
-            print("strokes  samples  ns/sample  set")
+            print("stroke pipeline, ns per sample (median of \(passes) passes; wall clock, this build)")
+            print("strokes  samples     append  +outline  tail/frame   frames  set")
         }
         for row in rows {
+            let result = try StrokeBench(strokes: row.strokes).run(passes: passes)
             if json {
-                let perSample: Double = (row.nanosecondsPerSample * 10).rounded() / 10
+                func rounded(_ value: Double) -> JSONValue { .number((value * 10).rounded() / 10) }
                 let fields: [(String, JSONValue)] = [
-                    ("set", .string(row.name)), ("strokes", .number(Double(row.strokes))),
-                    ("samples", .number(Double(row.samples))), ("ns_per_sample", .number(perSample)),
+                    ("set", .string(row.name)), ("strokes", .number(Double(result.strokes))),
+                    ("samples", .number(Double(result.samples))), ("ns_per_sample", rounded(result.appendNanoseconds)),
+                    ("ns_per_sample_with_outline", rounded(result.outlineNanoseconds)),
+                    ("ns_per_tail_read", rounded(result.tailNanosecondsPerFrame)), ("tail_reads", .number(Double(result.frames))),
+                    ("passes", .number(Double(passes))),
                 ]
                 print(JSONValue.object(JSONObject(fields)).serialized())
             } else {
-                print(String(format: "%7d  %7d  %9.1f  ", row.strokes, row.samples, row.nanosecondsPerSample) + row.name)
+                print(String(format: "%7d  %7d  %9.1f  %8.1f  %10.1f  %7d  ", result.strokes, result.samples, result.appendNanoseconds,
+                             result.outlineNanoseconds, result.tailNanosecondsPerFrame, result.frames) + row.name)
             }
         }
         return 0
     }
 
-    static func measure(_ name: String, _ strokes: [[TouchSample]], minTime: Double) throws -> Row {
-        let samples = strokes.reduce(0) { $0 + $1.count }
-        guard samples > 0 else { throw CommandFailure(message: "\(name): no samples") }
-        var checksum = 0.0
-        func once() throws {
-            for stroke in strokes {
-                var builder = StrokeBuilder()
-                for sample in stroke { _ = try builder.append(sample) }
-                _ = builder.finish()
-                checksum += builder.stableSegments.last?.curve.p3.x ?? 0
+    /// The strokes of a file in the ink-quality harness's format (see the help).
+    static func strokeFile(_ file: String) throws -> [[TouchSample]] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure(message: "\(file): cannot read the file")
+        }
+        var strokes: [[TouchSample]] = []
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            do {
+                let samples = try SmoothCommand.strokeSamples(JSONParser.parse(line))
+                for (i, sample) in samples.enumerated() {
+                    guard sample.isValid else { throw CommandFailure(message: "point \(i): not a finite position and time") }
+                    if i > 0, sample.timestamp < samples[i - 1].timestamp {
+                        throw CommandFailure(message: "point \(i): time goes backwards")
+                    }
+                }
+                if !samples.isEmpty { strokes.append(samples) }
+            } catch {
+                throw CommandFailure(message: "\(file):\(lineNumber): \(error)")
             }
         }
-        try once()  // warm-up
-        let clock = ContinuousClock()
-        var rounds = 0
-        let start = clock.now
-        var elapsed = Duration.zero
-        repeat {
-            try once()
-            rounds += 1
-            elapsed = clock.now - start
-        } while elapsed < .milliseconds(Int(minTime * 1000))
-        guard checksum.isFinite else { throw CommandFailure(message: "\(name): non-finite output") }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        return Row(name: name, strokes: strokes.count, samples: samples,
-                   nanosecondsPerSample: seconds * 1e9 / Double(rounds * samples))
+        guard !strokes.isEmpty else { throw CommandFailure(message: "\(file): no strokes") }
+        return strokes
     }
 
     static func strategies(_ arguments: ArgumentList, inputs: [String]) throws -> Int32 {

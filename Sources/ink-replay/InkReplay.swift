@@ -97,8 +97,9 @@ struct UsageError: Error {
 }
 
 /// A failure of the work itself (exit 1).
-struct CommandFailure: Error {
+struct CommandFailure: Error, CustomStringConvertible {
     var message: String
+    var description: String { message }
 }
 
 func printError(_ text: String) {

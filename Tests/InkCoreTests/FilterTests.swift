@@ -42,7 +42,7 @@ struct FilterTests {
         let live = line.samples.indices.map { filter.filter(line.samples[$0], at: line.times[$0]) }
         let settled = line.samples.indices.map {
             LocalFit.settledPosition(of: $0, radius: 4, points: line.samples, parameters: line.times,
-                                     available: 0..<line.samples.count)
+                                     count: line.samples.count, noise: 0.5)
         }
         let raw = Self.rms(line.samples, line.truth)
         #expect(Self.rms(live, line.truth) < 0.85 * raw)
@@ -72,31 +72,66 @@ struct FilterTests {
         #expect(guess.distance(to: expected) < 1e-6)
     }
 
-    @Test("the local fit reproduces a parabola exactly, on uneven steps")
+    @Test("the local fit reproduces a parabola exactly, on uneven steps, ends included")
     func parabola() {
         let times = [0.0, 0.003, 0.0071, 0.0118, 0.015, 0.0204, 0.0241, 0.029, 0.0333, 0.0375, 0.041]
         let points = times.map { t in CanvasPoint(x: 5 + 300 * t - 4_000 * t * t, y: -2 + 90 * t + 9_000 * t * t) }
-        // Nodes 1 and 9 have a window of 3, which fits a line; the ends are kept as they are.
-        for center in [0] + Array(2...8) + [10] {
+        // Centred windows fit a parabola; shifted ones at the ends choose their degree, and a
+        // parabola has no residual, so the cheapest exact degree (2) wins.
+        for center in points.indices {
             let fitted = LocalFit.settledPosition(of: center, radius: 4, points: points, parameters: times,
-                                                  available: 0..<points.count)
+                                                  count: points.count, noise: 0.5)
             #expect(fitted.distance(to: points[center]) < 1e-9, "node \(center)")
         }
     }
 
-    @Test("the window stays symmetric, so the ends are kept exactly and nothing past the range is read")
-    func windowShrinks() {
-        let times = (0..<9).map { Double($0) / 240 }
-        var points = (0..<9).map { CanvasPoint(x: Double($0), y: Double($0 % 2)) }
-        #expect(LocalFit.settledPosition(of: 0, radius: 4, points: points, parameters: times, available: 0..<9) == points[0])
-        #expect(LocalFit.settledPosition(of: 8, radius: 4, points: points, parameters: times, available: 0..<9) == points[8])
-        // Node 1 uses nodes 0...2 only (a line through a zig-zag: its middle is averaged).
-        let second = LocalFit.settledPosition(of: 1, radius: 4, points: points, parameters: times, available: 0..<9)
-        #expect(abs(second.y - 1.0 / 3) < 1e-9)
-        // Points outside `available` do not matter.
-        points[7] = CanvasPoint(x: 1e6, y: 1e6)
-        let inner = LocalFit.settledPosition(of: 4, radius: 4, points: points, parameters: times, available: 0..<7)
-        #expect(inner.x < 10)
+    @Test("windows are centred inside a stroke, shifted at its ends, the whole of a short stroke")
+    func windows() {
+        #expect(LocalFit.window(of: 5, radius: 4, count: 20) == 1...9)
+        #expect(LocalFit.window(of: 0, radius: 4, count: 20) == 0...8)
+        #expect(LocalFit.window(of: 2, radius: 4, count: 20) == 0...8)
+        #expect(LocalFit.window(of: 19, radius: 4, count: 20) == 11...19)
+        #expect(LocalFit.window(of: 1, radius: 4, count: 5) == 0...4)
+        #expect(LocalFit.window(of: 0, radius: 4, count: 1) == 0...0)
+        #expect(LocalFit.window(of: 3, radius: 0, count: 9) == 3...3)
+        // Nothing past `count` is read: a wild point there changes nothing.
+        let times = (0..<12).map { Double($0) / 240 }
+        var points = (0..<12).map { CanvasPoint(x: Double($0), y: Double($0 % 2)) }
+        let before = LocalFit.settledPosition(of: 6, radius: 4, points: points, parameters: times, count: 10, noise: 0.5)
+        points[10] = CanvasPoint(x: 1e6, y: 1e6)
+        #expect(LocalFit.settledPosition(of: 6, radius: 4, points: points, parameters: times, count: 10, noise: 0.5) == before)
+    }
+
+    @Test("the ends are fitted, not kept: a noisy dot's first sample moves toward the line through it")
+    func endsFitted() {
+        // A slow drift (a decimal point) with alternating jitter: the fitted ends lie nearer
+        // the true drift than the raw samples do, and the line (degree 1) is chosen.
+        let times = (0..<6).map { Double($0) / 240 }
+        let truth = times.map { CanvasPoint(x: 100 + 40 * $0, y: 50) }
+        let points = truth.enumerated().map { i, p in CanvasPoint(x: p.x, y: p.y + (i % 2 == 0 ? 0.6 : -0.6)) }
+        for i in [0, 5] {
+            let fitted = LocalFit.settledPosition(of: i, radius: 4, points: points, parameters: times, count: 6, noise: 0.5)
+            #expect(fitted.distance(to: truth[i]) < 0.5 * points[i].distance(to: truth[i]), "node \(i)")
+        }
+        // With no noise expected, the same points are worth a cubic: the ends follow the samples more.
+        let exact = LocalFit.settledPosition(of: 0, radius: 4, points: points, parameters: times, count: 6, noise: 0)
+        let smoothed = LocalFit.settledPosition(of: 0, radius: 4, points: points, parameters: times, count: 6, noise: 0.5)
+        #expect(exact.distance(to: points[0]) < smoothed.distance(to: points[0]))
+    }
+
+    @Test("the even-step kernel and the general fit agree")
+    func evenKernel() {
+        for radius in [1, 2, 4, 7] {
+            let kernel = LocalFit.evenKernels[radius]
+            #expect(kernel.count == 2 * radius + 1)
+            #expect(abs(kernel.reduce(0, +) - 1) < 1e-12, "a constant is kept")
+            let times = (0...(2 * radius)).map { Double($0) / 240 }
+            let points = times.map { t in CanvasPoint(x: sin(40 * t) * 10, y: cos(25 * t) * 7) }
+            let general = LocalFit.settledPosition(of: radius, radius: radius, points: points, parameters: times,
+                                                   count: points.count, noise: 0.5)
+            let weighted = zip(kernel, points).reduce(CanvasPoint(x: 0, y: 0)) { $0 + $1.1 * $1.0 }
+            #expect(general.distance(to: weighted) < 1e-9, "radius \(radius)")
+        }
     }
 
     @Test("a live stroke draws the filter's output at the tip and settles nodes behind it")
@@ -111,10 +146,11 @@ struct FilterTests {
         }
         let radius = StrokeStyle().settleRadius
         let settledIndex = line.samples.count - 2 - radius
-        var distances = [0.0]
-        for i in 1..<line.samples.count { distances.append(distances[i - 1] + line.samples[i].distance(to: line.samples[i - 1])) }
         let expected = LocalFit.settledPosition(of: settledIndex, radius: radius, points: line.samples,
-                                                parameters: distances, available: 0..<line.samples.count)
-        #expect(stroke.nodes[settledIndex].position.distance(to: expected) < 1e-12)
+                                                parameters: line.times, count: line.samples.count, noise: 0.5)
+        #expect(stroke.nodes[settledIndex].position.distance(to: expected) < 1e-9)
+        // The node after it has not settled yet: it is still the filter's.
+        #expect(stroke.nodes[settledIndex + 1].position != LocalFit.settledPosition(
+            of: settledIndex + 1, radius: radius, points: line.samples, parameters: line.times, count: line.samples.count, noise: 0.5))
     }
 }

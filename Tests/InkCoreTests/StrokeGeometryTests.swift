@@ -35,16 +35,24 @@ struct StrokeGeometryTests {
         }
     }
 
-    @Test("the first and last real points are kept exactly")
-    func endsExact() throws {
-        var random = GeometryRandom(seed: 7)
-        let samples = (0..<50).map { i in
-            TouchSample(x: 100 + 30 * sin(Double(i) / 8) + random.range(-0.5...0.5),
-                        y: 80 + Double(i) + random.range(-0.5...0.5), timestamp: Double(i) / 240)
+    @Test("the ends are fitted: nearer the pen than the noisy first and last samples")
+    func endsFitted() throws {
+        var rawError = 0.0, fittedError = 0.0
+        for seed in 0..<20 {
+            var random = GeometryRandom(seed: UInt64(seed))
+            let truth = (0..<50).map { i in CanvasPoint(x: 100 + 30 * sin(Double(i) / 8), y: 80 + Double(i)) }
+            let samples = truth.enumerated().map { i, p in
+                TouchSample(x: p.x + random.range(-0.8...0.8), y: p.y + random.range(-0.8...0.8), timestamp: Double(i) / 240)
+            }
+            let stroke = try Self.build(samples)
+            let first = try #require(stroke.stableSegments.first?.curve.p0)
+            let last = try #require(stroke.stableSegments.last?.curve.p3)
+            rawError += samples[0].point.distance(to: truth[0]) + samples[49].point.distance(to: truth[49])
+            fittedError += first.distance(to: truth[0]) + last.distance(to: truth[49])
+            // The ink still starts and ends where the pen did, within the jitter.
+            #expect(first.distance(to: samples[0].point) < 1.6 && last.distance(to: samples[49].point) < 1.6)
         }
-        let stroke = try Self.build(samples)
-        #expect(stroke.stableSegments.first?.curve.p0 == samples.first?.point)
-        #expect(stroke.stableSegments.last?.curve.p3 == samples.last?.point)
+        #expect(fittedError < 0.9 * rawError)
     }
 
     @Test("an unevenly sampled circle has no cusps or loops")
@@ -99,7 +107,7 @@ struct StrokeGeometryTests {
         #expect(!StrokeOutline.contains(CanvasPoint(x: 150, y: 300), in: stroke.stableSegments))
     }
 
-    @Test("a 1-sample and a 3-sample stroke each become a visible dot", arguments: [1, 3])
+    @Test("a 1- to 4-sample mark is a round dot at least as wide as the stroke", arguments: [1, 2, 3, 4])
     func dots(count: Int) throws {
         let style = StrokeStyle()
         let samples = (0..<count).map { i in
@@ -109,8 +117,10 @@ struct StrokeGeometryTests {
         #expect(!stroke.stableSegments.isEmpty)
         #expect(stroke.volatileSegments.isEmpty)
         let bounds = try #require(stroke.stableSegments.map(\.bounds).reduce(nil as CanvasRect?) { CanvasRect.union($0, $1) })
-        #expect(bounds.width >= style.size * 0.8 - 1e-9)
-        #expect(bounds.height >= style.size * 0.8 - 1e-9)
+        // At least as wide as the stroke, however light the press.
+        #expect(bounds.width >= style.size - 1e-9)
+        #expect(bounds.height >= style.size - 1e-9)
+        #expect(stroke.stableSegments.allSatisfy { $0.startWidth >= style.size && $0.endWidth >= style.size })
         #expect(StrokeOutline.contains(samples[0].point, in: stroke.stableSegments))
         #expect(!StrokeOutline.svgPathData(stroke.stableSegments).isEmpty)
     }

@@ -58,9 +58,12 @@ public enum CatmullRom {
         let d01 = max(a.distance(to: p1).squareRoot(), epsilon)
         let d12 = max(p1.distance(to: p2).squareRoot(), epsilon)
         let d23 = max(p2.distance(to: d).squareRoot(), epsilon)
-        // Tangents at p1 and p2 scaled to the [t1, t2] interval (Barry-Goldman form).
-        let m1 = ((p1 - a) / d01 - (p2 - a) / (d01 + d12) + (p2 - p1) / d12) * d12
-        let m2 = ((p2 - p1) / d12 - (d - p1) / (d12 + d23) + (d - p2) / d23) * d12
-        return CubicBezier(p1, p1 + m1 / 3, p2 - m2 / 3, p2)
+        // Tangents at p1 and p2 scaled to the [t1, t2] interval (Barry-Goldman form), each
+        // divided by 3 for the control points; reciprocals first, so five divisions in all.
+        let r01 = 1 / d01, r12 = 1 / d12, r23 = 1 / d23, r012 = 1 / (d01 + d12), r123 = 1 / (d12 + d23)
+        let third = d12 / 3
+        let m1 = ((p1 - a) * r01 - (p2 - a) * r012 + (p2 - p1) * r12) * third
+        let m2 = ((p2 - p1) * r12 - (d - p1) * r123 + (d - p2) * r23) * third
+        return CubicBezier(p1, p1 + m1, p2 - m2, p2)
     }
 }

@@ -1,51 +1,177 @@
-/// The fixed-lag smoother of ``StrokeBuilder``: a point's settled position is the value at
+/// The fixed-lag smoother of ``StrokeBuilder``: a node's settled position is the value at
 /// its own place of a least-squares polynomial through its neighbours (a Savitzky-Golay
 /// filter on uneven steps).
 ///
-/// The polynomial's parameter is given by the caller; ``StrokeBuilder`` uses the distance
-/// along the raw points (chord length), not the timestamps, so devices that deliver samples
-/// in bunches, or with jittery timestamps, do not bend the shape. On evenly timed input the
-/// timestamps would do a little better (see `docs/geometry.md`).
+/// The window holds `2 × radius + 1` nodes. Inside a stroke it is centred on the node and
+/// fits a parabola, so curves keep their shape and the result has no lag. Near the ends of
+/// a stroke it is shifted to stay that long (the first and last nodes are fitted too, not
+/// kept as the noisy raw samples they are); a stroke shorter than the window is fitted as a
+/// whole. A shifted window fits a line, a parabola or a cubic, whichever explains the
+/// points best once each coefficient is charged for the noise it could absorb (a Mallows
+/// Cp-style penalty of twice ``StrokeStyle/sampleNoise`` squared per coefficient and
+/// axis). So a decimal point that barely moves is fitted by a line through all its samples,
+/// and a quick dash by a cubic.
 ///
-/// The window is symmetric, `radius` nodes on each side, and shrinks near the ends of a
-/// stroke so it stays symmetric: the first and last points are kept exactly. Windows of 5
-/// or more points fit a parabola (so curves keep their shape), windows of 3 a line.
-/// Because the window is centred, the result has no lag; the price is that a point settles
-/// only once `radius` later points are known, which the live tip of the stroke (drawn by
-/// the causal ``PenFilter``) hides.
+/// The polynomial's parameter is given by the caller, and rescaled to -1...1 over the window
+/// so the fits stay well conditioned. ``StrokeBuilder`` uses the timestamps where they are
+/// evenly spaced (as a digitizer's are; the fit then follows the pen's own motion, and is
+/// a fixed kernel), and the distance along the raw samples where they are not, so devices
+/// that deliver samples in bunches or with jittery timestamps do not bend the shape. The
+/// parameter must not decrease within a window; it may repeat (a window with no spread is
+/// left as it is).
+///
+/// The price of the centred window is that a node settles only once `radius` later nodes
+/// are known; the live tip of the stroke, drawn by the causal ``PenFilter``, hides that.
 public enum LocalFit {
-    /// The settled position of `points[center]`, from the points within `radius` of it on
-    /// each side that exist (`available` is the index range that may be used), each placed
-    /// at its `parameters` value (increasing, not necessarily strictly).
+    /// The window of node `center` among `count` nodes: `2 × radius + 1` nodes, centred where
+    /// the stroke allows, shifted at its ends, the whole stroke when it is shorter.
+    public static func window(of center: Int, radius: Int, count: Int) -> ClosedRange<Int> {
+        let length = 2 * max(0, radius) + 1
+        let lower = max(0, min(center - radius, count - length))
+        return lower...min(count - 1, lower + length - 1)
+    }
+
+    /// The settled position of `points[center]` from the window of `center` among the first
+    /// `count` points (see ``window(of:radius:count:)``), each point at its `parameters` value
+    /// (not decreasing within the window).
+    ///
+    /// - Parameter noise: The expected noise of a point (standard deviation, canvas points),
+    ///   which decides the degree of a shifted window's fit.
     public static func settledPosition(
-        of center: Int, radius: Int, points: [CanvasPoint], parameters: [Double], available: Range<Int>
+        of center: Int, radius: Int, points: [CanvasPoint], parameters: [Double], count: Int, noise: Double
     ) -> CanvasPoint {
-        let r = min(radius, center - available.lowerBound, available.upperBound - 1 - center)
-        guard r > 0 else { return points[center] }
-        let t0 = parameters[center]
-        // Normal equations of the fit in τ = t − t0, centred so they are well conditioned.
+        let range = window(of: center, radius: radius, count: count)
+        if center - range.lowerBound == radius, range.count == 2 * radius + 1 {
+            return centredParabola(range, center: center, points: points, parameters: parameters) ?? points[center]
+        }
+        return Curve(fitting: range, points: points, parameters: parameters, noise: noise)?.position(at: parameters[center]) ?? points[center]
+    }
+
+    /// The weights of the centred parabola's constant term on evenly spaced times (a
+    /// Savitzky-Golay kernel), for radius 0 ... ``StrokeBuilder/maxSettleRadius``: weight
+    /// `k + radius` goes to the node `k` steps from the centre.
+    static let evenKernels: [[Double]] = (0...StrokeBuilder.maxSettleRadius).map { r in
+        guard r > 0 else { return [1] }
+        let n = Double(r)
+        let denominator = (2 * n - 1) * (2 * n + 1) * (2 * n + 3)
+        return (-r...r).map { k in (3 * (3 * n * n + 3 * n - 1) - 15 * Double(k * k)) / denominator }
+    }
+
+    /// The constant term of the least-squares parabola through a centred window, by Cramer's
+    /// rule; `nil` when the system is singular.
+    static func centredParabola(_ range: ClosedRange<Int>, center: Int, points: [CanvasPoint], parameters times: [Double]) -> CanvasPoint? {
+        let t0 = times[center]
+        let scale = 1 / max(times[range.upperBound] - t0, t0 - times[range.lowerBound])
+        guard scale.isFinite, scale > 0 else { return nil }
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
         var x0 = 0.0, x1 = 0.0, x2 = 0.0, y0 = 0.0, y1 = 0.0, y2 = 0.0
-        for i in (center - r)...(center + r) {
-            let tau = parameters[i] - t0, tau2 = tau * tau
+        for i in range {
+            let tau = (times[i] - t0) * scale, tau2 = tau * tau
             let p = points[i]
             s0 += 1; s1 += tau; s2 += tau2; s3 += tau2 * tau; s4 += tau2 * tau2
             x0 += p.x; x1 += p.x * tau; x2 += p.x * tau2
             y0 += p.y; y1 += p.y * tau; y2 += p.y * tau2
         }
-        if r >= 2 {
-            // Constant term of the parabola, by Cramer's rule on the 3 × 3 system.
-            let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
-            if abs(det) > 1e-12 * s0 * s2 * s4 {
-                func constant(_ b0: Double, _ b1: Double, _ b2: Double) -> Double {
-                    (b0 * (s2 * s4 - s3 * s3) - s1 * (b1 * s4 - s3 * b2) + s2 * (b1 * s3 - s2 * b2)) / det
+        let m0 = s2 * s4 - s3 * s3, m1 = s1 * s4 - s3 * s2, m2 = s1 * s3 - s2 * s2
+        let det = s0 * m0 - s1 * m1 + s2 * m2
+        guard abs(det) > 1e-12 * s0 * s2 * s4 else { return nil }
+        func constant(_ b0: Double, _ b1: Double, _ b2: Double) -> Double {
+            (b0 * m0 - s1 * (b1 * s4 - s3 * b2) + s2 * (b1 * s3 - s2 * b2)) / det
+        }
+        return CanvasPoint(x: constant(x0, x1, x2), y: constant(y0, y1, y2))
+    }
+
+    /// The curve fitted to a shifted window or a whole short stroke: a polynomial of degree
+    /// 1 ... 3 in time, the degree chosen as the type's notes say. One fit serves every node
+    /// of its window.
+    ///
+    /// The fit uses polynomials orthogonal over the window's times (Forsythe's three-term
+    /// recurrence): each degree adds one coefficient per axis, and the residual of every
+    /// degree follows from the same sums, with no system to solve.
+    struct Curve {
+        private let t0: Double
+        private let scale: Double
+        /// Recurrence: q0 = 1, q1 = τ − a1, q(k+1) = (τ − a(k+1)) qk − bk q(k−1).
+        private var a = SIMD4<Double>(), b = SIMD4<Double>()
+        /// Coefficients on q0 ... q3 (zero past the chosen degree).
+        private var x = SIMD4<Double>(), y = SIMD4<Double>()
+
+        /// `nil` when the window has fewer than two distinct times.
+        init?(fitting range: ClosedRange<Int>, points: [CanvasPoint], parameters times: [Double], noise: Double) {
+            guard range.count > 1 else { return nil }
+            t0 = (times[range.lowerBound] + times[range.upperBound]) / 2
+            scale = 2 / (times[range.upperBound] - times[range.lowerBound])
+            guard scale.isFinite, scale > 0 else { return nil }
+            let maxDegree = min(3, range.count - 1)
+            // Pass k computes q_k at every time, its squared norm, its coefficients and the
+            // sum that gives a(k+1).
+            var norms = SIMD4<Double>(), squares = 0.0
+            for k in 0...maxDegree {
+                var norm = 0.0, sx = 0.0, sy = 0.0, st = 0.0
+                for i in range {
+                    let tau = (times[i] - t0) * scale
+                    let (q, _) = Self.basis(k, at: tau, a: a, b: b)
+                    norm += q * q
+                    sx += points[i].x * q
+                    sy += points[i].y * q
+                    st += tau * q * q
+                    if k == 0 { squares += points[i].x * points[i].x + points[i].y * points[i].y }
                 }
-                return CanvasPoint(x: constant(x0, x1, x2), y: constant(y0, y1, y2))
+                guard norm > 1e-12 * Double(range.count), norm.isFinite else { break }
+                norms[k] = norm
+                x[k] = sx / norm
+                y[k] = sy / norm
+                if k < 3 {
+                    a[k + 1] = st / norm
+                    if k >= 1 { b[k] = norm / norms[k - 1] }
+                }
+            }
+            // The residual of degree d is the sum of squares less what q0 ... qd explain.
+            let penalty = 2 * noise * noise
+            var best = (score: Double.infinity, degree: -1)
+            var explained = x[0] * x[0] * norms[0] + y[0] * y[0] * norms[0]
+            for degree in 1...maxDegree where norms[degree] > 0 {
+                explained += (x[degree] * x[degree] + y[degree] * y[degree]) * norms[degree]
+                let score = max(0, squares - explained) + penalty * Double(2 * (degree + 1))
+                if score < best.score { best = (score, degree) }
+            }
+            guard best.degree >= 1, (x * x).sum().isFinite, (y * y).sum().isFinite else { return nil }
+            for k in (best.degree + 1)..<4 {
+                x[k] = 0
+                y[k] = 0
             }
         }
-        // A line: constant term of a + bτ.
-        let det = s0 * s2 - s1 * s1
-        guard abs(det) > 1e-12 * s0 * s2 else { return CanvasPoint(x: x0 / s0, y: y0 / s0) }
-        return CanvasPoint(x: (x0 * s2 - s1 * x1) / det, y: (y0 * s2 - s1 * y1) / det)
+
+        /// The curve's position at `time`.
+        func position(at time: Double) -> CanvasPoint {
+            let tau = (time - t0) * scale
+            var px = x[0], py = y[0]
+            var previous = 1.0, current = tau - a[1]
+            for k in 1..<4 {
+                px += x[k] * current
+                py += y[k] * current
+                if k < 3 {
+                    let next = (tau - a[k + 1]) * current - b[k] * previous
+                    previous = current
+                    current = next
+                }
+            }
+            return CanvasPoint(x: px, y: py)
+        }
+
+        /// The orthogonal polynomial q_k at `tau` (and q_(k−1)).
+        @inline(__always)
+        private static func basis(_ k: Int, at tau: Double, a: SIMD4<Double>, b: SIMD4<Double>) -> (Double, Double) {
+            guard k > 0 else { return (1, 0) }
+            var previous = 1.0, current = tau - a[1]
+            var j = 1
+            while j < k {
+                let next = (tau - a[j + 1]) * current - b[j] * previous
+                previous = current
+                current = next
+                j += 1
+            }
+            return (current, previous)
+        }
     }
 }

@@ -63,12 +63,24 @@ public struct PenFilter: Sendable, Hashable {
 
     /// The filter's parameters.
     public var parameters: Parameters
-    private var position = CanvasPoint(x: 0, y: 0)
-    private var velocityEstimate = CanvasPoint(x: 0, y: 0)
-    private var speed = 0.0
-    private var innovation = CanvasPoint(x: 0, y: 0)
-    private var lastTime = 0.0
-    private var count = 0
+    /// What the filter has learnt from the samples so far (everything but its parameters).
+    struct State: Sendable, Hashable {
+        var position = CanvasPoint(x: 0, y: 0)
+        var velocityEstimate = CanvasPoint(x: 0, y: 0)
+        var speed = 0.0
+        var innovation = CanvasPoint(x: 0, y: 0)
+        var lastTime = 0.0
+        var count = 0
+    }
+
+    /// The filter's state, which ``StrokeBuilder`` saves to redo a step.
+    var state = State()
+    private var position: CanvasPoint { get { state.position } set { state.position = newValue } }
+    private var velocityEstimate: CanvasPoint { get { state.velocityEstimate } set { state.velocityEstimate = newValue } }
+    private var speed: Double { get { state.speed } set { state.speed = newValue } }
+    private var innovation: CanvasPoint { get { state.innovation } set { state.innovation = newValue } }
+    private var lastTime: Double { get { state.lastTime } set { state.lastTime = newValue } }
+    private var count: Int { get { state.count } set { state.count = newValue } }
 
     /// Creates a filter with no history.
     public init(parameters: Parameters = .handwriting) {
@@ -108,10 +120,11 @@ public struct PenFilter: Sendable, Hashable {
         var h = a * a
         // Start-up: never less than a least-squares line through the samples so far.
         let n = Double(count)
-        let lineG = 2 * (2 * n - 1) / (n * (n + 1))
+        let inverse = 1 / (n * (n + 1))
+        let lineG = 2 * (2 * n - 1) * inverse
         if lineG > g {
             g = lineG
-            h = max(h, 6 / (n * (n + 1)))
+            h = max(h, 6 * inverse)
         }
         position = expected + residual * g
         velocityEstimate = velocityEstimate + residual * (h / dt)
@@ -121,10 +134,12 @@ public struct PenFilter: Sendable, Hashable {
         return position
     }
 
-    /// Smoothing weight of a first-order low-pass filter with the given cutoff at step `dt`.
+    /// Smoothing weight of a first-order low-pass filter with the given cutoff at step `dt`:
+    /// `1 / (1 + τ / dt)` with `τ = 1 / (2π cutoff)`, written with one division.
+    @inline(__always)
     static func alpha(cutoff: Double, dt: Double) -> Double {
-        let tau = 1 / (2 * Double.pi * cutoff)
-        return 1 / (1 + tau / dt)
+        let x = 2 * Double.pi * cutoff * dt
+        return x / (1 + x)
     }
 
     /// Where the filter expects the pen `horizon` seconds after the last position: the

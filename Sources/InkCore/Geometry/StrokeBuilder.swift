@@ -4,7 +4,9 @@ public struct StrokeUpdate: Sendable, Hashable {
     /// Stable segments never change again.
     public var newlyStable: Range<Int>
     /// The area whose drawing changed: the old volatile tail, the new one and the newly
-    /// stable segments; `nil` when nothing changed.
+    /// stable segments; `nil` when nothing changed. It is computed without building the
+    /// tail, from its nodes, so it may be a little larger than the ink that changed, never
+    /// smaller.
     public var changedBounds: CanvasRect?
 
     /// An update that changed nothing.
@@ -14,16 +16,22 @@ public struct StrokeUpdate: Sendable, Hashable {
 /// Builds one stroke's geometry incrementally, sample by sample.
 ///
 /// The pipeline: input conditioning (refusing non-finite samples, merging samples with
-/// the same timestamp, smoothing with the causal ``PenFilter`` for the live tip, then with
-/// the lag-free ``LocalFit`` once a node's neighbours are known), centripetal Catmull-Rom
+/// the same timestamp), smoothing with the causal ``PenFilter`` for the live tip, then with
+/// the lag-free ``LocalFit`` once a node's neighbours are known, centripetal Catmull-Rom
 /// interpolation into cubic Béziers (``CatmullRom``), widths from force or speed with
 /// tapers (``StrokeStyle``), and incremental output: a **stable** prefix of segments that
 /// never change again, and a **volatile** tail (the last few segments, which the next
-/// samples or the end taper may still reshape, plus the predicted samples) that replaces
-/// the previous tail on every update.
+/// samples or the end taper may still reshape, plus the predicted samples).
 ///
-/// Work per update is bounded by the length of the tail, not of the stroke: a 2,000-sample
-/// stroke costs the same per sample as a 20-sample one.
+/// Appending a sample does a fixed amount of work, whatever the length of the stroke: it
+/// filters the sample, settles the one node whose window just filled, and moves the
+/// segments that can no longer change to the stable prefix. The volatile tail is built
+/// only when it is read (``volatileSegments``, once per frame), never re-deriving a settled
+/// node.
+///
+/// A finished mark of at most ``dotSampleLimit`` samples, or shorter than the brush, is at
+/// least as wide as the brush everywhere, without tapers: with its round caps a decimal
+/// point is a round dot at least as wide as the stroke, never a speck.
 ///
 /// ```swift
 /// var stroke = StrokeBuilder()
@@ -38,53 +46,121 @@ public struct StrokeBuilder: Sendable {
     public private(set) var nodes: [StrokeNode] = []
     /// Segments that will never change again, in drawing order.
     public private(set) var stableSegments: [StrokeSegment] = []
-    /// The current tentative tail (including any prediction), replaced on every update.
-    public private(set) var volatileSegments: [StrokeSegment] = []
     /// `true` once ``finish()`` was called.
     public private(set) var isFinished = false
+    /// The real samples appended so far.
+    public private(set) var sampleCount = 0
 
     /// How many of the last nodes an end taper may narrow, and so stay volatile.
     public static let maxTaperNodes = 6
+    /// A mark of at most this many samples is drawn at least as wide as the brush, without
+    /// tapers.
+    public static let dotSampleLimit = 4
+    /// The largest settle radius used, whatever the style asks (bounds the work per sample).
+    public static let maxSettleRadius = 32
 
+    /// What each node was made from.
+    private struct NodeInput: Sendable {
+        /// Sum of the node's sample positions and their number (the node's raw position is
+        /// their mean).
+        var positionSum: CanvasPoint
+        var samples: Int
+        /// Index of its first sample.
+        var firstSample: Int
+        /// The first node of the run of evenly spaced times that ends at this node.
+        var evenSince: Int
+        /// Sum of the forces of its samples that have one, and their number.
+        var forceSum: Double
+        var forces: Int
+        /// Smoothed speed (pt/s) when it was filtered, untapered width, start-taper factor,
+        /// and distance along the centreline from the first node.
+        var speed: Double
+        var baseWidth: Double
+        var startTaper: Double
+        var distance: Double
+
+        var force: Double? { forces == 0 ? nil : forceSum / Double(forces) }
+    }
+
+    private let radius: Int
+    /// The centred fit's weights on evenly spaced times, for `radius`.
+    private let evenKernel: [Double]
+    private let noise: Double
+    /// Distances from the first node are measured up to this length (the longer of the
+    /// start taper and the brush; see ``updateDistanceAndWidth(_:)``).
+    private let nearLimit: Double
     private var filter: PenFilter
-    /// The filter before the last sample, to redo the last step when a sample with the same
-    /// timestamp arrives.
-    private var filterBeforeLast: PenFilter
-    /// Every real sample, in order.
-    private var samples: [TouchSample] = []
-    /// For each node, the index of its first sample (its samples run to the next node's).
-    private var firstSampleOfNode: [Int] = []
-    /// Smoothed speed (pt/s), untapered width and start-taper factor of each node.
-    private var speeds: [Double] = []
-    private var baseWidths: [Double] = []
-    private var startTapers: [Double] = []
-    /// Distance along the conditioned centreline from the first node to each node.
-    private var distances: [Double] = []
-    /// The unfiltered position of each node (the mean of its samples).
+    /// The filter's state before the last sample, to redo the last step when a sample with
+    /// the same timestamp arrives.
+    private var filterBeforeLast: PenFilter.State
+    private var lastTimestamp = -Double.infinity
+    private var inputs: [NodeInput] = []
+    /// The raw position (mean of its samples) and the time of each node: the fit's input.
     private var rawPositions: [CanvasPoint] = []
-    /// Distance along the raw positions from the first node: the parameter of the fit.
+    private var times: [Double] = []
+    /// The distance along the raw positions from the first node: the fit's parameter where
+    /// the times are uneven.
     private var rawDistances: [Double] = []
     /// Nodes before this index have their settled (``LocalFit``) position.
     private var settledNodes = 0
-    /// Sample indices whose force is still an estimate (ascending).
-    private var pendingSamples: [Int] = []
+    /// Samples whose force is still an estimate (ascending index), with their current force.
+    private var pendingSamples: [(index: Int, force: Double?)] = []
+    /// The last shifted window fitted, and its curve.
+    private var shiftedFit: (window: ClosedRange<Int>, byTime: Bool, curve: LocalFit.Curve?)?
     private var predictedNodes: [StrokeNode] = []
     private var hostPrediction = false
+    /// What the last update reported as the tail's area, and the box it came from (see
+    /// ``tailBounds(settled:)``).
     private var volatileBounds: CanvasRect?
+    private var tailBox: Box?
+    /// Updates since `tailBox` was last measured exactly.
+    private var tailBoxAge = 0
+    /// How many updates may grow `tailBox` before it is measured again.
+    private static let tailBoxRefresh = 8
 
     /// Starts an empty stroke.
     public init(style: StrokeStyle = StrokeStyle()) {
         self.style = style
-        self.filter = PenFilter(parameters: style.filter)
-        self.filterBeforeLast = filter
-        volatileSegments.reserveCapacity(Self.maxTaperNodes + 8)
+        radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
+        evenKernel = LocalFit.evenKernels[radius]
+        noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
+        nearLimit = max(style.startTaper, style.size)
+        filter = PenFilter(parameters: style.filter)
+        filterBeforeLast = filter.state
+        nodes.reserveCapacity(64)
+        inputs.reserveCapacity(64)
+        rawPositions.reserveCapacity(64)
+        times.reserveCapacity(64)
+        rawDistances.reserveCapacity(64)
+        stableSegments.reserveCapacity(64)
+        predictedNodes.reserveCapacity(4)
     }
 
-    /// The real samples appended so far.
-    public var sampleCount: Int { samples.count }
+    /// The current tentative tail (including any prediction), built when read: read it once
+    /// per frame, not once per sample.
+    public var volatileSegments: [StrokeSegment] {
+        var tail: [StrokeSegment] = []
+        appendVolatileSegments(to: &tail)
+        return tail
+    }
+
+    /// Appends the current tentative tail to `segments` (no allocation when it has room):
+    /// what ``volatileSegments`` returns.
+    public func appendVolatileSegments(to segments: inout [StrokeSegment]) {
+        let total = nodes.count + predictedNodes.count
+        if total == 1, stableSegments.isEmpty {
+            segments.append(dot(nodes[0]))
+        } else if total > 1, stableSegments.count < total - 1 {
+            for i in stableSegments.count..<(total - 1) { segments.append(segment(i, count: total)) }
+        }
+    }
 
     /// All segments to draw now: the stable ones, then the volatile tail.
-    public var allSegments: [StrokeSegment] { stableSegments + volatileSegments }
+    public var allSegments: [StrokeSegment] {
+        var all = stableSegments
+        appendVolatileSegments(to: &all)
+        return all
+    }
 
     // MARK: - Input
 
@@ -93,34 +169,41 @@ public struct StrokeBuilder: Sendable {
     public mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> StrokeUpdate {
         guard !isFinished else { throw .finished }
         guard sample.isValid else { throw .nonFinite(sample) }
-        if let last = samples.last, sample.timestamp < last.timestamp {
-            throw .timestampWentBackwards(previous: last.timestamp, got: sample.timestamp)
+        guard sample.timestamp >= lastTimestamp else {
+            throw .timestampWentBackwards(previous: lastTimestamp, got: sample.timestamp)
         }
-        samples.append(sample)
-        if sample.estimationUpdateIndex != nil { pendingSamples.append(samples.count - 1) }
-        if let last = nodes.indices.last, nodes[last].time == sample.timestamp {
-            // Same instant as the previous node: merge (the average of its samples), redoing
-            // the filter step from the state before it.
-            filter = filterBeforeLast
-            let merged = firstSampleOfNode[last]..<samples.count
-            rawPositions[last] = mean(merged)
+        lastTimestamp = sample.timestamp
+        let index = sampleCount
+        sampleCount += 1
+        if sample.estimationUpdateIndex != nil { pendingSamples.append((index, sample.force)) }
+        let last = nodes.count - 1
+        if last >= 0, times[last] == sample.timestamp {
+            // Same instant as the previous node: merge (the mean of its samples), redoing the
+            // filter step from the state before it.
+            inputs[last].positionSum = inputs[last].positionSum + sample.point
+            inputs[last].samples += 1
+            if let force = sample.force { inputs[last].forceSum += force; inputs[last].forces += 1 }
+            rawPositions[last] = inputs[last].positionSum / Double(inputs[last].samples)
             rawDistances[last] = last == 0 ? 0 : rawDistances[last - 1] + rawPositions[last].distance(to: rawPositions[last - 1])
-            let filtered = filter.filter(rawPositions[last], at: sample.timestamp)
-            setNode(last, position: filtered, speed: filter.smoothedSpeed, force: meanForce(merged))
+            filter.state = filterBeforeLast
+            nodes[last].position = filter.filter(rawPositions[last], at: sample.timestamp)
+            nodes[last].force = inputs[last].force
+            updateLiveNode(last)
         } else {
-            filterBeforeLast = filter
+            filterBeforeLast = filter.state
             let filtered = filter.filter(sample.point, at: sample.timestamp)
-            firstSampleOfNode.append(samples.count - 1)
-            nodes.append(StrokeNode(position: filtered, time: sample.timestamp, width: 0, force: sample.force))
-            speeds.append(0)
-            baseWidths.append(0)
-            startTapers.append(1)
-            distances.append(0)
-            rawDistances.append(rawPositions.last.map { rawDistances[rawDistances.count - 1] + sample.point.distance(to: $0) } ?? 0)
+            inputs.append(NodeInput(positionSum: sample.point, samples: 1, firstSample: index, evenSince: evenSince(sample.timestamp),
+                                    forceSum: sample.force ?? 0, forces: sample.force == nil ? 0 : 1,
+                                    speed: 0, baseWidth: 0, startTaper: 1, distance: 0))
+            rawDistances.append(last < 0 ? 0 : rawDistances[last] + sample.point.distance(to: rawPositions[last]))
             rawPositions.append(sample.point)
-            setNode(nodes.count - 1, position: filtered, speed: filter.smoothedSpeed, force: sample.force)
-            // A node settles once the node `settleRadius` after it can no longer merge.
-            settleNodes(upTo: nodes.count - 1 - style.settleRadius)
+            times.append(sample.timestamp)
+            nodes.append(StrokeNode(position: filtered, time: sample.timestamp, width: 0, force: sample.force))
+            updateLiveNode(nodes.count - 1)
+            let settled = settleLive()
+            hostPrediction = false
+            builtInPrediction()
+            return update(settled: settled)
         }
         hostPrediction = false
         builtInPrediction()
@@ -148,34 +231,34 @@ public struct StrokeBuilder: Sendable {
     /// segments around them stay volatile until then (also after ``finish()``), so the
     /// stable prefix never changes. Other calls change nothing.
     public mutating func refine(sampleAt index: Int, with refined: TouchSample) -> StrokeUpdate {
-        guard let p = pendingSamples.firstIndex(of: index), refined.isValid else { return .none }
-        samples[index].force = refined.force
-        samples[index].altitude = refined.altitude
-        samples[index].azimuth = refined.azimuth
-        samples[index].estimationUpdateIndex = refined.estimationUpdateIndex
-        if refined.estimationUpdateIndex == nil { pendingSamples.remove(at: p) }
+        guard let p = pendingSamples.firstIndex(where: { $0.index == index }), refined.isValid else { return .none }
         let node = nodeIndex(ofSample: index)
-        let end = node + 1 < firstSampleOfNode.count ? firstSampleOfNode[node + 1] : samples.count
-        setNode(node, position: nodes[node].position, speed: speeds[node], force: meanForce(firstSampleOfNode[node]..<end))
+        if let old = pendingSamples[p].force { inputs[node].forceSum -= old; inputs[node].forces -= 1 }
+        if let new = refined.force { inputs[node].forceSum += new; inputs[node].forces += 1 }
+        if inputs[node].forces == 0 { inputs[node].forceSum = 0 }
+        pendingSamples[p].force = refined.force
+        if refined.estimationUpdateIndex == nil { pendingSamples.remove(at: p) }
+        nodes[node].force = inputs[node].force
+        updateBaseWidth(node)
+        nodes[node].width = inputs[node].baseWidth * inputs[node].startTaper
         if isFinished { applyEndTaper() }
         return update()
     }
 
-    /// Finishes the stroke: the remaining nodes settle (the last one exactly on the last
-    /// real sample), the end
-    /// taper is applied, a mark smaller than the brush becomes a round dot, the prediction
-    /// is dropped, and every segment becomes stable (except around samples still waiting
-    /// for an estimated-property update; see ``settleEstimates()``). Finishing twice changes
+    /// Finishes the stroke: the remaining nodes settle (the ends fitted like the rest), the
+    /// end taper is applied (a short mark is at least as wide as the brush instead; see the
+    /// type's notes), the prediction
+    /// is dropped, and every segment becomes stable (except around samples still waiting for
+    /// an estimated-property update; see ``settleEstimates()``). Finishing twice changes
     /// nothing.
     public mutating func finish() -> StrokeUpdate {
         guard !isFinished else { return .none }
         isFinished = true
         predictedNodes.removeAll()
-        settleNodes(upTo: nodes.count)
-        if let last = nodes.indices.last {
-            // The last node is the pen's last position, whatever the settle radius.
-            setNode(last, position: rawPositions[last], speed: speeds[last], force: nodes[last].force)
-        }
+        let firstChanged = max(0, settledNodes - 1)
+        for j in settledNodes..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
+        settledNodes = nodes.count
+        for j in firstChanged..<nodes.count { updateDistanceAndWidth(j) }
         applyEndTaper()
         return update()
     }
@@ -190,95 +273,169 @@ public struct StrokeBuilder: Sendable {
 
     // MARK: - Internals
 
-    private func mean(_ range: Range<Int>) -> CanvasPoint {
-        var sum = CanvasPoint(x: 0, y: 0)
-        for i in range { sum = sum + samples[i].point }
-        return sum / Double(range.count)
-    }
-
-    private func meanForce(_ range: Range<Int>) -> Double? {
-        var sum = 0.0, count = 0
-        for i in range { if let f = samples[i].force { sum += f; count += 1 } }
-        return count == 0 ? nil : sum / Double(count)
-    }
-
+    @inline(__always)
     private func nodeIndex(ofSample index: Int) -> Int {
         // The last node whose first sample is at or before `index`.
-        var low = 0, high = firstSampleOfNode.count - 1
+        var low = 0, high = inputs.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if firstSampleOfNode[mid] <= index { low = mid } else { high = mid - 1 }
+            if inputs[mid].firstSample <= index { low = mid } else { high = mid - 1 }
         }
         return low
     }
 
-    /// Sets a node's position, speed and force, and recomputes its distance and widths.
-    private mutating func setNode(_ i: Int, position: CanvasPoint, speed: Double, force: Double?) {
-        nodes[i].position = position
-        nodes[i].force = force
-        speeds[i] = speed
-        distances[i] = i == 0 ? 0 : distances[i - 1] + position.distance(to: nodes[i - 1].position)
-        baseWidths[i] = style.baseWidth(force: force, speed: speed)
-        startTapers[i] = style.taper(distances[i], over: style.startTaper)
-        nodes[i].width = baseWidths[i] * startTapers[i]
+    /// Where the run of evenly spaced times ending at a new node at `time` starts: steps
+    /// within 0.1 % of each other count as even (a step error that moves a fitted point by
+    /// well under 0.01 pt at handwriting speeds).
+    @inline(__always)
+    private func evenSince(_ time: Double) -> Int {
+        let count = times.count
+        guard count >= 2 else { return 0 }
+        let step = time - times[count - 1], previous = times[count - 1] - times[count - 2]
+        return abs(step - previous) <= 1e-3 * previous ? inputs[count - 1].evenSince : count - 1
     }
 
-    /// Gives nodes `settledNodes..<end` their settled position, and updates the distances
-    /// and tapers of the nodes after them.
-    private mutating func settleNodes(upTo end: Int) {
-        guard end > settledNodes else { return }
-        let first = settledNodes
-        for j in first..<end where style.settleRadius > 0 {
-            let settled = LocalFit.settledPosition(of: j, radius: style.settleRadius, points: rawPositions,
-                                                   parameters: rawDistances, available: 0..<nodes.count)
-            nodes[j].position = settled
+    /// Node `j`'s settled position, from its window among the first `count` nodes. On
+    /// evenly timed windows the fit's parameter is the time (a centred window then uses the
+    /// fixed kernel); on uneven ones it is the distance along the raw samples, so devices that
+    /// deliver samples in bunches or with jittery timestamps do not bend the shape. A shifted
+    /// window's curve (at the ends) is fitted once for all of its nodes.
+    private mutating func settledPosition(_ j: Int, among count: Int) -> CanvasPoint {
+        guard radius > 0 else { return nodes[j].position }
+        let window = LocalFit.window(of: j, radius: radius, count: count)
+        let even = inputs[window.upperBound].evenSince <= window.lowerBound
+        if j - window.lowerBound == radius, window.count == evenKernel.count {
+            if even { return Self.weightedSum(rawPositions, from: window.lowerBound, weights: evenKernel) }
+            return LocalFit.centredParabola(window, center: j, points: rawPositions, parameters: rawDistances) ?? rawPositions[j]
         }
-        settledNodes = end
-        for j in first..<nodes.count {
-            setNode(j, position: nodes[j].position, speed: speeds[j], force: nodes[j].force)
+        if shiftedFit?.window != window {
+            shiftedFit = (window, even, LocalFit.Curve(fitting: window, points: rawPositions, parameters: even ? times : rawDistances,
+                                                       noise: noise))
         }
+        guard let fit = shiftedFit, let curve = fit.curve else { return rawPositions[j] }
+        return curve.position(at: fit.byTime ? times[j] : rawDistances[j])
+    }
+
+    /// `Σ weights[k] × points[first + k]`.
+    private static func weightedSum(_ points: [CanvasPoint], from first: Int, weights: [Double]) -> CanvasPoint {
+        precondition(first >= 0 && first + weights.count <= points.count)
+        return points.withUnsafeBufferPointer { raw in
+            weights.withUnsafeBufferPointer { w in
+                var x = 0.0, y = 0.0
+                for k in 0..<w.count {
+                    x += w[k] * raw[first + k].x
+                    y += w[k] * raw[first + k].y
+                }
+                return CanvasPoint(x: x, y: y)
+            }
+        }
+    }
+
+    /// Node `i`'s width before tapers, from its force and speed.
+    private mutating func updateBaseWidth(_ i: Int) {
+        inputs[i].baseWidth = style.baseWidth(force: nodes[i].force, speed: inputs[i].speed)
+    }
+
+    /// The live node `i` (not settled): speed from the filter, force, widths, distance.
+    private mutating func updateLiveNode(_ i: Int) {
+        inputs[i].speed = filter.smoothedSpeed
+        updateBaseWidth(i)
+        updateDistanceAndWidth(i)
+    }
+
+    /// Recomputes node `i`'s distance from the first node, its start taper and width. The
+    /// distance is measured only while it is short enough to matter (for the start taper and
+    /// the short-mark rule, see ``nearLimit``); past that it is infinite, and the end taper
+    /// measures back from the end when the stroke finishes.
+    private mutating func updateDistanceAndWidth(_ i: Int) {
+        let previous = i == 0 ? 0 : inputs[i - 1].distance
+        guard previous < nearLimit else {
+            inputs[i].distance = .infinity
+            inputs[i].startTaper = 1
+            nodes[i].width = inputs[i].baseWidth
+            return
+        }
+        let distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        inputs[i].distance = distance
+        inputs[i].startTaper = distance >= style.startTaper ? 1 : style.taper(distance, over: style.startTaper)
+        nodes[i].width = inputs[i].baseWidth * inputs[i].startTaper
+    }
+
+    /// Settles every node whose window is complete without the last node (which may still
+    /// merge with a sample of the same timestamp): one node per sample in steady state.
+    /// Returns the nodes it settled.
+    private mutating func settleLive() -> Range<Int> {
+        let firstSettled = settledNodes
+        let available = nodes.count - 1
+        while settledNodes < available, LocalFit.window(of: settledNodes, radius: radius, count: .max / 2).upperBound < available {
+            let j = settledNodes
+            nodes[j].position = settledPosition(j, among: available)
+            settledNodes += 1
+            updateDistanceAndWidth(j)
+            // Live nodes after it measured their distance from its old position. Only the
+            // start taper reads that before the stroke finishes (which recomputes them all).
+            if inputs[j].distance < style.startTaper {
+                for k in (j + 1)..<nodes.count { updateDistanceAndWidth(k) }
+            }
+        }
+        return firstSettled..<settledNodes
     }
 
     private mutating func applyEndTaper() {
         guard let last = nodes.indices.last else { return }
-        let total = distances[last]
-        if total < style.size {
-            // A mark smaller than the brush: a round dot (or dash) of at least 80 % of the
-            // nominal width, however light or short, never a speck.
-            for i in nodes.indices { nodes[i].width = max(baseWidths[i], style.size * 0.8) }
+        if stableSegments.isEmpty, sampleCount <= Self.dotSampleLimit || inputs[last].distance < style.size {
+            // A short mark (see the type's notes); segments already stable never change, so
+            // only a mark with none.
+            for i in nodes.indices { nodes[i].width = max(inputs[i].baseWidth, style.size) }
             return
         }
-        for i in max(0, last - Self.maxTaperNodes + 1)...last {
-            nodes[i].width = baseWidths[i] * startTapers[i] * style.taper(total - distances[i], over: style.endTaper)
+        var toEnd = 0.0
+        for i in stride(from: last, through: max(0, last - Self.maxTaperNodes + 1), by: -1) {
+            if i < last { toEnd += nodes[i].position.distance(to: nodes[i + 1].position) }
+            nodes[i].width = inputs[i].baseWidth * inputs[i].startTaper * style.taper(toEnd, over: style.endTaper)
         }
     }
 
     private mutating func builtInPrediction() {
-        predictedNodes.removeAll(keepingCapacity: true)
-        guard style.predictionHorizon > 0, nodes.count >= 2,
-              let point = filter.predicted(after: style.predictionHorizon) else { return }
+        guard style.predictionHorizon > 0, nodes.count >= 2, let point = filter.predicted(after: style.predictionHorizon),
+              point.distance(to: nodes[nodes.count - 1].position) > 1e-6 else {
+            predictedNodes.removeAll(keepingCapacity: true)
+            return
+        }
         let last = nodes[nodes.count - 1]
-        guard point.distance(to: last.position) > 1e-6 else { return }
-        predictedNodes.append(StrokeNode(position: point, time: last.time + style.predictionHorizon,
-                                         width: last.width, force: last.force))
+        let node = StrokeNode(position: point, time: last.time + style.predictionHorizon, width: last.width, force: last.force)
+        if predictedNodes.count == 1 {
+            predictedNodes[0] = node
+        } else {
+            predictedNodes.removeAll(keepingCapacity: true)
+            predictedNodes.append(node)
+        }
+    }
+
+    /// The first node holding a sample whose force is still an estimate.
+    @inline(__always)
+    private var firstPendingNode: Int {
+        guard let first = pendingSamples.first else { return Int.max }
+        return nodeIndex(ofSample: first.index)
     }
 
     /// Whether segment `i` (from node i to node i+1) can no longer change.
-    private func isSettled(segment i: Int) -> Bool {
-        let firstPending = pendingSamples.first.map(nodeIndex(ofSample:)) ?? Int.max
+    @inline(__always)
+    private func isSettled(segment i: Int, firstPending: Int) -> Bool {
         if isFinished { return i + 1 < firstPending }
         // Live: the segment's curve depends on nodes i-1 ... i+2, which must have settled;
-        // the last node may still merge, and the end taper may still narrow the last
-        // maxTaperNodes.
+        // the end taper may still narrow the last maxTaperNodes.
         return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, firstPending, settledNodes)
     }
 
     /// Node `i` of the real nodes followed by the predicted ones.
+    @inline(__always)
     private func extendedNode(_ i: Int) -> StrokeNode {
         i < nodes.count ? nodes[i] : predictedNodes[i - nodes.count]
     }
 
     /// The segment from extended node `i` to `i + 1`, among `count` extended nodes.
+    @inline(__always)
     private func segment(_ i: Int, count: Int) -> StrokeSegment {
         let a = extendedNode(i), b = extendedNode(i + 1)
         let curve = CatmullRom.segment(i > 0 ? extendedNode(i - 1).position : nil, a.position, b.position,
@@ -286,32 +443,123 @@ public struct StrokeBuilder: Sendable {
         return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
     }
 
-    /// Moves newly settled segments to the stable prefix and rebuilds the volatile tail.
-    private mutating func update() -> StrokeUpdate {
+    /// Moves newly settled segments to the stable prefix and reports what changed.
+    /// - Parameter settled: When the update follows a new sample far from the start of the
+    ///   stroke (so no width but the new nodes' changed), the nodes it settled; `nil` when
+    ///   anything else may have changed.
+    private mutating func update(settled: Range<Int>? = nil) -> StrokeUpdate {
         var changed = volatileBounds
         let stableBefore = stableSegments.count
+        let firstPending = firstPendingNode
         if nodes.count == 1 {
-            if isFinished, stableSegments.isEmpty, isSettled(segment: -1) { stableSegments.append(dot(nodes[0])) }
+            if isFinished, stableSegments.isEmpty, isSettled(segment: -1, firstPending: firstPending) {
+                stableSegments.append(dot(nodes[0]))
+            }
         } else {
-            while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count) {
-                stableSegments.append(segment(stableSegments.count, count: nodes.count))
+            while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, firstPending: firstPending) {
+                let settled = segment(stableSegments.count, count: nodes.count)
+                stableSegments.append(settled)
             }
         }
         for s in stableBefore..<stableSegments.count { changed = CanvasRect.union(changed, stableSegments[s].bounds) }
-
-        volatileSegments.removeAll(keepingCapacity: true)
-        volatileBounds = nil
-        let total = nodes.count + predictedNodes.count
-        if total == 1, stableSegments.isEmpty {
-            volatileSegments.append(dot(nodes[0]))
-        } else if total > 1 {
-            for i in stableSegments.count..<(total - 1) { volatileSegments.append(segment(i, count: total)) }
-        }
-        for s in volatileSegments { volatileBounds = CanvasRect.union(volatileBounds, s.bounds) }
+        tailBox = tailBounds(settled: settled)
+        volatileBounds = tailBox?.rect
         changed = CanvasRect.union(changed, volatileBounds)
         return StrokeUpdate(newlyStable: stableBefore..<stableSegments.count, changedBounds: changed)
     }
 
+    /// A box containing the ink of the volatile tail, from its nodes without building it.
+    /// Segment i's Bézier lies in the hull of its control points, each within 4/3 of the
+    /// longest chord among nodes i-1 ... i+2 of a node (a bound of the centripetal
+    /// Catmull-Rom tangents), and its ink within half the widest width of that.
+    ///
+    /// After a sample far from the start, only the nodes that moved (the one settled, the new
+    /// one and the prediction) and their chords are added to the previous box: it holds every
+    /// node and chord of the tail, and a few that already left it. Every
+    /// ``tailBoxRefresh`` updates it is measured again from the tail alone.
+    @inline(__always)
+    private mutating func tailBounds(settled: Range<Int>?) -> Box? {
+        let total = nodes.count + predictedNodes.count
+        let first: Int
+        if total == 1, stableSegments.isEmpty {
+            first = 0
+        } else if total > 1, stableSegments.count < total - 1 {
+            first = max(0, stableSegments.count - 1)
+        } else {
+            tailBoxAge = 0
+            return nil
+        }
+        let last = nodes.count - 1
+        if let settled, settled.count <= 1, var box = tailBox, tailBoxAge < Self.tailBoxRefresh, last >= 2,
+           inputs[last].distance == .infinity, !hostPrediction {
+            tailBoxAge += 1
+            for j in settled where j >= 1 {
+                box.add(nodes[j], after: nodes[j - 1].position)
+                box.add(nodes[j + 1], after: nodes[j].position)
+            }
+            box.add(nodes[last], after: nodes[last - 1].position)
+            var previous = nodes[last].position
+            for node in predictedNodes {
+                box.add(node, after: previous)
+                previous = node.position
+            }
+            return box
+        }
+        tailBoxAge = 0
+        return Self.bounds(of: nodes, from: first, then: predictedNodes)
+    }
+
+    /// The box of `nodes[first...]` followed by `predicted`.
+    private static func bounds(of nodes: [StrokeNode], from first: Int, then predicted: [StrokeNode]) -> Box {
+        var box = Box(nodes[first].position)
+        nodes.withUnsafeBufferPointer { buffer in
+            for i in first..<buffer.count { box.include(buffer[i]) }
+        }
+        for node in predicted { box.include(node) }
+        return box
+    }
+
+    /// The running extent of a chain of nodes: their bounding box, widest width and longest
+    /// chord (taxicab length, an upper bound of the Euclidean one).
+    private struct Box {
+        var minX: Double, minY: Double, maxX: Double, maxY: Double
+        var previous: CanvasPoint
+        var widest = 0.0, longestChord = 0.0
+
+        init(_ start: CanvasPoint) {
+            minX = start.x; maxX = start.x; minY = start.y; maxY = start.y
+            previous = start
+        }
+
+        /// The box grown by the ink margin: where the segments' ink can be.
+        var rect: CanvasRect {
+            let margin = longestChord * (4.0 / 3.0) + widest / 2
+            return CanvasRect(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
+        }
+
+        /// Adds the next node of the chain.
+        @inline(__always)
+        mutating func include(_ node: StrokeNode) {
+            let x = node.position.x, y = node.position.y
+            if x < minX { minX = x }
+            if x > maxX { maxX = x }
+            if y < minY { minY = y }
+            if y > maxY { maxY = y }
+            if node.width > widest { widest = node.width }
+            let chord = abs(x - previous.x) + abs(y - previous.y)
+            if chord > longestChord { longestChord = chord }
+            previous = node.position
+        }
+
+        /// Adds a node and its chord from `point`.
+        @inline(__always)
+        mutating func add(_ node: StrokeNode, after point: CanvasPoint) {
+            previous = point
+            include(node)
+        }
+    }
+
+    @inline(__always)
     private func dot(_ node: StrokeNode) -> StrokeSegment {
         StrokeSegment(curve: CubicBezier(node.position, node.position, node.position, node.position),
                       startWidth: node.width, endWidth: node.width, startTime: node.time, endTime: node.time)

@@ -23,6 +23,11 @@ public struct StrokeStyle: Sendable, Hashable {
     /// (a node settles `settleRadius` samples after it was drawn); 0 keeps the causal
     /// filter's output.
     public var settleRadius: Int
+    /// The expected noise of a sample's position (standard deviation, canvas points). The
+    /// settled fit weighs it against the shape of the ends of a stroke, and of strokes too
+    /// short for a centred window (see ``LocalFit``): more noise, plainer fits. The default
+    /// is the jitter of the shared ink-quality harness's 240 Hz pen input.
+    public var sampleNoise: Double
     /// How far ahead the built-in predictor extends the tentative tail, when the host
     /// supplies no predicted samples (one 60 Hz frame by default); 0 disables it.
     public var predictionHorizon: Double
@@ -31,7 +36,8 @@ public struct StrokeStyle: Sendable, Hashable {
     public init(
         size: Double = 3, minWidthRatio: Double = 0.4, thinning: Double = 0.45, speedForThinnest: Double = 1_200,
         startTaper: Double = 4, endTaper: Double = 6, minTaperRatio: Double = 0.5,
-        filter: PenFilter.Parameters = .handwriting, settleRadius: Int = 4, predictionHorizon: Double = 1.0 / 60
+        filter: PenFilter.Parameters = .handwriting, settleRadius: Int = 4, sampleNoise: Double = 0.5,
+        predictionHorizon: Double = 1.0 / 60
     ) {
         self.size = size
         self.minWidthRatio = minWidthRatio
@@ -42,6 +48,7 @@ public struct StrokeStyle: Sendable, Hashable {
         self.minTaperRatio = minTaperRatio
         self.filter = filter
         self.settleRadius = max(0, settleRadius)
+        self.sampleNoise = sampleNoise.isFinite ? max(0, sampleNoise) : 0.5
         self.predictionHorizon = predictionHorizon
     }
 
