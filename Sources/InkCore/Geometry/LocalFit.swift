@@ -23,6 +23,20 @@
 /// The price of the centred window is that a node settles only once `radius` later nodes
 /// are known; the live tip of the stroke, drawn by the causal ``PenFilter``, hides that.
 public enum LocalFit {
+    /// Where a fit reads its points and their parameters (index → value).
+    protocol Source {
+        func point(_ i: Int) -> CanvasPoint
+        func parameter(_ i: Int) -> Double
+    }
+
+    /// Two parallel arrays.
+    struct Arrays: Source {
+        let points: [CanvasPoint]
+        let parameters: [Double]
+        func point(_ i: Int) -> CanvasPoint { points[i] }
+        func parameter(_ i: Int) -> Double { parameters[i] }
+    }
+
     /// The window of node `center` among `count` nodes: `2 × radius + 1` nodes, centred where
     /// the stroke allows, shifted at its ends, the whole stroke when it is shorter.
     public static func window(of center: Int, radius: Int, count: Int) -> ClosedRange<Int> {
@@ -41,10 +55,11 @@ public enum LocalFit {
         of center: Int, radius: Int, points: [CanvasPoint], parameters: [Double], count: Int, noise: Double
     ) -> CanvasPoint {
         let range = window(of: center, radius: radius, count: count)
+        let source = Arrays(points: points, parameters: parameters)
         if center - range.lowerBound == radius, range.count == 2 * radius + 1 {
-            return centredParabola(range, center: center, points: points, parameters: parameters) ?? points[center]
+            return centredParabola(range, center: center, source) ?? points[center]
         }
-        return Curve(fitting: range, points: points, parameters: parameters, noise: noise)?.position(at: parameters[center]) ?? points[center]
+        return Curve(fitting: range, source, noise: noise)?.position(at: parameters[center]) ?? points[center]
     }
 
     /// The weights of the centred parabola's constant term on evenly spaced times (a
@@ -59,15 +74,15 @@ public enum LocalFit {
 
     /// The constant term of the least-squares parabola through a centred window, by Cramer's
     /// rule; `nil` when the system is singular.
-    static func centredParabola(_ range: ClosedRange<Int>, center: Int, points: [CanvasPoint], parameters times: [Double]) -> CanvasPoint? {
-        let t0 = times[center]
-        let scale = 1 / max(times[range.upperBound] - t0, t0 - times[range.lowerBound])
+    static func centredParabola<S: Source>(_ range: ClosedRange<Int>, center: Int, _ source: S) -> CanvasPoint? {
+        let t0 = source.parameter(center)
+        let scale = 1 / max(source.parameter(range.upperBound) - t0, t0 - source.parameter(range.lowerBound))
         guard scale.isFinite, scale > 0 else { return nil }
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
         var x0 = 0.0, x1 = 0.0, x2 = 0.0, y0 = 0.0, y1 = 0.0, y2 = 0.0
         for i in range {
-            let tau = (times[i] - t0) * scale, tau2 = tau * tau
-            let p = points[i]
+            let tau = (source.parameter(i) - t0) * scale, tau2 = tau * tau
+            let p = source.point(i)
             s0 += 1; s1 += tau; s2 += tau2; s3 += tau2 * tau; s4 += tau2 * tau2
             x0 += p.x; x1 += p.x * tau; x2 += p.x * tau2
             y0 += p.y; y1 += p.y * tau; y2 += p.y * tau2
@@ -92,47 +107,70 @@ public enum LocalFit {
         private let t0: Double
         private let scale: Double
         /// Recurrence: q0 = 1, q1 = τ − a1, q(k+1) = (τ − a(k+1)) qk − bk q(k−1).
-        private var a = SIMD4<Double>(), b = SIMD4<Double>()
+        private var a1 = 0.0, a2 = 0.0, a3 = 0.0, b1 = 0.0, b2 = 0.0
         /// Coefficients on q0 ... q3 (zero past the chosen degree).
         private var x = SIMD4<Double>(), y = SIMD4<Double>()
 
-        /// `nil` when the window has fewer than two distinct times.
-        init?(fitting range: ClosedRange<Int>, points: [CanvasPoint], parameters times: [Double], noise: Double) {
+        /// `nil` when the window has fewer than two distinct parameters.
+        init?<S: Source>(fitting range: ClosedRange<Int>, _ source: S, noise: Double) {
             guard range.count > 1 else { return nil }
-            t0 = (times[range.lowerBound] + times[range.upperBound]) / 2
-            scale = 2 / (times[range.upperBound] - times[range.lowerBound])
+            let low = source.parameter(range.lowerBound), high = source.parameter(range.upperBound)
+            let t0 = (low + high) / 2, scale = 2 / (high - low)
             guard scale.isFinite, scale > 0 else { return nil }
+            self.t0 = t0
+            self.scale = scale
             let maxDegree = min(3, range.count - 1)
-            // Pass k computes q_k at every time, its squared norm, its coefficients and the
-            // sum that gives a(k+1).
-            var norms = SIMD4<Double>(), squares = 0.0
-            for k in 0...maxDegree {
-                var norm = 0.0, sx = 0.0, sy = 0.0, st = 0.0
+            // One pass per basis polynomial: its squared norm, the coefficients of x and y on
+            // it, and the sum that gives the next recurrence term.
+            var norms = SIMD4<Double>()
+            var squares = 0.0, st = 0.0, sx = 0.0, sy = 0.0
+            for i in range {
+                let p = source.point(i)
+                st += (source.parameter(i) - t0) * scale
+                sx += p.x
+                sy += p.y
+                squares += p.x * p.x + p.y * p.y
+            }
+            norms[0] = Double(range.count)
+            x[0] = sx / norms[0]
+            y[0] = sy / norms[0]
+            a1 = st / norms[0]
+            for k in 1...maxDegree {
+                var norm = 0.0
+                st = 0; sx = 0; sy = 0
                 for i in range {
-                    let tau = (times[i] - t0) * scale
-                    let (q, _) = Self.basis(k, at: tau, a: a, b: b)
+                    let tau = (source.parameter(i) - t0) * scale
+                    let q1 = tau - a1
+                    let q: Double
+                    switch k {
+                    case 1: q = q1
+                    case 2: q = (tau - a2) * q1 - b1
+                    default: q = (tau - a3) * ((tau - a2) * q1 - b1) - b2 * q1
+                    }
+                    let p = source.point(i)
                     norm += q * q
-                    sx += points[i].x * q
-                    sy += points[i].y * q
+                    sx += p.x * q
+                    sy += p.y * q
                     st += tau * q * q
-                    if k == 0 { squares += points[i].x * points[i].x + points[i].y * points[i].y }
                 }
-                guard norm > 1e-12 * Double(range.count), norm.isFinite else { break }
+                guard norm > 1e-12 * norms[0], norm.isFinite else { break }
                 norms[k] = norm
                 x[k] = sx / norm
                 y[k] = sy / norm
-                if k < 3 {
-                    a[k + 1] = st / norm
-                    if k >= 1 { b[k] = norm / norms[k - 1] }
+                switch k {
+                case 1: a2 = st / norm; b1 = norm / norms[0]
+                case 2: a3 = st / norm; b2 = norm / norms[1]
+                default: break
                 }
             }
             // The residual of degree d is the sum of squares less what q0 ... qd explain.
             let penalty = 2 * noise * noise
             var best = (score: Double.infinity, degree: -1)
-            var explained = x[0] * x[0] * norms[0] + y[0] * y[0] * norms[0]
+            let explained = (x * x + y * y) * norms
+            var total = explained[0]
             for degree in 1...maxDegree where norms[degree] > 0 {
-                explained += (x[degree] * x[degree] + y[degree] * y[degree]) * norms[degree]
-                let score = max(0, squares - explained) + penalty * Double(2 * (degree + 1))
+                total += explained[degree]
+                let score = max(0, squares - total) + penalty * Double(2 * (degree + 1))
                 if score < best.score { best = (score, degree) }
             }
             guard best.degree >= 1, (x * x).sum().isFinite, (y * y).sum().isFinite else { return nil }
@@ -142,36 +180,14 @@ public enum LocalFit {
             }
         }
 
-        /// The curve's position at `time`.
-        func position(at time: Double) -> CanvasPoint {
-            let tau = (time - t0) * scale
-            var px = x[0], py = y[0]
-            var previous = 1.0, current = tau - a[1]
-            for k in 1..<4 {
-                px += x[k] * current
-                py += y[k] * current
-                if k < 3 {
-                    let next = (tau - a[k + 1]) * current - b[k] * previous
-                    previous = current
-                    current = next
-                }
-            }
-            return CanvasPoint(x: px, y: py)
-        }
-
-        /// The orthogonal polynomial q_k at `tau` (and q_(k−1)).
-        @inline(__always)
-        private static func basis(_ k: Int, at tau: Double, a: SIMD4<Double>, b: SIMD4<Double>) -> (Double, Double) {
-            guard k > 0 else { return (1, 0) }
-            var previous = 1.0, current = tau - a[1]
-            var j = 1
-            while j < k {
-                let next = (tau - a[j + 1]) * current - b[j] * previous
-                previous = current
-                current = next
-                j += 1
-            }
-            return (current, previous)
+        /// The curve's position at parameter `value`.
+        func position(at value: Double) -> CanvasPoint {
+            let tau = (value - t0) * scale
+            let q1 = tau - a1
+            let q2 = (tau - a2) * q1 - b1
+            let q3 = (tau - a3) * q2 - b2 * q1
+            let q = SIMD4<Double>(1, q1, q2, q3)
+            return CanvasPoint(x: (x * q).sum(), y: (y * q).sum())
         }
     }
 }

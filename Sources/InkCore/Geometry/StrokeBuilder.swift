@@ -61,10 +61,15 @@ public struct StrokeBuilder: Sendable {
 
     /// What each node was made from.
     private struct NodeInput: Sendable {
-        /// Sum of the node's sample positions and their number (the node's raw position is
-        /// their mean).
+        /// Sum of the node's sample positions and their number, and their mean (the node's
+        /// raw position).
         var positionSum: CanvasPoint
         var samples: Int
+        var raw: CanvasPoint
+        /// The node's time, and the distance along the raw positions from the first node:
+        /// the fit's parameters (see ``settledPosition(_:among:)``).
+        var time: Double
+        var rawDistance: Double
         /// Index of its first sample.
         var firstSample: Int
         /// The first node of the run of evenly spaced times that ends at this node.
@@ -95,20 +100,21 @@ public struct StrokeBuilder: Sendable {
     private var filterBeforeLast: PenFilter.State
     private var lastTimestamp = -Double.infinity
     private var inputs: [NodeInput] = []
-    /// The raw position (mean of its samples) and the time of each node: the fit's input.
-    private var rawPositions: [CanvasPoint] = []
-    private var times: [Double] = []
-    /// The distance along the raw positions from the first node: the fit's parameter where
-    /// the times are uneven.
-    private var rawDistances: [Double] = []
     /// Nodes before this index have their settled (``LocalFit``) position.
     private var settledNodes = 0
     /// Samples whose force is still an estimate (ascending index), with their current force.
     private var pendingSamples: [(index: Int, force: Double?)] = []
     /// The last shifted window fitted, and its curve.
-    private var shiftedFit: (window: ClosedRange<Int>, byTime: Bool, curve: LocalFit.Curve?)?
+    private var shiftedWindow: ClosedRange<Int>?
+    private var shiftedByTime = false
+    private var shiftedCurve: LocalFit.Curve?
+    /// The host's predicted samples, as nodes (when `hostPrediction`), or the built-in
+    /// predictor's one node.
     private var predictedNodes: [StrokeNode] = []
     private var hostPrediction = false
+    private var builtInTip: StrokeNode?
+    /// How many predicted nodes follow the real ones.
+    private var predictedCount: Int { hostPrediction ? predictedNodes.count : (builtInTip == nil ? 0 : 1) }
     /// What the last update reported as the tail's area, and the box it came from (see
     /// ``tailBounds(settled:)``).
     private var volatileBounds: CanvasRect?
@@ -129,11 +135,7 @@ public struct StrokeBuilder: Sendable {
         filterBeforeLast = filter.state
         nodes.reserveCapacity(64)
         inputs.reserveCapacity(64)
-        rawPositions.reserveCapacity(64)
-        times.reserveCapacity(64)
-        rawDistances.reserveCapacity(64)
         stableSegments.reserveCapacity(64)
-        predictedNodes.reserveCapacity(4)
     }
 
     /// The current tentative tail (including any prediction), built when read: read it once
@@ -147,7 +149,7 @@ public struct StrokeBuilder: Sendable {
     /// Appends the current tentative tail to `segments` (no allocation when it has room):
     /// what ``volatileSegments`` returns.
     public func appendVolatileSegments(to segments: inout [StrokeSegment]) {
-        let total = nodes.count + predictedNodes.count
+        let total = nodes.count + predictedCount
         if total == 1, stableSegments.isEmpty {
             segments.append(dot(nodes[0]))
         } else if total > 1, stableSegments.count < total - 1 {
@@ -177,27 +179,27 @@ public struct StrokeBuilder: Sendable {
         sampleCount += 1
         if sample.estimationUpdateIndex != nil { pendingSamples.append((index, sample.force)) }
         let last = nodes.count - 1
-        if last >= 0, times[last] == sample.timestamp {
+        if last >= 0, inputs[last].time == sample.timestamp {
             // Same instant as the previous node: merge (the mean of its samples), redoing the
             // filter step from the state before it.
             inputs[last].positionSum = inputs[last].positionSum + sample.point
             inputs[last].samples += 1
             if let force = sample.force { inputs[last].forceSum += force; inputs[last].forces += 1 }
-            rawPositions[last] = inputs[last].positionSum / Double(inputs[last].samples)
-            rawDistances[last] = last == 0 ? 0 : rawDistances[last - 1] + rawPositions[last].distance(to: rawPositions[last - 1])
+            let raw = inputs[last].positionSum / Double(inputs[last].samples)
+            inputs[last].raw = raw
+            inputs[last].rawDistance = last == 0 ? 0 : inputs[last - 1].rawDistance + raw.distance(to: inputs[last - 1].raw)
             filter.state = filterBeforeLast
-            nodes[last].position = filter.filter(rawPositions[last], at: sample.timestamp)
+            nodes[last].position = filter.filter(inputs[last].raw, at: sample.timestamp)
             nodes[last].force = inputs[last].force
             updateLiveNode(last)
         } else {
             filterBeforeLast = filter.state
             let filtered = filter.filter(sample.point, at: sample.timestamp)
-            inputs.append(NodeInput(positionSum: sample.point, samples: 1, firstSample: index, evenSince: evenSince(sample.timestamp),
+            let rawDistance = last < 0 ? 0 : inputs[last].rawDistance + sample.point.distance(to: inputs[last].raw)
+            inputs.append(NodeInput(positionSum: sample.point, samples: 1, raw: sample.point, time: sample.timestamp,
+                                    rawDistance: rawDistance, firstSample: index, evenSince: evenSince(sample.timestamp),
                                     forceSum: sample.force ?? 0, forces: sample.force == nil ? 0 : 1,
                                     speed: 0, baseWidth: 0, startTaper: 1, distance: 0))
-            rawDistances.append(last < 0 ? 0 : rawDistances[last] + sample.point.distance(to: rawPositions[last]))
-            rawPositions.append(sample.point)
-            times.append(sample.timestamp)
             nodes.append(StrokeNode(position: filtered, time: sample.timestamp, width: 0, force: sample.force))
             updateLiveNode(nodes.count - 1)
             let settled = settleLive()
@@ -215,6 +217,7 @@ public struct StrokeBuilder: Sendable {
     public mutating func predict(_ predicted: [TouchSample]) -> StrokeUpdate {
         guard !isFinished, let last = nodes.last else { return .none }
         predictedNodes.removeAll(keepingCapacity: true)
+        builtInTip = nil
         var extrapolation = filter
         for sample in predicted where sample.isValid && sample.timestamp > (predictedNodes.last?.time ?? last.time) {
             predictedNodes.append(StrokeNode(position: extrapolation.filter(sample.point, at: sample.timestamp),
@@ -255,6 +258,8 @@ public struct StrokeBuilder: Sendable {
         guard !isFinished else { return .none }
         isFinished = true
         predictedNodes.removeAll()
+        hostPrediction = false
+        builtInTip = nil
         let firstChanged = max(0, settledNodes - 1)
         for j in settledNodes..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
         settledNodes = nodes.count
@@ -289,9 +294,9 @@ public struct StrokeBuilder: Sendable {
     /// well under 0.01 pt at handwriting speeds).
     @inline(__always)
     private func evenSince(_ time: Double) -> Int {
-        let count = times.count
+        let count = inputs.count
         guard count >= 2 else { return 0 }
-        let step = time - times[count - 1], previous = times[count - 1] - times[count - 2]
+        let step = time - inputs[count - 1].time, previous = inputs[count - 1].time - inputs[count - 2].time
         return abs(step - previous) <= 1e-3 * previous ? inputs[count - 1].evenSince : count - 1
     }
 
@@ -305,26 +310,34 @@ public struct StrokeBuilder: Sendable {
         let window = LocalFit.window(of: j, radius: radius, count: count)
         let even = inputs[window.upperBound].evenSince <= window.lowerBound
         if j - window.lowerBound == radius, window.count == evenKernel.count {
-            if even { return Self.weightedSum(rawPositions, from: window.lowerBound, weights: evenKernel) }
-            return LocalFit.centredParabola(window, center: j, points: rawPositions, parameters: rawDistances) ?? rawPositions[j]
+            if even { return Self.weightedSum(inputs, from: window.lowerBound, weights: evenKernel) }
+            return LocalFit.centredParabola(window, center: j, FitSource(inputs: inputs, byTime: false)) ?? inputs[j].raw
         }
-        if shiftedFit?.window != window {
-            shiftedFit = (window, even, LocalFit.Curve(fitting: window, points: rawPositions, parameters: even ? times : rawDistances,
-                                                       noise: noise))
+        if shiftedWindow != window {
+            shiftedWindow = window
+            shiftedByTime = even
+            shiftedCurve = LocalFit.Curve(fitting: window, FitSource(inputs: inputs, byTime: even), noise: noise)
         }
-        guard let fit = shiftedFit, let curve = fit.curve else { return rawPositions[j] }
-        return curve.position(at: fit.byTime ? times[j] : rawDistances[j])
+        return shiftedCurve?.position(at: shiftedByTime ? inputs[j].time : inputs[j].rawDistance) ?? inputs[j].raw
     }
 
-    /// `Σ weights[k] × points[first + k]`.
-    private static func weightedSum(_ points: [CanvasPoint], from first: Int, weights: [Double]) -> CanvasPoint {
-        precondition(first >= 0 && first + weights.count <= points.count)
-        return points.withUnsafeBufferPointer { raw in
+    /// The nodes' raw positions, each at its time or its raw distance.
+    private struct FitSource: LocalFit.Source {
+        let inputs: [NodeInput]
+        let byTime: Bool
+        func point(_ i: Int) -> CanvasPoint { inputs[i].raw }
+        func parameter(_ i: Int) -> Double { byTime ? inputs[i].time : inputs[i].rawDistance }
+    }
+
+    /// `Σ weights[k] × raw position of node first + k`.
+    private static func weightedSum(_ inputs: [NodeInput], from first: Int, weights: [Double]) -> CanvasPoint {
+        precondition(first >= 0 && first + weights.count <= inputs.count)
+        return inputs.withUnsafeBufferPointer { nodes in
             weights.withUnsafeBufferPointer { w in
                 var x = 0.0, y = 0.0
                 for k in 0..<w.count {
-                    x += w[k] * raw[first + k].x
-                    y += w[k] * raw[first + k].y
+                    x += w[k] * nodes[first + k].raw.x
+                    y += w[k] * nodes[first + k].raw.y
                 }
                 return CanvasPoint(x: x, y: y)
             }
@@ -372,11 +385,11 @@ public struct StrokeBuilder: Sendable {
             nodes[j].position = settledPosition(j, among: available)
             settledNodes += 1
             updateDistanceAndWidth(j)
-            // Live nodes after it measured their distance from its old position. Only the
-            // start taper reads that before the stroke finishes (which recomputes them all).
-            if inputs[j].distance < style.startTaper {
-                for k in (j + 1)..<nodes.count { updateDistanceAndWidth(k) }
-            }
+        }
+        // Live nodes after them measured their distance from old positions. Only the start
+        // taper reads that before the stroke finishes (which recomputes them all).
+        if settledNodes > firstSettled, inputs[settledNodes - 1].distance < style.startTaper {
+            for k in settledNodes..<nodes.count { updateDistanceAndWidth(k) }
         }
         return firstSettled..<settledNodes
     }
@@ -396,20 +409,18 @@ public struct StrokeBuilder: Sendable {
         }
     }
 
+    /// Replaces the prediction with the built-in predictor's node (none when the filter
+    /// expects no movement). Drops the host's predictions.
     private mutating func builtInPrediction() {
+        if !predictedNodes.isEmpty { predictedNodes.removeAll(keepingCapacity: true) }
+        hostPrediction = false
         guard style.predictionHorizon > 0, nodes.count >= 2, let point = filter.predicted(after: style.predictionHorizon),
               point.distance(to: nodes[nodes.count - 1].position) > 1e-6 else {
-            predictedNodes.removeAll(keepingCapacity: true)
+            builtInTip = nil
             return
         }
         let last = nodes[nodes.count - 1]
-        let node = StrokeNode(position: point, time: last.time + style.predictionHorizon, width: last.width, force: last.force)
-        if predictedNodes.count == 1 {
-            predictedNodes[0] = node
-        } else {
-            predictedNodes.removeAll(keepingCapacity: true)
-            predictedNodes.append(node)
-        }
+        builtInTip = StrokeNode(position: point, time: last.time + style.predictionHorizon, width: last.width, force: last.force)
     }
 
     /// The first node holding a sample whose force is still an estimate.
@@ -431,7 +442,7 @@ public struct StrokeBuilder: Sendable {
     /// Node `i` of the real nodes followed by the predicted ones.
     @inline(__always)
     private func extendedNode(_ i: Int) -> StrokeNode {
-        i < nodes.count ? nodes[i] : predictedNodes[i - nodes.count]
+        i < nodes.count ? nodes[i] : (hostPrediction ? predictedNodes[i - nodes.count] : builtInTip!)
     }
 
     /// The segment from extended node `i` to `i + 1`, among `count` extended nodes.
@@ -479,7 +490,7 @@ public struct StrokeBuilder: Sendable {
     /// ``tailBoxRefresh`` updates it is measured again from the tail alone.
     @inline(__always)
     private mutating func tailBounds(settled: Range<Int>?) -> Box? {
-        let total = nodes.count + predictedNodes.count
+        let total = nodes.count + predictedCount
         let first: Int
         if total == 1, stableSegments.isEmpty {
             first = 0
@@ -490,32 +501,31 @@ public struct StrokeBuilder: Sendable {
             return nil
         }
         let last = nodes.count - 1
-        if let settled, settled.count <= 1, var box = tailBox, tailBoxAge < Self.tailBoxRefresh, last >= 2,
+        if let settled, settled.count <= 1, tailBoxAge < Self.tailBoxRefresh, var box = tailBox, last >= 2,
            inputs[last].distance == .infinity, !hostPrediction {
             tailBoxAge += 1
-            for j in settled where j >= 1 {
-                box.add(nodes[j], after: nodes[j - 1].position)
-                box.add(nodes[j + 1], after: nodes[j].position)
-            }
-            box.add(nodes[last], after: nodes[last - 1].position)
-            var previous = nodes[last].position
-            for node in predictedNodes {
-                box.add(node, after: previous)
-                previous = node.position
+            nodes.withUnsafeBufferPointer { buffer in
+                if let j = settled.first, j >= 1 {
+                    box.add(buffer[j], after: buffer[j - 1].position)
+                    box.add(buffer[j + 1], after: buffer[j].position)
+                }
+                box.add(buffer[last], after: buffer[last - 1].position)
+                if let tip = builtInTip { box.add(tip, after: buffer[last].position) }
             }
             return box
         }
         tailBoxAge = 0
-        return Self.bounds(of: nodes, from: first, then: predictedNodes)
+        return Self.bounds(of: nodes, from: first, then: hostPrediction ? predictedNodes : [], tip: hostPrediction ? nil : builtInTip)
     }
 
-    /// The box of `nodes[first...]` followed by `predicted`.
-    private static func bounds(of nodes: [StrokeNode], from first: Int, then predicted: [StrokeNode]) -> Box {
+    /// The box of `nodes[first...]` followed by `predicted` and `tip`.
+    private static func bounds(of nodes: [StrokeNode], from first: Int, then predicted: [StrokeNode], tip: StrokeNode?) -> Box {
         var box = Box(nodes[first].position)
         nodes.withUnsafeBufferPointer { buffer in
             for i in first..<buffer.count { box.include(buffer[i]) }
         }
         for node in predicted { box.include(node) }
+        if let tip { box.include(tip) }
         return box
     }
 
