@@ -99,7 +99,9 @@ struct HostSession {
     var host: EngineHost { driver.host }
     var reader = SessionLogLineReader(file: "<stdin>")
     var layer: InkLayer?
-    var sentStable: [TouchID: [StrokeSegment]] = [:]
+    /// How many stable segments of each stroke a `stroke` line has carried (stable
+    /// segments never change, so the count says which are new).
+    var sentStable: [TouchID: Int] = [:]
     var out = ""
     var started = false
     var errors = 0
@@ -286,12 +288,14 @@ struct HostSession {
     }
 
     mutating func emitStroke(_ touch: TouchID) {
-        guard let layer, let stroke = layer.strokes.last(where: { $0.touch == touch }) else { return }
+        // The stroke is the touch's active one, or the one it just finished (the last).
+        guard let layer, let stroke = layer.active.last(where: { $0.touch == touch })
+                ?? layer.finished.last(where: { $0.touch == touch }) else { return }
         let stable = stroke.builder.stableSegments
-        let previous = sentStable[touch] ?? []
-        var keep = 0
-        while keep < min(previous.count, stable.count), previous[keep] == stable[keep] { keep += 1 }
-        sentStable[touch] = stable
+        let keep = min(sentStable[touch] ?? 0, stable.count)
+        // A finished stroke changes again only through an estimated-property update, which
+        // then sends all of it.
+        sentStable[touch] = stroke.builder.isFinished ? nil : stable.count
         emit([("kind", .string("stroke")), ("t", .number(host.now))] + touchFields(touch) + [
               ("keep_stable", .number(Double(keep))), ("stable_segments", .number(Double(stable.count))),
               ("stable", .string(StrokeOutline.svgPathData(Array(stable[keep...])))),

@@ -97,6 +97,15 @@ extension JSONValue {
 
     private static func writeString(_ value: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: copy them whole.
+        let plain = value.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
+        } ?? !value.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
+        if plain {
+            out += value
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

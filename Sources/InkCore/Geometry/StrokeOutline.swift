@@ -100,22 +100,33 @@ public enum StrokeOutline {
     ///   - segments: The segments to draw.
     ///   - decimals: digits after the decimal point (2 is 1/100 pt).
     public static func svgPathData(_ segments: [StrokeSegment], decimals: Int = 2) -> String {
-        var out = ""
-        func number(_ value: Double) -> String { SVGNumber.format(value, decimals: decimals) }
+        var out: [UInt8] = []
+        out.reserveCapacity(segments.count * 160)
+        func command(_ letter: Unicode.Scalar) { out.append(UInt8(ascii: letter)) }
+        func number(_ value: Double) { SVGNumber.append(value, decimals: decimals, to: &out) }
+        func space() { out.append(0x20) }
         func disc(_ c: CanvasPoint, _ r: Double) {
             guard r > 0 else { return }
-            out += "M\(number(c.x - r)) \(number(c.y))a\(number(r)) \(number(r)) 0 1 1 \(number(2 * r)) 0"
-            out += "a\(number(r)) \(number(r)) 0 1 1 \(number(-2 * r)) 0Z"
+            // M cx-r cy a r r 0 1 1 2r 0 a r r 0 1 1 -2r 0 Z
+            command("M"); number(c.x - r); space(); number(c.y)
+            arc(r, 2 * r)
+            arc(r, -2 * r)
+            command("Z")
+        }
+        func arc(_ r: Double, _ dx: Double) {
+            command("a"); number(r); space(); number(r); out.append(contentsOf: " 0 1 1 ".utf8); number(dx); out.append(contentsOf: " 0".utf8)
         }
         for (i, segment) in segments.enumerated() {
             disc(segment.curve.p0, segment.startWidth / 2)
             if segment.isDot { continue }
             let polygon = polygon(for: segment)
-            for (k, p) in polygon.enumerated() { out += (k == 0 ? "M" : "L") + number(p.x) + " " + number(p.y) }
-            out += "Z"
+            for (k, p) in polygon.enumerated() {
+                command(k == 0 ? "M" : "L"); number(p.x); space(); number(p.y)
+            }
+            command("Z")
             if i == segments.count - 1 { disc(segment.curve.p3, segment.endWidth / 2) }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -124,24 +135,50 @@ public enum StrokeOutline {
 /// Any finite value formats; a non-finite one becomes 0.
 package enum SVGNumber {
     package static func format(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
+        var bytes: [UInt8] = []
+        append(value, decimals: decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the number's text (see ``format(_:decimals:)``) as ASCII.
+    package static func append(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+        guard value.isFinite else { out.append(0x30); return }
+        let decimals = min(max(decimals, 0), 15)
         let scale = pow10(decimals)
         let scaled = (value * scale).rounded()
         // Beyond 2^53 a Double holds no fraction, and beyond 2^63 no Int64 holds it.
-        guard abs(value) < 1e15, abs(scaled) < 9e15 else { return "\(value.rounded())" }
-        if scaled == 0 { return "0" }
-        let negative = scaled < 0
+        guard abs(value) < 1e15, abs(scaled) < 9e15 else { out.append(contentsOf: "\(value.rounded())".utf8); return }
+        if scaled == 0 { out.append(0x30); return }
+        if scaled < 0 { out.append(0x2D) }
         let magnitude = Int64(abs(scaled))
-        let whole = magnitude / Int64(scale)
-        var fraction = magnitude % Int64(scale)
+        let unit = Int64(scale)
+        appendDigits(magnitude / unit, to: &out)
+        var fraction = magnitude % unit
+        guard fraction != 0 else { return }
         var digits = decimals
-        while digits > 0, fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        var text = (negative ? "-" : "") + String(whole)
-        if digits > 0 {
-            let f = String(fraction)
-            text += "." + String(repeating: "0", count: digits - f.count) + f
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        out.append(0x2E)
+        // Leading zeros of the fraction, then its digits.
+        let start = out.count
+        appendDigits(fraction, to: &out)
+        let width = out.count - start
+        if digits > width { out.insert(contentsOf: repeatElement(UInt8(0x30), count: digits - width), at: start) }
+    }
+
+    private static func appendDigits(_ value: Int64, to out: inout [UInt8]) {
+        // Least significant first (division by a constant 10 is cheap), then reversed.
+        let start = out.count
+        var rest = value
+        repeat {
+            out.append(UInt8(truncatingIfNeeded: 48 + rest % 10))
+            rest /= 10
+        } while rest > 0
+        var low = start, high = out.count - 1
+        while low < high {
+            out.swapAt(low, high)
+            low += 1
+            high -= 1
         }
-        return text
     }
 
     private static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
