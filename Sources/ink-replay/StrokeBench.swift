@@ -33,52 +33,19 @@ struct StrokeBench {
         guard samples > 0 else { throw CommandFailure(message: "no samples to measure") }
         var checksum = 0.0
         var frames = 0
-        var tail: [StrokeSegment] = []
-        tail.reserveCapacity(64)
-
-        func appendPass(outline: Bool, readTail: Bool) throws -> Double {
-            let clock = ContinuousClock()
-            let start = clock.now
-            frames = 0
-            for stroke in strokes {
-                var builder = StrokeBuilder()
-                var nextFrame = (stroke.first?.timestamp ?? 0) + 1 / frameRate
-                for sample in stroke {
-                    let update = try builder.append(sample)
-                    if outline {
-                        for i in update.newlyStable { checksum += Double(StrokeOutline.polygon(for: builder.stableSegments[i]).count) }
-                    }
-                    if readTail, sample.timestamp >= nextFrame {
-                        nextFrame = sample.timestamp + 1 / frameRate
-                        tail.removeAll(keepingCapacity: true)
-                        builder.appendVolatileSegments(to: &tail)
-                        checksum += Double(tail.count)
-                        frames += 1
-                    }
-                }
-                if readTail {
-                    tail.removeAll(keepingCapacity: true)
-                    builder.appendVolatileSegments(to: &tail)
-                    checksum += Double(tail.count)
-                    frames += 1
-                }
-                let update = builder.finish()
-                if outline {
-                    for i in update.newlyStable { checksum += Double(StrokeOutline.polygon(for: builder.stableSegments[i]).count) }
-                }
-                checksum += builder.stableSegments.last?.curve.p3.x ?? 0
-            }
-            let elapsed = clock.now - start
-            return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) * 1e-9)
-        }
-
-        _ = try appendPass(outline: true, readTail: true)   // warm-up
+        _ = try pass(outline: true, readTail: true)   // warm-up
         var append: [Double] = [], outline: [Double] = [], withTail: [Double] = []
         for _ in 0..<max(1, passes) {
             // Interleaved, so a change in the machine's load touches all three alike.
-            append.append(try appendPass(outline: false, readTail: false))
-            outline.append(try appendPass(outline: true, readTail: false))
-            withTail.append(try appendPass(outline: false, readTail: true))
+            for (kind, outlined, readTail) in [(0, false, false), (1, true, false), (2, false, true)] {
+                let result = try pass(outline: outlined, readTail: readTail)
+                checksum += result.checksum
+                switch kind {
+                case 0: append.append(result.nanoseconds)
+                case 1: outline.append(result.nanoseconds)
+                default: withTail.append(result.nanoseconds); frames = result.frames
+                }
+            }
         }
         guard checksum.isFinite else { throw CommandFailure(message: "non-finite output") }
         let appendTime = Self.median(append)
@@ -86,6 +53,48 @@ struct StrokeBench {
                       appendNanoseconds: appendTime / Double(samples),
                       outlineNanoseconds: Self.median(outline) / Double(samples),
                       tailNanosecondsPerFrame: max(0, Self.median(withTail) - appendTime) / Double(max(1, frames)))
+    }
+
+    /// One pass over every stroke: its time, a checksum of what was built (so nothing is
+    /// optimized away) and the tail reads made.
+    private func pass(outline: Bool, readTail: Bool) throws -> (nanoseconds: Double, checksum: Double, frames: Int) {
+        var checksum = 0.0
+        var frames = 0
+        var tail: [StrokeSegment] = []
+        tail.reserveCapacity(64)
+        let frame = 1 / frameRate
+        let clock = ContinuousClock()
+        let start = clock.now
+        for stroke in strokes {
+            var builder = StrokeBuilder()
+            var nextFrame = (stroke.first?.timestamp ?? 0) + frame
+            for sample in stroke {
+                let update = try builder.append(sample)
+                if outline {
+                    for i in update.newlyStable { checksum += Double(StrokeOutline.polygon(for: builder.stableSegments[i]).count) }
+                }
+                if readTail, sample.timestamp >= nextFrame {
+                    nextFrame = sample.timestamp + frame
+                    tail.removeAll(keepingCapacity: true)
+                    builder.appendVolatileSegments(to: &tail)
+                    checksum += Double(tail.count)
+                    frames += 1
+                }
+            }
+            if readTail {
+                tail.removeAll(keepingCapacity: true)
+                builder.appendVolatileSegments(to: &tail)
+                checksum += Double(tail.count)
+                frames += 1
+            }
+            let update = builder.finish()
+            if outline {
+                for i in update.newlyStable { checksum += Double(StrokeOutline.polygon(for: builder.stableSegments[i]).count) }
+            }
+            checksum += builder.stableSegments.last?.curve.p3.x ?? 0
+        }
+        let elapsed = clock.now - start
+        return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) * 1e-9, checksum, frames)
     }
 
     static func median(_ values: [Double]) -> Double {
