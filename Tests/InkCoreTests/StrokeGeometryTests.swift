@@ -194,6 +194,39 @@ struct StrokeGeometryTests {
         #expect(stroke.stableSegments.count == max(1, stroke.nodes.count - 1))
     }
 
+    @Test("a long stroke forgets early inputs but not one still waiting for its estimate")
+    func longStrokeWindow() throws {
+        var random = GeometryRandom(seed: 77)
+        var stroke = StrokeBuilder()
+        var samples: [TouchSample] = []
+        for i in 0..<5_000 {
+            let t = Double(i) / 240
+            var sample = TouchSample(x: 100 + 40 * t + 20 * cos(9 * t) + random.range(-0.5...0.5),
+                                     y: 100 + 25 * sin(13 * t) + random.range(-0.5...0.5), timestamp: t, force: 0.4)
+            if i == 3_000 { sample.estimationUpdateIndex = 1 }
+            samples.append(sample)
+            _ = try stroke.append(sample)
+        }
+        // Everything before the estimate is stable; the rest waits for it.
+        #expect(stroke.stableSegments.count > 2_900 && stroke.stableSegments.count < 3_000)
+        let stable = stroke.stableSegments
+        let before = stroke.nodes[3_000].width
+        var refined = samples[3_000]
+        refined.force = 1
+        refined.estimationUpdateIndex = nil
+        let update = stroke.refine(sampleAt: 3_000, with: refined)
+        #expect(stroke.nodes[3_000].width > before)
+        #expect(update.newlyStable.count > 1_900, "the segments after it settle at once")
+        _ = stroke.finish()
+        #expect(Array(stroke.stableSegments.prefix(stable.count)) == stable)
+        #expect(stroke.stableSegments.count == stroke.nodes.count - 1)
+        // The geometry equals that of the same stroke built without the estimate, but for the width.
+        var plain = StrokeBuilder()
+        for sample in samples { var s = sample; s.estimationUpdateIndex = nil; if s.timestamp == samples[3_000].timestamp { s.force = 1 }; _ = try plain.append(s) }
+        _ = plain.finish()
+        #expect(plain.stableSegments == stroke.stableSegments)
+    }
+
     @Test("finishing twice changes nothing")
     func finishTwice() throws {
         var stroke = StrokeBuilder()

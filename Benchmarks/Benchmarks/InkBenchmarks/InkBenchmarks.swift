@@ -45,6 +45,50 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // The same plus the outline polygon of each segment as it becomes stable (what a
+    // renderer adds for the ink that no longer changes).
+    Benchmark("geometry append + outline, steady state (per sample)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let stroke = Workload.scribble(length: 3_000)
+        var builder = StrokeBuilder()
+        for sample in stroke.prefix(2_000) { _ = try? builder.append(sample) }
+        benchmark.startMeasurement()
+        for sample in stroke.suffix(1_000) {
+            if let update = try? builder.append(sample) {
+                for i in update.newlyStable { blackHole(StrokeOutline.polygon(for: builder.stableSegments[i])) }
+            }
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // Reading the volatile tail, once per frame, in the middle of a long stroke.
+    Benchmark("volatile tail read (per frame)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let stroke = Workload.scribble(length: 3_000)
+        var builder = StrokeBuilder()
+        for sample in stroke.prefix(2_000) { _ = try? builder.append(sample) }
+        var tail: [StrokeSegment] = []
+        tail.reserveCapacity(64)
+        benchmark.startMeasurement()
+        for _ in 0..<1_000 {
+            tail.removeAll(keepingCapacity: true)
+            builder.appendVolatileSegments(to: &tail)
+            blackHole(tail.count)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // Short strokes (a decimal point to a dash): 10 samples each, per sample, whole strokes.
+    Benchmark("geometry, 10-sample strokes (per sample)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var random = SplitMix64(seed: 3)
+        let strokes = (0..<100).map { _ in Workload.scribble(length: 10, seed: UInt64(random.unit() * 1e6)) }
+        benchmark.startMeasurement()
+        for stroke in strokes {
+            var builder = StrokeBuilder()
+            for sample in stroke { blackHole(try? builder.append(sample)) }
+            blackHole(builder.finish())
+        }
+        benchmark.stopMeasurement()
+    }
+
     // Region cache lookups among 5,000 regions.
     Benchmark("region lookup among 5,000 regions", configuration: .init(scalingFactor: .kilo)) { benchmark in
         let index = RegionIndex(regions: Workload.regions(count: 5_000))

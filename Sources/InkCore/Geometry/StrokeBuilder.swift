@@ -87,6 +87,33 @@ public struct StrokeBuilder: Sendable {
         var force: Double? { forces == 0 ? nil : forceSum / Double(forces) }
     }
 
+    /// The inputs of the nodes that may still be read, by node index: the earlier ones are
+    /// forgotten once nothing can reach them (they are settled, stable and hold no estimate),
+    /// so a long stroke keeps a window of them, not all.
+    private struct NodeInputs {
+        private var storage: [NodeInput] = []
+        /// The node index of `storage[0]`.
+        private(set) var base = 0
+        /// The number of nodes so far (forgotten ones included).
+        var count: Int { base + storage.count }
+
+        subscript(node: Int) -> NodeInput {
+            get { storage[node - base] }
+            _modify { yield &storage[node - base] }
+        }
+
+        mutating func append(_ input: NodeInput) { storage.append(input) }
+
+        /// Forgets the inputs of nodes before `node` once they are many (at least 256, and half
+        /// of those kept), so the moves cost O(1) per node.
+        mutating func forget(before node: Int) {
+            let dead = node - base
+            guard dead >= 256, dead >= storage.count / 2 else { return }
+            storage.removeFirst(dead)
+            base = node
+        }
+    }
+
     private let radius: Int
     /// The centred fit's weights on evenly spaced times, for `radius`.
     private let evenKernel: [Double]
@@ -99,7 +126,7 @@ public struct StrokeBuilder: Sendable {
     /// the same timestamp arrives.
     private var filterBeforeLast: PenFilter.State
     private var lastTimestamp = -Double.infinity
-    private var inputs: [NodeInput] = []
+    private var inputs = NodeInputs()
     /// Nodes before this index have their settled (``LocalFit``) position.
     private var settledNodes = 0
     /// Samples whose force is still an estimate (ascending index), with their current force.
@@ -133,9 +160,6 @@ public struct StrokeBuilder: Sendable {
         nearLimit = max(style.startTaper, style.size)
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
-        nodes.reserveCapacity(64)
-        inputs.reserveCapacity(64)
-        stableSegments.reserveCapacity(64)
     }
 
     /// The current tentative tail (including any prediction), built when read: read it once
@@ -203,9 +227,13 @@ public struct StrokeBuilder: Sendable {
             nodes.append(StrokeNode(position: filtered, time: sample.timestamp, width: 0, force: sample.force))
             updateLiveNode(nodes.count - 1)
             let settled = settleLive()
-            hostPrediction = false
             builtInPrediction()
-            return update(settled: settled)
+            let update = update(settled: settled)
+            if !stableSegments.isEmpty {
+                // What a settle window, a taper or an estimate can still read.
+                inputs.forget(before: min(firstPendingNode, max(0, settledNodes - 2 * radius - 2), stableSegments.count - 1))
+            }
+            return update
         }
         hostPrediction = false
         builtInPrediction()
@@ -281,7 +309,7 @@ public struct StrokeBuilder: Sendable {
     @inline(__always)
     private func nodeIndex(ofSample index: Int) -> Int {
         // The last node whose first sample is at or before `index`.
-        var low = 0, high = inputs.count - 1
+        var low = inputs.base, high = inputs.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if inputs[mid].firstSample <= index { low = mid } else { high = mid - 1 }
@@ -323,24 +351,23 @@ public struct StrokeBuilder: Sendable {
 
     /// The nodes' raw positions, each at its time or its raw distance.
     private struct FitSource: LocalFit.Source {
-        let inputs: [NodeInput]
+        let inputs: NodeInputs
         let byTime: Bool
         func point(_ i: Int) -> CanvasPoint { inputs[i].raw }
         func parameter(_ i: Int) -> Double { byTime ? inputs[i].time : inputs[i].rawDistance }
     }
 
     /// `Σ weights[k] × raw position of node first + k`.
-    private static func weightedSum(_ inputs: [NodeInput], from first: Int, weights: [Double]) -> CanvasPoint {
-        precondition(first >= 0 && first + weights.count <= inputs.count)
-        return inputs.withUnsafeBufferPointer { nodes in
-            weights.withUnsafeBufferPointer { w in
-                var x = 0.0, y = 0.0
-                for k in 0..<w.count {
-                    x += w[k] * nodes[first + k].raw.x
-                    y += w[k] * nodes[first + k].raw.y
-                }
-                return CanvasPoint(x: x, y: y)
+    private static func weightedSum(_ inputs: NodeInputs, from first: Int, weights: [Double]) -> CanvasPoint {
+        precondition(first >= inputs.base && first + weights.count <= inputs.count)
+        return weights.withUnsafeBufferPointer { w in
+            var x = 0.0, y = 0.0
+            for k in 0..<w.count {
+                let raw = inputs[first + k].raw
+                x += w[k] * raw.x
+                y += w[k] * raw.y
             }
+            return CanvasPoint(x: x, y: y)
         }
     }
 
@@ -504,14 +531,12 @@ public struct StrokeBuilder: Sendable {
         if let settled, settled.count <= 1, tailBoxAge < Self.tailBoxRefresh, var box = tailBox, last >= 2,
            inputs[last].distance == .infinity, !hostPrediction {
             tailBoxAge += 1
-            nodes.withUnsafeBufferPointer { buffer in
-                if let j = settled.first, j >= 1 {
-                    box.add(buffer[j], after: buffer[j - 1].position)
-                    box.add(buffer[j + 1], after: buffer[j].position)
-                }
-                box.add(buffer[last], after: buffer[last - 1].position)
-                if let tip = builtInTip { box.add(tip, after: buffer[last].position) }
+            if let j = settled.first, j >= 1 {
+                box.add(nodes[j], after: nodes[j - 1].position)
+                box.add(nodes[j + 1], after: nodes[j].position)
             }
+            box.add(nodes[last], after: nodes[last - 1].position)
+            if let tip = builtInTip { box.add(tip, after: nodes[last].position) }
             return box
         }
         tailBoxAge = 0
@@ -521,9 +546,7 @@ public struct StrokeBuilder: Sendable {
     /// The box of `nodes[first...]` followed by `predicted` and `tip`.
     private static func bounds(of nodes: [StrokeNode], from first: Int, then predicted: [StrokeNode], tip: StrokeNode?) -> Box {
         var box = Box(nodes[first].position)
-        nodes.withUnsafeBufferPointer { buffer in
-            for i in first..<buffer.count { box.include(buffer[i]) }
-        }
+        for i in first..<nodes.count { box.include(nodes[i]) }
         for node in predicted { box.include(node) }
         if let tip { box.include(tip) }
         return box

@@ -66,7 +66,7 @@ public enum StrokeOutline {
     }
 
     /// Whether the point is ink: inside a segment body or one of the round joins and caps.
-    public static func contains(_ point: CanvasPoint, in segments: [StrokeSegment]) -> Bool {
+    public static func contains<Segments: Collection<StrokeSegment>>(_ point: CanvasPoint, in segments: Segments) -> Bool {
         for (i, segment) in segments.enumerated() {
             if point.distance(to: segment.curve.p0) <= segment.startWidth / 2 + 1e-9 { return true }
             if i == segments.count - 1, point.distance(to: segment.curve.p3) <= segment.endWidth / 2 + 1e-9 { return true }
@@ -99,7 +99,7 @@ public enum StrokeOutline {
     /// - Parameters:
     ///   - segments: The segments to draw.
     ///   - decimals: digits after the decimal point (2 is 1/100 pt).
-    public static func svgPathData(_ segments: [StrokeSegment], decimals: Int = 2) -> String {
+    public static func svgPathData<Segments: Collection<StrokeSegment>>(_ segments: Segments, decimals: Int = 2) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(segments.count * 160)
         func command(_ letter: Unicode.Scalar) { out.append(UInt8(ascii: letter)) }
