@@ -104,6 +104,8 @@ public struct StrokeBuilder: Sendable {
 
         mutating func append(_ input: NodeInput) { storage.append(input) }
 
+        mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+
         /// Forgets the inputs of nodes before `node` once they are many (at least 256, and half
         /// of those kept), so the moves cost O(1) per node.
         mutating func forget(before node: Int) {
@@ -160,6 +162,10 @@ public struct StrokeBuilder: Sendable {
         nearLimit = max(style.startTaper, style.size)
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
+        // One allocation each for most strokes; longer ones grow by doubling.
+        nodes.reserveCapacity(64)
+        inputs.reserveCapacity(64)
+        stableSegments.reserveCapacity(64)
     }
 
     /// The current tentative tail (including any prediction), built when read: read it once

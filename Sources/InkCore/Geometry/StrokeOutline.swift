@@ -26,20 +26,20 @@ public enum StrokeOutline {
         }
         let steps = Self.count((segment.curve.controlPolygonLength / maxStep).rounded(.up), in: 1...32)
         let chord = (segment.curve.p3 - segment.curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
-        var left: [CanvasPoint] = [], right: [CanvasPoint] = []
-        left.reserveCapacity(steps + 1)
-        right.reserveCapacity(steps + 1)
+        // The left side forwards, then the right side backwards, in one array.
+        let origin = CanvasPoint(x: 0, y: 0)
+        var polygon = [CanvasPoint](repeating: origin, count: 2 * (steps + 1))
         for k in 0...steps {
             let t = Double(k) / Double(steps)
             let p = segment.curve.point(at: t)
             let direction = segment.curve.derivative(at: t).normalized ?? chord
             let half = (segment.startWidth + (segment.endWidth - segment.startWidth) * t) / 2
             let normal = direction.perpendicular * half
-            left.append(p + normal)
-            right.append(p - normal)
+            polygon[k] = p + normal
+            polygon[2 * (steps + 1) - 1 - k] = p - normal
         }
-        let polygon = left + right.reversed()
-        return signedArea(polygon) < 0 ? polygon.reversed() : polygon
+        if signedArea(polygon) < 0 { polygon.reverse() }
+        return polygon
     }
 
     /// A polygon approximating a circle, counter-clockwise, with at most `maxStep` between
