@@ -39,6 +39,11 @@ public enum LocalFit {
 
     /// The window of node `center` among `count` nodes: `2 × radius + 1` nodes, centred where
     /// the stroke allows, shifted at its ends, the whole stroke when it is shorter.
+    ///
+    /// - Parameters:
+    ///   - center: The node.
+    ///   - radius: Neighbours on each side of a centred window.
+    ///   - count: How many nodes the stroke has.
     public static func window(of center: Int, radius: Int, count: Int) -> ClosedRange<Int> {
         let length = 2 * max(0, radius) + 1
         let lower = max(0, min(center - radius, count - length))
@@ -46,11 +51,17 @@ public enum LocalFit {
     }
 
     /// The settled position of `points[center]` from the window of `center` among the first
-    /// `count` points (see ``window(of:radius:count:)``), each point at its `parameters` value
-    /// (not decreasing within the window).
+    /// `count` points (see ``window(of:radius:count:)``).
     ///
-    /// - Parameter noise: The expected noise of a point (standard deviation, canvas points),
-    ///   which decides the degree of a shifted window's fit.
+    /// - Parameters:
+    ///   - center: The point to settle.
+    ///   - radius: Neighbours on each side of a centred window.
+    ///   - points: The raw positions.
+    ///   - parameters: Each point's place along the stroke (its time, or the distance along
+    ///     the points), not decreasing within the window.
+    ///   - count: How many of the points exist (the window never reads past them).
+    ///   - noise: The expected noise of a point (standard deviation, canvas points), which
+    ///     decides the degree of a shifted window's fit.
     public static func settledPosition(
         of center: Int, radius: Int, points: [CanvasPoint], parameters: [Double], count: Int, noise: Double
     ) -> CanvasPoint {
