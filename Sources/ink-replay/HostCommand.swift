@@ -293,9 +293,9 @@ struct HostSession {
                 ?? layer.finished.last(where: { $0.touch == touch }) else { return }
         let stable = stroke.builder.stableSegments
         let keep = min(sentStable[touch] ?? 0, stable.count)
-        // A finished stroke changes again only through an estimated-property update, which
-        // then sends all of it.
-        sentStable[touch] = stroke.builder.isFinished ? nil : stable.count
+        // Kept after the stroke finishes too (an estimated-property update can still make
+        // more of it stable); forgotten when the stroke is removed.
+        sentStable[touch] = stable.count
         emit([("kind", .string("stroke")), ("t", .number(host.now))] + touchFields(touch) + [
               ("keep_stable", .number(Double(keep))), ("stable_segments", .number(Double(stable.count))),
               ("stable", .string(StrokeOutline.svgPathData(Array(stable[keep...])))),

@@ -60,6 +60,15 @@ struct FilterTests {
         #expect(filter == before)
     }
 
+    @Test("a gap too long to measure (an infinite step) follows the new sample, never NaN")
+    func infiniteStep() {
+        var filter = PenFilter()
+        _ = filter.filter(CanvasPoint(x: 0, y: 0), at: -1e308)
+        let p = filter.filter(CanvasPoint(x: 10, y: 5), at: 1e308)
+        #expect(p == CanvasPoint(x: 10, y: 5))
+        #expect(filter.smoothedSpeed.isFinite || filter.smoothedSpeed == 0)
+    }
+
     @Test("the predictor extrapolates the damped velocity")
     func predictor() {
         var filter = PenFilter()
@@ -117,6 +126,43 @@ struct FilterTests {
         let exact = LocalFit.settledPosition(of: 0, radius: 4, points: points, parameters: times, count: 6, noise: 0)
         let smoothed = LocalFit.settledPosition(of: 0, radius: 4, points: points, parameters: times, count: 6, noise: 0.5)
         #expect(exact.distance(to: points[0]) < smoothed.distance(to: points[0]))
+    }
+
+    @Test("a three-node window fits a line: radius 1 smooths (a parabola through three points would not)")
+    func radiusOne() throws {
+        let times = [0.0, 1.0 / 240, 2.0 / 240], uneven = [0.0, 0.003, 0.0085]
+        let points = [CanvasPoint(x: 0, y: 0), CanvasPoint(x: 1, y: 0.9), CanvasPoint(x: 2, y: 0)]
+        for parameters in [times, uneven] {
+            let fitted = LocalFit.settledPosition(of: 1, radius: 1, points: points, parameters: parameters, count: 3, noise: 0.5)
+            #expect(fitted.y < 0.5 && fitted.y > 0.1, "\(parameters): \(fitted)")
+        }
+        // In a stroke too: a zig-zag drawn with radius 1 is flattened where radius 0 keeps it.
+        let zigzag = (0..<40).map { i in
+            TouchSample(x: Double(i), y: i % 2 == 0 ? 0 : 1, timestamp: 1 + Double(i) / 240, tool: .pencil)
+        }
+        func amplitude(_ radius: Int) throws -> Double {
+            var style = StrokeStyle()
+            style.settleRadius = radius
+            style.filter = PenFilter.Parameters(minCutoff: 1e6, beta: 0, innovationGain: 0, speedCutoff: 1e6,
+                                               innovationCutoff: 1e6, predictionDamping: 0)
+            let stroke = try StrokeGeometryTests.build(zigzag, style: style)
+            let ys = stroke.nodes[10..<30].map(\.position.y)
+            return ys.max()! - ys.min()!
+        }
+        let smoothed = try amplitude(1), kept = try amplitude(0)
+        #expect(smoothed < 0.5 * kept, "radius 1: \(smoothed), radius 0: \(kept)")
+    }
+
+    @Test("a fit far from the origin is the fit near it, moved")
+    func farFromOrigin() {
+        let times = (0..<6).map { Double($0) / 240 }
+        let near = times.enumerated().map { i, t in CanvasPoint(x: 100 + 40 * t, y: 50 + (i % 2 == 0 ? 0.6 : -0.6)) }
+        let offset = CanvasPoint(x: 3e7, y: -2e7)
+        for i in near.indices {
+            let a = LocalFit.settledPosition(of: i, radius: 4, points: near, parameters: times, count: 6, noise: 0.5)
+            let b = LocalFit.settledPosition(of: i, radius: 4, points: near.map { $0 + offset }, parameters: times, count: 6, noise: 0.5)
+            #expect((b - offset).distance(to: a) < 1e-6, "node \(i)")
+        }
     }
 
     @Test("the even-step kernel and the general fit agree")

@@ -125,6 +125,61 @@ struct StrokeGeometryTests {
         #expect(!StrokeOutline.svgPathData(stroke.stableSegments).isEmpty)
     }
 
+    @Test("a dot drawn slowly (the pen resting) is still a dot; a mark held past the limit is a stroke")
+    func slowDot() throws {
+        let style = StrokeStyle()
+        func resting(_ count: Int) -> [TouchSample] {
+            (0..<count).map { i in
+                // Within 0.6 pt of where it landed: shorter than the brush (3 pt) all along.
+                TouchSample(x: 345 + 0.3 * sin(Double(i)), y: 565 + 0.3 * cos(Double(i) * 0.7),
+                            timestamp: 1 + Double(i) / 240, force: 0.05, tool: .pencil)
+            }
+        }
+        // 60 samples (a quarter of a second): nothing turns stable while live, and the
+        // finished mark is at least as wide as the brush everywhere.
+        var stroke = StrokeBuilder(style: style)
+        for s in resting(60) {
+            let update = try stroke.append(s)
+            #expect(update.newlyStable.isEmpty && stroke.stableSegments.isEmpty)
+        }
+        _ = stroke.finish()
+        #expect(stroke.stableSegments.count == 59)
+        #expect(stroke.stableSegments.allSatisfy { $0.startWidth >= style.size && $0.endWidth >= style.size })
+        // Held past the limit it is drawn as a stroke: its tail is bounded while live, and it
+        // has tapers when it finishes.
+        var held = StrokeBuilder(style: style)
+        for s in resting(StrokeBuilder.dotHoldLimit + 100) { _ = try held.append(s) }
+        #expect(!held.stableSegments.isEmpty)
+        #expect(held.volatileSegments.count < 20)
+        _ = held.finish()
+        #expect(held.stableSegments.contains { $0.startWidth < style.size })
+    }
+
+    @Test("a short mark stays a dot when its estimated forces arrive after it finished")
+    func dotRefinedAfterFinish() throws {
+        let style = StrokeStyle()
+        var samples = (0..<3).map { i in
+            TouchSample(x: 345 + Double(i) * 0.3, y: 565, timestamp: 1 + Double(i) / 240, force: 0.05, tool: .pencil)
+        }
+        for i in samples.indices { samples[i].estimationUpdateIndex = UInt64(i + 1) }
+        var stroke = StrokeBuilder(style: style)
+        for s in samples { _ = try stroke.append(s) }
+        _ = stroke.finish()
+        // Every sample waits for its estimate: nothing is stable yet, and the dot is drawn.
+        #expect(stroke.stableSegments.isEmpty)
+        #expect(stroke.volatileSegments.allSatisfy { $0.startWidth >= style.size && $0.endWidth >= style.size })
+        // Refined one by one (the first makes a segment stable before the others arrive):
+        // every segment keeps the dot's widths.
+        for i in samples.indices {
+            var refined = samples[i]
+            refined.force = 0.02
+            refined.estimationUpdateIndex = nil
+            _ = stroke.refine(sampleAt: i, with: refined)
+            #expect(stroke.allSegments.allSatisfy { $0.startWidth >= style.size && $0.endWidth >= style.size }, "after \(i)")
+        }
+        #expect(stroke.stableSegments.count == 2 && stroke.volatileSegments.isEmpty)
+    }
+
     @Test("a live single sample already shows a dot")
     func liveDot() throws {
         var stroke = StrokeBuilder()

@@ -3,7 +3,9 @@
 /// filter on uneven steps).
 ///
 /// The window holds `2 × radius + 1` nodes. Inside a stroke it is centred on the node and
-/// fits a parabola, so curves keep their shape and the result has no lag. Near the ends of
+/// fits a parabola, so curves keep their shape and the result has no lag (a three-node
+/// window, radius 1, fits a line instead: a parabola would pass through all three points and
+/// smooth nothing). Near the ends of
 /// a stroke it is shifted to stay that long (the first and last nodes are fitted too, not
 /// kept as the noisy raw samples they are); a stroke shorter than the window is fitted as a
 /// whole. A shifted window fits a line, a parabola or a cubic, whichever explains the
@@ -73,18 +75,20 @@ public enum LocalFit {
         return Curve(fitting: range, source, noise: noise)?.position(at: parameters[center]) ?? points[center]
     }
 
-    /// The weights of the centred parabola's constant term on evenly spaced times (a
+    /// The weights of the centred fit's constant term on evenly spaced times (a
     /// Savitzky-Golay kernel), for radius 0 ... ``StrokeBuilder/maxSettleRadius``: weight
-    /// `k + radius` goes to the node `k` steps from the centre.
+    /// `k + radius` goes to the node `k` steps from the centre. Radius 1 fits a line (the
+    /// mean of the three).
     static let evenKernels: [[Double]] = (0...StrokeBuilder.maxSettleRadius).map { r in
         guard r > 0 else { return [1] }
+        guard r > 1 else { return [1.0 / 3, 1.0 / 3, 1.0 / 3] }
         let n = Double(r)
         let denominator = (2 * n - 1) * (2 * n + 1) * (2 * n + 3)
         return (-r...r).map { k in (3 * (3 * n * n + 3 * n - 1) - 15 * Double(k * k)) / denominator }
     }
 
-    /// The constant term of the least-squares parabola through a centred window, by Cramer's
-    /// rule; `nil` when the system is singular.
+    /// The constant term of the least-squares parabola through a centred window (a line for
+    /// a window of three), by Cramer's rule; `nil` when the system is singular.
     static func centredParabola<S: Source>(_ range: ClosedRange<Int>, center: Int, _ source: S) -> CanvasPoint? {
         let t0 = source.parameter(center)
         let scale = 1 / max(source.parameter(range.upperBound) - t0, t0 - source.parameter(range.lowerBound))
@@ -97,6 +101,12 @@ public enum LocalFit {
             s0 += 1; s1 += tau; s2 += tau2; s3 += tau2 * tau; s4 += tau2 * tau2
             x0 += p.x; x1 += p.x * tau; x2 += p.x * tau2
             y0 += p.y; y1 += p.y * tau; y2 += p.y * tau2
+        }
+        if range.count <= 3 {
+            // The line's value at τ = 0.
+            let det = s0 * s2 - s1 * s1
+            guard abs(det) > 1e-12 * s0 * s2 else { return nil }
+            return CanvasPoint(x: (x0 * s2 - s1 * x1) / det, y: (y0 * s2 - s1 * y1) / det)
         }
         let m0 = s2 * s4 - s3 * s3, m1 = s1 * s4 - s3 * s2, m2 = s1 * s3 - s2 * s2
         let det = s0 * m0 - s1 * m1 + s2 * m2
@@ -133,10 +143,13 @@ public enum LocalFit {
             let maxDegree = min(3, range.count - 1)
             // One pass per basis polynomial: its squared norm, the coefficients of x and y on
             // it, and the sum that gives the next recurrence term.
+            // Points are taken relative to the window's first, so the sum of squares does not
+            // lose the residual to cancellation far from the origin.
+            let origin = source.point(range.lowerBound)
             var norms = SIMD4<Double>()
             var squares = 0.0, st = 0.0, sx = 0.0, sy = 0.0
             for i in range {
-                let p = source.point(i)
+                let p = source.point(i) - origin
                 st += (source.parameter(i) - t0) * scale
                 sx += p.x
                 sy += p.y
@@ -158,7 +171,7 @@ public enum LocalFit {
                     case 2: q = (tau - a2) * q1 - b1
                     default: q = (tau - a3) * ((tau - a2) * q1 - b1) - b2 * q1
                     }
-                    let p = source.point(i)
+                    let p = source.point(i) - origin
                     norm += q * q
                     sx += p.x * q
                     sy += p.y * q
@@ -189,6 +202,8 @@ public enum LocalFit {
                 x[k] = 0
                 y[k] = 0
             }
+            x[0] += origin.x
+            y[0] += origin.y
         }
 
         /// The curve's position at parameter `value`.

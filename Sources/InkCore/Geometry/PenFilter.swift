@@ -110,6 +110,16 @@ public struct PenFilter: Sendable, Hashable {
         let dt = time - lastTime
         guard dt > 0 else { return position }
         count += 1
+        guard dt.isFinite else {
+            // A gap too long to measure (finite times ~1e308 apart): nothing before it says
+            // where the pen went, so the filter starts again from this position.
+            position = point
+            velocityEstimate = CanvasPoint(x: 0, y: 0)
+            innovation = CanvasPoint(x: 0, y: 0)
+            speed = 0
+            lastTime = time
+            return point
+        }
         let expected = position + velocityEstimate * dt
         let residual = point - expected
         innovation = innovation + (residual - innovation) * Self.alpha(cutoff: parameters.innovationCutoff, dt: dt)
@@ -139,7 +149,8 @@ public struct PenFilter: Sendable, Hashable {
     @inline(__always)
     static func alpha(cutoff: Double, dt: Double) -> Double {
         let x = 2 * Double.pi * cutoff * dt
-        return x / (1 + x)
+        // An infinite step (a gap of ~1e300 s) follows the new sample, as a zero τ would.
+        return x.isFinite ? x / (1 + x) : 1
     }
 
     /// Where the filter expects the pen `horizon` seconds after the last position: the

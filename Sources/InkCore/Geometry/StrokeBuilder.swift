@@ -29,9 +29,12 @@ public struct StrokeUpdate: Sendable, Hashable {
 /// only when it is read (``volatileSegments``, once per frame), never re-deriving a settled
 /// node.
 ///
-/// A finished mark of at most ``dotSampleLimit`` samples, or shorter than the brush, is at
-/// least as wide as the brush everywhere, without tapers: with its round caps a decimal
-/// point is a round dot at least as wide as the stroke, never a speck.
+/// A finished mark of at most ``dotSampleLimit`` samples, or whose samples all lie within
+/// a square as wide as the brush, is at least as wide as the brush everywhere, without
+/// tapers: with its round caps a decimal point is a round dot at least as wide as the
+/// stroke, never a speck. So that a dot drawn slowly (the pen resting a moment, its
+/// samples jittering in place) is still a dot, a live mark within the brush keeps all its
+/// segments volatile for up to ``dotHoldLimit`` nodes.
 ///
 /// ```swift
 /// var stroke = StrokeBuilder()
@@ -48,6 +51,12 @@ public struct StrokeBuilder: Sendable {
     public private(set) var stableSegments: [StrokeSegment] = []
     /// `true` once ``finish()`` was called.
     public private(set) var isFinished = false
+    /// Whether the finished stroke is a short mark (a dot; see the type's notes), decided
+    /// once by ``finish()``.
+    private var isShortMark = false
+    /// The box of the samples so far, while it fits in a square as wide as the brush (`nil`
+    /// from the first sample outside it on).
+    private var dotBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
     /// The real samples appended so far.
     public private(set) var sampleCount = 0
 
@@ -56,6 +65,10 @@ public struct StrokeBuilder: Sendable {
     /// A mark of at most this many samples is drawn at least as wide as the brush, without
     /// tapers.
     public static let dotSampleLimit = 4
+    /// How many nodes a live mark within the brush may have and keep every segment
+    /// volatile, so that it can still become a dot when it finishes (about a second at
+    /// 240 Hz). A longer one is drawn as a stroke, with tapers.
+    public static let dotHoldLimit = 256
     /// The largest settle radius used, whatever the style asks (bounds the work per sample).
     public static let maxSettleRadius = 32
 
@@ -120,8 +133,8 @@ public struct StrokeBuilder: Sendable {
     /// The centred fit's weights on evenly spaced times, for `radius`.
     private let evenKernel: [Double]
     private let noise: Double
-    /// Distances from the first node are measured up to this length (the longer of the
-    /// start taper and the brush; see ``updateDistanceAndWidth(_:)``).
+    /// Distances from the first node are measured up to this length (the start taper's; see
+    /// ``updateDistanceAndWidth(_:)``).
     private let nearLimit: Double
     private var filter: PenFilter
     /// The filter's state before the last sample, to redo the last step when a sample with
@@ -159,7 +172,7 @@ public struct StrokeBuilder: Sendable {
         radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
         evenKernel = LocalFit.evenKernels[radius]
         noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
-        nearLimit = max(style.startTaper, style.size)
+        nearLimit = style.startTaper
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
         // One allocation each for most strokes; longer ones grow by doubling.
@@ -207,6 +220,13 @@ public struct StrokeBuilder: Sendable {
         lastTimestamp = sample.timestamp
         let index = sampleCount
         sampleCount += 1
+        if index == 0 {
+            dotBox = (sample.point.x, sample.point.y, sample.point.x, sample.point.y)
+        } else if let box = dotBox {
+            let grown = (minX: min(box.minX, sample.point.x), minY: min(box.minY, sample.point.y),
+                         maxX: max(box.maxX, sample.point.x), maxY: max(box.maxY, sample.point.y))
+            dotBox = grown.maxX - grown.minX <= style.size && grown.maxY - grown.minY <= style.size ? grown : nil
+        }
         if sample.estimationUpdateIndex != nil { pendingSamples.append((index, sample.force)) }
         let last = nodes.count - 1
         if last >= 0, inputs[last].time == sample.timestamp {
@@ -298,6 +318,8 @@ public struct StrokeBuilder: Sendable {
         for j in settledNodes..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
         settledNodes = nodes.count
         for j in firstChanged..<nodes.count { updateDistanceAndWidth(j) }
+        // Segments already stable never change, so only a mark with none can be a dot.
+        isShortMark = stableSegments.isEmpty && (sampleCount <= Self.dotSampleLimit || dotBox != nil)
         applyEndTaper()
         return update()
     }
@@ -390,8 +412,8 @@ public struct StrokeBuilder: Sendable {
     }
 
     /// Recomputes node `i`'s distance from the first node, its start taper and width. The
-    /// distance is measured only while it is short enough to matter (for the start taper and
-    /// the short-mark rule, see ``nearLimit``); past that it is infinite, and the end taper
+    /// distance is measured only while it is short enough to matter (for the start taper,
+    /// see ``nearLimit``); past that it is infinite, and the end taper
     /// measures back from the end when the stroke finishes.
     private mutating func updateDistanceAndWidth(_ i: Int) {
         let previous = i == 0 ? 0 : inputs[i - 1].distance
@@ -409,8 +431,9 @@ public struct StrokeBuilder: Sendable {
 
     /// Settles every node whose window is complete without the last node (which may still
     /// merge with a sample of the same timestamp): one node per sample in steady state.
-    /// Returns the nodes it settled.
-    private mutating func settleLive() -> Range<Int> {
+    /// Returns the nodes it settled, or `nil` when it also changed the widths of live nodes
+    /// (near the start of the stroke).
+    private mutating func settleLive() -> Range<Int>? {
         let firstSettled = settledNodes
         let available = nodes.count - 1
         while settledNodes < available, LocalFit.window(of: settledNodes, radius: radius, count: .max / 2).upperBound < available {
@@ -423,15 +446,14 @@ public struct StrokeBuilder: Sendable {
         // taper reads that before the stroke finishes (which recomputes them all).
         if settledNodes > firstSettled, inputs[settledNodes - 1].distance < style.startTaper {
             for k in settledNodes..<nodes.count { updateDistanceAndWidth(k) }
+            return nil
         }
         return firstSettled..<settledNodes
     }
 
     private mutating func applyEndTaper() {
         guard let last = nodes.indices.last else { return }
-        if stableSegments.isEmpty, sampleCount <= Self.dotSampleLimit || inputs[last].distance < style.size {
-            // A short mark (see the type's notes); segments already stable never change, so
-            // only a mark with none.
+        if isShortMark {
             for i in nodes.indices { nodes[i].width = max(inputs[i].baseWidth, style.size) }
             return
         }
@@ -467,6 +489,8 @@ public struct StrokeBuilder: Sendable {
     @inline(__always)
     private func isSettled(segment i: Int, firstPending: Int) -> Bool {
         if isFinished { return i + 1 < firstPending }
+        // A mark within the brush may still become a dot (see ``dotHoldLimit``).
+        if dotBox != nil, nodes.count <= Self.dotHoldLimit { return false }
         // Live: the segment's curve depends on nodes i-1 ... i+2, which must have settled;
         // the end taper may still narrow the last maxTaperNodes.
         return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, firstPending, settledNodes)
