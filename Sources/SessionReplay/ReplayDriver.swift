@@ -80,9 +80,14 @@ public struct ReplayDriver: Sendable {
     public var openTouches: Int { audit.openTouches }
 
     /// Delivers the earliest scheduled input due at or before `time`, appending what the host
-    /// asks for to `output`. When none is due, lets the host's time pass to `time` (when
-    /// finite and later) and returns `nil`.
+    /// asks for to `output`; a host deadline due before it (or at the same instant: the
+    /// tie-break rule) comes first, as a `.tick` step at the deadline's time, so what the
+    /// deadline did is seen, audited and timed when it happened. When nothing is due, lets
+    /// the host's time pass to `time` (when finite and later) and returns `nil`.
     public mutating func step(until time: Double, into output: inout [HostOutput]) -> Step? {
+        if let deadline = host.nextDeadline, deadline.isFinite, deadline <= time, deadline <= queue.nextTime ?? .infinity {
+            return deliver(.tick, at: max(deadline, host.now), into: &output)
+        }
         if let next = queue.take(dueBy: time) {
             return deliver(next.item, at: max(next.time, host.now), into: &output)
         }
@@ -143,9 +148,10 @@ public struct ReplayDriver: Sendable {
     /// no deadline is pending (a replayed session goes on after its last line); then settles
     /// every undecided touch by the fallback (the session is over) and closes the audit.
     public mutating func finish(runningDeadlines: Bool = true, into output: inout [HostOutput]) {
-        while step(until: .infinity, into: &output) != nil {}
-        while runningDeadlines, let deadline = host.nextDeadline, deadline.isFinite {
-            deliver(.tick, at: max(deadline, host.now), into: &output)
+        if runningDeadlines {
+            while step(until: .infinity, into: &output) != nil {}
+        } else {
+            while let next = queue.nextTime, step(until: next, into: &output) != nil {}
         }
         let start = output.count
         host.finish(into: &output)

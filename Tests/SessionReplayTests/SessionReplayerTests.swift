@@ -39,6 +39,21 @@ struct SessionReplayerTests {
         #expect(abs(firstInk - latency) < 1e-9)
     }
 
+    @Test("a decimal point decided by its deadline is inked at the deadline, not at the next event (a 1 s answer, deadlines 100 and 250 ms)",
+          arguments: [0.100, 0.250])
+    func deadlineTimedWhenItFires(timeout: Double) throws {
+        var configuration = ReplayConfiguration(oracle: .recordedWithLatency(1.0))
+        configuration.router.decisionTimeout = timeout
+        let report = SessionReplayer(configuration: configuration).replay(SyntheticSessions.decimalPoint)
+        #expect(report.isVerified)
+        // Both touches wait for answers that come after their deadlines; the dot lifts long
+        // before its deadline and nothing else happens until the late answer.
+        for touch in report.touches {
+            let firstInk = try #require(touch.firstInkLatency)
+            #expect(abs(firstInk - timeout) < 1e-9, "touch \(touch.touch): \(firstInk)")
+        }
+    }
+
     @Test("a tap that lifts before its answer still reaches the page, with its original timestamps")
     func tapAfterLift() throws {
         let log = SyntheticSessions.endsBeforeVerdict
