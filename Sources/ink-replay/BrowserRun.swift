@@ -84,8 +84,7 @@ enum BrowserRun {
         for stroke in report.strokes {
             paths += "<path fill=\"#1b1f3b\" d=\"\(StrokeOutline.svgPathData(stroke.builder.allSegments))\"/>\n"
         }
-        let title = "\(page): \(report.touches.count) touches, \(report.ledger.inked) samples inked, \(report.ledger.released) to the page, \(report.ledger.dropped) dropped"
-            .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let title = XMLText.escaped("\(page): \(report.touches.count) touches, \(report.ledger.inked) samples inked, \(report.ledger.released) to the page, \(report.ledger.dropped) dropped")
         return """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>\(title)</title></head>

@@ -98,18 +98,5 @@ struct SessionPicture {
 
     private func n(_ value: Double) -> String { SVGNumber.format(value, decimals: 2) }
 
-    private func escape(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case _ where c.value < 0x20 && c != "\n" && c != "\t": out += "?"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    private func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -71,17 +71,5 @@ public enum InkMLWriter {
         return "\(value)"
     }
 
-    private static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    private static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }
