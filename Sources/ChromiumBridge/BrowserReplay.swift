@@ -28,6 +28,9 @@ public struct BrowserReplayReport: Sendable {
     public var strokes: [InkLayer.Stroke]
     /// Where the page was scrolled at the end (CSS pixels), as the bridge's transform had it.
     public var finalTransform: PageTransform
+    /// What happened to each touch and on the page over time, when the replay was asked to
+    /// record it (``BrowserReplay/recordsTimeline``).
+    public var timeline: DecisionTimeline?
 
     /// Nothing dropped or pending, and every touch's samples delivered once, in order.
     public var isVerified: Bool { ledger.isBalanced && problems.isEmpty }
@@ -58,16 +61,20 @@ public struct BrowserReplay {
     public var useCache: Bool
     /// The bridge's and the engine's fallback for unanswered questions.
     public var fallback: HitTestVerdict
+    /// Whether the report carries a ``DecisionTimeline`` of the replay.
+    public var recordsTimeline: Bool
 
     /// Creates a replay.
-    public init(useCache: Bool = true, fallback: HitTestVerdict = .ink) {
+    public init(useCache: Bool = true, fallback: HitTestVerdict = .ink, recordsTimeline: Bool = false) {
         self.useCache = useCache
         self.fallback = fallback
+        self.recordsTimeline = recordsTimeline
     }
 
     /// Replays `log` against `page` (already open).
     public func replay(_ log: SessionLog, on page: ChromiumPage) throws(DevToolsError) -> BrowserReplayReport {
         var run = Run(log: log, page: page, useCache: useCache, fallback: fallback)
+        if recordsTimeline { run.driver.timeline = DecisionTimeline() }
         try run.play()
         return run.report()
     }
@@ -226,7 +233,7 @@ public struct BrowserReplay {
             BrowserReplayReport(
                 ledger: driver.host.ledger, counters: driver.host.counters, bridge: driver.host.bridgeMetrics,
                 problems: driver.problems.first, touches: driver.outcomes.sorted { $0.engineID.rawValue < $1.engineID.rawValue }, roundTrips: roundTrips, refusedMessages: refused, touchEventsDispatched: dispatched,
-                strokes: canvas.strokes, finalTransform: transform)
+                strokes: canvas.strokes, finalTransform: transform, timeline: driver.timeline)
         }
     }
 }

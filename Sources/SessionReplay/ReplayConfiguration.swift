@@ -25,6 +25,9 @@ public struct ReplayConfiguration: Sendable, Hashable {
     /// Whether the report keeps every touch's outcome, samples included
     /// (``ReplayReport/touches``). Off, a replay's memory does not grow with the log.
     public var keepsTouches: Bool
+    /// Whether the report carries a ``DecisionTimeline`` of the replay
+    /// (``ReplayReport/timeline``); its memory is bounded (see ``DecisionTimeline``).
+    public var recordsTimeline = false
     /// How far ahead (seconds of log time) the re-timing oracles look for a touch's
     /// recorded answers; answers recorded later than that after the question are not used.
     public var answerLookahead: Double = 10

@@ -43,6 +43,9 @@ public struct ReplayDriver: Sendable {
     public private(set) var touchesBegun = 0
     /// First-ink latencies of the touches that became ink, counted.
     public private(set) var firstInk = LatencyCounts()
+    /// What happened to each touch and on the page over time, recorded from every step while
+    /// it is set (`nil`, the default, records nothing).
+    public var timeline: DecisionTimeline?
 
     /// A driver of `host`.
     public init(host: EngineHost, keepsOutcomes: Bool = true) {
@@ -102,6 +105,9 @@ public struct ReplayDriver: Sendable {
         finishedInLastStep.removeAll(keepingCapacity: true)
         let start = output.count
         var step = Step(time: time, input: input)
+        // The input as the engine knows it (engine touch ids), for the timeline.
+        var delivered = input
+        var platformID: UInt64?
         do throws(ReplayRefusal) {
             switch input {
             case let .touch(event):
@@ -110,6 +116,8 @@ public struct ReplayDriver: Sendable {
                 do { id = try identities.resolve(platform, phase: event.phase) } catch { throw .identity(error) }
                 var mapped = event
                 mapped.touch = id
+                delivered = .touch(mapped)
+                platformID = platform
                 do { try host.deliver(.touch(mapped), now: time, into: &output) } catch {
                     // A touch the engine already finished (evicted at its bound) still frees
                     // its platform id when the platform ends it.
@@ -131,7 +139,8 @@ public struct ReplayDriver: Sendable {
             case let .recordedAnswer(touch, verdict):
                 // An answer naming no touch still reaches the bridge, under an id never issued.
                 let id = identities.latestID(for: touch.rawValue) ?? TouchID(.max)
-                do { try host.deliver(.recordedAnswer(touch: id, verdict: verdict), now: time, into: &output) } catch { throw .host(error) }
+                delivered = .recordedAnswer(touch: id, verdict: verdict)
+                do { step.outcome = try host.deliver(delivered, now: time, into: &output) } catch { throw .host(error) }
             default:
                 do { step.outcome = try host.deliver(input, now: time, into: &output) } catch { throw .host(error) }
             }
@@ -141,6 +150,8 @@ public struct ReplayDriver: Sendable {
         }
         step.time = host.now
         audit(output[start...], now: host.now)
+        timeline?.record(delivered, platformID: platformID, at: host.now, outcome: step.outcome, refusal: step.refusal,
+                         output: output[start...])
         return step
     }
 
@@ -156,6 +167,7 @@ public struct ReplayDriver: Sendable {
         let start = output.count
         host.finish(into: &output)
         audit(output[start...], now: host.now)
+        timeline?.record(.tick, platformID: nil, at: host.now, outcome: nil, refusal: nil, output: output[start...])
         for outcome in audit.close() { finished(outcome) }
     }
 

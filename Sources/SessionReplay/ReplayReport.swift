@@ -49,6 +49,9 @@ public struct ReplayReport: Sendable {
     public var problemCount: Int
     /// Recorded answers that named a touch that had not begun (delivered as unknown).
     public var orphanAnswers: Int
+    /// What happened to each touch and on the page over time, when the replay was asked to
+    /// record it (``ReplayConfiguration/recordsTimeline``).
+    public var timeline: DecisionTimeline? = nil
 
     /// Samples in the log that were neither accounted for by the audit nor refused with
     /// a reported error. Zero unless the engine lost something.

@@ -102,6 +102,7 @@ private struct ReplayRun {
         let host = EngineHost(router: configuration.router, bridge: configuration.bridge,
                               transform: events.header?.pageTransform ?? .identity, seed: configuration.seed)
         driver = ReplayDriver(host: host, keepsOutcomes: configuration.keepsTouches)
+        if configuration.recordsTimeline { driver.timeline = DecisionTimeline() }
         jitter = SplitMix64(seed: configuration.seed ^ 0x5EED)
         output.reserveCapacity(64)
     }
@@ -270,6 +271,7 @@ private struct ReplayRun {
             file: events.file, readFailure: events.failure, samples: events.samples, refusedSamples: driver.refusedSamples,
             audit: driver.auditLedger, engineLedger: driver.host.ledger, counters: driver.host.counters,
             bridge: driver.host.bridgeMetrics, touches: touches, touchCount: driver.touchesBegun, firstInk: driver.firstInk,
-            issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans)
+            issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans,
+            timeline: driver.timeline)
     }
 }

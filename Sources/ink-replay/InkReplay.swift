@@ -21,6 +21,7 @@ enum InkReplay {
           run                     Replay sessions and report the ledger and first-ink latency.
           verify                  Check that every sample is accounted for (what CI runs).
           render                  Draw a replayed session as SVG.
+          timeline                Draw each touch's decision over time (SVG or HTML).
           convert                 Convert recorded ink (InkML, Quick, Draw!) into session logs.
           export                  Write a replayed session's ink as W3C InkML.
           stats                   Describe a corpus: sessions, samples, sample intervals, pauses.
@@ -33,7 +34,7 @@ enum InkReplay {
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, HostCommand.self, SoakCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, BenchCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, HostCommand.self, SoakCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, TimelineCommand.self, BenchCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {

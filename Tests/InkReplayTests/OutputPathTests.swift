@@ -25,7 +25,7 @@ struct OutputPathTests {
         #expect(Self.listing(out) == ["sum.jsonl", "sum.jsonl/notes.txt"])
     }
 
-    @Test("render and export refuse a symbolic link and a device node, and change neither", arguments: ["render", "export"])
+    @Test("render, export and timeline refuse a symbolic link and a device node, and change neither", arguments: ["render", "export", "timeline"])
     func linksAndDevices(command: String) throws {
         let directory = try CLITests.temporaryDirectory()
         let real = directory.appendingPathComponent("real.txt")

@@ -107,7 +107,8 @@ public struct EngineHost: Sendable {
     /// Takes one input at `now` (see the tie-break rule above): the one entry point the
     /// drivers use.
     ///
-    /// - Returns: For page messages, what the bridge made of it; otherwise `nil`.
+    /// - Returns: For page messages and recorded answers, what the bridge made of it;
+    ///   otherwise `nil`.
     /// - Throws: ``HostError``: the engine refused the event, the transform was invalid, or
     ///   time went backwards. The refused input changes nothing, but the deadlines due by
     ///   `now` have fired before it was looked at: carry out what they put in `output`.
@@ -125,7 +126,7 @@ public struct EngineHost: Sendable {
         case let .decodedPageMessage(message):
             do { return try receive(message, now: time, into: &output) } catch { throw .time(error) }
         case let .recordedAnswer(touch, verdict):
-            do { try recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output) } catch { throw .time(error) }
+            do { return try recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output) } catch { throw .time(error) }
         case let .layout(transform, generation):
             try layoutChanged(transform, generation: generation, now: time, into: &output)
         case let .sendFailed(token):
@@ -207,15 +208,21 @@ public struct EngineHost: Sendable {
     /// for, or (once decided) to its latest round trip, where the bridge counts it late or
     /// duplicate. Without any (the cache decided, or the touch is long gone) it is counted
     /// in ``answersWithoutRoundTrip`` and changes nothing.
-    public mutating func recordedAnswer(touch: TouchID, verdict: HitTestVerdict, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) {
+    ///
+    /// - Returns: What the bridge made of the answer; `nil` when it had no round trip to go to.
+    @discardableResult
+    public mutating func recordedAnswer(touch: TouchID, verdict: HitTestVerdict, now time: Double,
+                                        into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome? {
         try advance(to: time, into: &output)
         let waiting = queryOfTouch[touch].flatMap { tokenOfQuery[$0] }
         guard let token = waiting ?? recentTrips.last(where: { $0.touch == touch })?.token else {
             answersWithoutRoundTrip += 1
-            return
+            return nil
         }
-        broker.receive(.answer(PageAnswer(token: token, verdict: verdict, generation: broker.generation)), now: time, into: &bridgeActions)
+        let outcome = broker.receive(.answer(PageAnswer(token: token, verdict: verdict, generation: broker.generation)), now: time,
+                                     into: &bridgeActions)
         drain(now: time, into: &output)
+        return outcome
     }
 
     /// The page scrolled, zoomed or changed its layout.

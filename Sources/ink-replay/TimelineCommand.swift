@@ -1,0 +1,124 @@
+import Foundation
+import HitTestBridge
+import InkRecording
+import SessionReplay
+import InkCore
+#if canImport(Glibc)
+import ChromiumBridge
+#endif
+
+/// `ink-replay timeline`: a replayed session's decisions over time, as SVG or HTML.
+enum TimelineCommand: Command {
+    static let name = "timeline"
+    static let usage = "ink-replay timeline <session.jsonl> -o <timeline.svg> [--html] [--oracle recorded|regions|chromium:<page.html>] [--oracle-latency <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>]"
+    static let help = """
+        OVERVIEW: Replay a session and draw what the engine decided for each touch, over time:
+        one lane per touch on a shared time axis (touch-down, the span queued while its
+        question was open, the round trip or the cache hit that answered it, the verdict and
+        its reason, ink, speculative ink and its retraction, samples sent to the page, lift,
+        cancellation) and a lane for the page (region snapshots and their generations, layout
+        changes, stale, late, duplicate and unknown answers). Hover a mark for its exact
+        numbers. Quiet time (no touch down, nothing from the page) is cut out of the axis.
+
+        It replays with the same options as 'run', so a timeline shows what a setting
+        changes. The same session and options give the same picture, byte for byte (except
+        with --oracle chromium:, whose latencies are real).
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <session.jsonl>         The session log.
+
+        OPTIONS:
+          -o, --output <file>     Where to write the picture.
+          --html                  Write one HTML file a browser opens (the SVG inline).
+        \(ReplayOptions.help)
+          -h, --help              Show help information.
+        """
+    static let spec: ArgumentSpec = {
+        var spec = ReplayOptions.spec
+        spec.valued["-o"] = "--output"
+        spec.valued["--output"] = "--output"
+        spec.flags.insert("--html")
+        return spec
+    }()
+
+    static func run(_ arguments: inout ArgumentList) throws -> Int32 {
+        guard arguments.positional.count == 1, let input = arguments.positional.first else {
+            throw UsageError(message: "expected one <session.jsonl>")
+        }
+        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        if arguments.flag("--json") { throw UsageError(message: "'--json' does not apply to timeline (it writes a picture)") }
+        let title = PathText.lastComponent(input)
+        let picture: TimelinePicture
+        var failed = false
+        if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
+            picture = try browserTimeline(arguments, input: input, page: String(oracle.dropFirst("chromium:".count)), title: title)
+        } else {
+            var configuration = try ReplayOptions.configuration(arguments)
+            configuration.recordsTimeline = true
+            configuration.keepsTouches = false
+            let read = SessionLog.read(contentsOf: input)
+            guard read.log != nil else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
+            let report = SessionReplayer(configuration: configuration).replay(read, file: input)
+            guard let timeline = report.timeline else { throw CommandFailure(message: "\(input): the replay recorded no timeline") }
+            let a = report.audit
+            var summary = "\(report.touchCount) touches, \(report.samples) samples: inked \(a.inked), to the page \(a.released), cancelled \(a.cancelled), dropped \(report.dropped)"
+            if let p = report.firstInk.percentiles { summary += "; first ink p50 \(Summary.ms(p.p50)) ms, max \(Summary.ms(p.max)) ms" }
+            picture = TimelinePicture(timeline: timeline, title: title, settings: settings(configuration), summary: summary)
+            if let failure = read.failure {
+                printError("Error: \(failure) (the timeline shows the valid part)")
+                failed = true
+            } else if !report.isVerified {
+                printError("Error: \(input): the replay did not verify (see 'ink-replay verify')")
+                failed = true
+            }
+        }
+        let text = arguments.flag("--html") ? picture.html() : picture.svg()
+        do { try OutputFile.write(text, to: output) } catch { throw CommandFailure(message: error.description) }
+        return failed ? 1 : 0
+    }
+
+    /// The replay's settings, in words, for the picture's header.
+    static func settings(_ configuration: ReplayConfiguration) -> String {
+        var parts: [String] = []
+        switch configuration.oracle {
+        case .recorded: parts.append("answers as recorded")
+        case let .recordedWithLatency(latency): parts.append("recorded answers after \(Summary.ms(latency)) ms")
+        case let .regions(latency): parts.append("the page answers from its regions after \(Summary.ms(latency)) ms")
+        }
+        if configuration.latencyJitter > 0 { parts.append("jitter up to \(Summary.ms(configuration.latencyJitter)) ms (seed \(configuration.seed))") }
+        parts.append("cache \(configuration.useCache ? "on" : "off")")
+        parts.append("speculative ink \(configuration.speculativeInk ? "on" : "off")")
+        parts.append("deadline \(Summary.ms(configuration.router.decisionTimeout)) ms, fallback \(configuration.timeoutFallback)")
+        if configuration.router.pencilOnly { parts.append("pencil only") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func browserTimeline(_ arguments: ArgumentList, input: String, page: String, title: String) throws -> TimelinePicture {
+        #if canImport(Glibc)
+        guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
+        let url = URL(fileURLWithPath: page).standardizedFileURL
+        let cache = try arguments.onOff("--cache") ?? true
+        let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
+        let log: SessionLog
+        do { log = try SessionLog.read(contentsOf: input).get() } catch { throw CommandFailure(message: "\(input): \(error)") }
+        let report: BrowserReplayReport
+        do {
+            let browser = try ChromiumPage(url: url, width: Int(log.header.canvas.width), height: Int(log.header.canvas.height))
+            defer { browser.close() }
+            report = try BrowserReplay(useCache: cache, fallback: fallback, recordsTimeline: true).replay(log, on: browser)
+        } catch {
+            throw CommandFailure(message: "\(input): \(error)")
+        }
+        guard let timeline = report.timeline else { throw CommandFailure(message: "\(input): the replay recorded no timeline") }
+        let l = report.ledger
+        let summary = "\(report.touches.count) touches, \(l.received) samples: inked \(l.inked), to the page \(l.released), cancelled \(l.cancelled), dropped \(l.dropped); \(report.roundTrips.count) real round trips"
+        return TimelinePicture(timeline: timeline, title: title,
+                               settings: "the real page \(PathText.lastComponent(page)) in headless Chromium answers, cache \(cache ? "on" : "off"), fallback \(fallback)",
+                               summary: summary)
+        #else
+        throw CommandFailure(message: "the chromium oracle needs Linux (it spawns a headless Chromium)")
+        #endif
+    }
+}

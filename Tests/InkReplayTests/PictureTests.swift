@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import ChromiumBridge
+#endif
+import Foundation
+import HitTestBridge
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The pictures the tool draws, checked like code: they parse, they hold what they claim,
+/// they are the same every run, and (where Chromium is installed) a browser draws them.
+@Suite("ink-replay timeline")
+struct TimelineTests {
+    /// The elements of an SVG, with their attributes, and the `<title>` text of each element
+    /// that has one.
+    final class Reader: NSObject, XMLParserDelegate {
+        struct Element {
+            var name: String
+            var attributes: [String: String]
+            var title = ""
+            var children: [Int] = []
+        }
+        var elements: [Element] = []
+        private var open: [Int] = []
+        private var inTitle = false
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            if name == "title" { inTitle = true; return }
+            elements.append(Element(name: name, attributes: attributes))
+            if let parent = open.last { elements[parent].children.append(elements.count - 1) }
+            open.append(elements.count - 1)
+        }
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if name == "title" { inTitle = false; return }
+            open.removeLast()
+        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if inTitle, let current = open.last { elements[current].title += string }
+        }
+
+        func all(_ name: String, class kind: String) -> [Element] {
+            elements.filter { $0.name == name && $0.attributes["class"] == kind }
+        }
+    }
+
+    static func parse(_ data: Data) throws -> Reader {
+        let parser = XMLParser(data: data)
+        let reader = Reader()
+        parser.delegate = reader
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        return reader
+    }
+
+    static func timeline(_ session: String, _ options: [String] = [], html: Bool = false) throws -> (Data, CLITests.Output) {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent(html ? "timeline.html" : "timeline.svg")
+        let result = try CLITests.run(["timeline", CLITests.fixtures + "/" + session, "-o", output.path] + options + (html ? ["--html"] : []))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        return (try Data(contentsOf: output), result)
+    }
+
+    /// The SVG element inside an HTML timeline.
+    static func svg(inHTML data: Data) throws -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        let start = try #require(text.range(of: "<svg "))
+        let end = try #require(text.range(of: "</svg>", options: .backwards))
+        return Data(text[start.lowerBound..<end.upperBound].utf8)
+    }
+
+    @Test("one lane per touch, each with its verdict and reason, a page lane, a legend; every mark has a title",
+          arguments: [
+            ("decimal-point.jsonl", [String](), ["ink answered", "ink answered"]),
+            ("decimal-point.jsonl", ["--oracle-latency", "1000"], ["ink deadline", "ink deadline"]),
+            ("drag-block.jsonl", [], ["page answered"]),
+            ("drag-block.jsonl", ["--cache", "on"], ["page cache"]),
+            ("scroll-then-write.jsonl", ["--oracle", "regions", "--cache", "on"],
+             ["page gesture", "page gesture", "ink cache", "ink cache", "ink cache", "ink cache"]),
+            ("real/myscript/math_variables_a+b=.jsonl", [], Array(repeating: "ink answered", count: 8)),
+          ])
+    func lanes(session: String, options: [String], verdicts: [String]) throws {
+        let (data, _) = try Self.timeline(session, options)
+        let svg = try Self.parse(data)
+        let lanes = svg.all("g", class: "lane")
+        #expect(lanes.count == SessionLogLite.touchCount(CLITests.fixtures + "/" + session))
+        #expect(lanes.map { "\($0.attributes["data-verdict"] ?? "") \($0.attributes["data-reason"] ?? "")" } == verdicts)
+        for lane in lanes {
+            #expect(lane.title.hasPrefix("touch "), "a lane says which touch it is")
+            // Its verdict mark, and the mark's exact numbers on hover.
+            let marks = lane.children.map { svg.elements[$0] }
+            let verdict = try #require(marks.first { $0.attributes["class"] == "verdict" })
+            #expect(verdict.title.contains("after touch-down"))
+            for mark in marks where mark.attributes["class"].map({ ["queued", "ink", "released", "speculative", "round-trip", "touch-down", "lift"].contains($0) }) == true {
+                #expect(!mark.title.isEmpty, "\(mark.attributes["class"] ?? "") has a title")
+            }
+        }
+        #expect(svg.all("g", class: "page-lane").count == 1)
+        #expect(!svg.all("line", class: "page-event regions").isEmpty, "the page's snapshots")
+        #expect(svg.all("g", class: "legend").count == 2)
+    }
+
+    @Test("the deadline's decision is drawn where it fired: 250 ms after touch-down, the late answer on the page lane")
+    func deadline() throws {
+        let (data, _) = try Self.timeline("decimal-point.jsonl", ["--oracle-latency", "1000"])
+        let svg = try Self.parse(data)
+        let verdicts = svg.elements.filter { $0.attributes["class"] == "verdict" }
+        #expect(verdicts.count == 2 && verdicts.allSatisfy { $0.title.contains("250 ms after touch-down") }, "\(verdicts.map(\.title))")
+        #expect(svg.elements.filter { $0.attributes["class"] == "page-event answer-late" }.count == 2)
+        #expect(svg.all("rect", class: "round-trip-unanswered").count == 2)
+    }
+
+    @Test("the same session and options give the same bytes; the HTML holds the same SVG")
+    func deterministic() throws {
+        let (a, _) = try Self.timeline("blocks-then-3-5.jsonl", ["--oracle", "regions", "--speculative", "on", "--jitter", "10"])
+        let (b, _) = try Self.timeline("blocks-then-3-5.jsonl", ["--oracle", "regions", "--speculative", "on", "--jitter", "10"])
+        #expect(a == b)
+        let (html, _) = try Self.timeline("blocks-then-3-5.jsonl", ["--oracle", "regions", "--speculative", "on", "--jitter", "10"], html: true)
+        let text = String(decoding: html, as: UTF8.self)
+        #expect(text.hasPrefix("<!doctype html>") && text.contains("</html>"))
+        #expect(try Self.svg(inHTML: html) == Data(String(decoding: a, as: UTF8.self).dropFirst("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".count).utf8).dropLast())
+    }
+
+    @Test("bad arguments: no session, no output, --json, a missing file")
+    func usage() throws {
+        #expect(try CLITests.run("timeline", "-o", "/tmp/x.svg").status == 64)
+        #expect(try CLITests.run("timeline", CLITests.fixtures + "/decimal-point.jsonl").status == 64)
+        #expect(try CLITests.run("timeline", CLITests.fixtures + "/decimal-point.jsonl", "-o", "/tmp/x.svg", "--json").status == 64)
+        let missing = try CLITests.run("timeline", "/nonexistent.jsonl", "-o", "/tmp/never.svg")
+        #expect(missing.status == 1 && !FileManager.default.fileExists(atPath: "/tmp/never.svg"))
+    }
+}
+
+#if canImport(Glibc)
+/// A browser draws each picture: the screenshot has the picture's size, and the picture,
+/// drawn into a canvas, is not blank and shows ink and page colours where the lanes are.
+@Suite("Pictures drawn by headless Chromium", .enabled(if: ChromiumPage.browserPath != nil, "no Chromium installed (scripts/install-test-tools.sh installs it)"),
+       .serialized)
+struct PictureLookTests {
+    /// Width and height from a PNG's header.
+    static func pngSize(_ data: Data) -> (Int, Int)? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        func big(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (big(16), big(20))
+    }
+
+    @Test("a timeline in the browser: the expected size, not blank, ink (and where touches went to the page, its colour) drawn in the lanes",
+          arguments: [("decimal-point.jsonl", false), ("scroll-then-write.jsonl", true)])
+    func timeline(session: String, toThePage: Bool) throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("timeline.html")
+        let made = try CLITests.run("timeline", CLITests.fixtures + "/" + session, "-o", file.path, "--html", "--oracle", "regions", "--cache", "on")
+        #expect(made.status == 0, "\(made.stderr)")
+        let html = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let width = try #require(Self.attribute("width", in: html)), height = try #require(Self.attribute("height", in: html))
+        let page = try ChromiumPage(url: file, width: Int(width.rounded(.up)) + 40, height: Int(height.rounded(.up)) + 80)
+        defer { page.close() }
+        let shot = try page.screenshot()
+        let size = try #require(Self.pngSize(shot))
+        #expect(size.0 == Int(width.rounded(.up)) + 40 && size.1 == Int(height.rounded(.up)) + 80)
+        // Draw the picture into a canvas and count its pixels.
+        try page.evaluate(Self.drawScript, inPageWorld: true)
+        var result: [Double] = []
+        for _ in 0..<100 where result.isEmpty {
+            if case let .array(values) = try page.evaluate("window.__look || null", inPageWorld: true) {
+                result = values.compactMap { value -> Double? in
+                    guard case let .number(n) = value else { return nil }
+                    return n
+                }
+            } else {
+                usleep(50_000)  // the image decodes in the browser's own time
+            }
+        }
+        let look = try #require(result.count == 5 ? result : nil, "the browser did not draw the picture")
+        #expect(look[0] == width.rounded(.up) && look[1] == height.rounded(.up), "\(look)")
+        #expect(look[2] > 0.02 * look[0] * look[1], "not blank: \(look)")
+        #expect(look[3] > 50, "ink drawn in the lanes: \(look)")
+        #expect(toThePage ? look[4] > 50 : look[4] == 0, "page colour in the lanes: \(look)")
+    }
+
+    static func attribute(_ name: String, in html: String) -> Double? {
+        guard let svg = html.range(of: "<svg "), let start = html.range(of: " \(name)=\"", range: svg.upperBound..<html.endIndex),
+              let end = html[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        return Double(html[start.upperBound..<end])
+    }
+
+    /// Serialises the page's SVG, draws it into a canvas, and counts pixels that are not
+    /// white, and, inside the touch lanes, those of the ink (#1b1f3b) and page (#e8590c)
+    /// colours.
+    static let drawScript = """
+        (function () {
+          window.__look = null;
+          var svg = document.querySelector('svg');
+          var image = new Image();
+          image.onload = function () {
+            var canvas = document.createElement('canvas');
+            canvas.width = image.width; canvas.height = image.height;
+            var g = canvas.getContext('2d');
+            g.fillStyle = '#ffffff'; g.fillRect(0, 0, canvas.width, canvas.height);
+            g.drawImage(image, 0, 0);
+            var d = g.getImageData(0, 0, canvas.width, canvas.height).data;
+            var top = Infinity, bottom = -Infinity;
+            svg.querySelectorAll('.lane > rect.row').forEach(function (r) {
+              var y = Number(r.getAttribute('y')), h = Number(r.getAttribute('height'));
+              top = Math.min(top, y); bottom = Math.max(bottom, y + h);
+            });
+            var drawn = 0, ink = 0, page = 0;
+            function near(i, r, gr, b) { return Math.abs(d[i] - r) < 8 && Math.abs(d[i + 1] - gr) < 8 && Math.abs(d[i + 2] - b) < 8; }
+            for (var i = 0; i < d.length; i += 4) {
+              if (d[i] < 245 || d[i + 1] < 245 || d[i + 2] < 245) { drawn++; }
+              var y = Math.floor(i / 4 / canvas.width);
+              if (y < top || y >= bottom) { continue; }
+              if (near(i, 0x1b, 0x1f, 0x3b)) { ink++; }
+              if (near(i, 0xe8, 0x59, 0x0c)) { page++; }
+            }
+            window.__look = [canvas.width, canvas.height, drawn, ink, page];
+          };
+          image.onerror = function () { window.__look = ['error']; };
+          image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+          return true;
+        })()
+        """
+}
+#endif
