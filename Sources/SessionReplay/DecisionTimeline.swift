@@ -213,20 +213,17 @@ public struct DecisionTimeline: Sendable {
             guard let i = lane[event.touch] else { break }
             touches[i].samples += event.samples.count
             if event.phase == .ended || event.phase == .cancelled { touches[i].lift = time }
-        case let .decodedPageMessage(.regions(snapshot)):
-            pageEvent(time, regions: outcome, generation: snapshot.generation, count: snapshot.regions.count)
-        case .pageMessage, .decodedPageMessage, .recordedAnswer:
-            if case let .decodedPageMessage(.answer(answer)) = input {
-                answerOutcome(outcome, token: answer.token, at: time)
-            } else if case let .recordedAnswer(touch, _) = input {
-                answerOutcome(outcome, token: nil, touch: touch, at: time)
-            } else if case .regionsAccepted = outcome {
-                pageEvent(time, regions: outcome, generation: nil, count: nil)
-            } else if case .regionsRefused = outcome {
-                pageEvent(time, regions: outcome, generation: nil, count: nil)
+        case let .decodedPageMessage(message):
+            page(message, outcome: outcome, at: time)
+        case let .pageMessage(bytes):
+            // Decoded again only to name what the bridge took (its generation, its token).
+            if let message = try? PageMessage.decode(bytes) {
+                page(message, outcome: outcome, at: time)
             } else {
                 answerOutcome(outcome, token: nil, at: time)
             }
+        case let .recordedAnswer(touch, _):
+            answerOutcome(outcome, token: nil, touch: touch, at: time)
         case let .layout(_, generation):
             if refusal == nil { addPage(PageEvent(time: time, kind: .layout(generation: generation))) }
         case .tick, .update, .sendFailed:
@@ -294,6 +291,19 @@ public struct DecisionTimeline: Sendable {
             if let i = lane[touch] { touches[i].finished = Finish(time: time, ledger: ledger) }
         case .predictInk, .refineInk, .endInk, .endRelease:
             break
+        }
+    }
+
+    private mutating func page(_ message: PageMessage, outcome: ReceiveOutcome?, at time: Double) {
+        switch message {
+        case let .regions(snapshot):
+            if case .refused = outcome {
+                answerOutcome(outcome, token: nil, at: time)
+            } else {
+                pageEvent(time, regions: outcome, generation: snapshot.generation, count: snapshot.regions.count)
+            }
+        case let .answer(answer):
+            answerOutcome(outcome, token: answer.token, at: time)
         }
     }
 

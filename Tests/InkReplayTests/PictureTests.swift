@@ -182,6 +182,23 @@ struct PictureLookTests {
         #expect(toThePage ? look[4] > 50 : look[4] == 0, "page colour in the lanes: \(look)")
     }
 
+    @Test("a timeline against the real page in Chromium: real round trips, the page's verdicts, its snapshots with their generations")
+    func realPage() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("timeline.svg")
+        let page = CLITests.root.appendingPathComponent("Fixtures/pages/blocks.html").path
+        let made = try CLITests.run("timeline", CLITests.fixtures + "/blocks-then-3-5.jsonl", "-o", file.path, "--oracle", "chromium:" + page,
+                                    "--cache", "off")
+        #expect(made.status == 0, "\(made.stderr)")
+        let svg = try TimelineTests.parse(try Data(contentsOf: file))
+        let lanes = svg.all("g", class: "lane")
+        #expect(lanes.map { $0.attributes["data-verdict"] ?? "" } == ["page", "ink", "ink", "ink"])
+        #expect(lanes.allSatisfy { $0.attributes["data-reason"] == "answered" })
+        #expect(svg.all("rect", class: "round-trip").count >= 4, "one real round trip per touch at least")
+        #expect(svg.all("line", class: "page-event regions").contains { $0.title.contains("generation") })
+    }
+
     static func attribute(_ name: String, in html: String) -> Double? {
         guard let svg = html.range(of: "<svg "), let start = html.range(of: " \(name)=\"", range: svg.upperBound..<html.endIndex),
               let end = html[start.upperBound...].firstIndex(of: "\"") else { return nil }
