@@ -9,7 +9,7 @@ import InkCore
 /// shared ink-quality harness's format), and region lookups (`regions`).
 enum BenchCommand: Command {
     static let name = "bench"
-    static let usage = "ink-replay bench [strategies|geometry|strokes|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--passes <n>] [--min-time <s>] [--json]"
+    static let usage = "ink-replay bench [strategies|geometry|strokes|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--plot <file.svg>] [--passes <n>] [--min-time <s>] [--json]"
     static let help = """
         OVERVIEW: Measure:
           strategies  (the default) short strokes (dots, decimal points, dashes: 1-12
@@ -19,6 +19,7 @@ enum BenchCommand: Command {
                       blocking query that drops input while it waits, (b) an asynchronous
                       query with queueing, (c) plus the region cache, (d) plus speculative
                       ink. Deterministic: the same seed gives the same table.
+                      --plot also draws the table as an SVG chart from the same run.
           geometry    the stroke pipeline (filter, settle, Catmull-Rom, widths, stable
                       output) per sample, wall-clock, in this build (-c release): every
                       touch of the given session logs as one stroke (estimated values taken
@@ -48,6 +49,10 @@ enum BenchCommand: Command {
           --strokes <n>           Generated short strokes (strategies; default 2000).
           --latencies <ms,...>    Oracle latencies (strategies; default 0,8,16,30,100,300).
           --seed <n>              Seed of the strokes and the jitter (default 1).
+          --plot <file.svg>       Also write the strategies table as a chart (strategies
+                                  only): first-ink p50 and p95 and samples lost against
+                                  oracle latency, one colour per strategy, each point's
+                                  numbers in its tooltip. Same run, same numbers.
           --passes <n>            Timed passes per row (geometry, strokes; default 7).
           --min-time <s>          Measure each row for at least this long (regions;
                                   default 0.3).
@@ -55,7 +60,7 @@ enum BenchCommand: Command {
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(valued: ["--min-time": "--min-time", "--strokes": "--strokes", "--latencies": "--latencies",
-                                            "--seed": "--seed", "--passes": "--passes"], flags: ["--json"])
+                                            "--seed": "--seed", "--passes": "--passes", "--plot": "--plot"], flags: ["--json"])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         var minTime = 0.3
@@ -68,6 +73,9 @@ enum BenchCommand: Command {
         var positional = arguments.positional
         let modes = ["strategies", "geometry", "strokes", "regions"]
         let mode = modes.contains(positional.first ?? "") ? positional.removeFirst() : "strategies"
+        if mode != "strategies", arguments.string("--plot") != nil {
+            throw UsageError(message: "'--plot' draws the strategies table; 'bench \(mode)' has no plot")
+        }
         switch mode {
         case "strategies": return try strategies(arguments, inputs: positional)
         case "regions": return regions(minTime: minTime, json: arguments.flag("--json"))
@@ -177,6 +185,7 @@ enum BenchCommand: Command {
         let bench = StrategyBenchmark(generated: strokes, recorded: recorded, seed: seed)
         guard !bench.log.samplesByTouch.isEmpty else { throw CommandFailure(message: "no short strokes to replay") }
         let json = arguments.flag("--json")
+        var results: [StrategyResult] = []
         if !json {
             print("short strokes: \(bench.log.samplesByTouch.count) (\(bench.recordedStrokes) recorded, "
                   + "\(bench.log.samplesByTouch.count - bench.recordedStrokes) generated), \(bench.log.sampleCount) samples; "
@@ -185,9 +194,10 @@ enum BenchCommand: Command {
             print("strategy     latency  samples lost  strokes lost  first ink p50 / p95 / p99 (ms)  away p50 / p95  wrong owner  retractions  round trips")
         }
         for strategy in DecisionStrategy.allCases {
-            let label = ["blocking": "(a) blocking", "queued": "(b) queued", "cached": "(c) cache", "speculative": "(d) speculative"][strategy.rawValue]!
+            let label = BenchPlot.label(strategy)
             for ms in latencies {
                 let r = bench.run(strategy, latency: ms / 1000, seed: seed)
+                results.append(r)
                 if json {
                     var fields: [(String, JSONValue)] = [
                         ("strategy", .string(strategy.rawValue)), ("latency_ms", .number(ms)),
@@ -207,6 +217,11 @@ enum BenchCommand: Command {
                           + "\(r.wrongOwner)".padded(12) + "\(r.retractions)".padded(13) + "\(r.roundTrips)".padded(13))
                 }
             }
+        }
+        if let plot = arguments.string("--plot") {
+            let chart = BenchPlot(results: results, latencies: latencies, strokes: bench.log.samplesByTouch.count,
+                                  recordedStrokes: bench.recordedStrokes, samples: bench.log.sampleCount, seed: seed)
+            do { try OutputFile.write(chart.svg(), to: plot) } catch { throw CommandFailure(message: error.description) }
         }
         return 0
     }
