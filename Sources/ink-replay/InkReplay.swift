@@ -29,7 +29,7 @@ enum InkReplay {
           soak                    Run a generated many-hour session with a hostile page; check memory.
           fixtures                Write the synthetic fixture sessions.
           smooth                  Export smoothed centrelines for the ink-quality harness.
-          bench                   Measure the stroke pipeline's cost per sample.
+          bench                   Measure: decision strategies (table, --plot), stroke pipeline cost, region lookup.
 
           See 'ink-replay help <subcommand>' for detailed help.
         """

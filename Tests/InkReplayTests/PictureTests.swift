@@ -155,15 +155,42 @@ struct PictureLookTests {
         let file = directory.appendingPathComponent("timeline.html")
         let made = try CLITests.run("timeline", CLITests.fixtures + "/" + session, "-o", file.path, "--html", "--oracle", "regions", "--cache", "on")
         #expect(made.status == 0, "\(made.stderr)")
+        let look = try Self.look(file, colours: ["#1b1f3b", "#e8590c"], within: ".lane > rect.row")
+        #expect(look.colours[0] > 50, "ink drawn in the lanes: \(look)")
+        #expect(toThePage ? look.colours[1] > 50 : look.colours[1] == 0, "page colour in the lanes: \(look)")
+    }
+
+    @Test("the bench plot in the browser: the expected size, not blank, each strategy's colour drawn")
+    func benchPlot() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svg = directory.appendingPathComponent("bench.svg")
+        let made = try CLITests.run("bench", "--plot", svg.path, "--latencies", "0,30,300")
+        #expect(made.status == 0, "\(made.stderr)")
+        // The SVG inline in a page, as BENCHMARKS.md shows it.
+        let text = String(decoding: try Data(contentsOf: svg), as: UTF8.self)
+        let body = try #require(text.range(of: "<svg ")).lowerBound
+        let file = directory.appendingPathComponent("bench.html")
+        try ("<!doctype html><html><head><meta charset=\"utf-8\"></head><body style=\"margin:0\">" + text[body...] + "</body></html>")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let look = try Self.look(file, colours: ["#d55e00", "#0072b2", "#009e73", "#cc79a7"], within: nil)
+        #expect(look.colours.allSatisfy { $0 > 30 }, "every strategy drawn: \(look)")
+    }
+
+    /// Opens `file` in Chromium with room for its SVG, checks the screenshot's size, then
+    /// draws the SVG into a canvas and counts its pixels: those not white, and those of each
+    /// colour (inside the elements matching `within`, when given).
+    static func look(_ file: URL, colours: [String], within: String?) throws -> (drawn: Double, colours: [Double]) {
         let html = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         let width = try #require(Self.attribute("width", in: html)), height = try #require(Self.attribute("height", in: html))
-        let page = try ChromiumPage(url: file, width: Int(width.rounded(.up)) + 40, height: Int(height.rounded(.up)) + 80)
+        let viewport = (Int(width.rounded(.up)) + 40, Int(height.rounded(.up)) + 80)
+        let page = try ChromiumPage(url: file, width: viewport.0, height: viewport.1)
         defer { page.close() }
-        let shot = try page.screenshot()
-        let size = try #require(Self.pngSize(shot))
-        #expect(size.0 == Int(width.rounded(.up)) + 40 && size.1 == Int(height.rounded(.up)) + 80)
-        // Draw the picture into a canvas and count its pixels.
-        try page.evaluate(Self.drawScript, inPageWorld: true)
+        let size = try #require(Self.pngSize(try page.screenshot()))
+        #expect(size == viewport)
+        let selector = within.map { JSONValue.string($0).serialized() } ?? "null"
+        let list = JSONValue.array(colours.map { .string($0) }).serialized()
+        try page.evaluate("(\(Self.drawScript))(\(selector), \(list))", inPageWorld: true)
         var result: [Double] = []
         for _ in 0..<100 where result.isEmpty {
             if case let .array(values) = try page.evaluate("window.__look || null", inPageWorld: true) {
@@ -175,11 +202,10 @@ struct PictureLookTests {
                 usleep(50_000)  // the image decodes in the browser's own time
             }
         }
-        let look = try #require(result.count == 5 ? result : nil, "the browser did not draw the picture")
+        let look = try #require(result.count == 3 + colours.count ? result : nil, "the browser did not draw the picture")
         #expect(look[0] == width.rounded(.up) && look[1] == height.rounded(.up), "\(look)")
         #expect(look[2] > 0.02 * look[0] * look[1], "not blank: \(look)")
-        #expect(look[3] > 50, "ink drawn in the lanes: \(look)")
-        #expect(toThePage ? look[4] > 50 : look[4] == 0, "page colour in the lanes: \(look)")
+        return (look[2], Array(look[3...]))
     }
 
     @Test("a timeline against the real page in Chromium: real round trips, the page's verdicts, its snapshots with their generations")
@@ -206,10 +232,10 @@ struct PictureLookTests {
     }
 
     /// Serialises the page's SVG, draws it into a canvas, and counts pixels that are not
-    /// white, and, inside the touch lanes, those of the ink (#1b1f3b) and page (#e8590c)
-    /// colours.
+    /// white, and those of each colour (inside the elements matching the selector, when
+    /// given); the result lands in `window.__look`.
     static let drawScript = """
-        (function () {
+        function (within, colours) {
           window.__look = null;
           var svg = document.querySelector('svg');
           var image = new Image();
@@ -220,26 +246,31 @@ struct PictureLookTests {
             g.fillStyle = '#ffffff'; g.fillRect(0, 0, canvas.width, canvas.height);
             g.drawImage(image, 0, 0);
             var d = g.getImageData(0, 0, canvas.width, canvas.height).data;
-            var top = Infinity, bottom = -Infinity;
-            svg.querySelectorAll('.lane > rect.row').forEach(function (r) {
-              var y = Number(r.getAttribute('y')), h = Number(r.getAttribute('height'));
-              top = Math.min(top, y); bottom = Math.max(bottom, y + h);
-            });
-            var drawn = 0, ink = 0, page = 0;
-            function near(i, r, gr, b) { return Math.abs(d[i] - r) < 8 && Math.abs(d[i + 1] - gr) < 8 && Math.abs(d[i + 2] - b) < 8; }
+            var top = 0, bottom = canvas.height;
+            if (within) {
+              top = Infinity; bottom = -Infinity;
+              svg.querySelectorAll(within).forEach(function (r) {
+                var y = Number(r.getAttribute('y')), h = Number(r.getAttribute('height'));
+                top = Math.min(top, y); bottom = Math.max(bottom, y + h);
+              });
+            }
+            var rgb = colours.map(function (c) { return [1, 3, 5].map(function (k) { return parseInt(c.substr(k, 2), 16); }); });
+            var counts = colours.map(function () { return 0; });
+            var drawn = 0;
             for (var i = 0; i < d.length; i += 4) {
               if (d[i] < 245 || d[i + 1] < 245 || d[i + 2] < 245) { drawn++; }
               var y = Math.floor(i / 4 / canvas.width);
               if (y < top || y >= bottom) { continue; }
-              if (near(i, 0x1b, 0x1f, 0x3b)) { ink++; }
-              if (near(i, 0xe8, 0x59, 0x0c)) { page++; }
+              for (var c = 0; c < rgb.length; c++) {
+                if (Math.abs(d[i] - rgb[c][0]) < 8 && Math.abs(d[i + 1] - rgb[c][1]) < 8 && Math.abs(d[i + 2] - rgb[c][2]) < 8) { counts[c]++; }
+              }
             }
-            window.__look = [canvas.width, canvas.height, drawn, ink, page];
+            window.__look = [canvas.width, canvas.height, drawn].concat(counts);
           };
           image.onerror = function () { window.__look = ['error']; };
           image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(new XMLSerializer().serializeToString(svg));
           return true;
-        })()
+        }
         """
 }
 #endif
