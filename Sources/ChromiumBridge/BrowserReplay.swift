@@ -61,7 +61,7 @@ public struct BrowserReplay {
     public var useCache: Bool
     /// The bridge's and the engine's fallback for unanswered questions.
     public var fallback: HitTestVerdict
-    /// Whether the report carries a ``DecisionTimeline`` of the replay.
+    /// Whether the report carries a `DecisionTimeline` of the replay.
     public var recordsTimeline: Bool
 
     /// Creates a replay.
