@@ -355,8 +355,13 @@ struct TimeAxis {
     static let cutAfter = 0.15
     /// Time kept around each event (seconds).
     static let pad = 0.01
-    /// The width of a cut, pixels.
+    /// The width of a cut, pixels (less when there are very many cuts).
     static let cutWidth = 44.0
+    /// The widest the axis gets, pixels, whatever the session: a session of days, or of
+    /// thousands of pauses, is drawn smaller rather than without bound.
+    static let maxWidth = 30_000.0
+    /// The width of each cut in this axis.
+    let cut: Double
     /// The width the axis aims for, and the scale's bounds (pixels per second).
     static let targetWidth = 1_000.0
     static let scaleRange = 200.0...3_000.0
@@ -376,14 +381,18 @@ struct TimeAxis {
         }
         if merged.isEmpty { merged = [(0, 0.1)] }
         let active = merged.reduce(0) { $0 + ($1.1 - $1.0) }
-        let available = Self.targetWidth - Double(merged.count - 1) * Self.cutWidth
-        scale = min(max(available / max(active, 1e-6), Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
+        let cuts = Double(merged.count - 1)
+        cut = cuts == 0 ? Self.cutWidth : min(Self.cutWidth, max(4, Self.maxWidth / 2 / cuts))
+        let available = Self.targetWidth - cuts * cut
+        var scale = min(max(available / max(active, 1e-6), Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
+        scale = min(scale, max(Self.maxWidth - cuts * cut, Self.maxWidth / 2) / max(active, 1e-6))
+        self.scale = scale.isFinite && scale > 0 ? scale : Self.scaleRange.lowerBound
         var x = 0.0
         for (start, end) in merged {
             stretches.append((start, end, x))
-            x += (end - start) * scale + Self.cutWidth
+            x += (end - start) * self.scale + cut
         }
-        width = x - Self.cutWidth
+        width = x - cut
     }
 
     /// Where `time` is drawn (clamped into the nearest stretch).
@@ -399,27 +408,29 @@ struct TimeAxis {
 
     /// Ticks, grid lines and the cuts.
     func svg(top: Double, bottom: Double) -> String {
-        let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000]
-        let step = steps.first { $0 * scale >= 64 } ?? 1_000
+        var steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500]
+        while let last = steps.last, last * scale < 64, last < 1e300 { steps.append(last * 10) }
+        let step = steps.first { $0 * scale >= 64 } ?? steps[steps.count - 1]
         let decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : (step >= 0.01 ? 2 : 3))
         var out = "<g class=\"axis\" font-size=\"9\" fill=\"#868e96\">\n"
         for (k, s) in stretches.enumerated() {
-            var tick = (s.start / step).rounded(.up) * step
             let first = left + s.x, last = left + s.x + (s.end - s.start) * scale
-            while tick <= s.end {
+            // Ticks by index (a running sum would stall where a step is below the times'
+            // precision); at most one per 64 px.
+            let low = (s.start / step).rounded(.up), high = (s.end / step).rounded(.down)
+            let count = high - low
+            for index in stride(from: 0.0, through: count.isFinite && count >= 0 && count <= (last - first) / 64 + 1 ? count : -1, by: 1) {
+                let tick = (low + index) * step
                 let x = self.x(tick)
                 // No label where a cut's label goes.
-                guard (k == 0 || x - first >= 28) && (k + 1 == stretches.count || last - x >= 28) else {
-                    tick += step
-                    continue
-                }
+                guard (k == 0 || x - first >= 28) && (k + 1 == stretches.count || last - x >= 28) else { continue }
                 out += "<line x1=\"\(f(x))\" y1=\"\(f(top + 14))\" x2=\"\(f(x))\" y2=\"\(f(bottom))\" stroke=\"#e9ecef\"/>"
                 out += "<text x=\"\(f(x))\" y=\"\(f(top + 11))\" text-anchor=\"middle\">\(SVGNumber.format(tick, decimals: decimals)) s</text>\n"
-                tick += step
             }
             if k + 1 < stretches.count {
                 let next = stretches[k + 1]
                 let x0 = left + s.x + (s.end - s.start) * scale, x1 = left + next.x
+                guard x1 - x0 >= 16 else { continue }  // too narrow to label: the grey gap says it
                 let skipped = next.start - s.end
                 out += "<g class=\"cut\"><title>\(XMLText.escaped("nothing happened for \(SVGNumber.format(skipped, decimals: 3)) s (\(SVGNumber.format(s.end, decimals: 3)) to \(SVGNumber.format(next.start, decimals: 3)) s): cut out"))</title>"
                 out += "<rect x=\"\(f(x0 + 6))\" y=\"\(f(top + 14))\" width=\"\(f(x1 - x0 - 12))\" height=\"\(f(bottom - top - 14))\" fill=\"#f1f3f5\"/>"

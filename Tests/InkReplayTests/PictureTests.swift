@@ -123,6 +123,31 @@ struct TimelineTests {
         #expect(try Self.svg(inHTML: html) == Data(String(decoding: a, as: UTF8.self).dropFirst("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".count).utf8).dropLast())
     }
 
+    @Test("a hostile session (2,000 taps a second apart, then a touch held for 30 years) gives a picture of bounded width")
+    func boundedWidth() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var lines = [#"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":1024,"height":768}}"#]
+        for k in 0..<2_000 {
+            let t = Double(k)
+            lines.append(#"{"kind":"touch","t":\#(t),"touch":1,"phase":"began","tool":"pencil","samples":[{"t":\#(t),"x":10,"y":10}]}"#)
+            lines.append(#"{"kind":"touch","t":\#(t + 0.01),"touch":1,"phase":"ended","tool":"pencil","samples":[{"t":\#(t + 0.01),"x":11,"y":10}]}"#)
+        }
+        lines.append(#"{"kind":"touch","t":3000,"touch":2,"phase":"began","tool":"pencil","samples":[{"t":3000,"x":10,"y":10}]}"#)
+        lines.append(#"{"kind":"touch","t":1e9,"touch":2,"phase":"ended","tool":"pencil","samples":[{"t":1e9,"x":10,"y":10}]}"#)
+        let log = directory.appendingPathComponent("hostile.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("timeline.svg")
+        let result = try CLITests.run("timeline", log.path, "-o", output.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try Self.parse(try Data(contentsOf: output))
+        let root = try #require(svg.elements.first)
+        let width = try #require(Double(root.attributes["width"] ?? ""))
+        #expect(width <= 30_000 + 400, "\(width)")
+        #expect(svg.all("g", class: "lane").count == 2_001)
+        #expect(svg.elements.filter { $0.name == "text" }.count < 10_000, "ticks and labels are bounded by the width")
+    }
+
     @Test("bad arguments: no session, no output, --json, a missing file")
     func usage() throws {
         #expect(try CLITests.run("timeline", "-o", "/tmp/x.svg").status == 64)
