@@ -287,8 +287,8 @@ final class JobProgress {
     static func totalSize(_ files: [String], times: (Int) -> Int = { _ in 1 }) -> Int {
         var sum = 0
         for (index, file) in files.enumerated() {
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber else { continue }
-            sum += size.intValue * times(index)
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { continue }
+            sum += size * times(index)
         }
         return sum
     }

@@ -178,7 +178,7 @@ struct JobProgressTests {
         var counted = 0
         var events = SessionLogEvents(contentsOf: file, onRead: { counted += $0 })
         while events.next() != nil {}
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber).intValue
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
         #expect(counted == size)
         #expect(JobProgress.totalSize([file, file + ".missing", file]) == 2 * size)
         var stats = 0
@@ -222,7 +222,7 @@ struct JobProgressTests {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let inkml = CLITests.root.appendingPathComponent("Fixtures/inkml/myscript/sum.inkml").path
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: inkml)[.size] as? NSNumber).intValue
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: inkml)[.size] as? Int)
         let convert = try CLITests.run("convert", inkml, "-o", directory.path, "--progress")
         #expect(convert.status == 0)
         #expect(convert.stdout.hasPrefix("wrote 1 session logs"))
