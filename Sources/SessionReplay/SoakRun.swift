@@ -112,7 +112,12 @@ package struct SoakRun {
     }
 
     /// Runs the whole session and reports.
-    package mutating func run() -> SoakReport {
+    ///
+    /// - Parameter progress: Called with the simulated seconds done after each episode of
+    ///   writing and the pause after it (a few simulated seconds apart), synchronously, on the
+    ///   caller's thread; what `ink-replay soak` shows as progress. `nil` (the default) calls
+    ///   nothing.
+    package mutating func run(progress: ((_ simulatedSeconds: Double) -> Void)? = nil) -> SoakReport {
         var clock = 0.0
         var nextCheckpoint = configuration.checkpointInterval
         var nextExercise = configuration.exerciseLength
@@ -130,6 +135,7 @@ package struct SoakRun {
                 checkpoints.append(checkpoint(at: nextCheckpoint))
                 nextCheckpoint += configuration.checkpointInterval
             }
+            progress?(min(clock, configuration.duration))
         }
         driver.finish(into: &output)
         drain()

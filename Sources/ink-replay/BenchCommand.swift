@@ -9,7 +9,7 @@ import InkCore
 /// shared ink-quality harness's format), and region lookups (`regions`).
 enum BenchCommand: Command {
     static let name = "bench"
-    static let usage = "ink-replay bench [strategies|geometry|strokes|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--plot <file.svg>] [--passes <n>] [--min-time <s>] [--json]"
+    static let usage = "ink-replay bench [strategies|geometry|strokes|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--plot <file.svg>] [--passes <n>] [--min-time <s>] [--json] [--progress|--no-progress]"
     static let help = """
         OVERVIEW: Measure:
           strategies  (the default) short strokes (dots, decimal points, dashes: 1-12
@@ -57,10 +57,11 @@ enum BenchCommand: Command {
           --min-time <s>          Measure each row for at least this long (regions;
                                   default 0.3).
           --json                  One JSON object per row.
+        \(JobProgress.help)
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(valued: ["--min-time": "--min-time", "--strokes": "--strokes", "--latencies": "--latencies",
-                                            "--seed": "--seed", "--passes": "--passes", "--plot": "--plot"], flags: ["--json"])
+                                            "--seed": "--seed", "--passes": "--passes", "--plot": "--plot"], flags: JobProgress.flags.union(["--json"]))
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         var minTime = 0.3
@@ -78,7 +79,10 @@ enum BenchCommand: Command {
         }
         switch mode {
         case "strategies": return try strategies(arguments, inputs: positional)
-        case "regions": return regions(minTime: minTime, json: arguments.flag("--json"))
+        case "regions":
+            let progress = try JobProgress.standardError(arguments, title: "bench regions", unit: "rows", total: 3)
+            defer { progress?.finish() }
+            return regions(minTime: minTime, json: arguments.flag("--json"), progress: progress)
         default: break
         }
         let passes = try arguments.number("--passes", in: 1...1_000).map { Int($0) } ?? 7
@@ -113,8 +117,13 @@ enum BenchCommand: Command {
             print("stroke pipeline, ns per sample (median of \(passes) passes; wall clock, this build)")
             print("strokes  samples     append  +outline  tail/frame   frames  set")
         }
+        let progress = try JobProgress.standardError(arguments, title: "bench \(mode)", unit: "rows", total: Double(rows.count))
+        defer { progress?.finish() }
         for row in rows {
+            progress?.set(detail: row.name)
             let result = try StrokeBench(strokes: row.strokes).run(passes: passes)
+            progress?.advance()
+            progress?.clear()   // the row goes to standard output, which may be the same terminal
             if json {
                 func rounded(_ value: Double) -> JSONValue { .number((value * 10).rounded() / 10) }
                 let fields: [(String, JSONValue)] = [
@@ -193,11 +202,17 @@ enum BenchCommand: Command {
             print("first ink: touch-down to first ink, all ink touches / those starting ≥ 24 pt from any interactive region")
             print("strategy     latency  samples lost  strokes lost  first ink p50 / p95 / p99 (ms)  away p50 / p95  wrong owner  retractions  round trips")
         }
+        let progress = try JobProgress.standardError(arguments, title: "bench", unit: "rows",
+                                                  total: Double(DecisionStrategy.allCases.count * latencies.count))
+        defer { progress?.finish() }
         for strategy in DecisionStrategy.allCases {
             let label = BenchPlot.label(strategy)
             for ms in latencies {
+                progress?.set(detail: "\(label) at \(Int(ms)) ms")
                 let r = bench.run(strategy, latency: ms / 1000, seed: seed)
                 results.append(r)
+                progress?.advance()
+                progress?.clear()   // the row goes to standard output, which may be the same terminal
                 if json {
                     var fields: [(String, JSONValue)] = [
                         ("strategy", .string(strategy.rawValue)), ("latency_ms", .number(ms)),
@@ -228,9 +243,11 @@ enum BenchCommand: Command {
 
     /// Lookups in a ``RegionIndex`` of random page regions (buttons, wide bars, a few
     /// panels) at random points of the page.
-    static func regions(minTime: Double, json: Bool) -> Int32 {
+    static func regions(minTime: Double, json: Bool, progress: JobProgress? = nil) -> Int32 {
         if !json { print("region lookup, ns per lookup (a random point on a 4,000 × 20,000 page)") }
         for count in [1_000, 5_000, 20_000] {
+            progress?.set(detail: "\(count) regions")
+            defer { progress?.advance() }
             var random = SplitMix64(seed: UInt64(count))
             let regions = (0..<count).map { i in
                 PageRegion(x: random.unit() * 4_000, y: random.unit() * 20_000,
@@ -250,6 +267,7 @@ enum BenchCommand: Command {
             } while elapsed < .milliseconds(Int(minTime * 1000))
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let ns = seconds * 1e9 / Double(lookups)
+            progress?.clear()   // the row goes to standard output, which may be the same terminal
             if json {
                 let fields: [(String, JSONValue)] = [("regions", .number(Double(count))), ("lookups", .number(Double(lookups))),
                                                      ("hit_rate", .number((Double(hits) / Double(lookups) * 1000).rounded() / 1000)),

@@ -45,13 +45,14 @@ enum ConvertCommand: Command {
                                   in layout order are sorted by time, and traces that restart their clock
                                   are laid end to end (--stroke-gap apart); the session header's device
                                   line says which repair was made.
+        \(JobProgress.help)
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(
         valued: ["-o": "--output", "--output": "--output", "--limit": "--limit", "--answer-latency": "--answer-latency",
                  "--layout": "--layout", "--format": "--format", "--sample-rate": "--sample-rate",
                  "--stroke-gap": "--stroke-gap", "--tool": "--tool", "--source": "--source"],
-        flags: ["--strict"])
+        flags: JobProgress.flags.union(["--strict"]))
 
     enum Format: String, CaseIterable { case auto, inkml, quickdraw }
 
@@ -64,6 +65,8 @@ enum ConvertCommand: Command {
         var source: String?
         /// Refuse InkML whose traces are not in time order instead of repairing it.
         var strict = false
+        /// Counts the bytes read (InkML is read twice) and the files done.
+        var progress: JobProgress?
     }
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -79,7 +82,7 @@ enum ConvertCommand: Command {
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(path): cannot read the layout") }
             do { layout = try PageLayout.parse(Array(data), file: path) } catch { throw CommandFailure(message: error.description) }
         }
-        let settings = Settings(
+        var settings = Settings(
             output: output, layout: layout,
             limit: try arguments.number("--limit", in: 1...1_000_000_000).map { Int($0) } ?? Int.max,
             latency: (try arguments.number("--answer-latency", in: 0...3_600_000) ?? 16) / 1000,
@@ -90,17 +93,25 @@ enum ConvertCommand: Command {
             throw CommandFailure(message: "\(output): cannot create the directory: \(error.localizedDescription)")
         }
         var totals = Totals()
-        for input in arguments.positional {
-            if let problem = notARegularFile(input) {
+        let inputs = arguments.positional
+        let problems = inputs.map(notARegularFile)
+        let formats = zip(inputs, problems).map { input, problem in problem != nil ? nil : (format == .auto ? detect(input) : format) }
+        settings.progress = try JobProgress.standardError(
+            arguments, title: "convert", unit: "files", total: Double(inputs.count),
+            byteTotal: JobProgress.totalSize(inputs) { index in formats[index] == .inkml ? 2 : (formats[index] == nil ? 0 : 1) })
+        for (index, input) in inputs.enumerated() {
+            defer { settings.progress?.advance() }
+            if let problem = problems[index] {
                 printError("Error: \(input): \(problem)")
                 totals.faults += 1
                 continue
             }
-            switch format == .auto ? detect(input) : format {
+            switch formats[index] {
             case .inkml: convertInkML(input, settings, &totals)
             default: convertQuickDraw(input, settings, &totals)
             }
         }
+        settings.progress?.finish()
         print("wrote \(totals.written) session logs (\(totals.strokes) strokes, \(totals.samples) samples) to \(output)"
               + (totals.faults > 0 ? "; \(totals.faults) fault\(totals.faults == 1 ? "" : "s")" : ""))
         return totals.faults == 0 ? 0 : 1
@@ -166,7 +177,9 @@ enum ConvertCommand: Command {
     static func convertInkML(_ input: String, _ settings: Settings, _ totals: inout Totals) {
         // Pass 1: bounds, count and faults (reported once); pass 2 writes. Both stream.
         guard let source = open(input, &totals) else { return }
-        var reader = InkMLReader(source: source, file: input, options: settings.options)
+        let name = PathText.lastComponent(input)
+        settings.progress?.set(detail: name + " (pass 1 of 2)")
+        var reader = InkMLReader(source: CountingByteSource(base: source, counted: settings.progress), file: input, options: settings.options)
         var bounds = InkBounds()
         var strokes = 0
         var spans: [(start: Double, end: Double)] = []
@@ -241,7 +254,8 @@ enum ConvertCommand: Command {
             totals.faults += 1
             return
         }
-        var again = InkMLReader(source: second, file: input, options: settings.options)
+        settings.progress?.set(detail: name + " (pass 2 of 2)")
+        var again = InkMLReader(source: CountingByteSource(base: second, counted: settings.progress), file: input, options: settings.options)
         do {
             func encode(_ stroke: InkMLStroke) throws {
                 do {
@@ -292,7 +306,8 @@ enum ConvertCommand: Command {
 
     static func convertQuickDraw(_ input: String, _ settings: Settings, _ totals: inout Totals) {
         guard let source = open(input, &totals) else { return }
-        var stream = QuickDrawStream(source: source, file: input)
+        settings.progress?.set(detail: PathText.lastComponent(input))
+        var stream = QuickDrawStream(source: CountingByteSource(base: source, counted: settings.progress), file: input)
         var converted = 0
         let faultsBefore = totals.faults
         while converted < settings.limit {

@@ -63,6 +63,7 @@ enum InkReplay {
         }
         do {
             var parsed = try ArgumentList(rest, spec: command.spec)
+            if command.spec.flags.isSuperset(of: JobProgress.flags) { _ = try JobProgress.forced(parsed) }   // not both
             return try command.run(&parsed)
         } catch let error as UsageError {
             return usageError(error.message, usage: command.usage, command: command.name)
@@ -105,5 +106,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 func printError(_ text: String) {
     // Messages quote the input; whatever slipped through unquoted is escaped and cut here.
+    // A progress line on the terminal is cleared first, so the message starts its own line.
+    ProgressScreen.shared.clear()
     FileHandle.standardError.write(Data((InputText.printable(text) + "\n").utf8))
 }

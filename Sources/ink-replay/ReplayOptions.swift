@@ -1,4 +1,5 @@
 import HitTestBridge
+import InkRecording
 import SessionReplay
 import InkCore
 
@@ -55,15 +56,27 @@ enum ReplayOptions {
         return configuration
     }
 
-    /// Replays every input file.
     /// Replays every log named, each read line by line as it plays; a report keeps each
     /// touch's outcome only when `keepingTouches` (a picture needs them), so memory does not
-    /// grow with the logs otherwise.
-    static func replayAll(_ arguments: ArgumentList, keepingTouches: Bool = false) throws -> [ReplayReport] {
+    /// grow with the logs otherwise. With `progressTitle`, shows progress on standard error
+    /// (sessions and bytes of the logs' total size) when the arguments ask for it.
+    static func replayAll(_ arguments: ArgumentList, keepingTouches: Bool = false,
+                          progressTitle: String? = nil) throws -> [ReplayReport] {
         var configuration = try configuration(arguments)
         configuration.keepsTouches = keepingTouches
         let files = try SessionFiles.expand(arguments.positional)
         let replayer = SessionReplayer(configuration: configuration)
-        return files.map { file in replayer.replay(contentsOf: file) }
+        guard let title = progressTitle,
+              let progress = try JobProgress.standardError(arguments, title: title, unit: "sessions", total: Double(files.count),
+                                                        byteTotal: JobProgress.totalSize(files)) else {
+            return files.map { file in replayer.replay(contentsOf: file) }
+        }
+        defer { progress.finish() }
+        return files.map { file in
+            progress.set(detail: PathText.lastComponent(file))
+            let report = replayer.replay(SessionLogEvents(contentsOf: file, onRead: { progress.advance(bytes: $0) }))
+            progress.advance()
+            return report
+        }
     }
 }

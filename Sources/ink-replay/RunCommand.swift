@@ -5,7 +5,7 @@ import InkCore
 /// `ink-replay run`: replay sessions and report.
 enum RunCommand: Command {
     static let name = "run"
-    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions|chromium:<page.html>] [--picture <file.html>] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--json]"
+    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions|chromium:<page.html>] [--picture <file.html>] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--json] [--progress|--no-progress]"
     static let help = """
         OVERVIEW: Replay sessions through the engine in simulated time and report where every
         sample went and how long ink took to appear.
@@ -23,21 +23,23 @@ enum RunCommand: Command {
         and snapshots are not used), touches that go to the page are dispatched to it as
         real touch events, and the report gives the real round-trip latency. --cache
         defaults to on there; --picture <file.html> writes a screenshot of the page after
-        the replay with the ink over it.
+        the replay with the ink over it. It prints a row per session as it goes and shows
+        no other progress.
 
         OPTIONS:
         \(ReplayOptions.help)
+        \(JobProgress.help)
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(valued: ReplayOptions.spec.valued.merging(["--picture": "--picture"]) { a, _ in a },
-                                   flags: ReplayOptions.spec.flags)
+                                   flags: ReplayOptions.spec.flags.union(JobProgress.flags))
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
             return try BrowserRun.run(arguments, page: String(oracle.dropFirst("chromium:".count)))
         }
         if arguments.string("--picture") != nil { throw UsageError(message: "'--picture' needs '--oracle chromium:<page.html>'") }
-        let summary = Summary(reports: try ReplayOptions.replayAll(arguments))
+        let summary = Summary(reports: try ReplayOptions.replayAll(arguments, progressTitle: "run"))
         if arguments.flag("--json") {
             var object = summary.ledgerJSON()
             object.append("first_ink_ms", Summary.latencyJSON(summary.firstInk))

@@ -8,7 +8,7 @@ import InkCore
 /// every touch, and reports whether memory stays flat.
 enum SoakCommand: Command {
     static let name = "soak"
-    static let usage = "ink-replay soak [--hours <h>] [--seed <n>] [--checkpoint <minutes>] [--max-growth <MiB>]"
+    static let usage = "ink-replay soak [--hours <h>] [--seed <n>] [--checkpoint <minutes>] [--max-growth <MiB>] [--progress|--no-progress]"
     static let help = """
         OVERVIEW: Run a generated session of many simulated hours through the engine and the
         bridge (EngineHost): a student writing, dotting, tapping and two-finger scrolling
@@ -28,10 +28,11 @@ enum SoakCommand: Command {
           --seed <n>              Seed (default 1).
           --checkpoint <minutes>  Simulated minutes between checkpoints (default 60).
           --max-growth <MiB>      Allowed growth of resident memory (default 16).
+        \(JobProgress.help)
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(valued: ["--hours": "--hours", "--seed": "--seed", "--checkpoint": "--checkpoint",
-                                            "--max-growth": "--max-growth"])
+                                            "--max-growth": "--max-growth"], flags: JobProgress.flags)
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
@@ -42,9 +43,12 @@ enum SoakCommand: Command {
         var soak = SoakRun(
             configuration: SoakConfiguration(duration: hours * 3_600, seed: seed, checkpointInterval: checkpoint * 60),
             memoryProbe: ProcessMemory.residentBytes)
+        let progress = try JobProgress.standardError(arguments, title: "soak", unit: "simulated hours", rateUnit: "simulated h/s",
+                                                  decimals: 2, total: hours)
         let started = Date()
-        let report = soak.run()
+        let report = soak.run(progress: progress.map { progress in { progress.set(done: $0 / 3_600) } })
         let elapsed = Date().timeIntervalSince(started)
+        progress?.finish()
 
         print("soak: \(format(hours)) simulated hours, seed \(seed), \(format(elapsed)) s of wall-clock time")
         print("  time      samples    touches   held   resident")

@@ -6,7 +6,7 @@ import InkRecording
 /// `ink-replay stats`: what a corpus of sessions holds, without replaying it.
 enum StatsCommand: Command {
     static let name = "stats"
-    static let usage = "ink-replay stats <file or directory>... [--json]"
+    static let usage = "ink-replay stats <file or directory>... [--json] [--progress|--no-progress]"
     static let help = """
         OVERVIEW: Describe session logs: sessions, touches and samples, the spread of sample
         intervals within touches (repeated timestamps counted apart), the pauses between
@@ -19,9 +19,10 @@ enum StatsCommand: Command {
 
         OPTIONS:
           --json                  One JSON object per group instead of the table.
+        \(JobProgress.help)
           -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(flags: ["--json"])
+    static let spec = ArgumentSpec(flags: JobProgress.flags.union(["--json"]))
 
     struct Group {
         var sessions = 0
@@ -99,8 +100,12 @@ enum StatsCommand: Command {
         var groups: [(name: String, group: Group)] = []
         var total = Group()
         var failures = 0
+        let progress = try JobProgress.standardError(arguments, title: "stats", unit: "sessions", total: Double(files.count),
+                                                  byteTotal: JobProgress.totalSize(files))
         for file in files {
-            let read = SessionLog.read(contentsOf: file)
+            progress?.set(detail: PathText.lastComponent(file))
+            let read = SessionLog.read(contentsOf: file, onRead: progress.map { progress in { progress.advance(bytes: $0) } })
+            progress?.advance()
             if let failure = read.failure {
                 printError("Error: \(failure)")
                 failures += 1
@@ -116,6 +121,7 @@ enum StatsCommand: Command {
             }
             total.add(log)
         }
+        progress?.finish()
         if arguments.flag("--json") {
             print(JSONValue.array(groups.map { $0.group.json(name: $0.name) } + [total.json(name: "total")]).serialized())
         } else {

@@ -1,5 +1,6 @@
 // The one place where ink-replay differs between Linux and Apple platforms: reading the
-// process's own memory. Everything else in the tool is portable Foundation.
+// process's own memory, and whether standard error is a terminal. Everything else in the
+// tool is portable Foundation.
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -43,6 +44,19 @@ enum ProcessMemory {
         #else
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1_024
+        #endif
+    }
+}
+
+/// The terminal the tool may be writing to.
+enum Terminal {
+    /// Whether standard error (file descriptor 2) is a terminal: `isatty(2)` (Darwin, Glibc
+    /// and Musl alike). Progress is shown there by default.
+    static var standardErrorIsTerminal: Bool {
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+        return isatty(2) == 1
+        #else
+        return false
         #endif
     }
 }

@@ -4,7 +4,7 @@ import InkCore
 /// `ink-replay verify`: the check CI runs.
 enum VerifyCommand: Command {
     static let name = "verify"
-    static let usage = "ink-replay verify <file or directory>... [--json]"
+    static let usage = "ink-replay verify <file or directory>... [--json] [--progress|--no-progress]"
     static let help = """
         OVERVIEW: Replay sessions and check that every sample is accounted for.
 
@@ -22,12 +22,13 @@ enum VerifyCommand: Command {
 
         OPTIONS:
         \(ReplayOptions.help)
+        \(JobProgress.help)
           -h, --help              Show help information.
         """
-    static let spec = ReplayOptions.spec
+    static let spec = ArgumentSpec(valued: ReplayOptions.spec.valued, flags: ReplayOptions.spec.flags.union(JobProgress.flags))
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        let summary = Summary(reports: try ReplayOptions.replayAll(arguments))
+        let summary = Summary(reports: try ReplayOptions.replayAll(arguments, progressTitle: "verify"))
         let verified = summary.failed.isEmpty
         if arguments.flag("--json") {
             var object = summary.ledgerJSON()

@@ -32,10 +32,17 @@ public struct SessionLogEvents {
     private var pieces: [LineSplitter.Piece] = []
     private var pieceIndex = 0
     private var number = 0
+    private let onRead: ((Int) -> Void)?
 
     /// Opens a file and reads up to its header.
-    public init(contentsOf path: String) {
+    ///
+    /// - Parameter onRead: Called with the size of each chunk read from the file (at most
+    ///   64 KiB), synchronously, on the caller's thread, from this initializer and from
+    ///   ``next()``: what a progress display counts. Never called after the end of the file;
+    ///   `nil` (the default) calls nothing.
+    public init(contentsOf path: String, onRead: ((_ byteCount: Int) -> Void)? = nil) {
         file = path
+        self.onRead = onRead
         reader = SessionLogLineReader(file: path)
         do { source = .file(try FileByteSource(path: path)) } catch {
             source = .done
@@ -60,6 +67,7 @@ public struct SessionLogEvents {
         self.failure = failure
         reader = SessionLogLineReader(file: file)
         source = .memory(log, next: 0)
+        onRead = nil
     }
 
     /// The next event and its line (`nil` for a log built in code), or `nil` at the end or
@@ -122,6 +130,7 @@ public struct SessionLogEvents {
                 return nil
             }
             source = .file(byteSource)
+            if !chunk.isEmpty { onRead?(chunk.count) }
             if chunk.isEmpty {
                 source = .done
                 guard let last = splitter.finish() else { return nil }
