@@ -27,19 +27,10 @@ enum ExportCommand: Command {
         \(ReplayOptions.help)
           -h, --help              Show help information.
         """
-    static let spec: ArgumentSpec = {
-        var spec = ReplayOptions.spec
-        spec.valued["-o"] = "--output"
-        spec.valued["--output"] = "--output"
-        spec.flags.insert("--all-touches")
-        return spec
-    }()
+    static let spec = ReplayOptions.specWithOutput(flags: ["--all-touches"])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        guard arguments.positional.count == 1, let input = arguments.positional.first else {
-            throw UsageError(message: "expected one <session.jsonl>")
-        }
-        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
         let read = SessionLog.read(contentsOf: input)
         guard let log = read.log else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
         let strokes: [[TouchSample]]

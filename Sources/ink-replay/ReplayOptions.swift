@@ -34,6 +34,26 @@ enum ReplayOptions {
           --json                  Print one JSON object instead of a table.
         """
 
+    /// The options of a command that replays one session into one file (`render`, `export`,
+    /// `timeline`): these, `-o`/`--output`, and the command's own `flags`.
+    static func specWithOutput(flags: Set<String> = []) -> ArgumentSpec {
+        var spec = Self.spec
+        spec.valued["-o"] = "--output"
+        spec.valued["--output"] = "--output"
+        spec.flags.formUnion(flags)
+        return spec
+    }
+
+    /// The one session and the output file of such a command.
+    /// - Throws: ``UsageError`` without exactly one session or without `--output`.
+    static func sessionAndOutput(_ arguments: ArgumentList) throws -> (session: String, output: String) {
+        guard arguments.positional.count == 1, let input = arguments.positional.first else {
+            throw UsageError(message: "expected one <session.jsonl>")
+        }
+        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        return (input, output)
+    }
+
     static func configuration(_ arguments: ArgumentList) throws -> ReplayConfiguration {
         var router = TouchRouterConfiguration()
         if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { router.decisionTimeout = timeout / 1000 }

@@ -35,19 +35,10 @@ enum TimelineCommand: Command {
         \(ReplayOptions.help)
           -h, --help              Show help information.
         """
-    static let spec: ArgumentSpec = {
-        var spec = ReplayOptions.spec
-        spec.valued["-o"] = "--output"
-        spec.valued["--output"] = "--output"
-        spec.flags.insert("--html")
-        return spec
-    }()
+    static let spec = ReplayOptions.specWithOutput(flags: ["--html"])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        guard arguments.positional.count == 1, let input = arguments.positional.first else {
-            throw UsageError(message: "expected one <session.jsonl>")
-        }
-        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
         if arguments.flag("--json") { throw UsageError(message: "'--json' does not apply to timeline (it writes a picture)") }
         let title = PathText.lastComponent(input)
         let picture: TimelinePicture
