@@ -8,9 +8,11 @@ extension SessionLog {
     /// (a line over the cap stops the reading there, as any bad line does). A file that
     /// cannot be opened is reported as a failure at line 0, with the reason.
     ///
-    /// - Parameter onRead: Called with the size of each chunk read, synchronously, as
-    ///   ``SessionLogEvents/init(contentsOf:onRead:)`` calls it (a progress display counts
-    ///   bytes with it); `nil` (the default) calls nothing.
+    /// - Parameters:
+    ///   - path: The log file.
+    ///   - onRead: Called with the size of each chunk read, synchronously, as
+    ///     ``SessionLogEvents/init(contentsOf:onRead:)`` calls it (a progress display counts
+    ///     bytes with it); `nil` (the default) calls nothing.
     public static func read(contentsOf path: String, onRead: ((_ byteCount: Int) -> Void)? = nil) -> SessionLogReadResult {
         var events = SessionLogEvents(contentsOf: path, onRead: onRead)
         guard let header = events.header else { return SessionLogReadResult(log: nil, failure: events.failure) }

@@ -36,10 +36,12 @@ public struct SessionLogEvents {
 
     /// Opens a file and reads up to its header.
     ///
-    /// - Parameter onRead: Called with the size of each chunk read from the file (at most
-    ///   64 KiB), synchronously, on the caller's thread, from this initializer and from
-    ///   ``next()``: what a progress display counts. Never called after the end of the file;
-    ///   `nil` (the default) calls nothing.
+    /// - Parameters:
+    ///   - path: The log file.
+    ///   - onRead: Called with the size of each chunk read from the file (at most 64 KiB),
+    ///     synchronously, on the caller's thread, from this initializer and from ``next()``:
+    ///     what a progress display counts. Never called after the end of the file; `nil`
+    ///     (the default) calls nothing.
     public init(contentsOf path: String, onRead: ((_ byteCount: Int) -> Void)? = nil) {
         file = path
         self.onRead = onRead
