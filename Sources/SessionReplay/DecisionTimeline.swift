@@ -40,7 +40,8 @@ public struct DecisionTimeline: Sendable {
         /// Questions beyond ``DecisionTimeline/questionLimit``, counted.
         public var omittedQuestions = 0
         /// When and how it was decided: the decision, then any change of it (a second finger
-        /// within the gesture window takes a touch already inking to the page).
+        /// within the gesture window takes a touch already inking to the page); at most
+        /// ``DecisionTimeline/questionLimit``.
         public var decisions: [Decision] = []
         /// The first decision, which ends the wait.
         public var decision: Decision? { decisions.first }
@@ -201,7 +202,9 @@ public struct DecisionTimeline: Sendable {
         switch input {
         case let .touch(event):
             if let refusal {
-                if let i = lane[event.touch] { note(i, time, "refused event (\(event.phase)): \(refusal)") }
+                // Only an event the engine knew by id (a refusal by the touch-id rule still
+                // names the platform's id, which is not a lane's).
+                if platformID != nil, let i = lane[event.touch] { note(i, time, "refused event (\(event.phase)): \(refusal)") }
                 break
             }
             if event.phase == .began {
@@ -245,7 +248,12 @@ public struct DecisionTimeline: Sendable {
                     touches[i].questions[last].sent = time
                     touches[i].questions[last].pagePoint = request.pagePoint
                 } else {
-                    // Sent again (the page answered for another layout): a new question.
+                    // Sent again (the page answered for another layout): the earlier round
+                    // trip is closed here, and a new question begins.
+                    if let last = touches[i].questions.indices.last, touches[i].questions[last].answered == nil,
+                       touches[i].questions[last].closed == nil {
+                        touches[i].questions[last].closed = time
+                    }
                     question(i, Question(asked: time, pagePoint: request.pagePoint, token: request.token, sent: time))
                 }
             }

@@ -59,7 +59,7 @@ public struct ReplayDriver: Sendable {
         public var time: Double
         /// The input, with touch ids as they were scheduled (the platform's).
         public var input: HostInput
-        /// The bridge's reading of a page message, when the input was one.
+        /// The bridge's reading of a page message or a recorded answer, when the input was one.
         public var outcome: ReceiveOutcome?
         /// Why the input was refused, if it was; the input changed nothing (deadlines due by
         /// its time fired first all the same; their actions are in the output and the audit).

@@ -9,8 +9,9 @@ import SessionReplay
 /// 16, 30, 100 and 300 ms would crowd together on a linear scale): first-ink p50 (solid
 /// line, filled marker) and p95 (dashed line, hollow marker) above, samples lost below.
 /// One colour and one marker shape per strategy; each strategy is shifted sideways by a few
-/// pixels so that strategies with equal values stay visible side by side. Both y axes are
-/// linear and start a little below zero, so a point at 0 sits on its own labelled grid line
+/// pixels so that strategies with equal values stay visible side by side. First ink is on a
+/// square-root scale (the 8-37 ms values would be a few pixels high on a linear one),
+/// samples lost on a linear one; both start a little below zero, so a point at 0 sits on its own labelled grid line
 /// above the axis. Every marker has a `<title>` with the row's exact numbers, formatted as
 /// the table formats them. Deterministic: the same results give the same bytes.
 struct BenchPlot {

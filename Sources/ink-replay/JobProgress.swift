@@ -1,4 +1,5 @@
 import Foundation
+import HitTestBridge
 import InkRecording
 
 /// Progress of a long job on standard error, the one place the tool shows it (`convert`,
@@ -111,7 +112,8 @@ final class JobProgress {
 
     /// What is happening now, shown at the end of the next line (`nil`: nothing).
     func set(detail text: String?) {
-        detail = text
+        // File names come from the corpus: no control characters reach the terminal.
+        detail = text.map { InputText.printable($0, limit: 200) }
         tick()
     }
 

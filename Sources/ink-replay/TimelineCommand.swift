@@ -22,7 +22,8 @@ enum TimelineCommand: Command {
 
         It replays with the same options as 'run', so a timeline shows what a setting
         changes. The same session and options give the same picture, byte for byte (except
-        with --oracle chromium:, whose latencies are real).
+        with --oracle chromium:, whose latencies are real; there, as with 'run', only --cache
+        and --fallback apply). Exits 1 when the replay does not verify.
 
         USAGE: \(usage)
 
@@ -44,7 +45,7 @@ enum TimelineCommand: Command {
         let picture: TimelinePicture
         var failed = false
         if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
-            picture = try browserTimeline(arguments, input: input, page: String(oracle.dropFirst("chromium:".count)), title: title)
+            (picture, failed) = try browserTimeline(arguments, input: input, page: String(oracle.dropFirst("chromium:".count)), title: title)
         } else {
             var configuration = try ReplayOptions.configuration(arguments)
             configuration.recordsTimeline = true
@@ -86,7 +87,8 @@ enum TimelineCommand: Command {
         return parts.joined(separator: ", ")
     }
 
-    private static func browserTimeline(_ arguments: ArgumentList, input: String, page: String, title: String) throws -> TimelinePicture {
+    /// The timeline of a replay against a real page, and whether it failed to verify.
+    private static func browserTimeline(_ arguments: ArgumentList, input: String, page: String, title: String) throws -> (TimelinePicture, Bool) {
         #if canImport(Glibc)
         guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
         let url = URL(fileURLWithPath: page).standardizedFileURL
@@ -105,9 +107,11 @@ enum TimelineCommand: Command {
         guard let timeline = report.timeline else { throw CommandFailure(message: "\(input): the replay recorded no timeline") }
         let l = report.ledger
         let summary = "\(report.touches.count) touches, \(l.received) samples: inked \(l.inked), to the page \(l.released), cancelled \(l.cancelled), dropped \(l.dropped); \(report.roundTrips.count) real round trips"
-        return TimelinePicture(timeline: timeline, title: title,
-                               settings: "the real page \(PathText.lastComponent(page)) in headless Chromium answers, cache \(cache ? "on" : "off"), fallback \(fallback)",
-                               summary: summary)
+        for problem in report.problems { printError("\(input): \(problem)") }
+        if !report.isVerified { printError("Error: \(input): the replay did not verify") }
+        return (TimelinePicture(timeline: timeline, title: title,
+                                settings: "the real page \(PathText.lastComponent(page)) in headless Chromium answers, cache \(cache ? "on" : "off"), fallback \(fallback)",
+                                summary: summary), !report.isVerified)
         #else
         throw CommandFailure(message: "the chromium oracle needs Linux (it spawns a headless Chromium)")
         #endif

@@ -173,7 +173,8 @@ struct TimelinePicture {
                         y: mid - 5, height: 10, fill: Self.inkColour, opacity: 0.3, title: text, dash: true)
         }
         if let span = touch.ink {
-            var text = "ink: \(samples(span.samples)) from \(seconds(span.first)) to \(seconds(span.last)); first ink \(ms(span.first - touch.down)) after touch-down"
+            let first = touch.speculative?.first ?? span.first
+            var text = "ink: \(samples(span.samples)) from \(seconds(span.first)) to \(seconds(span.last)); first ink \(ms(first - touch.down)) after touch-down"
             if touch.speculative == nil, let retracted = touch.retracted { text += "; taken back at \(seconds(retracted))" }
             out += rect(kind: "ink", from: axis.x(span.first), to: axis.x(span.last), y: mid - 5, height: 10, fill: Self.inkColour, opacity: 1, title: text)
         }
@@ -382,7 +383,7 @@ struct TimeAxis {
         if merged.isEmpty { merged = [(0, 0.1)] }
         let active = merged.reduce(0) { $0 + ($1.1 - $1.0) }
         let cuts = Double(merged.count - 1)
-        cut = cuts == 0 ? Self.cutWidth : min(Self.cutWidth, max(4, Self.maxWidth / 2 / cuts))
+        cut = cuts == 0 ? Self.cutWidth : min(Self.cutWidth, Self.maxWidth / 2 / cuts)
         let available = Self.targetWidth - cuts * cut
         var scale = min(max(available / max(active, 1e-6), Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
         scale = min(scale, max(Self.maxWidth - cuts * cut, Self.maxWidth / 2) / max(active, 1e-6))

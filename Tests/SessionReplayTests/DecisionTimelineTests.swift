@@ -115,6 +115,30 @@ struct DecisionTimelineTests {
         #expect(timeline.start == 0 && timeline.end == 9)
     }
 
+    @Test("a question sent again closes the earlier round trip; an event refused by the touch-id rule is noted on no lane")
+    func resentAndRefused() throws {
+        var timeline = DecisionTimeline()
+        let touch = TouchID(7), point = CanvasPoint(x: 5, y: 5)
+        let down = TouchEvent(touch: touch, phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1, tool: .pencil)])
+        let first = HitTestRequest(token: QueryToken(high: 1, low: 1), pagePoint: point, generation: 1)
+        let again = HitTestRequest(token: QueryToken(high: 1, low: 2), pagePoint: point, generation: 2)
+        timeline.record(.touch(down), platformID: 3, at: 1, outcome: nil, refusal: nil,
+                        output: [.engine(.queryPage(QueryID(rawValue: 1), touch: touch, point: point, askedAt: 1)), .send(first, touches: [touch])])
+        // The page answered for an old layout: the bridge sends the question again.
+        timeline.record(.decodedPageMessage(.answer(PageAnswer(token: first.token, verdict: .ink, generation: 1))), platformID: nil, at: 1.02,
+                        outcome: .staleGeneration, refusal: nil, output: [.send(again, touches: [touch])])
+        let questions = timeline.touches[0].questions
+        #expect(questions.count == 2)
+        #expect(questions[0].closed == 1.02 && questions[0].answered == nil)
+        #expect(questions[1].token == again.token && questions[1].sent == 1.02)
+        #expect(timeline.touches[0].notes.map(\.text) == ["stale answer"])
+        // A stray event whose platform id (7) happens to equal this lane's engine id.
+        let stray = TouchEvent(touch: TouchID(7), phase: .moved, samples: [TouchSample(x: 5, y: 5, timestamp: 1.05, tool: .pencil)])
+        timeline.record(.touch(stray), platformID: nil, at: 1.05, outcome: nil,
+                        refusal: .host(.time(HostTimeError(now: 1.05, given: 1))), output: [])
+        #expect(timeline.touches[0].notes.count == 1)
+    }
+
     @Test("without the option, nothing is recorded")
     func off() {
         let report = SessionReplayer().replay(SyntheticSessions.decimalPoint)
