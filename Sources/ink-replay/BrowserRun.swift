@@ -11,10 +11,7 @@ import InkCore
 enum BrowserRun {
     static func run(_ arguments: ArgumentList, page: String) throws -> Int32 {
         #if canImport(Glibc)
-        guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
-        let url = URL(fileURLWithPath: page).standardizedFileURL
-        let cache = try arguments.onOff("--cache") ?? true
-        let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
+        let (url, cache, fallback) = try options(arguments, page: page)
         let files = try SessionFiles.expand(arguments.positional)
         let picture = arguments.string("--picture")
         if picture != nil, files.count != 1 { throw UsageError(message: "'--picture' takes one session") }
@@ -24,16 +21,7 @@ enum BrowserRun {
         print("session".padded(26, left: true) + "touches".padded(8) + "samples".padded(9) + "inked".padded(8)
               + "released".padded(10) + "dropped".padded(9) + "round trips".padded(12) + "  RTT p50 / p95 (ms)")
         for file in files {
-            let log: SessionLog
-            do { log = try SessionLog.read(contentsOf: file).get() } catch { throw CommandFailure(message: "\(file): \(error)") }
-            let browser: ChromiumPage
-            let report: BrowserReplayReport
-            do {
-                browser = try ChromiumPage(url: url, width: Int(log.header.canvas.width), height: Int(log.header.canvas.height))
-                report = try BrowserReplay(useCache: cache, fallback: fallback).replay(log, on: browser)
-            } catch {
-                throw CommandFailure(message: "\(file): \(error)")
-            }
+            let (log, browser, report) = try replay(file, url: url, replay: BrowserReplay(useCache: cache, fallback: fallback))
             defer { browser.close() }
             allTrips += report.roundTrips
             let inked = report.touches.compactMap(\.firstInkLatency)
@@ -76,6 +64,32 @@ enum BrowserRun {
     }
 
     #if canImport(Glibc)
+    /// The page and the options a replay against it takes (`--cache`, default on; `--fallback`).
+    static func options(_ arguments: ArgumentList, page: String) throws -> (url: URL, cache: Bool, fallback: HitTestVerdict) {
+        guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
+        return (URL(fileURLWithPath: page).standardizedFileURL, try arguments.onOff("--cache") ?? true,
+                try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink)
+    }
+
+    /// Reads a session and replays it against the page at `url` in a fresh headless Chromium,
+    /// sized like the session's canvas; the browser stays open for the caller to close.
+    static func replay(_ file: String, url: URL, replay: BrowserReplay) throws -> (SessionLog, ChromiumPage, BrowserReplayReport) {
+        let log: SessionLog
+        do { log = try SessionLog.read(contentsOf: file).get() } catch { throw CommandFailure(message: "\(file): \(error)") }
+        let browser: ChromiumPage
+        do {
+            browser = try ChromiumPage(url: url, width: Int(log.header.canvas.width), height: Int(log.header.canvas.height))
+        } catch {
+            throw CommandFailure(message: "\(file): \(error)")
+        }
+        do {
+            return (log, browser, try replay.replay(log, on: browser))
+        } catch {
+            browser.close()
+            throw CommandFailure(message: "\(file): \(error)")
+        }
+    }
+
     /// One self-contained HTML file: the page as the browser rendered it after the replay,
     /// and the ink on top, as the student saw it.
     static func html(log: SessionLog, report: BrowserReplayReport, screenshot: Data, page: String) -> String {

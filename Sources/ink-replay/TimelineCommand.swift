@@ -90,20 +90,10 @@ enum TimelineCommand: Command {
     /// The timeline of a replay against a real page, and whether it failed to verify.
     private static func browserTimeline(_ arguments: ArgumentList, input: String, page: String, title: String) throws -> (TimelinePicture, Bool) {
         #if canImport(Glibc)
-        guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
-        let url = URL(fileURLWithPath: page).standardizedFileURL
-        let cache = try arguments.onOff("--cache") ?? true
-        let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
-        let log: SessionLog
-        do { log = try SessionLog.read(contentsOf: input).get() } catch { throw CommandFailure(message: "\(input): \(error)") }
-        let report: BrowserReplayReport
-        do {
-            let browser = try ChromiumPage(url: url, width: Int(log.header.canvas.width), height: Int(log.header.canvas.height))
-            defer { browser.close() }
-            report = try BrowserReplay(useCache: cache, fallback: fallback, recordsTimeline: true).replay(log, on: browser)
-        } catch {
-            throw CommandFailure(message: "\(input): \(error)")
-        }
+        let (url, cache, fallback) = try BrowserRun.options(arguments, page: page)
+        let (_, browser, report) = try BrowserRun.replay(input, url: url,
+                                                         replay: BrowserReplay(useCache: cache, fallback: fallback, recordsTimeline: true))
+        browser.close()
         guard let timeline = report.timeline else { throw CommandFailure(message: "\(input): the replay recorded no timeline") }
         let l = report.ledger
         let summary = "\(report.touches.count) touches, \(l.received) samples: inked \(l.inked), to the page \(l.released), cancelled \(l.cancelled), dropped \(l.dropped); \(report.roundTrips.count) real round trips"
