@@ -1,4 +1,3 @@
-import Foundation
 import HitTestBridge
 import InkRecording
 import SessionReplay
