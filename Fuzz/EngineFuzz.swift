@@ -1,9 +1,9 @@
-// libFuzzer target: the engine and the bridge together (EngineHost), driven by bytes decoded
+// libFuzzer target: the engine an app embeds (InkEngine), driven by bytes decoded
 // into a sequence of steps: touch events (valid or not), the page's answers (right, stale,
 // duplicated, forged), region snapshots, raw page messages, estimated-property updates,
 // layout changes and the passing of time. After every step the ledger must balance with
-// nothing dropped, and every touch that finishes must have delivered its accepted samples
-// once, in order (SampleFlowAudit). Built by scripts/fuzz.sh engine.
+// nothing dropped and every sample handed in received (refused ones counted refused), and every touch that finishes must have delivered its accepted samples
+// once, in order (DeliveryAudit). Built by scripts/fuzz.sh engine.
 import HitTestBridge
 import InkCore
 
@@ -27,26 +27,27 @@ struct EngineFuzzRun {
     /// The engine and the bridge, driven as every replay and host drives them: the platform's
     /// touch ids through the one touch-id rule, every action through the one audit.
     private var driver: ReplayDriver
-    private var host: EngineHost { driver.host }
-    private var output: [HostOutput] = []
+    private var host: InkEngine { driver.engine }
+    private var output: [EngineEvent] = []
     private var now = 0.0
     private var lastSample: [UInt64: Double] = [:]
     private var requests: [HitTestRequest] = []
     private var acceptedSamples = 0
+    private var handedSamples = 0
     private var nextUpdate: UInt64 = 1
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         let a = bytes.first ?? 0, b = bytes.count > 1 ? bytes[1] : 0
         at = min(2, bytes.count)
-        let router = TouchRouterConfiguration(
-            pencilOnly: a & 1 != 0, gestureWindow: a & 2 != 0 ? 0.15 : 0, decisionTimeout: 0.05 + Double(a >> 4) * 0.02,
-            maxQueuedSamplesPerTouch: Int(b & 7) + 1, boundFallback: b & 8 != 0 ? .ink : .page,
-            maxActiveTouches: Int((b >> 4) & 3) + 1)
-        let bridge = BridgeConfiguration(
-            timeout: 0.04 + Double(a >> 5) * 0.03, fallback: a & 4 != 0 ? .ink : .page, useCache: b & 64 == 0,
-            maxMessageBytes: 4_096, maxRegions: 16, maxInFlight: Int(a >> 6) + 1, speculativeInk: a & 8 != 0)
-        driver = ReplayDriver(host: EngineHost(router: router, bridge: bridge, seed: 1), keepsOutcomes: false)
+        let configuration = InkEngineConfiguration(
+            decisionTimeout: 0.04 + Double(a >> 4) * 0.02, fallback: a & 4 != 0 ? .ink : .page, pencilOnly: a & 1 != 0,
+            gestureWindow: a & 2 != 0 ? 0.15 : 0, useRegionCache: b & 64 == 0, speculativeInk: a & 8 != 0,
+            limits: .init(queuedSamplesPerTouch: Int(b & 7) + 1, activeTouches: Int((b >> 4) & 3) + 1,
+                          boundFallback: b & 8 != 0 ? .ink : .page, messageBytes: 4_096, regions: 16,
+                          roundTripsInFlight: Int(a >> 6) + 1))
+        driver = ReplayDriver(engine: InkEngine(configuration: configuration, pageGeneration: UInt64(b >> 7), seed: 1),
+                              keepsOutcomes: false)
         advance(to: 0)
     }
 
@@ -83,14 +84,16 @@ struct EngineFuzzRun {
             step(byte())
             let ledger = host.ledger
             check(ledger.dropped == 0, "dropped \(ledger.dropped): \(ledger)")
-            check(ledger.received == acceptedSamples, "received \(ledger.received), accepted \(acceptedSamples)")
+            check(ledger.received == handedSamples && ledger.received - ledger.refused == acceptedSamples,
+                  "received \(ledger.received) (refused \(ledger.refused)), handed in \(handedSamples), accepted \(acceptedSamples)")
             check(driver.problems.count == 0, "\(driver.problems.first)")
         }
         driver.finish(runningDeadlines: false, into: &output)
         drain()
         check(host.ledger.pending == 0 && host.ledger.dropped == 0, "after finish: \(host.ledger)")
         check(driver.problems.count == 0, "\(driver.problems.first)")
-        check(driver.auditLedger.received == acceptedSamples && driver.auditLedger.isBalanced, "audit: \(driver.auditLedger)")
+        check(driver.auditLedger.received == handedSamples && driver.auditLedger.isBalanced
+              && driver.auditLedger.refused == host.ledger.refused, "audit: \(driver.auditLedger), engine: \(host.ledger)")
     }
 
     private mutating func step(_ op: UInt8) {
@@ -106,6 +109,7 @@ struct EngineFuzzRun {
             // Deadlines due by the event's time fire first, and are audited first.
             advance(to: max(now, event.samples.map(\.timestamp).filter { $0.isFinite && $0 < 1e9 }.max() ?? now))
             drain()
+            handedSamples += event.samples.count
             if driver.deliver(.touch(event), at: now, into: &output).refusal == nil {
                 acceptedSamples += event.samples.count
                 if let last = event.samples.last { lastSample[id] = last.timestamp }
@@ -164,10 +168,11 @@ struct EngineFuzzRun {
     }
 
     private mutating func drain() {
-        for item in output {
-            switch item {
-            case .engine: break   // audited by the driver as it came out
-            case let .send(request, _): requests.append(request); if requests.count > 64 { requests.removeFirst() }
+        for event in output {
+            // Everything else was audited by the driver as it came out.
+            if case let .send(request, _) = event.kind {
+                requests.append(request)
+                if requests.count > 64 { requests.removeFirst() }
             }
         }
         output.removeAll(keepingCapacity: true)

@@ -27,18 +27,15 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     // The bridge takes it (or refuses it, counted) with a query waiting, and still answers.
-    var host = EngineHost(bridge: BridgeConfiguration(maxRegions: 64), seed: 7)
-    var output: [HostOutput] = []
+    var engine = InkEngine(configuration: InkEngineConfiguration(limits: .init(regions: 64)), seed: 7)
+    var output: [EngineEvent] = []
     let down = TouchSample(x: 10, y: 10, timestamp: 0)
-    do {
-        try host.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), now: 0, into: &output)
-        try host.receive(message, now: 0.01, into: &output)
-        try host.handle(TouchEvent(touch: TouchID(1), phase: .ended, samples: []), now: 0.02, into: &output)
-        try host.advance(to: 10, into: &output)
-    } catch {
-        preconditionFailure("\(error)")
-    }
-    let ledger = host.ledger
+    engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [down])), now: 0, into: &output)
+    engine.take(.decodedPageMessage(message), now: 0.01, into: &output)
+    engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [])), now: 0.02, into: &output)
+    engine.advance(to: 10, into: &output)
+    precondition(!output.contains { if case .refused = $0.kind { true } else { false } }, "\(output)")
+    let ledger = engine.ledger
     precondition(ledger.received == 1 && ledger.pending == 0 && ledger.dropped == 0, "\(ledger)")
     return 0
 }

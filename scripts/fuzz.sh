@@ -5,7 +5,7 @@
 #   quickdraw   the streaming Quick, Draw! reader and the session encoder
 #   sessionlog  the session log reader, with a write-read round trip
 #   wire        the page-message decoder, and the bridge taking what it decoded
-#   engine      the engine and bridge (EngineHost) driven by bytes decoded into touch
+#   engine      the engine (InkEngine) driven by bytes decoded into touch
 #               events, answers, page messages and time; the ledger and the order of every
 #               touch's samples are checked after each step
 # InkCore, HitTestBridge, InkRecording and SessionReplay are compiled once with coverage and AddressSanitizer into

@@ -32,13 +32,17 @@ public struct BrowserReplayReport: Sendable {
     /// record it (``BrowserReplay/recordsTimeline``).
     public var timeline: DecisionTimeline?
 
-    /// Nothing dropped or pending, and every touch's samples delivered once, in order.
-    public var isVerified: Bool { ledger.isBalanced && problems.isEmpty }
+    /// Why the replay does not verify (`DeliveryAudit.verify(against:)`, the one definition);
+    /// empty when it does.
+    public var failures: [String]
+
+    /// Nothing refused, dropped or pending, and every touch's samples delivered once, in order.
+    public var isVerified: Bool { failures.isEmpty }
 }
 
 /// Replays a session log against a real page in headless Chromium.
 ///
-/// The log's touches drive the engine and the bridge (`EngineHost`) in simulated time,
+/// The log's touches drive the engine (`InkEngine`) in simulated time,
 /// through the same driver as every replay (`ReplayDriver`: one tie-break rule, one
 /// touch-id rule, one audit);
 /// the log's recorded answers and snapshots are ignored: the real page answers. Every
@@ -87,7 +91,7 @@ public struct BrowserReplay {
         /// arrival, and the audit.
         var driver: ReplayDriver
         var canvas = InkLayer()
-        var output: [HostOutput] = []
+        var output: [EngineEvent] = []
         var roundTrips: [Double] = []
         var released: Set<TouchID> = []
         var lastSampleTime: [TouchID: Double] = [:]
@@ -105,7 +109,9 @@ public struct BrowserReplay {
             self.log = log
             self.page = page
             self.useCache = useCache
-            driver = ReplayDriver(host: EngineHost(bridge: BridgeConfiguration(fallback: fallback, useCache: useCache), seed: 1))
+            // The real page script: its first generation is the engine's default.
+            driver = ReplayDriver(engine: InkEngine(configuration: InkEngineConfiguration(fallback: fallback, useRegionCache: useCache),
+                                                    seed: 1))
         }
 
         mutating func play() throws(DevToolsError) {
@@ -119,7 +125,7 @@ public struct BrowserReplay {
                 }
                 if touch.phase == .began { try followScroll(at: time) }  // a host hears every scroll; we look before asking
                 // A refused input changes nothing; the ledger shows what was accepted.
-                driver.deliver(.touch(touch), at: max(time, driver.host.now), into: &output)
+                driver.deliver(.touch(touch), at: max(time, driver.engine.now), into: &output)
                 try drain()
             }
             try deliver(until: .infinity)
@@ -153,16 +159,18 @@ public struct BrowserReplay {
             while !output.isEmpty {
                 let items = output
                 output.removeAll()
-                let now = driver.host.now
-                for item in items {
-                    switch item {
+                let now = driver.engine.now
+                for event in items {
+                    switch event.kind {
                     case let .send(request, _):
                         let (answer, seconds) = try page.hitTest(request)
                         roundTrips.append(seconds)
                         insert(answer.bytes, at: now + seconds)
-                    case let .engine(action):
+                    case let .action(action):
                         _ = canvas.apply(action)
                         try carryOut(action, now: now)
+                    default:
+                        break
                     }
                 }
             }
@@ -218,7 +226,7 @@ public struct BrowserReplay {
             layoutScroll = try page.scrollOffset()
             guard view != transform else { return }
             transform = view
-            driver.deliver(.layout(view, generation: nil), at: max(time, driver.host.now), into: &output)
+            driver.deliver(.layout(view, generation: nil), at: max(time, driver.engine.now), into: &output)
             try drain()
         }
 
@@ -231,9 +239,10 @@ public struct BrowserReplay {
 
         func report() -> BrowserReplayReport {
             BrowserReplayReport(
-                ledger: driver.host.ledger, counters: driver.host.counters, bridge: driver.host.bridgeMetrics,
+                ledger: driver.engine.ledger, counters: driver.engine.counters, bridge: driver.engine.bridgeMetrics,
                 problems: driver.problems.first, touches: driver.outcomes.sorted { $0.engineID.rawValue < $1.engineID.rawValue }, roundTrips: roundTrips, refusedMessages: refused, touchEventsDispatched: dispatched,
-                strokes: canvas.strokes, finalTransform: transform, timeline: driver.timeline)
+                strokes: canvas.strokes, finalTransform: transform, timeline: driver.timeline,
+                failures: driver.verificationFailures)
         }
     }
 }

@@ -4,11 +4,9 @@ import InkCore
 /// What happened to every touch of a replay, and on the page, over time: the answer to "why
 /// did this touch wait, and who got it?".
 ///
-/// ``ReplayDriver`` records it from the steps it delivers when
-/// ``ReplayDriver/timeline`` is set (``ReplayConfiguration/recordsTimeline`` does that for
-/// ``SessionReplayer``): each input at its time, and the engine actions and requests it
-/// caused. Since the driver fires every deadline as its own step, each mark carries the time
-/// it happened. Memory is bounded: at most ``touchLimit`` touches and ``pageEventLimit``
+/// A fold over the engine's events (``observe(_:)``): ``ReplayDriver`` feeds it every event
+/// when ``ReplayDriver/timeline`` is set (``ReplayConfiguration/recordsTimeline`` does that
+/// for ``SessionReplayer``). Each event carries the time it happened, deadlines included. Memory is bounded: at most ``touchLimit`` touches and ``pageEventLimit``
 /// page events are kept (the rest are counted), and a touch keeps at most
 /// ``questionLimit`` questions and ``noteLimit`` notes.
 ///
@@ -192,56 +190,45 @@ public struct DecisionTimeline: Sendable {
         self.pageEventLimit = max(1, pageEventLimit)
     }
 
-    /// Records one delivered input (touch ids as the engine knows them), what the bridge
-    /// made of it, whether it was refused, and the output it caused.
-    public mutating func record(_ input: HostInput, platformID: UInt64?, at time: Double, outcome: ReceiveOutcome?,
-                                refusal: ReplayRefusal?, output: ArraySlice<HostOutput>) {
-        if case .tick = input, output.isEmpty { return }
+    /// Takes one engine event, in order: the timeline is a fold over ``InkEngine``'s events.
+    public mutating func observe(_ event: EngineEvent) {
+        let time = event.time
         start = min(start ?? time, time)
         end = max(end ?? time, time)
-        switch input {
-        case let .touch(event):
-            if let refusal {
-                // Only an event the engine knew by id (a refusal by the touch-id rule still
-                // names the platform's id, which is not a lane's).
-                if platformID != nil, let i = lane[event.touch] { note(i, time, "refused event (\(event.phase)): \(refusal)") }
-                break
-            }
-            if event.phase == .began {
+        switch event.kind {
+        case let .took(touchEvent):
+            let id = touchEvent.touch
+            if touchEvent.phase == .began {
                 guard touches.count < touchLimit else { omittedTouches += 1; break }
-                lane[event.touch] = touches.count
-                touches.append(Touch(id: event.touch, platformID: platformID ?? event.touch.rawValue,
-                                     tool: event.samples.first?.tool ?? .finger, down: time))
+                lane[id] = touches.count
+                touches.append(Touch(id: id, platformID: event.touch?.platform ?? id.rawValue,
+                                     tool: touchEvent.samples.first?.tool ?? .finger, down: time))
             }
-            guard let i = lane[event.touch] else { break }
-            touches[i].samples += event.samples.count
-            if event.phase == .ended || event.phase == .cancelled { touches[i].lift = time }
-        case let .decodedPageMessage(message):
-            page(message, outcome: outcome, at: time)
-        case let .pageMessage(bytes):
-            // Decoded again only to name what the bridge took (its generation, its token).
-            if let message = try? PageMessage.decode(bytes) {
+            guard let i = lane[id] else { break }
+            touches[i].samples += touchEvent.samples.count
+            if touchEvent.phase == .ended || touchEvent.phase == .cancelled { touches[i].lift = time }
+        case let .refused(input, refusal):
+            // Only an event of a touch the engine knew (a refusal by the touch-id rule names
+            // no lane).
+            if case let .touch(touchEvent) = input, let touch = event.touch, let i = lane[touch.engine] {
+                note(i, time, "refused event (\(touchEvent.phase)): \(refusal)")
+            }
+        case let .pageMessage(message, outcome):
+            if let touch = event.touch {
+                // A recorded answer, by touch.
+                answerOutcome(outcome, token: event.roundTrip, touch: touch.engine, at: time)
+            } else if let message {
                 page(message, outcome: outcome, at: time)
             } else {
                 answerOutcome(outcome, token: nil, at: time)
             }
-        case let .recordedAnswer(touch, _):
-            answerOutcome(outcome, token: nil, touch: touch, at: time)
         case let .layout(_, generation):
-            if refusal == nil { addPage(PageEvent(time: time, kind: .layout(generation: generation))) }
-        case .tick, .update, .sendFailed:
-            break
-        }
-        for item in output { apply(item, at: time) }
-    }
-
-    private mutating func apply(_ item: HostOutput, at time: Double) {
-        switch item {
+            addPage(PageEvent(time: time, kind: .layout(generation: generation)))
         case let .send(request, waiting):
             if trips.count == Self.tripLimit { trips.removeFirst() }
-            trips.append((request.token, waiting))
+            trips.append((request.token, waiting.map(\.engine)))
             for touch in waiting {
-                guard let i = lane[touch] else { continue }
+                guard let i = lane[touch.engine] else { continue }
                 if let last = touches[i].questions.indices.last, touches[i].questions[last].sent == nil,
                    touches[i].questions[last].closed == nil, touches[i].questions[last].answered == nil {
                     touches[i].questions[last].token = request.token
@@ -257,7 +244,7 @@ public struct DecisionTimeline: Sendable {
                     question(i, Question(asked: time, pagePoint: request.pagePoint, token: request.token, sent: time))
                 }
             }
-        case let .engine(action):
+        case let .action(action):
             apply(action, at: time)
         }
     }

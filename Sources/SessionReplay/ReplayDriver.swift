@@ -1,38 +1,30 @@
 import HitTestBridge
 import InkCore
 
-/// Drives `EngineHost` in simulated time: the one driver of the replays, the soak, the
-/// browser replay and `ink-replay host`; and, through ``deliver(_:at:into:)`` in wall-clock
-/// time, of the native GTK front end (`Integrations/GTK`), which is audited live.
+/// Drives ``InkEngine`` in simulated time: the one driver of the replays, the soak, the
+/// browser replay and `ink-replay host`.
 ///
 /// Inputs are scheduled at their times in a priority queue (O(log n) each) and taken in time
-/// order; at the same instant, in the order they were scheduled. Each goes through
-/// `EngineHost.deliver(_:now:into:)`, which first fires every deadline due by then (the
-/// tie-break rule written on `EngineHost`). Touch events, updates and recorded answers name
-/// touches by the platform's (or the log's) ids; the driver maps them to engine ids with
-/// `TouchIdentities`, the one touch-id rule. Every engine action the host emits is checked
-/// by the audit, the one statement of the delivery rules, as it comes out.
+/// order; at the same instant, in the order they were scheduled. Each goes to the engine,
+/// which first fires every deadline due by then (the tie-break rule written on
+/// ``InkEngine``); touches are named by the platform's (the log's) ids, and the engine maps
+/// them. Every event the engine emits is folded into the audit (``DeliveryAudit``), the
+/// first-ink counts and, when set, the ``timeline``.
 ///
 /// ```swift
-/// var driver = ReplayDriver(host: EngineHost(seed: 1))
+/// var driver = ReplayDriver(engine: InkEngine(seed: 1))
 /// driver.schedule(.touch(down), at: 0)
-/// var output: [HostOutput] = []
-/// while let step = driver.step(until: .infinity, into: &output) {
-///     // output: what the host asked for (answer `.send` by scheduling a `.pageMessage`)
-///     output.removeAll()
+/// var events: [EngineEvent] = []
+/// while let step = driver.step(until: .infinity, into: &events) {
+///     // events: what happened (answer a `.send` by scheduling a `.pageMessage`)
+///     events.removeAll()
 /// }
 /// ```
 public struct ReplayDriver: Sendable {
-    /// The engine and the bridge.
-    public private(set) var host: EngineHost
-    /// Platform touch ids to the engine's. A touch the engine finished in a step keeps its
-    /// platform id here until the next step, so the step's output can still be named.
-    public private(set) var identities = TouchIdentities()
-    private var finishedInLastStep: [TouchID] = []
-    package private(set) var audit = SampleFlowAudit()
-    private var queue = TimedQueue<HostInput>()
-    /// Samples of touch events the host refused.
-    public private(set) var refusedSamples = 0
+    /// The engine.
+    public private(set) var engine: InkEngine
+    package private(set) var audit = DeliveryAudit()
+    private var queue = TimedQueue<EngineInput>()
     /// Touches that finished (or were closed by ``finish(runningDeadlines:into:)``), with what happened to
     /// them, while ``keepsOutcomes`` is on; in the order they finished.
     public private(set) var outcomes: [TouchOutcome] = []
@@ -43,31 +35,34 @@ public struct ReplayDriver: Sendable {
     public private(set) var touchesBegun = 0
     /// First-ink latencies of the touches that became ink, counted.
     public private(set) var firstInk = LatencyCounts()
-    /// What happened to each touch and on the page over time, recorded from every step while
+    /// What happened to each touch and on the page over time, folded from every event while
     /// it is set (`nil`, the default, records nothing).
     public var timeline: DecisionTimeline?
 
-    /// A driver of `host`.
-    public init(host: EngineHost, keepsOutcomes: Bool = true) {
-        self.host = host
+    /// A driver of `engine`.
+    public init(engine: InkEngine, keepsOutcomes: Bool = true) {
+        self.engine = engine
         self.keepsOutcomes = keepsOutcomes
     }
 
     /// What one step delivered, and what came of it.
     public struct Step: Sendable {
-        /// When it was delivered (the host's time).
+        /// When it was delivered (the engine's time).
         public var time: Double
         /// The input, with touch ids as they were scheduled (the platform's).
-        public var input: HostInput
+        public var input: EngineInput
         /// The bridge's reading of a page message or a recorded answer, when the input was one.
         public var outcome: ReceiveOutcome?
-        /// Why the input was refused, if it was; the input changed nothing (deadlines due by
-        /// its time fired first all the same; their actions are in the output and the audit).
-        public var refusal: ReplayRefusal?
+        /// Why the input was refused, if it was; the input changed nothing but the ledger's
+        /// refused count (deadlines due by its time fired first all the same).
+        public var refusal: InputRefusal?
     }
 
+    /// Samples of touch events the engine refused.
+    public var refusedSamples: Int { engine.ledger.refused }
+
     /// Schedules an input at `time`.
-    public mutating func schedule(_ input: HostInput, at time: Double) { queue.schedule(input, at: time) }
+    public mutating func schedule(_ input: EngineInput, at time: Double) { queue.schedule(input, at: time) }
 
     /// The time of the earliest scheduled input.
     public var nextInputTime: Double? { queue.nextTime }
@@ -75,129 +70,74 @@ public struct ReplayDriver: Sendable {
     public var scheduledCount: Int { queue.count }
     /// Problems the audit found (the first ones), and how many in all.
     public var problems: (first: [String], count: Int) { (audit.problems, audit.problemCount) }
-    /// The account rebuilt by the audit from the engine's actions.
+    /// The account rebuilt by the audit from the engine's events.
     public var auditLedger: SampleLedger { audit.ledger }
     /// Touches the audit checked.
     public var touchesChecked: Int { audit.touchesChecked }
     /// Touches begun and not finished.
     public var openTouches: Int { audit.openTouches }
+    /// Why the replay does not verify (``DeliveryAudit/verify(against:)``); empty when it does.
+    public var verificationFailures: [String] { audit.verify(against: engine.ledger) }
 
-    /// Delivers the earliest scheduled input due at or before `time`, appending what the host
-    /// asks for to `output`; a host deadline due before it (or at the same instant: the
+    /// Delivers the earliest scheduled input due at or before `time`, appending what
+    /// happened to `events`; an engine deadline due before it (or at the same instant: the
     /// tie-break rule) comes first, as a `.tick` step at the deadline's time, so what the
     /// deadline did is seen, audited and timed when it happened. When nothing is due, lets
-    /// the host's time pass to `time` (when finite and later) and returns `nil`.
-    public mutating func step(until time: Double, into output: inout [HostOutput]) -> Step? {
-        if let deadline = host.nextDeadline, deadline.isFinite, deadline <= time, deadline <= queue.nextTime ?? .infinity {
-            return deliver(.tick, at: max(deadline, host.now), into: &output)
+    /// the engine's time pass to `time` (when finite and later) and returns `nil`.
+    public mutating func step(until time: Double, into events: inout [EngineEvent]) -> Step? {
+        if let deadline = engine.nextDeadline, deadline.isFinite, deadline <= time, deadline <= queue.nextTime ?? .infinity {
+            return deliver(.tick, at: max(deadline, engine.now), into: &events)
         }
         if let next = queue.take(dueBy: time) {
-            return deliver(next.item, at: max(next.time, host.now), into: &output)
+            return deliver(next.item, at: max(next.time, engine.now), into: &events)
         }
-        if time.isFinite, time > host.now { _ = deliver(.tick, at: time, into: &output) }
+        if time.isFinite, time > engine.now { _ = deliver(.tick, at: time, into: &events) }
         return nil
     }
 
-    /// Delivers an input now (a live front end's input, or one the caller orders itself).
+    /// Delivers an input now (one the caller orders itself).
     @discardableResult
-    public mutating func deliver(_ input: HostInput, at time: Double, into output: inout [HostOutput]) -> Step {
-        for id in finishedInLastStep { identities.finished(id) }
-        finishedInLastStep.removeAll(keepingCapacity: true)
-        let start = output.count
-        var step = Step(time: time, input: input)
-        // The input as the engine knows it (engine touch ids), for the timeline.
-        var delivered = input
-        var platformID: UInt64?
-        do throws(ReplayRefusal) {
-            switch input {
-            case let .touch(event):
-                let platform = event.touch.rawValue
-                let id: TouchID
-                do { id = try identities.resolve(platform, phase: event.phase) } catch { throw .identity(error) }
-                var mapped = event
-                mapped.touch = id
-                delivered = .touch(mapped)
-                platformID = platform
-                do { try host.deliver(.touch(mapped), now: time, into: &output) } catch {
-                    // A touch the engine already finished (evicted at its bound) still frees
-                    // its platform id when the platform ends it.
-                    if case .engine(.unknownTouch) = error, event.phase == .ended || event.phase == .cancelled {
-                        _ = identities.engineID(for: platform, phase: event.phase)
-                    }
-                    throw .host(error.replacingTouch(event.touch))
-                }
-                _ = identities.engineID(for: platform, phase: event.phase)
-                audit.accepted(mapped, platformID: platform)
-                if event.phase == .began { touchesBegun += 1 }
-            case let .update(update):
-                guard let id = identities.latestID(for: update.touch.rawValue) else {
-                    throw .host(.engine(.unknownTouch(update.touch)))
-                }
-                var mapped = update
-                mapped.touch = id
-                do { try host.deliver(.update(mapped), now: time, into: &output) } catch { throw .host(error.replacingTouch(update.touch)) }
-            case let .recordedAnswer(touch, verdict):
-                // An answer naming no touch still reaches the bridge, under an id never issued.
-                let id = identities.latestID(for: touch.rawValue) ?? TouchID(.max)
-                delivered = .recordedAnswer(touch: id, verdict: verdict)
-                do { step.outcome = try host.deliver(delivered, now: time, into: &output) } catch { throw .host(error) }
-            default:
-                do { step.outcome = try host.deliver(input, now: time, into: &output) } catch { throw .host(error) }
+    public mutating func deliver(_ input: EngineInput, at time: Double, into events: inout [EngineEvent]) -> Step {
+        let start = events.count
+        engine.take(input, now: time, into: &events)
+        var step = Step(time: engine.now, input: input)
+        for event in events[start...] {
+            switch event.kind {
+            case let .refused(_, refusal): step.refusal = refusal
+            case let .pageMessage(_, outcome): step.outcome = outcome
+            case let .took(touchEvent) where touchEvent.phase == .began: touchesBegun += 1
+            default: break
             }
-        } catch {
-            if case let .touch(event) = input { refusedSamples += event.samples.count }
-            step.refusal = error
         }
-        step.time = host.now
-        audit(output[start...], now: host.now)
-        timeline?.record(delivered, platformID: platformID, at: host.now, outcome: step.outcome, refusal: step.refusal,
-                         output: output[start...])
+        observe(events[start...])
         return step
     }
 
     /// Delivers everything still scheduled; with `runningDeadlines`, lets time run on until
     /// no deadline is pending (a replayed session goes on after its last line); then settles
     /// every undecided touch by the fallback (the session is over) and closes the audit.
-    public mutating func finish(runningDeadlines: Bool = true, into output: inout [HostOutput]) {
+    public mutating func finish(runningDeadlines: Bool = true, into events: inout [EngineEvent]) {
         if runningDeadlines {
-            while step(until: .infinity, into: &output) != nil {}
+            while step(until: .infinity, into: &events) != nil {}
         } else {
-            while let next = queue.nextTime, step(until: next, into: &output) != nil {}
+            while let next = queue.nextTime, step(until: next, into: &events) != nil {}
         }
-        let start = output.count
-        host.finish(into: &output)
-        audit(output[start...], now: host.now)
-        timeline?.record(.tick, platformID: nil, at: host.now, outcome: nil, refusal: nil, output: output[start...])
+        let start = events.count
+        engine.finish(into: &events)
+        observe(events[start...])
         for outcome in audit.close() { finished(outcome) }
     }
 
-    private mutating func audit(_ items: ArraySlice<HostOutput>, now: Double) {
-        for item in items {
-            guard case let .engine(action) = item else { continue }
-            if let outcome = audit.record(action, now: now) { finished(outcome) }
-            if case let .touchFinished(id, _) = action { finishedInLastStep.append(id) }
+    private mutating func observe(_ events: ArraySlice<EngineEvent>) {
+        for event in events {
+            if let outcome = audit.observe(event) { finished(outcome) }
+            timeline?.observe(event)
         }
     }
 
     private mutating func finished(_ outcome: TouchOutcome) {
         if let latency = outcome.firstInkLatency { firstInk.record(latency) }
         if keepsOutcomes { outcomes.append(outcome) }
-    }
-}
-
-/// Why ``ReplayDriver`` refused an input; the input changed nothing.
-public enum ReplayRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The event names no touch it could belong to (the one touch-id rule).
-    case identity(TouchIdentityError)
-    /// The host refused it.
-    case host(HostError)
-
-    /// The sentence every host and replay reports.
-    public var description: String {
-        switch self {
-        case let .identity(error): return error.description
-        case let .host(error): return error.description
-        }
     }
 }
 

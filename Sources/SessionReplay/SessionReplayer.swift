@@ -2,8 +2,7 @@ import HitTestBridge
 import InkCore
 import InkRecording
 
-/// Replays a recorded session through the real engine and bridge (`EngineHost`) in
-/// simulated time.
+/// Replays a recorded session through the real engine (`InkEngine`) in simulated time.
 ///
 /// The log is read one event at a time (`SessionLogEvents`) and its events are delivered
 /// at their recorded times through a ``ReplayDriver``, the driver every replay shares: the
@@ -89,7 +88,7 @@ private struct ReplayRun {
     /// The latest region snapshot played.
     var snapshot: (time: Double, snapshot: RegionSnapshot)?
     var jitter: SplitMix64
-    var output: [HostOutput] = []
+    var output: [EngineEvent] = []
     var issues: [ReplayIssue] = []
     var issueCount = 0
     /// How many refused lines a report keeps (all are counted).
@@ -99,9 +98,10 @@ private struct ReplayRun {
     init(configuration: ReplayConfiguration, events: SessionLogEvents) {
         self.configuration = configuration
         self.events = events
-        let host = EngineHost(router: configuration.router, bridge: configuration.bridge,
-                              transform: events.header?.pageTransform ?? .identity, seed: configuration.seed)
-        driver = ReplayDriver(host: host, keepsOutcomes: configuration.keepsTouches)
+        // A log's snapshots and answers name their own generations: the replay starts knowing none.
+        let engine = InkEngine(configuration: configuration.engine, transform: events.header?.pageTransform ?? .identity,
+                               pageGeneration: 0, seed: configuration.seed)
+        driver = ReplayDriver(engine: engine, keepsOutcomes: configuration.keepsTouches)
         if configuration.recordsTimeline { driver.timeline = DecisionTimeline() }
         jitter = SplitMix64(seed: configuration.seed ^ 0x5EED)
         output.reserveCapacity(64)
@@ -126,7 +126,7 @@ private struct ReplayRun {
     }
 
     mutating func play(_ event: SessionEvent, line: Int?) {
-        let input: HostInput
+        let input: EngineInput
         switch event {
         case let .touch(touch, _):
             input = .touch(touch)
@@ -136,7 +136,7 @@ private struct ReplayRun {
             snapshot = (time, regions)
             input = .decodedPageMessage(.regions(regions))
         case let .answer(touch, verdict, time):
-            guard driver.identities.latestID(for: touch.rawValue) != nil else {
+            guard driver.engine.latestTouch(forPlatform: touch.rawValue) != nil else {
                 // An answer naming no touch still reaches the bridge, under an id never issued.
                 orphans += 1
                 input = .decodedPageMessage(.answer(PageAnswer(token: QueryToken(high: .max, low: UInt64(orphans)), verdict: verdict,
@@ -169,19 +169,20 @@ private struct ReplayRun {
 
     /// The page's side of what the host asked: answers to requests, scheduled.
     mutating func answerRequests() {
-        for item in output {
-            if case let .send(request, touches) = item { answer(request, for: touches.first) }
+        for event in output {
+            if case let .send(request, touches) = event.kind { answer(request, for: touches.first) }
         }
         output.removeAll(keepingCapacity: true)
     }
 
     /// Schedules the simulated page's answers to a request, for the first touch waiting.
-    mutating func answer(_ request: HitTestRequest, for touch: TouchID?) {
-        guard let touch, let platform = driver.identities.platformID(of: touch) else { return }
+    mutating func answer(_ request: HitTestRequest, for touch: EngineTouch?) {
+        guard let touch else { return }
+        let platform = touch.platform
         // The log's answers name the platform id: they are this touch's only while it is the
         // latest touch with that id (a question asked again for an older one finds none).
-        let isLatest = driver.identities.latestID(for: platform) == touch
-        let now = driver.host.now
+        let isLatest = driver.engine.latestTouch(forPlatform: platform) == touch.engine
+        let now = driver.engine.now
         let delay = configuration.latencyJitter > 0 ? jitter.unit() * configuration.latencyJitter : 0
         var answers: [(time: Double, verdict: HitTestVerdict)] = []
         switch configuration.oracle {
@@ -269,9 +270,9 @@ private struct ReplayRun {
         let touches = driver.outcomes.sorted { $0.engineID.rawValue < $1.engineID.rawValue }
         return ReplayReport(
             file: events.file, readFailure: events.failure, samples: events.samples, refusedSamples: driver.refusedSamples,
-            audit: driver.auditLedger, engineLedger: driver.host.ledger, counters: driver.host.counters,
-            bridge: driver.host.bridgeMetrics, touches: touches, touchCount: driver.touchesBegun, firstInk: driver.firstInk,
+            audit: driver.auditLedger, engineLedger: driver.engine.ledger, counters: driver.engine.counters,
+            bridge: driver.engine.bridgeMetrics, touches: touches, touchCount: driver.touchesBegun, firstInk: driver.firstInk,
             issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans,
-            timeline: driver.timeline)
+            timeline: driver.timeline, failures: driver.verificationFailures)
     }
 }

@@ -45,7 +45,7 @@ package struct SoakReport: Sendable {
     package var counters: RouterCounters
     /// The bridge's counters.
     package var bridge: BridgeMetrics
-    /// Problems the sample-flow audit found (at most ``SampleFlowAudit/problemLimit``).
+    /// Problems the sample-flow audit found (at most ``DeliveryAudit/problemLimit``).
     package var problems: [String]
     /// Every problem found.
     package var problemCount: Int
@@ -67,7 +67,7 @@ package struct SoakReport: Sendable {
 /// time: a student writing, dotting, tapping and scrolling with reused platform touch ids,
 /// and a page that answers on time, late, never, with garbage, twice, for an old layout, or
 /// forges answers; it pushes region snapshots, stalls, and scrolls. Every touch is audited
-/// as it finishes (``SampleFlowAudit``), so the run holds only what is live and its memory
+/// as it finishes (``DeliveryAudit``), so the run holds only what is live and its memory
 /// must stay flat. `ink-replay soak` runs it and reports resident memory.
 package struct SoakRun {
     private let configuration: SoakConfiguration
@@ -76,7 +76,7 @@ package struct SoakRun {
     /// The engine and the bridge, the student's and the page's scheduled inputs, the audit.
     private var driver: ReplayDriver
     private var canvas = InkLayer()
-    private var output: [HostOutput] = []
+    private var output: [EngineEvent] = []
     private var behaviour: [String: Int] = [:]
     private var touches = 0
     private var generation: UInt64 = 0
@@ -104,10 +104,10 @@ package struct SoakRun {
         self.memoryProbe = memoryProbe
         random = SplitMix64(seed: configuration.seed)
         driver = ReplayDriver(
-            host: EngineHost(
-                router: TouchRouterConfiguration(),
-                bridge: BridgeConfiguration(timeout: 0.25, fallback: .ink, maxInFlight: 8, speculativeInk: true),
-                seed: configuration.seed),
+            engine: InkEngine(
+                configuration: InkEngineConfiguration(decisionTimeout: 0.25, fallback: .ink, speculativeInk: true,
+                                                      limits: .init(roundTripsInFlight: 8)),
+                pageGeneration: 0, seed: configuration.seed),
             keepsOutcomes: false)
     }
 
@@ -140,17 +140,17 @@ package struct SoakRun {
         driver.finish(into: &output)
         drain()
         checkpoints.append(checkpoint(at: clock))
-        let host = driver.host
+        let engine = driver.engine
         return SoakReport(
-            ledger: host.ledger, counters: host.counters, bridge: host.bridgeMetrics, problems: driver.problems.first,
+            ledger: engine.ledger, counters: engine.counters, bridge: engine.bridgeMetrics, problems: driver.problems.first,
             problemCount: driver.problems.count, touchesChecked: driver.touchesChecked, touches: touches,
             pageBehaviour: behaviour, checkpoints: checkpoints)
     }
 
     private func checkpoint(at time: Double) -> SoakCheckpoint {
         SoakCheckpoint(
-            time: time, ledger: driver.host.ledger, touches: touches,
-            heldState: driver.openTouches + driver.identities.count + driver.host.trackedQueries + driver.host.waitingQueries
+            time: time, ledger: driver.engine.ledger, touches: touches,
+            heldState: driver.openTouches + driver.engine.trackedTouches + driver.engine.trackedQueries + driver.engine.waitingQuestions
                 + driver.scheduledCount + canvas.strokes.count,
             residentBytes: memoryProbe?())
     }
@@ -241,7 +241,7 @@ package struct SoakRun {
             while let step = driver.step(until: limit, into: &output) {
                 if let refusal = step.refusal {
                     switch (step.input, refusal) {
-                    case (.touch, .host(.engine(.unknownTouch))):
+                    case (.touch, .engine(.unknownTouch)):
                         behaviour["events refused: touch evicted", default: 0] += 1  // expected only at the active-touch bound
                     case (.update, _):
                         behaviour["refused updates", default: 0] += 1
@@ -314,13 +314,15 @@ package struct SoakRun {
     }
 
     private mutating func drain() {
-        let now = driver.host.now
-        for item in output {
-            switch item {
-            case let .engine(action):
+        let now = driver.engine.now
+        for event in output {
+            switch event.kind {
+            case let .action(action):
                 _ = canvas.apply(action)
             case let .send(request, _):
                 respond(to: request, at: now)
+            default:
+                break
             }
         }
         output.removeAll(keepingCapacity: true)

@@ -127,8 +127,8 @@ public struct StrategyBenchmark: Sendable {
             return blocking(latency: latency, seed: seed)
         case .queued, .cached, .speculative:
             let configuration = ReplayConfiguration(
-                oracle: .regions(latency: latency), useCache: strategy != .queued, latencyJitter: latency / 4, seed: seed,
-                speculativeInk: strategy == .speculative)
+                engine: InkEngineConfiguration(useRegionCache: strategy != .queued, speculativeInk: strategy == .speculative),
+                oracle: .regions(latency: latency), latencyJitter: latency / 4, seed: seed)
             let report = SessionReplayer(configuration: configuration).replay(log)
             var lost = 0, strokesLost = 0, wrong = 0
             var awayLatencies: [Double] = []

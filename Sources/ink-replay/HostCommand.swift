@@ -51,16 +51,15 @@ enum HostCommand: Command {
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        var router = TouchRouterConfiguration()
-        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { router.decisionTimeout = timeout / 1000 }
-        if let window = try arguments.number("--gesture-window", in: 0...60_000) { router.gestureWindow = window / 1000 }
-        router.pencilOnly = arguments.flag("--pencil-only")
-        var bridge = BridgeConfiguration(timeout: router.decisionTimeout)
-        bridge.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
-        bridge.useCache = try arguments.onOff("--cache") ?? true
-        bridge.speculativeInk = try arguments.onOff("--speculative") ?? false
+        var configuration = InkEngineConfiguration()
+        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { configuration.decisionTimeout = timeout / 1000 }
+        if let window = try arguments.number("--gesture-window", in: 0...60_000) { configuration.gestureWindow = window / 1000 }
+        configuration.pencilOnly = arguments.flag("--pencil-only")
+        configuration.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
+        configuration.useRegionCache = try arguments.onOff("--cache") ?? true
+        configuration.speculativeInk = try arguments.onOff("--speculative") ?? false
         let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) }
-        var session = HostSession(router: router, bridge: bridge, seed: seed, geometry: arguments.flag("--geometry"))
+        var session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"))
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and handle complete lines one by one.
         var number = 0
@@ -91,12 +90,11 @@ enum HostCommand: Command {
 
 /// The state of one `host` run: the engine host, the stroke geometry, the output buffer.
 struct HostSession {
-    let routerConfiguration: TouchRouterConfiguration
-    let bridgeConfiguration: BridgeConfiguration
+    let configuration: InkEngineConfiguration
     let seed: UInt64?
-    /// The engine host, driven as every replay drives it: one touch-id rule, one audit.
+    /// The engine, driven as every replay drives it: one audit.
     var driver: ReplayDriver
-    var host: EngineHost { driver.host }
+    var host: InkEngine { driver.engine }
     var reader = SessionLogLineReader(file: "<stdin>")
     var layer: InkLayer?
     /// How many stable segments of each stroke a `stroke` line has carried (stable
@@ -108,11 +106,10 @@ struct HostSession {
     /// The next deadline last announced in a `deadline` line (`nil`: none pending).
     var announcedDeadline: Double?
 
-    init(router: TouchRouterConfiguration, bridge: BridgeConfiguration, seed: UInt64?, geometry: Bool) {
-        routerConfiguration = router
-        bridgeConfiguration = bridge
+    init(configuration: InkEngineConfiguration, seed: UInt64?, geometry: Bool) {
+        self.configuration = configuration
         self.seed = seed
-        driver = ReplayDriver(host: EngineHost(router: router, bridge: bridge, seed: seed), keepsOutcomes: false)
+        driver = ReplayDriver(engine: InkEngine(configuration: configuration, seed: seed), keepsOutcomes: false)
         layer = geometry ? InkLayer() : nil
     }
 
@@ -142,7 +139,7 @@ struct HostSession {
     mutating func handle(_ bytes: [UInt8], number: Int) {
         let bytes = number == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        var output: [HostOutput] = []
+        var output: [EngineEvent] = []
         defer {
             write(output)
             announceDeadline()
@@ -151,10 +148,10 @@ struct HostSession {
             let value = try JSONParser.parse(bytes)
             let object = try JSONFieldReader(value)
             if object.has("format") {
-                guard !started else { throw HostInputError("a session header is only accepted as the first line") }
-                let header = try reader.decodeHeader(bytes, number: number)
-                driver = ReplayDriver(host: EngineHost(router: routerConfiguration, bridge: bridgeConfiguration,
-                                                       transform: header.pageTransform ?? .identity, seed: seed),
+                guard !started else { throw EngineInputError("a session header is only accepted as the first line") }
+                let header = try reader.decodeHeader(value: value, number: number)
+                driver = ReplayDriver(engine: InkEngine(configuration: configuration, transform: header.pageTransform ?? .identity,
+                                                        seed: seed),
                                       keepsOutcomes: false)
                 started = true
                 return
@@ -168,22 +165,29 @@ struct HostSession {
                       ("message", .string("time jumps \(JSONValue.format(time - host.now)) s ahead, from \(JSONValue.format(host.now)) to "
                           + "\(JSONValue.format(time)) s: were milliseconds sent as seconds? Every later line must be at least this late"))])
             }
-            let input: HostInput
+            let input: EngineInput
             switch kind {
             case "tick":
                 input = .tick
             case "page":
+                // Decoded once: a message given as JSON text is parsed here, one given as an
+                // object is read from this line's parse; the size cap is the engine's.
                 let message = try object.value("message")
-                let text: String
-                if case let .string(raw) = message { text = raw } else { text = message.serialized() }
-                input = .pageMessage(Array(text.utf8))
+                if case let .string(raw) = message {
+                    input = .pageMessage(Array(raw.utf8))
+                } else if let decoded = try? PageMessage.decode(value: message) {
+                    input = .decodedPageMessage(decoded)
+                } else {
+                    // Refused by the engine, which counts it and says why.
+                    input = .pageMessage(Array(message.serialized().utf8))
+                }
             case "layout":
                 let t = try object.nested("page_transform")
                 let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
                                               offsetY: try t.optionalDouble("offset_y") ?? 0)
                 input = .layout(transform, generation: try object.optionalUnsigned("generation"))
             default:
-                switch try reader.decodeEvent(bytes, number: number) {
+                switch try reader.decodeEvent(value: value, number: number) {
                 case let .touch(event, _): input = .touch(event)
                 case let .update(update, _): input = .update(update)
                 case let .regions(snapshot, _): input = .decodedPageMessage(.regions(snapshot))
@@ -191,14 +195,14 @@ struct HostSession {
                 }
             }
             let step = driver.deliver(input, at: time, into: &output)
-            if let refusal = step.refusal { throw HostInputError(refusal.description) }
+            if let refusal = step.refusal { throw EngineInputError(refusal.description) }
             switch step.outcome {
-            case let .refused(why)?: throw HostInputError("page message refused: \(why)")
+            case let .refused(why)?: throw EngineInputError("page message refused: \(why)")
             case .late?: ignored("late: its round trip already timed out or was cancelled")
             case .duplicate?: ignored("duplicate: its round trip was already answered")
             case .unknownQuery?: ignored("unknown query id (forged or garbled)")
             case .staleGeneration?: ignored("stale: computed for another layout; the question was sent again")
-            case let .regionsRefused(why)?: throw HostInputError("region snapshot refused: \(why)")
+            case let .regionsRefused(why)?: throw EngineInputError("region snapshot refused: \(why)")
             case .answered?, .regionsAccepted?, nil: break
             }
         } catch let failure as JSONSyntaxError {
@@ -222,7 +226,7 @@ struct HostSession {
     }
 
     mutating func finish() {
-        var output: [HostOutput] = []
+        var output: [EngineEvent] = []
         driver.finish(runningDeadlines: false, into: &output)
         write(output)
         let ledger = host.ledger
@@ -232,7 +236,8 @@ struct HostSession {
         // docs/host.md lists every field and what it counts.
         emit([("kind", .string("summary")),
               count("received", ledger.received), count("inked", ledger.inked), count("released", ledger.released),
-              count("cancelled", ledger.cancelled), count("pending", ledger.pending), count("dropped", ledger.dropped),
+              count("cancelled", ledger.cancelled), count("refused", ledger.refused), count("pending", ledger.pending),
+              count("dropped", ledger.dropped),
               count("queries", metrics.queries), count("round_trips", metrics.roundTrips),
               count("cache_hits", metrics.cacheHits), count("shared_queries", metrics.sharedQueries),
               count("timeouts", metrics.timeouts), count("deadlines", counters.deadlinesPassed),
@@ -250,28 +255,29 @@ struct HostSession {
     }
 
     /// Writes the outputs, with consecutive samples of one touch and kind in one line.
-    mutating func write(_ output: [HostOutput]) {
-        var batch: (kind: String, touch: TouchID, samples: [TouchSample])?
+    mutating func write(_ output: [EngineEvent]) {
+        var batch: (kind: String, touch: EngineTouch, samples: [TouchSample])?
         func flushBatch(_ session: inout HostSession) {
             guard let current = batch else { return }
-            session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now))] + session.touchFields(current.touch) + [
+            session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now))] + HostSession.touchFields(current.touch) + [
                           ("samples", .array(current.samples.map(SessionLog.sampleObject)))])
             batch = nil
         }
-        var changed: [TouchID] = []
-        for item in output {
-            if case let .engine(action) = item, let change = layer?.apply(action) {
+        var changed: [EngineTouch] = []
+        for event in output {
+            if case let .action(action) = event.kind, let touch = event.touch, let change = layer?.apply(action) {
                 if change.removed {
                     sentStable[change.touch] = nil
-                    changed.removeAll { $0 == change.touch }
-                } else if !changed.contains(change.touch) {
-                    changed.append(change.touch)
+                    changed.removeAll { $0.engine == change.touch }
+                } else if !changed.contains(touch) {
+                    changed.append(touch)
                 }
             }
-            switch item {
-            case let .engine(.ink(touch, sample)), let .engine(.release(touch, sample)):
+            switch event.kind {
+            case let .action(.ink(_, sample)), let .action(.release(_, sample)):
+                guard let touch = event.touch else { continue }
                 let kind: String
-                if case .engine(.ink) = item { kind = "ink" } else { kind = "release" }
+                if case .action(.ink) = event.kind { kind = "ink" } else { kind = "release" }
                 if let current = batch, current.kind == kind, current.touch == touch {
                     batch!.samples.append(sample)
                 } else {
@@ -280,23 +286,23 @@ struct HostSession {
                 }
             default:
                 flushBatch(&self)
-                emit(item)
+                emit(event)
             }
         }
         flushBatch(&self)
         for touch in changed { emitStroke(touch) }
     }
 
-    mutating func emitStroke(_ touch: TouchID) {
+    mutating func emitStroke(_ touch: EngineTouch) {
         // The stroke is the touch's active one, or the one it just finished (the last).
-        guard let layer, let stroke = layer.active.last(where: { $0.touch == touch })
-                ?? layer.finished.last(where: { $0.touch == touch }) else { return }
+        guard let layer, let stroke = layer.active.last(where: { $0.touch == touch.engine })
+                ?? layer.finished.last(where: { $0.touch == touch.engine }) else { return }
         let stable = stroke.builder.stableSegments
-        let keep = min(sentStable[touch] ?? 0, stable.count)
+        let keep = min(sentStable[touch.engine] ?? 0, stable.count)
         // Kept after the stroke finishes too (an estimated-property update can still make
         // more of it stable); forgotten when the stroke is removed.
-        sentStable[touch] = stable.count
-        emit([("kind", .string("stroke")), ("t", .number(host.now))] + touchFields(touch) + [
+        sentStable[touch.engine] = stable.count
+        emit([("kind", .string("stroke")), ("t", .number(host.now))] + Self.touchFields(touch) + [
               ("keep_stable", .number(Double(keep))), ("stable_segments", .number(Double(stable.count))),
               ("stable", .string(StrokeOutline.svgPathData(Array(stable[keep...])))),
               ("volatile", .string(StrokeOutline.svgPathData(stroke.builder.volatileSegments)))])
@@ -304,41 +310,44 @@ struct HostSession {
 
     /// How an output names a touch: `touch`, the id the front end gave it, and `engine_touch`,
     /// the engine's own id, unique over the session (the two differ once a platform id is reused).
-    func touchFields(_ touch: TouchID) -> [(String, JSONValue)] {
-        let platform = driver.identities.platformID(of: touch) ?? touch.rawValue
-        return [("touch", .number(Double(platform))), ("engine_touch", .number(Double(touch.rawValue)))]
+    static func touchFields(_ touch: EngineTouch) -> [(String, JSONValue)] {
+        [("touch", .number(Double(touch.platform))), ("engine_touch", .number(Double(touch.engine.rawValue)))]
     }
 
-    mutating func emit(_ item: HostOutput) {
+    mutating func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(host.now))
-        switch item {
+        switch event.kind {
+        case .took, .refused, .pageMessage, .layout:
+            return   // what the host made of its own input is said by the line's error or ignored line
         case let .send(request, touches):
             emit([("kind", .string("query")), t, ("token", .string(request.token.description)),
-                  ("touches", .array(touches.map { .number(Double(driver.identities.platformID(of: $0) ?? $0.rawValue)) })),
-                  ("engine_touches", .array(touches.map { .number(Double($0.rawValue)) })),
+                  ("touches", .array(touches.map { .number(Double($0.platform)) })),
+                  ("engine_touches", .array(touches.map { .number(Double($0.engine.rawValue)) })),
                   ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
                   ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
-        case let .engine(action):
+        case let .action(action):
+            guard let touch = event.touch else { return }
+            let touchFields = Self.touchFields(touch)
             switch action {
             case .queryPage, .abandonQuery, .ink, .release:
                 return   // the bridge's query line says what to ask; samples are batched
-            case let .decided(touch, verdict, reason):
-                emit([("kind", .string("decided")), t] + touchFields(touch) + [("owner", .string(verdict.rawValue)),
+            case let .decided(_, verdict, reason):
+                emit([("kind", .string("decided")), t] + touchFields + [("owner", .string(verdict.rawValue)),
                       ("reason", .string(reason.rawValue))])
-            case let .predictInk(touch, samples):
-                emit([("kind", .string("predict")), t] + touchFields(touch) + [("samples", .array(samples.map(SessionLog.sampleObject)))])
-            case let .refineInk(touch, index, sample):
-                emit([("kind", .string("refine")), t] + touchFields(touch) + [("index", .number(Double(index))), ("sample", SessionLog.sampleObject(sample))])
-            case let .endInk(touch):
-                emit([("kind", .string("end_ink")), t] + touchFields(touch))
-            case let .retractInk(touch):
-                emit([("kind", .string("retract")), t] + touchFields(touch))
-            case let .endRelease(touch):
-                emit([("kind", .string("end_release")), t] + touchFields(touch))
-            case let .cancel(touch, previously):
-                emit([("kind", .string("cancel")), t] + touchFields(touch) + [("previously", .string(previously.rawValue))])
-            case let .touchFinished(touch, ledger):
-                emit([("kind", .string("finished")), t] + touchFields(touch) + [("received", .number(Double(ledger.received))),
+            case let .predictInk(_, samples):
+                emit([("kind", .string("predict")), t] + touchFields + [("samples", .array(samples.map(SessionLog.sampleObject)))])
+            case let .refineInk(_, index, sample):
+                emit([("kind", .string("refine")), t] + touchFields + [("index", .number(Double(index))), ("sample", SessionLog.sampleObject(sample))])
+            case .endInk:
+                emit([("kind", .string("end_ink")), t] + touchFields)
+            case .retractInk:
+                emit([("kind", .string("retract")), t] + touchFields)
+            case .endRelease:
+                emit([("kind", .string("end_release")), t] + touchFields)
+            case let .cancel(_, previously):
+                emit([("kind", .string("cancel")), t] + touchFields + [("previously", .string(previously.rawValue))])
+            case let .touchFinished(_, ledger):
+                emit([("kind", .string("finished")), t] + touchFields + [("received", .number(Double(ledger.received))),
                       ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),
                       ("cancelled", .number(Double(ledger.cancelled)))])
             }
@@ -346,7 +355,7 @@ struct HostSession {
     }
 }
 
-struct HostInputError: Error, CustomStringConvertible {
+struct EngineInputError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -55,11 +55,13 @@ enum ReplayOptions {
     }
 
     static func configuration(_ arguments: ArgumentList) throws -> ReplayConfiguration {
-        var router = TouchRouterConfiguration()
-        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { router.decisionTimeout = timeout / 1000 }
-        if let window = try arguments.number("--gesture-window", in: 0...60_000) { router.gestureWindow = window / 1000 }
-        router.pencilOnly = arguments.flag("--pencil-only")
-        var configuration = ReplayConfiguration(router: router)
+        var engine = InkEngineConfiguration(useRegionCache: try arguments.onOff("--cache") ?? false)
+        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { engine.decisionTimeout = timeout / 1000 }
+        if let window = try arguments.number("--gesture-window", in: 0...60_000) { engine.gestureWindow = window / 1000 }
+        engine.pencilOnly = arguments.flag("--pencil-only")
+        engine.speculativeInk = try arguments.onOff("--speculative") ?? false
+        if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) { engine.fallback = fallback }
+        var configuration = ReplayConfiguration(engine: engine)
         let latency = try arguments.number("--oracle-latency", in: 0...3_600_000).map { $0 / 1000 }
         switch arguments.string("--oracle") ?? "recorded" {
         case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded
@@ -68,11 +70,6 @@ enum ReplayOptions {
         }
         if let jitter = try arguments.number("--jitter", in: 0...3_600_000) { configuration.latencyJitter = jitter / 1000 }
         if let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991) { configuration.seed = UInt64(seed) }
-        configuration.useCache = try arguments.onOff("--cache") ?? false
-        configuration.speculativeInk = try arguments.onOff("--speculative") ?? false
-        if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) {
-            configuration.timeoutFallback = fallback
-        }
         return configuration
     }
 

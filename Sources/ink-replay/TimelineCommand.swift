@@ -79,10 +79,10 @@ enum TimelineCommand: Command {
         case let .regions(latency): parts.append("the page answers from its regions after \(Summary.ms(latency)) ms")
         }
         if configuration.latencyJitter > 0 { parts.append("jitter up to \(Summary.ms(configuration.latencyJitter)) ms (seed \(configuration.seed))") }
-        parts.append("cache \(configuration.useCache ? "on" : "off")")
-        parts.append("speculative ink \(configuration.speculativeInk ? "on" : "off")")
-        parts.append("deadline \(Summary.ms(configuration.router.decisionTimeout)) ms, fallback \(configuration.timeoutFallback)")
-        if configuration.router.pencilOnly { parts.append("pencil only") }
+        parts.append("cache \(configuration.engine.useRegionCache ? "on" : "off")")
+        parts.append("speculative ink \(configuration.engine.speculativeInk ? "on" : "off")")
+        parts.append("deadline \(Summary.ms(configuration.engine.decisionTimeout)) ms, fallback \(configuration.engine.fallback)")
+        if configuration.engine.pencilOnly { parts.append("pencil only") }
         return parts.joined(separator: ", ")
     }
 

@@ -1,145 +1,173 @@
-import Foundation
 import HitTestBridge
 import InkCore
 import Testing
 
 // This target is shaped like an app: it depends on InkCore and HitTestBridge only (see
-// Package.swift), never on the recording or replay tooling, and drives an InkSession the
-// way an iPad app over a web view does.
+// Package.swift), never on the recording or replay tooling. It is written from the README
+// and the DocC articles: touches go in by the platform's ids, page messages go in through the
+// same queue, and the events come out on the main actor in order. It keeps no touch-id state
+// and takes no lock.
 
-/// The exercise page, as the app's web view holds it: a button and a draggable block. Its
-/// page script answers hit tests by posting a message, some milliseconds later, and pushes
-/// region snapshots.
-final class ExercisePage: HitTestOracle, @unchecked Sendable {
-    let regions = [PageRegion(x: 20, y: 20, width: 100, height: 40), PageRegion(x: 300, y: 400, width: 80, height: 80)]
-    private let lock = NSLock()
-    private var questions: [HitTestRequest] = []
-    /// Touches the page received from the app (the platform's own touch handling).
-    private(set) var touchesDelivered: [UInt64] = []
-
-    var asked: [HitTestRequest] { lock.withLock { questions } }
+/// The exercise page in the app's web view: a button and a draggable block. Its page script
+/// (layout generation 1, as the bundled script starts) answers hit tests by posting a message
+/// later, and can push region snapshots.
+actor ExercisePage: HitTestOracle {
+    static let generation: UInt64 = 1
+    static let regions = [PageRegion(x: 20, y: 20, width: 100, height: 40, element: "check"),
+                          PageRegion(x: 300, y: 400, width: 80, height: 80, element: "block")]
+    private(set) var asked: [HitTestRequest] = []
 
     /// The page script's message channel: evaluating the request posts the answer later.
     func send(_ request: HitTestRequest) async throws -> String? {
-        lock.withLock { questions.append(request) }
+        asked.append(request)
         return nil
     }
 
-    /// What the page script posts for a request.
-    func answer(_ request: HitTestRequest) -> String {
+    /// The question asked after the first `count`, once the page has it.
+    func question(after count: Int) async -> HitTestRequest {
+        while asked.count <= count { await Task.yield() }
+        return asked[count]
+    }
+
+    /// What the page script posts for a request: the element under the point, at the page's
+    /// own generation.
+    static func answer(_ request: HitTestRequest, interactive: Bool? = nil) -> String {
         let p = request.pagePoint
-        let hit = regions.contains { p.x >= $0.x && p.x <= $0.x + $0.width && p.y >= $0.y && p.y <= $0.y + $0.height }
-        return #"{"type":"answer","id":"\#(request.token)","interactive":\#(hit),"generation":\#(request.generation)}"#
+        let hit = interactive ?? regions.contains { p.x >= $0.x && p.x <= $0.x + $0.width && p.y >= $0.y && p.y <= $0.y + $0.height }
+        return PageMessage.answer(PageAnswer(token: request.token, verdict: hit ? .page : .ink, generation: generation)).json
     }
 
     /// The page script's region snapshot.
-    func snapshot(generation: UInt64, maxAgeMs: Int) -> String {
-        let items = regions.map { #"{"x":\#($0.x),"y":\#($0.y),"width":\#($0.width),"height":\#($0.height)}"# }
-        return #"{"type":"regions","generation":\#(generation),"maxAge":\#(maxAgeMs),"regions":[\#(items.joined(separator: ","))]}"#
+    static func snapshot(maxAge: Double) -> String {
+        PageMessage.regions(RegionSnapshot(generation: generation, maxAge: maxAge, regions: regions)).json
     }
-
-    func deliver(touch: UInt64) { lock.withLock { touchesDelivered.append(touch) } }
 }
 
-/// The app's canvas view: maps UIKit's touch identities to the engine's, draws ink with
-/// InkLayer and hands the page's touches to the web view.
-final class CanvasView: @unchecked Sendable {
-    private let lock = NSLock()
-    private var layer = InkLayer()
-    private var identities = TouchIdentities()
-    private var actions: [RouterAction] = []
-    private var waiters: [(TouchID, CheckedContinuation<Void, Never>)] = []
-    let page: ExercisePage
+/// The app's canvas: draws the ink, hands the page its samples, and audits live. Everything
+/// it holds is main-actor state, fed by one task reading the session's events in order.
+@MainActor final class Canvas {
+    var layer = InkLayer()
+    var audit = DeliveryAudit()
+    var events: [EngineEvent] = []
+    /// The platform id of every sample handed to the page, in order.
+    var pageSamples: [UInt64] = []
+    /// First-ink latencies of the touches that finished as ink (the audit's one definition).
+    var firstInk: [Double] = []
 
-    init(page: ExercisePage) { self.page = page }
-
-    var strokes: [InkLayer.Stroke] { lock.withLock { layer.strokes } }
-    var all: [RouterAction] { lock.withLock { actions } }
-
-    /// A UIKit touch event, by the platform's touch identity.
-    func event(_ platform: UInt64, _ phase: TouchPhase, x: Double, y: Double, t: Double, tool: ToolKind) throws -> TouchEvent {
-        let id = try lock.withLock { try identities.resolve(platform, phase: phase) }
-        _ = lock.withLock { identities.engineID(for: platform, phase: phase) }
-        return TouchEvent(touch: id, phase: phase, samples: [TouchSample(x: x, y: y, timestamp: t, tool: tool)])
-    }
-
-    /// InkSession's `perform`: in order, on the session's executor.
-    func perform(_ batch: [RouterAction]) {
-        let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
-            for action in batch {
-                actions.append(action)
-                _ = layer.apply(action)
-                if case let .release(id, _) = action, let platform = identities.platformID(of: id) { page.deliver(touch: platform) }
-                if case let .touchFinished(id, _) = action { identities.finished(id) }
-            }
-            let finished = Set(actions.compactMap { if case let .touchFinished(id, _) = $0 { id } else { nil } })
-            let ready = waiters.filter { finished.contains($0.0) }.map(\.1)
-            waiters.removeAll { finished.contains($0.0) }
-            return ready
-        }
-        ready.forEach { $0.resume() }
-    }
-
-    func waitUntilFinished(_ id: TouchID) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done: Bool = lock.withLock {
-                if actions.contains(where: { if case .touchFinished(id, _) = $0 { true } else { false } }) { return true }
-                waiters.append((id, continuation))
-                return false
-            }
-            if done { continuation.resume() }
+    func apply(_ batch: [EngineEvent]) {
+        for event in batch {
+            events.append(event)
+            if let outcome = audit.observe(event), let latency = outcome.firstInkLatency { firstInk.append(latency) }
+            guard let action = event.action else { continue }
+            _ = layer.apply(action)
+            if case .release = action, let touch = event.touch { pageSamples.append(touch.platform) }
         }
     }
+
+    /// Waits until this canvas has drawn the first `count` events (what ``InkSession/settled()``
+    /// returns): the session publishes, this task draws, in order.
+    func caughtUp(to count: Int) async {
+        while events.count < count { await Task.yield() }
+    }
+
+    func decisions(ofPlatform platform: UInt64) -> [(HitTestVerdict, DecisionReason)] {
+        events.compactMap { event in
+            guard event.touch?.platform == platform, case let .decided(_, verdict, reason)? = event.action else { return nil }
+            return (verdict, reason)
+        }
+    }
+}
+
+private func sample(_ x: Double, _ y: Double, _ t: Double, _ tool: ToolKind = .finger) -> TouchSample {
+    TouchSample(x: x, y: y, timestamp: t, tool: tool)
+}
+
+private func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
+    .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
 }
 
 @Suite("An app embedding InkCore and HitTestBridge only")
 struct AppEmbeddingTests {
-    @Test("a pencil dot, a tap on the button and a stroke: the page gets its tap, the ink keeps every point")
+    @Test("two fingers in one callback, a refused event mid-batch, reused ids, one round trip, one queue, a retraction, the audit live")
     func session() async throws {
-        let page = ExercisePage(), clock = ManualClock(start: 5_000)
-        let canvas = CanvasView(page: page)
-        let session = InkSession(oracle: page, clock: clock, seed: 7) { canvas.perform($0) }
-
-        // 1. A decimal point with the pencil, before the page pushed any regions: a round trip.
-        let dot = try canvas.event(11, .began, x: 200, y: 200, t: 5_000, tool: .pencil)
-        try await session.handle(dot)
-        try await session.handle(canvas.event(11, .moved, x: 200.5, y: 200.2, t: 5_000.008, tool: .pencil))
-        try await session.handle(canvas.event(11, .ended, x: 200.6, y: 200.3, t: 5_000.016, tool: .pencil))
-        while page.asked.isEmpty { await Task.yield() }   // the send runs off the actor
-        clock.advance(to: 5_000.030)
-        let question = try #require(page.asked.first)
-        await session.receive(page.answer(question))
-        await canvas.waitUntilFinished(dot.touch)
-
-        // 2. The page pushes its regions; a finger tap on the button is answered from them.
-        await session.receive(page.snapshot(generation: 0, maxAgeMs: 5_000))
-        clock.advance(to: 5_001)
-        let tap = try canvas.event(11, .began, x: 50, y: 30, t: 5_001, tool: .finger)   // UIKit reused the id
-        try await session.handle(tap)
-        try await session.handle(canvas.event(11, .ended, x: 50, y: 30, t: 5_001.05, tool: .finger))
-        await canvas.waitUntilFinished(tap.touch)
-
-        // 3. A stroke away from the page's elements: ink at once, every sample.
-        clock.advance(to: 5_002)
-        let stroke = try canvas.event(12, .began, x: 500, y: 100, t: 5_002, tool: .pencil)
-        try await session.handle(stroke)
-        for i in 1...20 {
-            try await session.handle(canvas.event(12, .moved, x: 500 + Double(i) * 3, y: 100 + Double(i), t: 5_002 + Double(i) / 240,
-                                                  tool: .pencil))
+        let page = ExercisePage(), clock = ManualClock(start: 10)
+        let session = InkSession(configuration: InkEngineConfiguration(speculativeInk: true), oracle: page, clock: clock, seed: 7)
+        let canvas = Canvas()
+        let running = Task { await session.run() }
+        let drawing = Task { @MainActor in
+            for await batch in session.events { canvas.apply(batch) }
         }
-        try await session.handle(canvas.event(12, .ended, x: 563, y: 121, t: 5_002.1, tool: .pencil))
-        await canvas.waitUntilFinished(stroke.touch)
 
-        let ledger = await session.ledger, metrics = await session.metrics
+        // 1. One UIKit callback: two fingers begin together (a two-finger scroll).
+        session.submit([touch(101, .began, sample(200, 200, 10.000)), touch(102, .began, sample(260, 200, 10.001))])
+        // 2. The next callback: both move; between them an event for a touch that is not down.
+        session.submit([touch(101, .moved, sample(200, 210, 10.008), sample(200, 220, 10.016)),
+                        touch(999, .moved, sample(1, 1, 10.008), sample(2, 2, 10.012)),
+                        touch(102, .moved, sample(260, 210, 10.008), sample(260, 220, 10.016))])
+        session.submit([touch(101, .ended, sample(200, 230, 10.024)), touch(102, .ended, sample(260, 230, 10.024))])
+        await canvas.caughtUp(to: session.settled())
+        await MainActor.run {
+            // Both fingers were taken and went to the page as one gesture, every sample.
+            #expect(canvas.decisions(ofPlatform: 101).last! == (.page, .multiTouchGesture))
+            #expect(canvas.decisions(ofPlatform: 102).last! == (.page, .multiTouchGesture))
+            #expect(canvas.pageSamples.filter { $0 == 101 }.count == 4 && canvas.pageSamples.filter { $0 == 102 }.count == 4)
+        }
+        var ledger = await session.ledger
+        #expect(ledger.received == 10 && ledger.released == 8 && ledger.refused == 2 && ledger.dropped == 0)
+
+        // 3. UIKit reuses id 101 for a pencil dot; no snapshot yet: one question, and the page
+        //    at generation 1 answers it in one round trip.
+        clock.advance(to: 11)
+        let askedBefore = await page.asked.count   // 0: the gesture settled its question before it was sent
+        session.submit([touch(101, .began, sample(500, 100, 11.000, .pencil))])
+        session.submit([touch(101, .ended, sample(500.5, 100.2, 11.012, .pencil))])
+        let question = await page.question(after: askedBefore)
+        #expect(question.generation == ExercisePage.generation)
+        clock.advance(to: 11.030)
+        session.submit(.pageMessage(ExercisePage.answer(question)))
+        await canvas.caughtUp(to: session.settled())
+        var metrics = await session.metrics
+        let askedAfter = await page.asked.count
+        #expect(metrics.bridge.staleAnswers == 0 && askedBefore == 0 && askedAfter == 1, "one round trip, not stale")
+        await MainActor.run { #expect(canvas.decisions(ofPlatform: 101).last! == (.ink, .answered)) }
+
+        // 4. The page pushes its regions and a finger lands on the button: submitted one after
+        //    the other, the snapshot is in the cache when the touch asks.
+        clock.advance(to: 12)
+        session.submit(.pageMessage(ExercisePage.snapshot(maxAge: 0.5)))
+        session.submit([touch(101, .began, sample(50, 30, 12.000)), touch(101, .ended, sample(50, 30, 12.050))])
+        await canvas.caughtUp(to: session.settled())
+        await MainActor.run { #expect(canvas.decisions(ofPlatform: 101).last! == (.page, .regionCache)) }
+
+        // 5. The snapshot is stale now; a pencil lands far from every element: drawn as
+        //    speculative ink at once, then the page claims it (a new element there): retracted,
+        //    every sample to the page, and it counts for no first ink.
+        clock.advance(to: 13)
+        session.submit([touch(7, .began, sample(700, 600, 13.000, .pencil)), touch(7, .moved, sample(704, 600, 13.008, .pencil))])
+        let claimed = await page.question(after: askedBefore + 1)
+        clock.advance(to: 13.040)
+        session.submit(.pageMessage(ExercisePage.answer(claimed, interactive: true)))
+        session.submit([touch(7, .ended, sample(708, 600, 13.045, .pencil))])
+        await canvas.caughtUp(to: session.settled())
+
+        ledger = await session.ledger
+        metrics = await session.metrics
+        #expect(ledger.received == 10 + 2 + 2 + 3 && ledger.inked == 2 && ledger.released == 8 + 2 + 3 && ledger.refused == 2)
         #expect(ledger.isBalanced && ledger.dropped == 0)
-        #expect(ledger.received == 3 + 2 + 22 && ledger.inked == 3 + 22 && ledger.released == 2)
-        #expect(canvas.all.contains(.decided(dot.touch, .ink, .answered)))
-        #expect(canvas.all.contains(.decided(tap.touch, .page, .regionCache)))
-        #expect(canvas.all.contains(.decided(stroke.touch, .ink, .regionCache)))
-        #expect(page.touchesDelivered == [11, 11])   // the tap's two samples, under UIKit's own id
-        #expect(canvas.strokes.count == 2 && canvas.strokes.allSatisfy { !$0.builder.stableSegments.isEmpty })
-        #expect(page.asked.count == 1 && metrics.bridge.cacheHits == 2)
+        #expect(metrics.router.retractions == 1)
+        await MainActor.run {
+            #expect(canvas.decisions(ofPlatform: 7).map(\.0) == [.page])
+            #expect(canvas.events.contains { $0.touch?.platform == 7 && $0.action.map { if case .retractInk = $0 { true } else { false } } == true })
+            // First ink: the dot only (30 ms); the retracted touch is not counted.
+            #expect(canvas.firstInk.count == 1 && abs(canvas.firstInk[0] - 0.030) < 1e-9)
+            // The live audit agrees with the engine, and names the refused event as the one failure.
+            #expect(canvas.audit.problemCount == 0 && canvas.audit.ledger.received == ledger.received)
+            #expect(canvas.audit.verify(against: ledger) == ["1 inputs refused (2 samples)"])
+            #expect(canvas.layer.strokes.count == 1)
+        }
+        #expect(metrics.firstInk.total == 1)
         #expect(await session.sendsInFlight == 0)
-        await session.flush()
+        running.cancel()
+        await drawing.value
     }
 }

@@ -7,6 +7,21 @@ import InkCore
 final class ActionLog: @unchecked Sendable {
     private let lock = NSLock()
     private var actions: [RouterAction] = []
+    private var refusals: [InputRefusal] = []
+
+    var refused: [InputRefusal] { lock.withLock { refusals } }
+
+    /// Starts the session's input loop and a consumer of its events feeding this log, the
+    /// way an app does (one task reading the events, in order).
+    func start(_ session: InkSession) {
+        Task { await session.run() }
+        Task {
+            for await batch in session.events {
+                lock.withLock { refusals += batch.compactMap { if case let .refused(_, why) = $0.kind { why } else { nil } } }
+                append(batch.compactMap(\.action))
+            }
+        }
+    }
     private var waiters: [(predicate: @Sendable ([RouterAction]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
     var all: [RouterAction] { lock.withLock { actions } }
@@ -87,15 +102,30 @@ final class ScriptedOracle: HitTestOracle, @unchecked Sendable {
     }
 }
 
-@Suite("InkSession: EngineHost with a clock and a transport")
+extension InkSession {
+    /// Submits touch events and waits until the session has taken them.
+    func take(_ events: [TouchEvent]) async {
+        submit(events.map { .touch($0) })
+        await drained()
+    }
+
+    func take(_ event: TouchEvent) async { await take([event]) }
+
+    /// Submits a page message and waits until the session has taken it.
+    func receive(_ message: String) async {
+        submit(.pageMessage(message))
+        await drained()
+    }
+}
+
+@Suite("InkSession: InkEngine with a clock, a transport and one input queue")
 struct InkSessionTests {
     static func session(cache: String? = nil, timeout: Double = 0.25, start: Double = 1)
         async -> (InkSession, ActionLog, ScriptedOracle, ManualClock) {
         let oracle = ScriptedOracle(), clock = ManualClock(start: start), log = ActionLog()
-        var router = TouchRouterConfiguration()
-        router.decisionTimeout = timeout
-        let session = InkSession(router: router, bridge: BridgeConfiguration(timeout: timeout), oracle: oracle, clock: clock,
-                                 seed: 3) { log.append($0) }
+        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: timeout), oracle: oracle, clock: clock,
+                                 seed: 3)
+        log.start(session)
         if let cache { await session.receive(cache) }
         return (session, log, oracle, clock)
     }
@@ -113,7 +143,7 @@ struct InkSessionTests {
     func cacheHit() async throws {
         let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":500,"y":0,"width":100,"height":100}]}"#
         let (session, log, oracle, _) = await Self.session(cache: regions)
-        for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
+        await session.take(Self.dot(TouchID(1), at: 1))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         #expect(log.all.contains(.decided(TouchID(1), .ink, .regionCache)))
         let metrics = await session.metrics
@@ -126,7 +156,7 @@ struct InkSessionTests {
     @Test("the page's answer after 30 ms decides; first ink waits for it")
     func answered() async throws {
         let (session, log, oracle, clock) = await Self.session()
-        for event in Self.dot(TouchID(1), at: 1, x: 550) { try await session.handle(event) }
+        await session.take(Self.dot(TouchID(1), at: 1, x: 550))
         await oracle.waitForRequests(1)
         clock.advance(by: 0.030)
         oracle.reply(.answer(interactive: true))
@@ -141,7 +171,7 @@ struct InkSessionTests {
     @Test("never answered: one timer, at the earliest deadline, decides by the fallback; nothing is lost")
     func neverAnswered() async throws {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.2)
-        for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
+        await session.take(Self.dot(TouchID(1), at: 1))
         await oracle.waitForRequests(1)
         await clock.waitForSleepers(1)
         #expect(clock.sleeperDeadlines == [1.2])   // one timer, not one per request and one per deadline
@@ -159,7 +189,7 @@ struct InkSessionTests {
     @Test("an answer exactly at the deadline is late: the deadline decides (the tie-break rule)")
     func tieBreak() async throws {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.25)
-        for event in Self.dot(TouchID(1), at: 1, x: 550) { try await session.handle(event) }
+        await session.take(Self.dot(TouchID(1), at: 1, x: 550))
         await oracle.waitForRequests(1)
         await clock.waitForSleepers(1)
         clock.advance(to: 1.25)
@@ -176,11 +206,11 @@ struct InkSessionTests {
     func rearmed() async throws {
         let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[]}"#
         let (session, log, _, clock) = await Self.session(timeout: 0.25)
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        await session.take(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         await clock.waitForSleepers(1)
         #expect(clock.sleeperDeadlines == [1.25])
         await session.receive(regions)   // the cache cannot decide a question already asked…
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
+        await session.take(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         while clock.sleeperCount > 0 { await Task.yield() }   // …the cancel settles it: the timer goes
         #expect(clock.sleeperDeadlines.isEmpty)
@@ -191,7 +221,7 @@ struct InkSessionTests {
         let (session, log, oracle, _) = await Self.session()
         let down = TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])
         let cancel = TouchEvent(touch: TouchID(1), phase: .cancelled, samples: [])
-        try await session.handle([down, cancel])   // one turn of the actor: the send has not started
+        await session.take([down, cancel])   // one batch, taken in one turn of the actor: the send has not started
         await log.wait(until: ActionLog.finished(TouchID(1)))
         while await session.sendsInFlight > 0 { await Task.yield() }
         #expect(oracle.sent.isEmpty)
@@ -202,9 +232,9 @@ struct InkSessionTests {
     @Test("a cancelled touch abandons its query and its send; an answer returned anyway is counted late")
     func cancelled() async throws {
         let (session, log, oracle, _) = await Self.session()
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        await session.take(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         await oracle.waitForRequests(1)
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
+        await session.take(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         oracle.reply(.answer(interactive: false))
         while (await session.metrics).bridge.lateAnswers == 0 { await Task.yield() }
@@ -215,7 +245,7 @@ struct InkSessionTests {
     @Test("the transport failing gives the fallback at once")
     func transportFails() async throws {
         let (session, log, oracle, _) = await Self.session()
-        for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
+        await session.take(Self.dot(TouchID(1), at: 1))
         await oracle.waitForRequests(1)
         oracle.reply(.fail)
         await log.wait(until: ActionLog.finished(TouchID(1)))
@@ -226,7 +256,7 @@ struct InkSessionTests {
     func shared() async throws {
         let (session, log, oracle, _) = await Self.session()
         // The first tap lifts before its answer; the second lands beside it while the question is open.
-        for event in Self.dot(TouchID(1), at: 1, x: 5) + Self.dot(TouchID(2), at: 1.02, x: 6) { try await session.handle(event) }
+        await session.take(Self.dot(TouchID(1), at: 1, x: 5) + Self.dot(TouchID(2), at: 1.02, x: 6))
         await oracle.waitForRequests(1)
         let request = try #require(oracle.sent.first)
         oracle.reply(.viaReceive)
@@ -255,39 +285,39 @@ struct InkSessionTests {
             }
         }
         let clock = FrozenTimerClock(), log = ActionLog(), oracle = ScriptedOracle()
-        let session = InkSession(oracle: oracle, clock: clock, seed: 1) { log.append($0) }
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        let session = InkSession(oracle: oracle, clock: clock, seed: 1)
+        log.start(session)
+        await session.take(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         clock.set(2)   // past the 250 ms deadline
-        await #expect(throws: HostError.self) {
-            try await session.handle(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 2)]))
-        }
-        #expect(log.all.contains(.decided(TouchID(1), .ink, .deadline)))
+        await session.take(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 2)]))
+        await log.wait { $0.contains(.decided(TouchID(1), .ink, .deadline)) }
+        #expect(log.refused == [.identity(.notDown(9))])
         #expect(log.all.contains(.ink(TouchID(1), TouchSample(x: 5, y: 5, timestamp: 1))))
         let ledger = await session.ledger
-        #expect(ledger.inked == 1 && ledger.received == 1)
+        #expect(ledger.inked == 1 && ledger.received == 2 && ledger.refused == 1 && ledger.dropped == 0)
         await session.flush()
     }
 
     @Test("first ink is measured for a touch decided without asking (pencil only)")
     func firstInkWithoutQuestion() async throws {
         let clock = ManualClock(start: 1), log = ActionLog()
-        var router = TouchRouterConfiguration()
-        router.pencilOnly = true
-        let session = InkSession(router: router, oracle: ScriptedOracle(), clock: clock, seed: 1) { log.append($0) }
-        for event in Self.dot(TouchID(1), at: 1) { try await session.handle(event) }
+        let session = InkSession(configuration: InkEngineConfiguration(pencilOnly: true), oracle: ScriptedOracle(), clock: clock, seed: 1)
+        log.start(session)
+        await session.take(Self.dot(TouchID(1), at: 1))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         let metrics = await session.metrics
         #expect(metrics.firstInk.counts[0] == 1 && metrics.bridge.queries == 0)
     }
 
-    @Test("refused input is a typed error and changes nothing")
+    @Test("a refused input is a typed refusal event, changes nothing else, and its samples are counted refused")
     func refused() async {
-        let (session, _, _, _) = await Self.session()
-        await #expect(throws: HostError.self) {
-            try await session.handle(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
-        }
+        let (session, log, _, _) = await Self.session()
+        await session.take(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
+        while log.refused.isEmpty { await Task.yield() }
+        #expect(log.refused == [.identity(.notDown(9))])
         let ledger = await session.ledger
-        #expect(ledger.received == 0)
+        #expect(ledger.received == 1 && ledger.refused == 1 && ledger.isBalanced && log.all.isEmpty)
+        #expect(await session.metrics.auditFailures.count == 1)
     }
 
     @Test("the histogram buckets latencies by their upper bounds")

@@ -47,14 +47,13 @@ struct UptimeClockTests {
         let uptime = 86_400.25   // a day after boot, as UITouch.timestamp reads then
         let oracle = ScriptedOracle(), clock = ManualClock(start: uptime), log = ActionLog()
         let timeout = 0.2
-        var router = TouchRouterConfiguration()
-        router.decisionTimeout = timeout
-        let session = InkSession(router: router, bridge: BridgeConfiguration(timeout: timeout), oracle: oracle, clock: clock,
-                                 seed: 5) { log.append($0) }
+        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: timeout), oracle: oracle, clock: clock,
+                                 seed: 5)
+        log.start(session)
         let down = uptime - 0.004   // the touch happened just before its event reached the session
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .began,
+        await session.take(TouchEvent(touch: TouchID(1), phase: .began,
                                             samples: [TouchSample(x: 5, y: 5, timestamp: down, tool: .pencil)]))
-        try await session.handle(TouchEvent(touch: TouchID(1), phase: .ended,
+        await session.take(TouchEvent(touch: TouchID(1), phase: .ended,
                                             samples: [TouchSample(x: 6, y: 5, timestamp: down + 0.016, tool: .pencil)]))
         await oracle.waitForRequests(1)
         await clock.waitForSleepers(1)   // the one timer, armed for the earliest deadline: the engine's

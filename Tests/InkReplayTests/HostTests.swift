@@ -63,7 +63,8 @@ struct HostTests {
         ].joined(separator: "\n") + "\n")
         let refused = twice.filter { $0["kind"] as? String == "error" }
         #expect(refused.count == 1 && refused.first?["line"] as? Int == 3)
-        #expect(twice.last?["received"] as? Int == 2)
+        // Refused samples are received and counted refused: nothing hides behind dropped 0.
+        #expect(twice.last?["received"] as? Int == 3 && twice.last?["refused"] as? Int == 1 && twice.last?["dropped"] as? Int == 0)
     }
 
     @Test("the summary counts what the lines showed: every ignored answer by kind, one round trip per query line, deadline decisions")

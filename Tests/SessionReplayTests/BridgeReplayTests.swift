@@ -16,7 +16,7 @@ struct BridgeReplayTests {
     }
 
     static func replay(_ path: String, cache: Bool, latency: Double = 0.030, jitter: Double = 0, seed: UInt64 = 1) -> ReplayReport {
-        let configuration = ReplayConfiguration(oracle: .regions(latency: latency), useCache: cache, latencyJitter: jitter, seed: seed)
+        let configuration = ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: cache), oracle: .regions(latency: latency), latencyJitter: jitter, seed: seed)
         return SessionReplayer(configuration: configuration).replay(SessionLog.read(contentsOf: path), file: path)
     }
 
@@ -65,7 +65,7 @@ struct BridgeReplayTests {
         var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 100, height: 100)))
         builder.stroke(TouchID(1), [TouchSample(x: 10, y: 10, timestamp: 1), TouchSample(x: 12, y: 10, timestamp: 1.01)],
                        answerAfter: nil)
-        let report = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.03), useCache: true))
+        let report = SessionReplayer(configuration: ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: true), oracle: .regions(latency: 0.03)))
             .replay(builder.log)
         #expect(report.isVerified)
         #expect(report.touches.first?.reason == .deadline)
@@ -90,7 +90,7 @@ struct SpeculativeReplayTests {
 
     @Test("a wrong guess is retracted and every sample reaches the page in order")
     func wrongGuessRetracted() throws {
-        let configuration = ReplayConfiguration(oracle: .regions(latency: 0.030), useCache: true, speculativeInk: true)
+        let configuration = ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: true, speculativeInk: true), oracle: .regions(latency: 0.030))
         let report = SessionReplayer(configuration: configuration).replay(Self.wrongGuess)
         #expect(report.isVerified, "\(report.problems)")
         let touch = try #require(report.touches.first)
@@ -103,9 +103,9 @@ struct SpeculativeReplayTests {
     @Test("speculation changes no verdict on the fixtures and never loses a sample", arguments: FixturePaths.allSessionLogs)
     func sameVerdicts(path: String) {
         let read = SessionLog.read(contentsOf: path)
-        let plain = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.030), useCache: true)).replay(read)
-        let speculative = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.030), useCache: true,
-                                                                             speculativeInk: true)).replay(read)
+        let plain = SessionReplayer(configuration: ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: true), oracle: .regions(latency: 0.030))).replay(read)
+        let speculative = SessionReplayer(configuration: ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: true, speculativeInk: true),
+                                                                             oracle: .regions(latency: 0.030))).replay(read)
         #expect(plain.isVerified && speculative.isVerified)
         for (a, b) in zip(plain.touches, speculative.touches) {
             if let verdict = a.verdict, let other = b.verdict { #expect(verdict == other) }

@@ -55,7 +55,7 @@ struct DecisionTimelineTests {
 
     @Test("the cache answers a drag without a round trip; a second finger takes an inking touch to the page: both decisions, the retraction")
     func cacheAndRetraction() throws {
-        let (drag, _) = try Self.timeline(Self.fixture("drag-block.jsonl")) { $0.useCache = true }
+        let (drag, _) = try Self.timeline(Self.fixture("drag-block.jsonl")) { $0.engine.useRegionCache = true }
         let touch = try #require(drag.touches.first)
         #expect(touch.decision?.reason == .regionCache && touch.decision?.verdict == .page)
         #expect(touch.questions.allSatisfy { $0.sent == nil }, "no round trip")
@@ -63,7 +63,7 @@ struct DecisionTimelineTests {
 
         let (scroll, report) = try Self.timeline(Self.fixture("scroll-then-write.jsonl")) {
             $0.oracle = .regions(latency: 0.030)
-            $0.useCache = true
+            $0.engine.useRegionCache = true
         }
         let first = try #require(scroll.touches.first)
         #expect(first.decisions.map(\.verdict) == [.ink, .page])
@@ -78,7 +78,7 @@ struct DecisionTimelineTests {
     func speculative() throws {
         let (timeline, _) = try Self.timeline(SyntheticSessions.decimalPoint) {
             $0.oracle = .regions(latency: 0.100)
-            $0.speculativeInk = true
+            $0.engine.speculativeInk = true
         }
         let dot = timeline.touches[1]
         let decision = try #require(dot.decision)
@@ -100,15 +100,13 @@ struct DecisionTimelineTests {
     @Test("memory is bounded: touches and page events past the limits are counted, not kept")
     func bounded() throws {
         var timeline = DecisionTimeline(touchLimit: 3, pageEventLimit: 2)
-        var output: [HostOutput] = []
-        output.reserveCapacity(4)
         for k in 0..<10 {
             let id = TouchID(UInt64(k + 1))
             let time = Double(k)
             let sample = TouchSample(x: 1, y: 1, timestamp: time, tool: .pencil)
-            timeline.record(.touch(TouchEvent(touch: id, phase: .began, samples: [sample])), platformID: 1, at: time,
-                            outcome: nil, refusal: nil, output: [])
-            timeline.record(.layout(.identity, generation: UInt64(k)), platformID: nil, at: time, outcome: nil, refusal: nil, output: [])
+            timeline.observe(EngineEvent(time: time, touch: EngineTouch(engine: id, platform: 1),
+                                         kind: .took(TouchEvent(touch: id, phase: .began, samples: [sample]))))
+            timeline.observe(EngineEvent(time: time, kind: .layout(.identity, generation: UInt64(k))))
         }
         #expect(timeline.touches.count == 3 && timeline.omittedTouches == 7)
         #expect(timeline.page.count == 2 && timeline.omittedPageEvents == 8)
@@ -119,24 +117,29 @@ struct DecisionTimelineTests {
     func resentAndRefused() throws {
         var timeline = DecisionTimeline()
         let touch = TouchID(7), point = CanvasPoint(x: 5, y: 5)
+        let named = EngineTouch(engine: touch, platform: 3)
         let down = TouchEvent(touch: touch, phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1, tool: .pencil)])
         let first = HitTestRequest(token: QueryToken(high: 1, low: 1), pagePoint: point, generation: 1)
         let again = HitTestRequest(token: QueryToken(high: 1, low: 2), pagePoint: point, generation: 2)
-        timeline.record(.touch(down), platformID: 3, at: 1, outcome: nil, refusal: nil,
-                        output: [.engine(.queryPage(QueryID(rawValue: 1), touch: touch, point: point, askedAt: 1)), .send(first, touches: [touch])])
+        timeline.observe(EngineEvent(time: 1, touch: named, kind: .took(down)))
+        timeline.observe(EngineEvent(time: 1, touch: named, kind: .action(.queryPage(QueryID(rawValue: 1), touch: touch, point: point, askedAt: 1))))
+        timeline.observe(EngineEvent(time: 1, touch: named, roundTrip: first.token, kind: .send(first, touches: [named])))
         // The page answered for an old layout: the bridge sends the question again.
-        timeline.record(.decodedPageMessage(.answer(PageAnswer(token: first.token, verdict: .ink, generation: 1))), platformID: nil, at: 1.02,
-                        outcome: .staleGeneration, refusal: nil, output: [.send(again, touches: [touch])])
+        let stale = PageMessage.answer(PageAnswer(token: first.token, verdict: .ink, generation: 1))
+        timeline.observe(EngineEvent(time: 1.02, roundTrip: first.token, kind: .pageMessage(stale, .staleGeneration)))
+        timeline.observe(EngineEvent(time: 1.02, touch: named, roundTrip: again.token, kind: .send(again, touches: [named])))
         let questions = timeline.touches[0].questions
         #expect(questions.count == 2)
         #expect(questions[0].closed == 1.02 && questions[0].answered == nil)
         #expect(questions[1].token == again.token && questions[1].sent == 1.02)
         #expect(timeline.touches[0].notes.map(\.text) == ["stale answer"])
-        // A stray event whose platform id (7) happens to equal this lane's engine id.
+        // A stray event refused by the touch-id rule names no touch the engine knows.
         let stray = TouchEvent(touch: TouchID(7), phase: .moved, samples: [TouchSample(x: 5, y: 5, timestamp: 1.05, tool: .pencil)])
-        timeline.record(.touch(stray), platformID: nil, at: 1.05, outcome: nil,
-                        refusal: .host(.time(HostTimeError(now: 1.05, given: 1))), output: [])
+        timeline.observe(EngineEvent(time: 1.05, kind: .refused(.touch(stray), .identity(.notDown(7)))))
         #expect(timeline.touches[0].notes.count == 1)
+        // A refused event of a touch the engine knows is noted on its lane.
+        timeline.observe(EngineEvent(time: 1.06, touch: named, kind: .refused(.touch(stray), .time(HostTimeError(now: 1.06, given: 1)))))
+        #expect(timeline.touches[0].notes.count == 2)
     }
 
     @Test("without the option, nothing is recorded")

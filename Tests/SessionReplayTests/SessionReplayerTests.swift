@@ -43,7 +43,7 @@ struct SessionReplayerTests {
           arguments: [0.100, 0.250])
     func deadlineTimedWhenItFires(timeout: Double) throws {
         var configuration = ReplayConfiguration(oracle: .recordedWithLatency(1.0))
-        configuration.router.decisionTimeout = timeout
+        configuration.engine.decisionTimeout = timeout
         let report = SessionReplayer(configuration: configuration).replay(SyntheticSessions.decimalPoint)
         #expect(report.isVerified)
         // Both touches wait for answers that come after their deadlines; the dot lifts long
@@ -69,7 +69,7 @@ struct SessionReplayerTests {
 
     @Test("an unanswered touch is decided by the timeout fallback", arguments: [HitTestVerdict.ink, .page])
     func neverAnswered(fallback: HitTestVerdict) throws {
-        let report = SessionReplayer(configuration: ReplayConfiguration(timeoutFallback: fallback))
+        let report = SessionReplayer(configuration: ReplayConfiguration(engine: InkEngineConfiguration(fallback: fallback, useRegionCache: false)))
             .replay(SyntheticSessions.neverAnswered)
         #expect(report.isVerified)
         let touch = try #require(report.touches.first)
@@ -129,7 +129,7 @@ struct SessionReplayerTests {
             """
         let report = replayer.replay(SessionLog.parse(text, file: "bad.jsonl"))
         #expect(report.issues.map(\.line) == [3, 4])
-        #expect(report.issues[0].error == .host(.engine(.timestampWentBackwards(TouchID(1), previous: 1, got: 0.5))))
+        #expect(report.issues[0].error == .engine(.timestampWentBackwards(TouchID(1), previous: 1, got: 0.5)))
         #expect(report.issues[1].error == .identity(.notDown(9)))
         #expect(report.refusedSamples == 2)
         #expect(report.dropped == 0)
@@ -240,7 +240,7 @@ struct SessionReplayerTests {
 
     @Test("the audit notices a sample that went missing, and does not count it")
     func auditCatchesLoss() {
-        var audit = SampleFlowAudit()
+        var audit = DeliveryAudit()
         let id = TouchID(1)
         let samples = (0..<3).map { TouchSample(x: Double($0), y: 0, timestamp: Double($0) / 100) }
         audit.accepted(TouchEvent(touch: id, phase: .began, samples: samples))
@@ -255,7 +255,7 @@ struct SessionReplayerTests {
 
     @Test("a touch that never finished is checked when the audit closes")
     func auditClosesOpenTouches() {
-        var audit = SampleFlowAudit()
+        var audit = DeliveryAudit()
         let samples = (0..<2).map { TouchSample(x: Double($0), y: 0, timestamp: Double($0) / 100) }
         audit.accepted(TouchEvent(touch: TouchID(1), phase: .began, samples: samples))
         audit.accepted(TouchEvent(touch: TouchID(2), phase: .began, samples: samples))

@@ -38,7 +38,7 @@ struct SoakTests {
         let id = TouchID(1)
         let samples = (0..<3).map { TouchSample(x: Double($0), y: 0, timestamp: Double($0) * 0.01) }
         func audit(_ actions: [RouterAction]) -> [String] {
-            var audit = SampleFlowAudit()
+            var audit = DeliveryAudit()
             audit.accepted(TouchEvent(touch: id, phase: .began, samples: samples))
             for action in actions { audit.record(action, now: 0) }
             return audit.problems

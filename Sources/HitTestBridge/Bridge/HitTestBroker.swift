@@ -305,9 +305,14 @@ public struct HitTestBroker: Sendable {
         do {
             return receive(try PageMessage.decode(bytes, maxBytes: configuration.maxMessageBytes), now: now, into: &actions)
         } catch {
-            metrics.refusedMessages += 1
-            return .refused(error)
+            return refuse(error)
         }
+    }
+
+    /// Counts a page message that did not decode.
+    public mutating func refuse(_ error: WireMessageError) -> ReceiveOutcome {
+        metrics.refusedMessages += 1
+        return .refused(error)
     }
 
     /// Applies a decoded page message.

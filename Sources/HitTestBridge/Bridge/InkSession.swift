@@ -21,139 +21,224 @@ public struct LatencyHistogram: Sendable, Hashable {
     public var total: Int { counts.reduce(0, +) }
 }
 
-/// What a live session has done: the engine's counters, the bridge's metrics and how soon
-/// ink appeared.
+/// What a live session has done: the engine's counters, the bridge's metrics, how soon ink
+/// appeared and what the live audit found.
 public struct InkSessionMetrics: Sendable, Hashable {
     /// The engine's counters (retractions, gestures, deadlines…).
     public var router: RouterCounters
     /// The bridge's metrics (round trips, cache hits, timeouts, late answers…).
     public var bridge: BridgeMetrics
-    /// Touch-down to first ink, per touch that became ink.
+    /// Touch-down to first ink, per finished touch that became ink (``TouchOutcome/firstInkLatency``:
+    /// retracted ink does not count).
     public var firstInk: LatencyHistogram
+    /// Why the session does not verify so far (``DeliveryAudit/verify(against:)``); empty
+    /// while every sample is accounted for.
+    public var auditFailures: [String]
 }
 
 /// How the session reaches the page: a transport only. It evaluates
 /// ``HitTestRequest/scriptInvocation`` in the page (or hands the request to the page
-/// script by other means); every decision stays with the session's ``EngineHost``.
+/// script by other means); every decision stays with the session's engine.
 public protocol HitTestOracle: Sendable {
     /// Sends a request to the page.
     /// - Returns: the page's reply message, untrusted, when the transport returns it
-    ///   directly; `nil` when the reply arrives later through ``InkSession/receive(_:)``.
+    ///   directly; `nil` when the reply arrives later through ``InkSession/submit(_:)``.
     /// - Throws: when the page cannot be asked; the request's queries get the fallback at once.
     ///   A send the session no longer needs (its round trip was settled) is cancelled.
     func send(_ request: HitTestRequest) async throws -> String?
 }
 
-/// A live session: ``EngineHost`` (the engine and the bridge, joined in one pure value) with
-/// a clock and a transport to the page.
+/// A live session: ``InkEngine`` with a clock, a transport to the page and one ordered
+/// input queue.
 ///
-/// The host feeds platform events and the page's messages in; every input runs through the
-/// host at once, on the actor, and the engine's actions reach `perform` in order, one batch
-/// per input, whether they came from an event, an answer or a deadline. There is no task
-/// per query: one timer, re-armed to the host's next deadline and cancelled when it moves,
-/// and one send per round trip to the page (shared by the queries near it, none when the
-/// region cache answers), started only while a query still waits for it and cancelled when
-/// its round trip is settled. The tie-break rule is the host's: a deadline due by an
-/// input's time fires before the input.
+/// Everything goes in through ``submit(_:)``: touch events, estimated-property updates,
+/// the page's messages, layout changes. It is `nonisolated` and returns at once; inputs
+/// are taken by ``run()`` strictly in the order they were submitted, so a region snapshot
+/// submitted before a touch is in the cache when the touch asks. The page's replies to the
+/// session's own sends and the one timer's ticks join the same queue.
+///
+/// What happened comes out of ``events``, one batch per input taken, in order. Iterate it
+/// from one task (a `@MainActor` one to draw): a single `for await` loop keeps the batches
+/// in order; a task per batch would not.
 ///
 /// The clock must count in the same seconds as the samples' timestamps: the default,
-/// ``UptimeClock``, is the timebase of `UITouch.timestamp`, so platform timestamps pass
-/// through unchanged.
+/// ``UptimeClock``, is the timebase of `UITouch.timestamp`.
 ///
 /// ```swift
-/// let session = InkSession(oracle: webViewOracle) { actions in render(actions) }
-/// try await session.handle(event)
-/// await session.receive(messageBody)   // the page's messages, as they arrive
+/// let session = InkSession(oracle: webViewOracle)
+/// Task { await session.run() }                       // takes the inputs until cancelled
+/// Task { @MainActor in
+///     for await batch in session.events { canvas.apply(batch) }   // in order, on the main actor
+/// }
+/// session.submit([.touch(event)])                    // from the touch callback
+/// session.submit([.pageMessage(messageBody)])        // from the page's message handler
 /// ```
 public actor InkSession {
-    private var host: EngineHost
+    private enum Queued: Sendable {
+        case inputs([EngineInput])
+        case timerFired(Double)
+        case drained(CheckedContinuation<Void, Never>)
+        case settled(CheckedContinuation<Void, Never>)
+    }
+
+    private var engine: InkEngine
+    private var audit = DeliveryAudit()
+    private var firstInk = LatencyHistogram()
     private let oracle: any HitTestOracle
     private let clock: any BridgeClock
-    private let perform: @Sendable ([RouterAction]) -> Void
-    private var downTimes: [TouchID: Double] = [:]
-    private var firstInk = LatencyHistogram()
+    private let queue: AsyncStream<Queued>
+    private let enqueue: AsyncStream<Queued>.Continuation
+    private let eventSink: AsyncStream<[EngineEvent]>.Continuation
+    private var settledWaiters: [CheckedContinuation<Void, Never>] = []
     /// The one timer, and the deadline it is armed for.
     private var timer: Task<Void, Never>?
     private var armedDeadline: Double?
     /// Sends in flight, by round trip.
     private var sends: [QueryToken: Task<Void, Never>] = [:]
+    private var batch: [EngineEvent] = []
+    /// Events published to ``events`` so far.
+    private var published = 0
 
-    /// Creates a session.
+    /// What happened, one batch per input taken, in order. Iterate it from one task; it
+    /// ends when ``run()`` returns. Unbounded: a consumer that stops reading makes it grow.
+    public nonisolated let events: AsyncStream<[EngineEvent]>
+
+    /// Creates a session. Nothing is taken until ``run()`` runs.
     /// - Parameters:
-    ///   - router: The engine's settings. Its `TouchRouterConfiguration/decisionTimeout`
-    ///     is the engine's own deadline; the bridge's timeout should not be longer.
-    ///   - bridge: The bridge's settings (timeout, fallback, cache, speculative ink).
-    ///   - transform: Canvas to page, until ``layoutChanged(_:generation:)``.
+    ///   - configuration: How touches are decided and the page asked (one timeout).
+    ///   - transform: Canvas to page, until a `.layout` input.
+    ///   - pageGeneration: The page's layout generation at the start (the bundled page
+    ///     script's first, by default).
     ///   - oracle: The transport to the page.
     ///   - clock: The clock the deadlines run on, on the samples' timebase (default
     ///     ``UptimeClock``, the platform touch timestamps' clock).
-    ///   - seed: Seeds the query tokens (`nil`, the default: the system's random generator).
-    ///   - perform: Called with each batch of actions, in order, on the session's executor.
-    public init(router: TouchRouterConfiguration = TouchRouterConfiguration(), bridge: BridgeConfiguration = BridgeConfiguration(),
-                transform: PageTransform = .identity, oracle: any HitTestOracle, clock: any BridgeClock = UptimeClock(),
-                seed: UInt64? = nil, perform: @escaping @Sendable ([RouterAction]) -> Void) {
-        host = EngineHost(router: router, bridge: bridge, transform: transform, seed: seed)
+    ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random generator).
+    public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
+                pageGeneration: UInt64 = PageScript.firstGeneration, oracle: any HitTestOracle,
+                clock: any BridgeClock = UptimeClock(), seed: UInt64? = nil) {
+        engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
         self.oracle = oracle
         self.clock = clock
-        self.perform = perform
+        (queue, enqueue) = AsyncStream.makeStream(of: Queued.self)
+        (events, eventSink) = AsyncStream.makeStream(of: [EngineEvent].self)
     }
 
     deinit {
         timer?.cancel()
         for send in sends.values { send.cancel() }
+        enqueue.finish()
+        eventSink.finish()
     }
 
-    /// The engine's ledger: every sample received and where it went.
-    public var ledger: SampleLedger { host.ledger }
+    // MARK: - In
+
+    /// Queues inputs, to be taken in order after everything submitted before. Returns at
+    /// once; safe from any thread or actor. A refused input never blocks the rest: it comes
+    /// out as a `.refused` event and its samples are counted in ``SampleLedger/refused``.
+    public nonisolated func submit(_ inputs: [EngineInput]) {
+        enqueue.yield(.inputs(inputs))
+    }
+
+    /// Queues one input (see ``submit(_:)``).
+    public nonisolated func submit(_ input: EngineInput) { submit([input]) }
+
+    /// Takes the queued inputs, in order, until the calling task is cancelled; then stops
+    /// the timer and the sends, and ends ``events``. Run it once, in a task of its own.
+    public func run() async {
+        for await item in queue {
+            switch item {
+            case let .inputs(inputs): take(inputs)
+            case let .timerFired(deadline):
+                if armedDeadline == deadline {
+                    armedDeadline = nil
+                    timer = nil
+                }
+                take([.tick])
+            case let .drained(waiter): waiter.resume()
+            case let .settled(waiter):
+                if engine.isSettled { waiter.resume() } else { settledWaiters.append(waiter) }
+            }
+        }
+        stop()
+        eventSink.finish()
+        for waiter in settledWaiters { waiter.resume() }
+        settledWaiters.removeAll()
+    }
+
+    /// Returns once every input submitted before the call has been taken and no touch waits
+    /// for a decision (the page answered, or the deadline decided): everything handed in
+    /// has gone to the ink or to the page, or was cancelled or refused. Also returns when
+    /// ``run()`` stops.
+    ///
+    /// - Returns: How many events the session has published to ``events`` by then: a
+    ///   consumer that has read that many has seen everything up to the settled state.
+    @discardableResult
+    public func settled() async -> Int {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in enqueue.yield(.settled(waiter)) }
+        return published
+    }
+
+    /// Returns once every input submitted before the call has been taken (decided or not).
+    ///
+    /// - Returns: How many events the session has published to ``events`` by then.
+    @discardableResult
+    public func drained() async -> Int {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in enqueue.yield(.drained(waiter)) }
+        return published
+    }
+
+    // MARK: - State
+
+    /// Every sample handed in and where it went.
+    public var ledger: SampleLedger { engine.ledger }
 
     /// What the session has done so far.
     public var metrics: InkSessionMetrics {
-        InkSessionMetrics(router: host.counters, bridge: host.bridgeMetrics, firstInk: firstInk)
+        InkSessionMetrics(router: engine.counters, bridge: engine.bridgeMetrics, firstInk: firstInk,
+                          auditFailures: audit.problemCount > 0 || audit.refusedInputs > 0 ? audit.verify(against: engine.ledger) : [])
     }
 
     /// Sends to the page in flight (at most one per round trip).
     public var sendsInFlight: Int { sends.count }
 
-    /// Handles one platform touch event.
-    /// - Throws: ``HostError`` when the engine refuses it; it changes nothing (the
-    ///   deadlines due by now still fire, and their actions are performed).
-    public func handle(_ event: TouchEvent) throws(HostError) {
-        try execute(.touch(event))
-    }
-
-    /// Handles several platform touch events in one turn of the actor, in order (the
-    /// touches of one UIKit callback, for instance): one hop instead of one per event.
-    /// - Throws: ``HostError`` for the first event the engine refuses; the events before it
-    ///   were taken, that one and the rest were not.
-    public func handle(_ events: [TouchEvent]) throws(HostError) {
-        for event in events { try execute(.touch(event)) }
-    }
-
-    /// Applies an estimated-property update.
-    /// - Throws: ``HostError`` when the engine refuses it; it changes nothing (the
-    ///   deadlines due by now still fire, and their actions are performed).
-    public func apply(_ update: EstimatedPropertyUpdate) throws(HostError) {
-        try execute(.update(update))
-    }
-
-    /// Takes a message the page posted (untrusted): an answer or a region snapshot.
-    @discardableResult
-    public func receive(_ message: String) -> ReceiveOutcome? {
-        try? execute(.pageMessage(Array(message.utf8)))
-    }
-
-    /// The page scrolled, zoomed or changed its layout.
-    /// - Throws: ``HostError`` for a transform that is not finite and positive.
-    public func layoutChanged(_ transform: PageTransform, generation: UInt64? = nil) throws(HostError) {
-        try execute(.layout(transform, generation: generation))
-    }
-
-    /// Settles every undecided touch by the fallback now (the page is going away), and stops
-    /// the timer and the sends.
+    /// Settles every undecided touch by the fallback now (the page is going away); the
+    /// events go out as usual.
     public func flush() {
-        var output: [HostOutput] = []
-        host.finish(into: &output)
-        carryOut(output)
+        engine.finish(into: &batch)
+        publish()
+    }
+
+    // MARK: - The one place that takes inputs
+
+    private func take(_ inputs: [EngineInput]) {
+        engine.take(inputs, now: max(clock.now, engine.now), into: &batch)
+        publish()
+    }
+
+    /// Hands the batch out, feeds the observers, starts sends, re-arms the timer.
+    private func publish() {
+        for event in batch {
+            if let outcome = audit.observe(event), let latency = outcome.firstInkLatency { firstInk.record(latency) }
+            if case let .send(request, _) = event.kind { startSend(request) }
+        }
+        if !batch.isEmpty {
+            published += batch.count
+            eventSink.yield(batch)
+        }
+        batch.removeAll(keepingCapacity: true)
+        // Round trips settled by this input need their sends no more.
+        for (token, send) in sends where !engine.isWaiting(for: token) {
+            send.cancel()
+            sends[token] = nil
+        }
+        rearmTimer()
+        if engine.isSettled, !settledWaiters.isEmpty {
+            for waiter in settledWaiters { waiter.resume() }
+            settledWaiters.removeAll()
+        }
+    }
+
+    private func stop() {
         timer?.cancel()
         timer = nil
         armedDeadline = nil
@@ -161,82 +246,31 @@ public actor InkSession {
         sends.removeAll()
     }
 
-    // MARK: - The one place that executes
-
-    @discardableResult
-    private func execute(_ input: HostInput) throws(HostError) -> ReceiveOutcome? {
-        var output: [HostOutput] = []
-        do {
-            let outcome = try host.deliver(input, now: max(clock.now, host.now), into: &output)
-            if case let .touch(event) = input, event.phase == .began, let down = event.samples.first {
-                downTimes[event.touch] = down.timestamp
-            }
-            carryOut(output)
-            return outcome
-        } catch {
-            // The input was refused, but the deadlines due by now fired before it: their
-            // actions are carried out all the same.
-            carryOut(output)
-            throw error
-        }
-    }
-
-    private func carryOut(_ output: [HostOutput]) {
-        var actions: [RouterAction] = []
-        for item in output {
-            switch item {
-            case let .engine(action):
-                actions.append(action)
-                note(action)
-            case let .send(request, _):
-                startSend(request)
-            }
-        }
-        if !actions.isEmpty { perform(actions) }
-        // Round trips settled by this input need their sends no more.
-        for (token, send) in sends where !host.isWaiting(for: token) {
-            send.cancel()
-            sends[token] = nil
-        }
-        rearmTimer()
-    }
-
-    private func note(_ action: RouterAction) {
-        switch action {
-        case let .ink(touch, _):
-            if let down = downTimes.removeValue(forKey: touch) { firstInk.record(max(0, host.now - down)) }
-        case let .touchFinished(touch, _), let .cancel(touch, _), let .decided(touch, .page, _):
-            downTimes[touch] = nil
-        default:
-            break
-        }
-    }
-
     private func startSend(_ request: HitTestRequest) {
-        let oracle = self.oracle
+        let oracle = self.oracle, enqueue = self.enqueue
         sends[request.token]?.cancel()
         sends[request.token] = Task { [weak self] in
             // Asked from the actor: a round trip settled (or abandoned) meanwhile is not sent.
             guard await self?.isWaiting(for: request.token) == true else { return }
-            // The session is not held while the page is asked: one dropped meanwhile goes.
             do {
-                // A reply is delivered even if the send was cancelled meanwhile: the bridge
-                // counts it for what it is (late, duplicate).
-                if let reply = try await oracle.send(request) { await self?.receive(reply) }
+                // A reply joins the input queue even if the send was cancelled meanwhile:
+                // the bridge counts it for what it is (late, duplicate).
+                if let reply = try await oracle.send(request) { enqueue.yield(.inputs([.pageMessage(reply)])) }
             } catch {
-                _ = try? await self?.execute(.sendFailed(request.token))  // nothing, if already settled
+                enqueue.yield(.inputs([.sendFailed(request.token)]))  // nothing, if already settled
             }
             await self?.sendEnded(request.token)
         }
     }
 
-    private func isWaiting(for token: QueryToken) -> Bool { sends[token] != nil && host.isWaiting(for: token) }
+    private func isWaiting(for token: QueryToken) -> Bool { sends[token] != nil && engine.isWaiting(for: token) }
 
     private func sendEnded(_ token: QueryToken) { sends[token] = nil }
 
-    /// Arms the one timer for the host's next deadline, when that changed.
+    /// Arms the one timer for the engine's next deadline, when that changed; when it fires,
+    /// a tick joins the input queue.
     private func rearmTimer() {
-        let next = host.nextDeadline
+        let next = engine.nextDeadline
         guard next != armedDeadline else { return }
         timer?.cancel()
         armedDeadline = next
@@ -244,17 +278,10 @@ public actor InkSession {
             timer = nil
             return
         }
-        let clock = self.clock
-        timer = Task { [weak self] in
+        let clock = self.clock, enqueue = self.enqueue
+        timer = Task {
             do { try await clock.sleep(until: next) } catch { return }
-            await self?.timerFired(for: next)
+            enqueue.yield(.timerFired(next))
         }
-    }
-
-    private func timerFired(for deadline: Double) {
-        guard armedDeadline == deadline else { return }  // re-armed meanwhile
-        armedDeadline = nil
-        timer = nil
-        _ = try? execute(.tick)
     }
 }

@@ -124,6 +124,13 @@ public enum PageMessage: Sendable, Hashable {
         guard bytes.count <= maxBytes else { throw .tooLarge(bytes: bytes.count, limit: maxBytes) }
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch { throw .syntax(column: error.column, message: error.message) }
+        return try decode(value: value)
+    }
+
+    /// Decodes a message already parsed as JSON (a host protocol that carries page messages
+    /// inside its own lines decodes each line once).
+    /// - Throws: ``WireMessageError/shape(field:message:)`` naming what was wrong.
+    package static func decode(value: JSONValue) throws(WireMessageError) -> PageMessage {
         guard case .object = value else { throw .shape(field: "(message)", message: "expected an object, found \(value.typeName)") }
         do throws(JSONShapeError) {
             let reader = try JSONFieldReader(value)

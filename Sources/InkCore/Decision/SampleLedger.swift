@@ -1,10 +1,12 @@
 /// The account of every real sample: where it went.
 ///
-/// The invariant every test leans on: `received = inked + released + cancelled + pending`,
-/// and once every touch is settled `pending = 0`, so `received = inked + released +
-/// cancelled` with ``dropped`` = 0. Predicted samples are never counted.
+/// The invariant every test leans on: `received = inked + released + cancelled + refused +
+/// pending`, and once every touch is settled `pending = 0`, so `received = inked + released
+/// + cancelled + refused` with ``dropped`` = 0. Every sample an app hands in is received,
+/// even one that is refused: a refused finger shows in ``refused``, never behind
+/// `dropped = 0`. Predicted samples are never counted.
 public struct SampleLedger: Sendable, Hashable, Codable {
-    /// Real samples accepted from the platform.
+    /// Real samples handed in, taken or refused.
     public var received: Int = 0
     /// Samples that ended up as ink (a retracted sample is not counted here).
     public var inked: Int = 0
@@ -12,21 +14,25 @@ public struct SampleLedger: Sendable, Hashable, Codable {
     public var released: Int = 0
     /// Samples of touches the system cancelled.
     public var cancelled: Int = 0
+    /// Samples of events the engine refused (invalid samples, time going backwards, an
+    /// event for no touch that is down). A refused event changes nothing else.
+    public var refused: Int = 0
     /// Samples queued by touches still waiting for a decision.
     public var pending: Int = 0
 
     /// Creates an empty ledger, or one with the given counts.
-    public init(received: Int = 0, inked: Int = 0, released: Int = 0, cancelled: Int = 0,
+    public init(received: Int = 0, inked: Int = 0, released: Int = 0, cancelled: Int = 0, refused: Int = 0,
                 pending: Int = 0) {
         self.received = received
         self.inked = inked
         self.released = released
         self.cancelled = cancelled
+        self.refused = refused
         self.pending = pending
     }
 
     /// Samples received but accounted for nowhere. Zero, always; anything else is a bug.
-    public var dropped: Int { received - inked - released - cancelled - pending }
+    public var dropped: Int { received - inked - released - cancelled - refused - pending }
 
     /// `true` when nothing is pending and nothing was dropped.
     public var isBalanced: Bool { pending == 0 && dropped == 0 }
@@ -36,9 +42,32 @@ public struct SampleLedger: Sendable, Hashable, Codable {
         SampleLedger(
             received: lhs.received + rhs.received, inked: lhs.inked + rhs.inked,
             released: lhs.released + rhs.released, cancelled: lhs.cancelled + rhs.cancelled,
-            pending: lhs.pending + rhs.pending)
+            refused: lhs.refused + rhs.refused, pending: lhs.pending + rhs.pending)
     }
 
     /// Adds another ledger into this one.
     public static func += (lhs: inout SampleLedger, rhs: SampleLedger) { lhs = lhs + rhs }
+
+    /// The same account with `samples` more received and refused.
+    package func refusing(_ samples: Int) -> SampleLedger {
+        var ledger = self
+        ledger.received += samples
+        ledger.refused += samples
+        return ledger
+    }
+}
+
+extension SampleLedger {
+    private enum CodingKeys: String, CodingKey { case received, inked, released, cancelled, refused, pending }
+
+    /// Decodes a ledger; `refused` may be absent (logs and reports written before it
+    /// existed), and then is 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(received: try container.decode(Int.self, forKey: .received), inked: try container.decode(Int.self, forKey: .inked),
+                  released: try container.decode(Int.self, forKey: .released),
+                  cancelled: try container.decode(Int.self, forKey: .cancelled),
+                  refused: try container.decodeIfPresent(Int.self, forKey: .refused) ?? 0,
+                  pending: try container.decode(Int.self, forKey: .pending))
+    }
 }

@@ -141,6 +141,16 @@ package struct SessionLogLineReader {
         return try event(from: value, line: number)
     }
 
+    /// Decodes an already parsed line as an event (see ``decodeEvent(_:number:)``).
+    package mutating func decodeEvent(value: JSONValue, number: Int) throws(SessionLogError) -> SessionEvent {
+        try event(from: value, line: number)
+    }
+
+    /// Decodes an already parsed line as a session header.
+    package func decodeHeader(value: JSONValue, number: Int) throws(SessionLogError) -> SessionHeader {
+        try header(from: value, line: number)
+    }
+
     /// Decodes one line as a session header.
     package func decodeHeader<Line: Collection>(_ line: Line, number: Int) throws(SessionLogError) -> SessionHeader
     where Line.Element == UInt8 {

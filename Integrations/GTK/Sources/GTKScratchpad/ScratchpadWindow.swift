@@ -9,7 +9,7 @@ import WebKitGTKOracle
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
 /// transparent drawing overlay on top of it.
 ///
-/// Every input becomes one ``HostInput`` for ``ReplayDriver``, the driver every replay uses,
+/// Every input becomes one ``EngineInput`` for ``ReplayDriver``, the driver every replay uses,
 /// here in wall-clock time: `EngineHost` decides (the one join of engine and bridge),
 /// `TouchIdentities` maps GDK's touch sequences to engine touches, and the audit checks
 /// every sample as it goes. What the host asks for is carried out at once, in order:
@@ -100,7 +100,7 @@ public final class ScratchpadWindow {
     private var processing = false
     /// Inputs that arrived while one was being carried out, with the route a touch-down
     /// takes to the page.
-    private var waiting: [(input: HostInput, origin: Origin?)] = []
+    private var waiting: [(input: EngineInput, origin: Origin?)] = []
     private var timer: guint = 0
     private var timerDeadline = Double.nan
     private var layoutTimer: guint = 0
@@ -263,9 +263,9 @@ public final class ScratchpadWindow {
     /// Delivers one input to the host now, and carries out what it asks. A touch-down also
     /// says how that touch reaches the page if it goes there (`origin`; the pointer when
     /// `nil`).
-    public func deliver(_ input: HostInput) { deliver(input, origin: nil) }
+    public func deliver(_ input: EngineInput) { deliver(input, origin: nil) }
 
-    private func deliver(_ input: HostInput, origin: Origin?) {
+    private func deliver(_ input: EngineInput, origin: Origin?) {
         waiting.append((input, origin))
         guard !processing else { return }  // a callback during a dispatch: taken after it
         processing = true

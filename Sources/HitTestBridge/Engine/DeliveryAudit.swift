@@ -26,16 +26,24 @@ public struct TouchOutcome: Sendable, Hashable {
     public var retracted = false
 }
 
-/// The one statement of the delivery rules: every sample of an event the engine accepted
-/// comes out once, in order, to the ink or to the page (or is cancelled), nothing is
-/// invented, and each touch's final ledger says so.
+/// The one statement of the delivery rules, as a fold over ``InkEngine``'s events: every
+/// sample of an event the engine took comes out once, in order, to the ink or to the page
+/// (or is cancelled), nothing is invented, each touch's final ledger says so, and every
+/// refused sample is counted. It also gives each touch's ``TouchOutcome``, first-ink latency
+/// included (the one definition: touch-down to the first sample drawn as ink that was not
+/// retracted).
 ///
-/// The replays, the soak, `ink-replay host`, the browser replay and the fuzz targets all
-/// check the engine with it (through ``ReplayDriver``). It keeps only the touches that have
-/// not finished, so it runs in flat memory over sessions of any length. Feed it every event
-/// the engine accepted (``accepted(_:platformID:)``) and every action, in order
-/// (``record(_:now:)``); at the end, ``close()`` checks the touches that never finished.
-package struct SampleFlowAudit: Sendable {
+/// It keeps only the touches that have not finished, so it runs in flat memory over a
+/// session of any length, live in an app as well as in a replay. Feed it every event in
+/// order (``observe(_:)``); at the end, ``close()`` checks the touches that never finished,
+/// and ``verify(against:)`` is the one definition of a verified session.
+///
+/// ```swift
+/// var audit = DeliveryAudit()
+/// for event in events { audit.observe(event) }
+/// let failures = audit.verify(against: engine.ledger)   // empty: every sample accounted for
+/// ```
+public struct DeliveryAudit: Sendable {
     private struct Flow: Sendable {
         var outcome: TouchOutcome
         var fed: [TouchSample]
@@ -44,23 +52,63 @@ package struct SampleFlowAudit: Sendable {
 
     private var open: [TouchID: Flow] = [:]
     /// The first problems found (at most ``problemLimit``), as sentences.
-    package private(set) var problems: [String] = []
+    public private(set) var problems: [String] = []
     /// Every problem found, including those not kept.
-    package private(set) var problemCount = 0
+    public private(set) var problemCount = 0
     /// The sum of the engine's ledgers of the touches that finished.
-    package private(set) var finishedLedger = SampleLedger()
+    public private(set) var finishedLedger = SampleLedger()
     /// The account rebuilt from the actions against the accepted samples, independent of
     /// the engine's counters.
-    package private(set) var ledger = SampleLedger()
+    public private(set) var ledger = SampleLedger()
     /// Touches checked (finished, or closed).
-    package private(set) var touchesChecked = 0
+    public private(set) var touchesChecked = 0
     /// How many problem sentences are kept.
-    package static let problemLimit = 20
+    public static let problemLimit = 20
 
-    package init() {}
+    /// Creates an audit that has seen nothing.
+    public init() {}
 
     /// Touches begun and not finished yet.
-    package var openTouches: Int { open.count }
+    public var openTouches: Int { open.count }
+
+    /// Refused inputs seen, and the samples they carried.
+    public private(set) var refusedInputs = 0
+
+    /// Takes one engine event, in order. Returns the touch's outcome when the event
+    /// finished it.
+    @discardableResult
+    public mutating func observe(_ event: EngineEvent) -> TouchOutcome? {
+        switch event.kind {
+        case let .took(touchEvent):
+            accepted(touchEvent, platformID: event.touch?.platform)
+        case let .action(action):
+            return record(action, now: event.time)
+        case let .refused(input, _):
+            refusedInputs += 1
+            ledger.received += input.sampleCount
+            ledger.refused += input.sampleCount
+        case .send, .pageMessage, .layout:
+            break
+        }
+        return nil
+    }
+
+    /// Why the session does not verify against the engine's own ledger, in sentences;
+    /// empty when it does: nothing was refused, every sample the engine took came out once
+    /// and in order, nothing is pending, and the engine's ledger agrees with the actions.
+    /// The one definition of "verified" that every replay and front end uses.
+    public func verify(against engine: SampleLedger) -> [String] {
+        var failures: [String] = []
+        if problemCount > 0 { failures.append("\(problemCount) delivery problems: \(problems.first ?? "")") }
+        if refusedInputs > 0 { failures.append("\(refusedInputs) inputs refused (\(ledger.refused) samples)") }
+        if !ledger.isBalanced { failures.append("the audit's account does not balance: \(ledger)") }
+        if !engine.isBalanced { failures.append("the engine's ledger does not balance: \(engine)") }
+        if engine.received != ledger.received || engine.inked != ledger.inked || engine.released != ledger.released
+            || engine.cancelled != ledger.cancelled || engine.refused != ledger.refused {
+            failures.append("the engine's ledger \(engine) disagrees with the audit's \(ledger)")
+        }
+        return failures
+    }
 
     /// An event the engine accepted (call only when it did not refuse it), under the
     /// engine's id; `platformID` is the id the platform or the log gave the touch.
@@ -136,7 +184,7 @@ package struct SampleFlowAudit: Sendable {
 
     /// Checks the touches that never finished (the session ended with them down) and
     /// returns their outcomes, in the order they began.
-    package mutating func close() -> [TouchOutcome] {
+    public mutating func close() -> [TouchOutcome] {
         let rest = open.sorted { $0.key.rawValue < $1.key.rawValue }
         open.removeAll()
         for (id, flow) in rest { check(id, flow, engineLedger: nil) }

@@ -8,28 +8,6 @@ public enum HostOutput: Sendable, Hashable {
     case send(HitTestRequest, touches: [TouchID])
 }
 
-/// One input to ``EngineHost``: everything a front end or a replay can tell it.
-public enum HostInput: Sendable, Hashable {
-    /// Nothing but the passing of time (a timer fired).
-    case tick
-    /// A platform touch event.
-    case touch(TouchEvent)
-    /// An estimated-property update (Apple Pencil's refined force, for instance).
-    case update(EstimatedPropertyUpdate)
-    /// A message the page posted, untrusted: validated by the bridge, or refused and counted.
-    case pageMessage([UInt8])
-    /// A page message already decoded (a region snapshot from a session log).
-    case decodedPageMessage(PageMessage)
-    /// The page's answer for a touch as a session log records it, by touch rather than by
-    /// query token (see ``EngineHost/recordedAnswer(touch:verdict:now:into:)``).
-    case recordedAnswer(touch: TouchID, verdict: HitTestVerdict)
-    /// The page scrolled, zoomed or changed its layout.
-    case layout(PageTransform, generation: UInt64?)
-    /// The request with this token could not be sent (the transport failed): its queries
-    /// get the fallback now.
-    case sendFailed(QueryToken)
-}
-
 /// The engine and the bridge joined in one pure value, driven by a front end that owns the
 /// clock: touch events, page messages and the passing of time in; engine actions and
 /// requests for the page out. `ink-replay host` puts a JSON Lines protocol around it; any
@@ -76,14 +54,15 @@ public struct EngineHost: Sendable {
     ///   - router: The engine's settings.
     ///   - bridge: The bridge's settings (timeout, fallback, cache…).
     ///   - transform: Canvas to page.
+    ///   - generation: The page's layout generation at the start.
     ///   - seed: Seeds the query tokens (`nil`: the system's random generator).
     public init(router: TouchRouterConfiguration = TouchRouterConfiguration(), bridge: BridgeConfiguration = BridgeConfiguration(),
-                transform: PageTransform = .identity, seed: UInt64? = nil) {
+                transform: PageTransform = .identity, generation: UInt64 = 0, seed: UInt64? = nil) {
         self.router = TouchRouter(configuration: router)
         if let seed {
-            broker = HitTestBroker(configuration: bridge, transform: transform, tokens: SplitMix64(seed: seed))
+            broker = HitTestBroker(configuration: bridge, transform: transform, generation: generation, tokens: SplitMix64(seed: seed))
         } else {
-            broker = HitTestBroker(configuration: bridge, transform: transform)
+            broker = HitTestBroker(configuration: bridge, transform: transform, generation: generation)
         }
         fallback = bridge.fallback
     }
@@ -113,7 +92,7 @@ public struct EngineHost: Sendable {
     ///   time went backwards. The refused input changes nothing, but the deadlines due by
     ///   `now` have fired before it was looked at: carry out what they put in `output`.
     @discardableResult
-    public mutating func deliver(_ input: HostInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
+    public mutating func deliver(_ input: EngineInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
         switch input {
         case .tick:
             do { try advance(to: time, into: &output) } catch { throw .time(error) }
@@ -126,13 +105,13 @@ public struct EngineHost: Sendable {
         case let .decodedPageMessage(message):
             do { return try receive(message, now: time, into: &output) } catch { throw .time(error) }
         case let .recordedAnswer(touch, verdict):
-            do { return try recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output) } catch { throw .time(error) }
+            do { try advance(to: time, into: &output) } catch { throw .time(error) }
+            return recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output).outcome
         case let .layout(transform, generation):
             try layoutChanged(transform, generation: generation, now: time, into: &output)
         case let .sendFailed(token):
             do { try advance(to: time, into: &output) } catch { throw .time(error) }
-            broker.failed(token, into: &bridgeActions)
-            drain(now: time, into: &output)
+            sendFailed(token, now: time, into: &output)
         }
         return nil
     }
@@ -207,22 +186,47 @@ public struct EngineHost: Sendable {
     /// query token): delivered as the page's answer to the round trip that touch waits
     /// for, or (once decided) to its latest round trip, where the bridge counts it late or
     /// duplicate. Without any (the cache decided, or the touch is long gone) it is counted
-    /// in ``answersWithoutRoundTrip`` and changes nothing.
+    /// in ``answersWithoutRoundTrip`` and changes nothing. Call ``advance(to:into:)`` first.
     ///
-    /// - Returns: What the bridge made of the answer; `nil` when it had no round trip to go to.
+    /// - Returns: The round trip the answer went to and what the bridge made of it; both
+    ///   `nil` when it had no round trip to go to.
     @discardableResult
-    public mutating func recordedAnswer(touch: TouchID, verdict: HitTestVerdict, now time: Double,
-                                        into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome? {
-        try advance(to: time, into: &output)
-        let waiting = queryOfTouch[touch].flatMap { tokenOfQuery[$0] }
-        guard let token = waiting ?? recentTrips.last(where: { $0.touch == touch })?.token else {
+    package mutating func recordedAnswer(touch: TouchID, verdict: HitTestVerdict, now time: Double,
+                                         into output: inout [HostOutput]) -> (roundTrip: QueryToken?, outcome: ReceiveOutcome?) {
+        guard let token = roundTrip(of: touch) else {
             answersWithoutRoundTrip += 1
-            return nil
+            return (nil, nil)
         }
         let outcome = broker.receive(.answer(PageAnswer(token: token, verdict: verdict, generation: broker.generation)), now: time,
                                      into: &bridgeActions)
         drain(now: time, into: &output)
+        return (token, outcome)
+    }
+
+    /// The round trip a touch waits for, or else the latest one it was asked in (among the
+    /// last ``recentTripLimit``); `nil` when it never needed one.
+    package func roundTrip(of touch: TouchID) -> QueryToken? {
+        queryOfTouch[touch].flatMap { tokenOfQuery[$0] } ?? recentTrips.last(where: { $0.touch == touch })?.token
+    }
+
+    /// The page's layout generation the bridge knows.
+    package var generation: UInt64 { broker.generation }
+
+    /// A decoded page message at the host's time (after ``advance(to:into:)``).
+    package mutating func receiveNow(_ message: PageMessage, into output: inout [HostOutput]) -> ReceiveOutcome {
+        let outcome = broker.receive(message, now: now, into: &bridgeActions)
+        drain(now: now, into: &output)
         return outcome
+    }
+
+    /// A page message that did not decode: counted by the bridge, changes nothing.
+    package mutating func refuse(_ error: WireMessageError) -> ReceiveOutcome { broker.refuse(error) }
+
+    /// The request with this token could not be sent: its queries get the fallback now.
+    /// Call ``advance(to:into:)`` first.
+    package mutating func sendFailed(_ token: QueryToken, now time: Double, into output: inout [HostOutput]) {
+        broker.failed(token, into: &bridgeActions)
+        drain(now: time, into: &output)
     }
 
     /// The page scrolled, zoomed or changed its layout.

@@ -1,0 +1,135 @@
+import InkCore
+
+/// One touch as both sides name it: the platform's identifier (reused as soon as a finger
+/// lifts) and the engine's (unique over the engine's life).
+public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
+    /// The engine's identifier: what ``RouterAction``s and ``InkLayer`` strokes name.
+    public var engine: TouchID
+    /// The identifier the platform (or a session log) gave the touch.
+    public var platform: UInt64
+
+    /// Creates a pair.
+    public init(engine: TouchID, platform: UInt64) {
+        self.engine = engine
+        self.platform = platform
+    }
+
+    /// `touch P` when both are the same number, else `touch P (engine E)`.
+    public var description: String {
+        platform == engine.rawValue ? "touch \(platform)" : "touch \(platform) (engine \(engine.rawValue))"
+    }
+}
+
+/// One input ``InkEngine`` takes: everything a front end or a replay can tell it. Touch
+/// events, estimated-property updates and recorded answers name touches by the platform's
+/// identifier; the engine keeps the one map to its own.
+public enum EngineInput: Sendable, Hashable {
+    /// Nothing but the passing of time (a timer fired).
+    case tick
+    /// A platform touch event, by the platform's touch identifier.
+    case touch(TouchEvent)
+    /// An estimated-property update (Apple Pencil's refined force), by the platform's
+    /// touch identifier.
+    case update(EstimatedPropertyUpdate)
+    /// A message the page posted, untrusted: validated by the bridge, or refused and counted.
+    case pageMessage([UInt8])
+    /// A page message already decoded at the edge (a region snapshot from a session log, a
+    /// message a host decoded from its own protocol).
+    case decodedPageMessage(PageMessage)
+    /// The page's answer for a touch as a session log records it, by the platform's touch
+    /// identifier rather than by round trip.
+    case recordedAnswer(touch: TouchID, verdict: HitTestVerdict)
+    /// The page scrolled, zoomed or changed its layout.
+    case layout(PageTransform, generation: UInt64?)
+    /// The request with this token could not be sent (the transport failed): its queries
+    /// get the fallback now.
+    case sendFailed(QueryToken)
+
+    /// A page message posted as text.
+    public static func pageMessage(_ text: String) -> EngineInput { .pageMessage(Array(text.utf8)) }
+
+    /// The real samples the input carries (a touch event's; 0 for anything else).
+    public var sampleCount: Int {
+        if case let .touch(event) = self { return event.samples.count }
+        return 0
+    }
+}
+
+/// Why ``InkEngine`` refused an input. A refused input changes nothing but the ledger, which
+/// counts its samples as received and refused.
+public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The event names no touch it could belong to: a `began` for a platform id whose
+    /// touch is still down, or a later event for a platform id with no touch down.
+    case identity(TouchIdentityError)
+    /// The engine refused the event or update (invalid sample, time going backwards within
+    /// the touch, an unknown update index); touch ids are the platform's.
+    case engine(RouterError)
+    /// The input's time is earlier than a time the engine was already given, or not finite.
+    case time(HostTimeError)
+    /// A page transform that is not finite and positive.
+    case transform(InvalidPageTransform)
+
+    /// The sentence every front end and replay reports.
+    public var description: String {
+        switch self {
+        case let .identity(error): return error.description
+        case let .engine(error): return error.description
+        case let .time(error): return error.description
+        case let .transform(error): return error.description
+        }
+    }
+}
+
+/// One thing that happened in ``InkEngine``, in the order it happened: the engine's one
+/// output. A front end carries out ``Kind-swift.enum/action(_:)`` and
+/// ``Kind-swift.enum/send(_:)`` events in order; every observer (the audit, first-ink
+/// latency, a timeline, metrics) is a fold over the same stream.
+public struct EngineEvent: Sendable, Hashable {
+    /// When it happened: the engine's time, seconds on the samples' clock (a deadline's
+    /// events carry the deadline's time).
+    public var time: Double
+    /// The touch it is about, by both identifiers; `nil` for page events that concern no
+    /// single touch.
+    public var touch: EngineTouch?
+    /// The round trip to the page it belongs to, when there is one: the question a touch
+    /// waits for, the one that decided it, or the one a page answer named.
+    public var roundTrip: QueryToken?
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates an event.
+    public init(time: Double, touch: EngineTouch? = nil, roundTrip: QueryToken? = nil, kind: Kind) {
+        self.time = time
+        self.touch = touch
+        self.roundTrip = roundTrip
+        self.kind = kind
+    }
+
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// The engine took a touch event: its samples are received. The event carries the
+        /// engine's touch identifier (the platform's is in ``EngineEvent/touch``).
+        case took(TouchEvent)
+        /// An input was refused; its samples (``EngineInput/sampleCount``) are counted
+        /// received and refused. ``EngineEvent/touch`` names the touch when it is known.
+        case refused(EngineInput, InputRefusal)
+        /// An engine action to carry out, in order: draw ink, hand samples to the page.
+        /// Touch identifiers in it are the engine's.
+        case action(RouterAction)
+        /// Send this request to the page (``HitTestRequest/scriptInvocation`` or
+        /// ``HitTestRequest/json``); ``touches`` are the touches waiting for it.
+        case send(HitTestRequest, touches: [EngineTouch])
+        /// What the bridge made of a message from the page (or a recorded answer): the
+        /// message when it decoded, and the outcome (`nil`: a recorded answer that found no
+        /// round trip to go to).
+        case pageMessage(PageMessage?, ReceiveOutcome?)
+        /// The page's transform changed (a layout input was taken).
+        case layout(PageTransform, generation: UInt64?)
+    }
+
+    /// The engine action, when this event is one.
+    public var action: RouterAction? {
+        if case let .action(action) = kind { return action }
+        return nil
+    }
+}

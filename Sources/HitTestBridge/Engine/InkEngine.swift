@@ -1,0 +1,267 @@
+import InkCore
+
+/// The engine an app embeds: platform touches and the page's messages in, one ordered stream
+/// of ``EngineEvent``s out.
+///
+/// It joins the decision engine (queue a touch's samples, ask the page, commit them to ink
+/// or release them to the page, in order) with the bridge to the page (round trips, region
+/// cache, timeouts, late and forged answers), and owns the one map from the platform's
+/// touch identifiers to its own: identifiers reused as soon as a finger lifts, several
+/// touches beginning in one callback, a touch the engine finished while the platform still
+/// holds it. An app never keeps touch-id state of its own.
+///
+/// A pure value: it reads no clock and does no I/O. Every call says what time it is (seconds
+/// on the samples' clock); deadlines due by that time fire first, the engine's before the
+/// bridge's (the one tie-break rule, so an answer arriving exactly at its deadline is late).
+/// ``InkSession`` is the asynchronous shell around it; replays drive it in simulated time.
+///
+/// Every input is taken or refused on its own: a refused input never blocks the rest of a
+/// batch, and its samples are counted in ``SampleLedger/refused``, so
+/// `received = inked + released + cancelled + refused` once every touch is settled.
+///
+/// ```swift
+/// var engine = InkEngine()
+/// var events: [EngineEvent] = []
+/// engine.take([.touch(TouchEvent(touch: TouchID(pointerID), phase: .began, samples: [down]))],
+///             now: down.timestamp, into: &events)
+/// // events: .took(…), .action(.queryPage(…)), .send(request, …): ask the page
+/// engine.take([.pageMessage(messageText)], now: later, into: &events)   // the page's answer
+/// ```
+public struct InkEngine: Sendable {
+    /// The settings.
+    public let configuration: InkEngineConfiguration
+    private var host: EngineHost
+    private var identities = TouchIdentities()
+    private var refusedSamples = 0
+    private var output: [HostOutput] = []
+
+    /// Creates an engine.
+    /// - Parameters:
+    ///   - configuration: How touches are decided and the page asked.
+    ///   - transform: Canvas points to page coordinates, until a `.layout` input.
+    ///   - pageGeneration: The page's layout generation at the start. The bundled page
+    ///     script starts at ``PageScript/firstGeneration``, the default, so the first
+    ///     question is never stale.
+    ///   - seed: Seeds the round trips' unguessable ids (`nil`, the default: the system's
+    ///     random generator; a seed only for tests and replays).
+    public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
+                pageGeneration: UInt64 = PageScript.firstGeneration, seed: UInt64? = nil) {
+        self.configuration = configuration
+        host = EngineHost(router: configuration.router, bridge: configuration.bridge, transform: transform,
+                          generation: pageGeneration, seed: seed)
+    }
+
+    // MARK: - Reading the state
+
+    /// Every sample handed in and where it went. `pending` counts samples of touches still
+    /// waiting for a decision.
+    public var ledger: SampleLedger { host.ledger.refusing(refusedSamples) }
+    /// What the decision engine has done, counted.
+    public var counters: RouterCounters { host.counters }
+    /// What the bridge has done, counted (round trips, cache hits, timeouts, late answers).
+    public var bridgeMetrics: BridgeMetrics { host.bridgeMetrics }
+    /// The latest time the engine was given, seconds.
+    public var now: Double { host.now }
+    /// The earliest deadline pending, if any: a live front end calls ``advance(to:into:)``
+    /// then (``InkSession`` does).
+    public var nextDeadline: Double? { host.nextDeadline }
+    /// `true` when no touch waits for a decision and no sample is queued: everything handed
+    /// in so far has gone to the ink, to the page, or was cancelled or refused.
+    public var isSettled: Bool { host.ledger.pending == 0 && host.nextDeadline == nil }
+    /// Whether the round trip with this id still has a question waiting for it: a transport
+    /// about to send a request checks this, so an abandoned question never reaches the page.
+    public func isWaiting(for roundTrip: QueryToken) -> Bool { host.isWaiting(for: roundTrip) }
+    /// Touches the engine maps from platform identifiers and has not finished.
+    public var trackedTouches: Int { identities.count }
+    /// Questions waiting for a round trip.
+    public var waitingQuestions: Int { host.waitingQueries }
+    /// Recorded answers (by touch) that found no round trip waiting for them.
+    public var answersWithoutRoundTrip: Int { host.answersWithoutRoundTrip }
+    /// The engine's identifier of the latest touch with this platform identifier, down or
+    /// recently ended; `nil` when none began (among the most recent touches).
+    package func latestTouch(forPlatform platform: UInt64) -> TouchID? { identities.latestID(for: platform) }
+    /// How much per-query bookkeeping the join holds (small, unless it leaks).
+    package var trackedQueries: Int { host.trackedQueries }
+
+    // MARK: - Inputs
+
+    /// Takes a batch of inputs at `now`, in order, each on its own: one refused never
+    /// blocks the others. Appends what happened to `events`, in order.
+    public mutating func take(_ inputs: some Sequence<EngineInput>, now time: Double, into events: inout [EngineEvent]) {
+        for input in inputs { take(input, now: time, into: &events) }
+    }
+
+    /// Takes one input at `now`. A refused input is reported as a ``EngineEvent/Kind/refused(_:_:)``
+    /// event and changes nothing but the ledger's refused count (deadlines due by `now`
+    /// still fire before it is looked at).
+    public mutating func take(_ input: EngineInput, now time: Double, into events: inout [EngineEvent]) {
+        guard time.isFinite, time >= host.now else {
+            refuse(input, .time(HostTimeError(now: host.now, given: time)), touch: nil, into: &events)
+            return
+        }
+        // Deadlines due by now fire first, as their own events at their own times.
+        advance(to: time, into: &events)
+        switch input {
+        case .tick:
+            break
+        case let .touch(event):
+            takeTouch(event, input: input, now: time, into: &events)
+        case let .update(update):
+            let platform = update.touch.rawValue
+            guard let id = identities.latestID(for: platform) else {
+                refuse(input, .engine(.unknownTouch(update.touch)), touch: nil, into: &events)
+                return
+            }
+            var mapped = update
+            mapped.touch = id
+            do { try host.apply(mapped, now: time, into: &output) } catch {
+                refuse(input, Self.refusal(error, platform: update.touch), touch: EngineTouch(engine: id, platform: platform),
+                       into: &events)
+                return
+            }
+            emit(now: time, into: &events)
+        case let .pageMessage(bytes):
+            let decoded: PageMessage?
+            let outcome: ReceiveOutcome
+            do throws(WireMessageError) {
+                let message = try PageMessage.decode(bytes, maxBytes: configuration.limits.messageBytes)
+                decoded = message
+                outcome = host.receiveNow(message, into: &output)
+            } catch {
+                decoded = nil
+                outcome = host.refuse(error)
+            }
+            events.append(pageEvent(decoded, outcome, now: time))
+            emit(now: time, into: &events)
+        case let .decodedPageMessage(message):
+            let outcome = host.receiveNow(message, into: &output)
+            events.append(pageEvent(message, outcome, now: time))
+            emit(now: time, into: &events)
+        case let .recordedAnswer(touch, verdict):
+            let platform = touch.rawValue
+            // An answer naming no touch still reaches the bridge, under an id never issued.
+            let id = identities.latestID(for: platform) ?? TouchID(.max)
+            let (token, outcome) = host.recordedAnswer(touch: id, verdict: verdict, now: time, into: &output)
+            events.append(EngineEvent(time: time, touch: EngineTouch(engine: id, platform: platform), roundTrip: token,
+                                      kind: .pageMessage(token.map { .answer(PageAnswer(token: $0, verdict: verdict,
+                                                                                         generation: host.generation)) },
+                                                         outcome)))
+            emit(now: time, into: &events)
+        case let .layout(transform, generation):
+            do { try host.layoutChanged(transform, generation: generation, now: time, into: &output) } catch {
+                refuse(input, Self.refusal(error, platform: nil), touch: nil, into: &events)
+                return
+            }
+            events.append(EngineEvent(time: time, kind: .layout(transform, generation: generation)))
+            emit(now: time, into: &events)
+        case let .sendFailed(token):
+            host.sendFailed(token, now: time, into: &output)
+            emit(now: time, into: &events)
+        }
+    }
+
+    /// Lets time pass to `time`: every deadline due by then fires, in order, each as events
+    /// at its own time. A time earlier than the engine's is ignored.
+    public mutating func advance(to time: Double, into events: inout [EngineEvent]) {
+        guard time.isFinite, time >= host.now else { return }
+        while let next = host.nextDeadline, next <= time {
+            try? host.advance(to: max(next, host.now), into: &output)
+            emit(now: host.now, into: &events)
+        }
+        try? host.advance(to: time, into: &output)
+        emit(now: time, into: &events)
+    }
+
+    /// The front end is closing (or the session is over): settles every undecided touch by
+    /// the fallback now.
+    public mutating func finish(into events: inout [EngineEvent]) {
+        host.finish(into: &output)
+        emit(now: host.now, into: &events)
+    }
+
+    // MARK: - Private
+
+    private mutating func takeTouch(_ event: TouchEvent, input: EngineInput, now time: Double, into events: inout [EngineEvent]) {
+        let platform = event.touch.rawValue
+        let id: TouchID
+        do { id = try identities.resolve(platform, phase: event.phase) } catch {
+            refuse(input, .identity(error), touch: nil, into: &events)
+            return
+        }
+        let touch = EngineTouch(engine: id, platform: platform)
+        var mapped = event
+        mapped.touch = id
+        do { try host.handle(mapped, now: time, into: &output) } catch {
+            // A touch the engine already finished (made room for at its bound) still frees its
+            // platform id when the platform ends it.
+            if case .engine(.unknownTouch) = error, event.phase == .ended || event.phase == .cancelled {
+                _ = identities.engineID(for: platform, phase: event.phase)
+            }
+            refuse(input, Self.refusal(error, platform: event.touch), touch: event.phase == .began ? nil : touch, into: &events)
+            return
+        }
+        _ = identities.engineID(for: platform, phase: event.phase)
+        events.append(EngineEvent(time: time, touch: touch, kind: .took(mapped)))
+        emit(now: time, into: &events)
+    }
+
+    private mutating func refuse(_ input: EngineInput, _ refusal: InputRefusal, touch: EngineTouch?, into events: inout [EngineEvent]) {
+        refusedSamples += input.sampleCount
+        events.append(EngineEvent(time: host.now, touch: touch, kind: .refused(input, refusal)))
+    }
+
+    private static func refusal(_ error: HostError, platform: TouchID?) -> InputRefusal {
+        switch error {
+        case let .engine(error): return .engine(platform.map { error.replacingTouch($0) } ?? error)
+        case let .time(error): return .time(error)
+        case let .transform(error): return .transform(error)
+        }
+    }
+
+    private func pageEvent(_ message: PageMessage?, _ outcome: ReceiveOutcome, now time: Double) -> EngineEvent {
+        var token: QueryToken?
+        if case let .answer(answer)? = message { token = answer.token }
+        return EngineEvent(time: time, roundTrip: token, kind: .pageMessage(message, outcome))
+    }
+
+    /// Turns what the join produced into events, naming each touch both ways and its round
+    /// trip; forgets a touch's platform id once the engine finished it.
+    private mutating func emit(now time: Double, into events: inout [EngineEvent]) {
+        for item in output {
+            switch item {
+            case let .engine(action):
+                let id = action.touch
+                let touch = EngineTouch(engine: id, platform: identities.platformID(of: id) ?? id.rawValue)
+                var roundTrip: QueryToken?
+                switch action {
+                case .queryPage, .decided, .abandonQuery: roundTrip = host.roundTrip(of: id)
+                default: break
+                }
+                events.append(EngineEvent(time: time, touch: touch, roundTrip: roundTrip, kind: .action(action)))
+                if case .touchFinished = action { identities.finished(id) }
+            case let .send(request, touches):
+                let named = touches.map { EngineTouch(engine: $0, platform: identities.platformID(of: $0) ?? $0.rawValue) }
+                events.append(EngineEvent(time: time, touch: named.first, roundTrip: request.token, kind: .send(request, touches: named)))
+            }
+        }
+        output.removeAll(keepingCapacity: true)
+    }
+}
+
+extension PageScript {
+    /// The layout generation the bundled page script starts at.
+    public static let firstGeneration: UInt64 = 1
+}
+
+extension RouterAction {
+    /// The touch the action is about.
+    package var touch: TouchID {
+        switch self {
+        case let .queryPage(_, touch, _, _), let .abandonQuery(_, touch): return touch
+        case let .decided(touch, _, _), let .ink(touch, _), let .predictInk(touch, _), let .refineInk(touch, _, _),
+             let .endInk(touch), let .retractInk(touch), let .release(touch, _), let .endRelease(touch),
+             let .cancel(touch, _), let .touchFinished(touch, _):
+            return touch
+        }
+    }
+}

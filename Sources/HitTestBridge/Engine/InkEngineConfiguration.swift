@@ -1,0 +1,101 @@
+import InkCore
+
+/// Settings of ``InkEngine``: how touches are decided and how the page is asked. The
+/// defaults suit a finger-and-pencil scratchpad over a web view at 60-120 Hz.
+///
+/// There is one timeout: ``decisionTimeout`` is both the engine's deadline for an undecided
+/// touch and the round trip's to the page, so the two can never disagree.
+public struct InkEngineConfiguration: Sendable, Hashable {
+    /// Seconds after touch-down within which the page must answer; then the touch gets
+    /// ``fallback``. Default 0.25 s.
+    public var decisionTimeout: Double
+    /// Where a touch goes when the page did not answer in time, or could not be asked.
+    /// Default `.ink`.
+    public var fallback: HitTestVerdict
+    /// When `true`, finger touches go straight to the page and pencil touches become ink,
+    /// without asking the page. Default `false`.
+    public var pencilOnly: Bool
+    /// Seconds after a touch begins within which another finger beginning makes both a
+    /// multi-finger gesture (scroll, zoom) that goes to the page; 0 turns this off.
+    /// Default 0.15 s. Pencil touches never form gestures.
+    public var gestureWindow: Double
+    /// Whether the page's pushed region snapshots answer, while fresh, without a round trip.
+    /// Default `true`.
+    public var useRegionCache: Bool
+    /// Whether a touch whose question needs a round trip is drawn as tentative ink at once
+    /// when the last snapshot (even stale) shows nothing interactive within
+    /// ``speculationMargin``; retracted if the page claims it. Default `false`.
+    public var speculativeInk: Bool
+    /// How far from any interactive region (page units) a touch-down must be for tentative
+    /// ink. Default 24.
+    public var speculationMargin: Double
+    /// Questions within this distance (canvas points) of a round trip in flight share it.
+    /// Default 4.
+    public var shareRadius: Double
+    /// How long a region snapshot without a max-age stays fresh, seconds. Default 1.
+    public var defaultRegionMaxAge: Double
+    /// Bounds that keep memory flat on any input; see ``Limits``.
+    public var limits: Limits
+
+    /// Bounds on what the engine holds. Reaching one settles or refuses; nothing is dropped.
+    public struct Limits: Sendable, Hashable {
+        /// The most samples one undecided touch may queue; reaching it settles the touch by
+        /// ``boundFallback``. Default 4,096 (17 s at 240 Hz).
+        public var queuedSamplesPerTouch: Int
+        /// The most unfinished touches; a touch beginning at the bound makes room by
+        /// finishing the oldest (settled by ``boundFallback`` if undecided). Default 32.
+        public var activeTouches: Int
+        /// How a touch is settled when a bound forces it. Default `.ink`.
+        public var boundFallback: HitTestVerdict
+        /// Page messages larger than this are refused unparsed, bytes. Default 1 MiB.
+        public var messageBytes: Int
+        /// Region snapshots with more regions are refused. Default 20,000.
+        public var regions: Int
+        /// The most round trips in flight; a question beyond that gets the fallback at
+        /// once. Default 64.
+        public var roundTripsInFlight: Int
+
+        /// Creates limits; the defaults suit any touch screen.
+        public init(queuedSamplesPerTouch: Int = 4_096, activeTouches: Int = 32, boundFallback: HitTestVerdict = .ink,
+                    messageBytes: Int = PageMessage.defaultMaxBytes, regions: Int = 20_000, roundTripsInFlight: Int = 64) {
+            self.queuedSamplesPerTouch = queuedSamplesPerTouch
+            self.activeTouches = activeTouches
+            self.boundFallback = boundFallback
+            self.messageBytes = messageBytes
+            self.regions = regions
+            self.roundTripsInFlight = roundTripsInFlight
+        }
+    }
+
+    /// Creates a configuration.
+    public init(decisionTimeout: Double = 0.25, fallback: HitTestVerdict = .ink, pencilOnly: Bool = false,
+                gestureWindow: Double = 0.15, useRegionCache: Bool = true, speculativeInk: Bool = false,
+                speculationMargin: Double = 24, shareRadius: Double = 4, defaultRegionMaxAge: Double = 1,
+                limits: Limits = Limits()) {
+        self.decisionTimeout = decisionTimeout
+        self.fallback = fallback
+        self.pencilOnly = pencilOnly
+        self.gestureWindow = gestureWindow
+        self.useRegionCache = useRegionCache
+        self.speculativeInk = speculativeInk
+        self.speculationMargin = speculationMargin
+        self.shareRadius = shareRadius
+        self.defaultRegionMaxAge = defaultRegionMaxAge
+        self.limits = limits
+    }
+
+    /// The router's part.
+    package var router: TouchRouterConfiguration {
+        TouchRouterConfiguration(pencilOnly: pencilOnly, gestureWindow: gestureWindow, decisionTimeout: decisionTimeout,
+                                 maxQueuedSamplesPerTouch: limits.queuedSamplesPerTouch, boundFallback: limits.boundFallback,
+                                 maxActiveTouches: limits.activeTouches)
+    }
+
+    /// The bridge's part.
+    package var bridge: BridgeConfiguration {
+        BridgeConfiguration(timeout: decisionTimeout, fallback: fallback, shareRadius: shareRadius, useCache: useRegionCache,
+                            maxMessageBytes: limits.messageBytes, maxRegions: limits.regions, defaultMaxAge: defaultRegionMaxAge,
+                            maxInFlight: limits.roundTripsInFlight, speculativeInk: speculativeInk,
+                            speculationMargin: speculationMargin)
+    }
+}
