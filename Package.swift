@@ -41,7 +41,7 @@ let package = Package(
             dependencies: ["InkCore", "HitTestBridge"],
             swiftSettings: strictSettings
         ),
-        // The replayer, the one audit, the soak and the strategy benchmark.
+        // The replayer (simulated time around InkEngine), the soak and the strategy benchmark.
         .target(
             name: "SessionReplay",
             dependencies: ["InkCore", "HitTestBridge", "InkRecording"],

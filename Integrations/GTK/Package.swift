@@ -11,13 +11,16 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// What an app embeds, and the tooling (session logs, the replay driver and its audit).
-let engine: [Target.Dependency] = [
+/// What an app embeds (the engine, its audit, the session), and the tooling (session logs,
+/// the replay driver, reports).
+let app: [Target.Dependency] = [
     .product(name: "InkCore", package: "ScratchpadInk"),
     .product(name: "HitTestBridge", package: "ScratchpadInk"),
 ]
-let tooling: [Target.Dependency] = engine + [
+let recording: [Target.Dependency] = [
     .product(name: "InkRecording", package: "ScratchpadInk"),
+]
+let tooling: [Target.Dependency] = recording + [
     .product(name: "SessionReplay", package: "ScratchpadInk"),
 ]
 
@@ -26,6 +29,7 @@ let package = Package(
     products: [
         .library(name: "WebKitGTKOracle", targets: ["WebKitGTKOracle"]),
         .library(name: "GTKScratchpad", targets: ["GTKScratchpad"]),
+        .library(name: "GTKLogPlayer", targets: ["GTKLogPlayer"]),
         .executable(name: "scratchpad-gtk", targets: ["scratchpad-gtk"]),
     ],
     dependencies: [
@@ -42,24 +46,31 @@ let package = Package(
         // The page oracle: the page script in a WebKitWebView, in its own script world.
         .target(
             name: "WebKitGTKOracle",
-            dependencies: ["CWebKitGTK"] + engine,
+            dependencies: ["CWebKitGTK"] + app,
             swiftSettings: strictSettings
         ),
-        // The native front end: a window with the page and a drawing overlay on top.
+        // The native front end: a window with the page and a drawing overlay on top, a thin
+        // loop around InkEngine. What an app embeds only: no session logs, no replay driver.
         .target(
             name: "GTKScratchpad",
-            dependencies: ["CWebKitGTK", "WebKitGTKOracle"] + tooling,
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle"] + app,
+            swiftSettings: strictSettings
+        ),
+        // Tooling: plays a session log into the window as GDK events (--replay, the tests).
+        .target(
+            name: "GTKLogPlayer",
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad"] + app + recording,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "scratchpad-gtk",
-            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad",
-                           .product(name: "ChromiumBridge", package: "ScratchpadInk")] + tooling,
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad", "GTKLogPlayer",
+                           .product(name: "ChromiumBridge", package: "ScratchpadInk")] + app + tooling,
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebKitGTKTests",
-            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad"] + tooling,
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad", "GTKLogPlayer"] + app + tooling,
             swiftSettings: strictSettings
         ),
     ],

@@ -190,7 +190,7 @@ public struct DecisionTimeline: Sendable {
         self.pageEventLimit = max(1, pageEventLimit)
     }
 
-    /// Takes one engine event, in order: the timeline is a fold over ``InkEngine``'s events.
+    /// Takes one engine event, in order: the timeline is a fold over `InkEngine`'s events.
     public mutating func observe(_ event: EngineEvent) {
         let time = event.time
         start = min(start ?? time, time)

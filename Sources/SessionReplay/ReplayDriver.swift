@@ -1,14 +1,14 @@
 import HitTestBridge
 import InkCore
 
-/// Drives ``InkEngine`` in simulated time: the one driver of the replays, the soak, the
+/// Drives `InkEngine` in simulated time: the one driver of the replays, the soak, the
 /// browser replay and `ink-replay host`.
 ///
 /// Inputs are scheduled at their times in a priority queue (O(log n) each) and taken in time
 /// order; at the same instant, in the order they were scheduled. Each goes to the engine,
 /// which first fires every deadline due by then (the tie-break rule written on
-/// ``InkEngine``); touches are named by the platform's (the log's) ids, and the engine maps
-/// them. Every event the engine emits is folded into the audit (``DeliveryAudit``), the
+/// `InkEngine`); touches are named by the platform's (the log's) ids, and the engine maps
+/// them. Every event the engine emits is folded into the audit (`DeliveryAudit`), the
 /// first-ink counts and, when set, the ``timeline``.
 ///
 /// ```swift
@@ -76,7 +76,7 @@ public struct ReplayDriver: Sendable {
     public var touchesChecked: Int { audit.touchesChecked }
     /// Touches begun and not finished.
     public var openTouches: Int { audit.openTouches }
-    /// Why the replay does not verify (``DeliveryAudit/verify(against:)``); empty when it does.
+    /// Why the replay does not verify (`DeliveryAudit.verify(against:)`); empty when it does.
     public var verificationFailures: [String] { audit.verify(against: engine.ledger) }
 
     /// Delivers the earliest scheduled input due at or before `time`, appending what

@@ -60,7 +60,7 @@ public struct ReplayReport: Sendable {
     /// First-ink latencies in seconds, one per kept touch that became ink, in touch order.
     public var firstInkLatencies: [Double] { touches.compactMap(\.firstInkLatency) }
 
-    /// Why the replay's events do not verify (``DeliveryAudit/verify(against:)``, the one
+    /// Why the replay's events do not verify (`DeliveryAudit.verify(against:)`, the one
     /// definition every replay and front end uses); empty when they do.
     public var failures: [String] = []
 

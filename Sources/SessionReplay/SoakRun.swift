@@ -63,12 +63,12 @@ package struct SoakReport: Sendable {
     package var passed: Bool { ledger.isBalanced && problemCount == 0 }
 }
 
-/// A long generated session through the engine and the bridge (`EngineHost`) in simulated
-/// time: a student writing, dotting, tapping and scrolling with reused platform touch ids,
-/// and a page that answers on time, late, never, with garbage, twice, for an old layout, or
-/// forges answers; it pushes region snapshots, stalls, and scrolls. Every touch is audited
-/// as it finishes (``DeliveryAudit``), so the run holds only what is live and its memory
-/// must stay flat. `ink-replay soak` runs it and reports resident memory.
+/// A long generated session through the engine (`InkEngine`, driven by ``ReplayDriver``) in
+/// simulated time: a student writing, dotting, tapping and scrolling with reused platform
+/// touch ids, and a page that answers on time, late, never, with garbage, twice, for an old
+/// layout, or forges answers; it pushes region snapshots, stalls, and scrolls. Every touch
+/// is audited as it finishes (`DeliveryAudit`), so the run holds only what is live and its
+/// memory must stay flat. `ink-replay soak` runs it and reports resident memory.
 package struct SoakRun {
     private let configuration: SoakConfiguration
     private let memoryProbe: (@Sendable () -> Int?)?

@@ -7,7 +7,8 @@ public enum DecisionStrategy: String, Sendable, Hashable, CaseIterable {
     /// (a) The naive design: a blocking query at touch-down; input that arrives while it
     /// waits is lost.
     case blocking
-    /// (b) An asynchronous query; samples queue until the answer (`TouchRouter`).
+    /// (b) An asynchronous query; samples queue until the answer (`InkEngine`, without the
+    /// region cache).
     case queued
     /// (c) Queued, and fresh region snapshots answer without a round trip.
     case cached

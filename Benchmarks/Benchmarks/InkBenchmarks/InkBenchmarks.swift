@@ -12,26 +12,36 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: metrics, warmupIterations: 3, maxDuration: .seconds(2))
 
     // Engine + geometry: one decided pencil stroke per iteration, every sample through
-    // TouchRouter and StrokeBuilder (what a host does per sample). Divide by the length for
-    // the cost per sample; the malloc count includes the one array per event the host builds.
+    // InkEngine (the app's engine: the platform's touch id mapped, every event enriched) and
+    // StrokeBuilder (what a front end does per sample). Divide by the length for the cost
+    // per sample; the malloc count includes the one array per event the front end builds.
     for length in [100, 1_000, 10_000] {
         let stroke = Workload.scribble(length: length)
-        let events = [TouchEvent(touch: TouchID(1), phase: .began, samples: [stroke[0]])]
-            + stroke.dropFirst().map { TouchEvent(touch: TouchID(1), phase: .moved, samples: [$0]) }
-        Benchmark("engine+geometry, one \(length)-sample stroke") { benchmark in
-            var router = TouchRouter(configuration: TouchRouterConfiguration(pencilOnly: true))
-            var builder = StrokeBuilder()
-            var actions: [RouterAction] = []
-            actions.reserveCapacity(8)
-            benchmark.startMeasurement()
-            for event in events {
-                actions.removeAll(keepingCapacity: true)
-                try? router.handle(event, into: &actions)
-                for case let .ink(_, inked) in actions { _ = try? builder.append(inked) }
+        let inputs = [EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [stroke[0]]))]
+            + stroke.dropFirst().map { EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .moved, samples: [$0])) }
+        // With `audits`, the live audit (DeliveryAudit) is folded over every event, as an app
+        // that audits live does: the difference between the two rows is the audit's cost.
+        for audits in [false, true] {
+            Benchmark("engine+geometry\(audits ? "+audit" : ""), one \(length)-sample stroke") { benchmark in
+                var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
+                var builder = StrokeBuilder()
+                var audit = DeliveryAudit()
+                var events: [EngineEvent] = []
+                events.reserveCapacity(8)
+                benchmark.startMeasurement()
+                for (input, sample) in zip(inputs, stroke) {
+                    events.removeAll(keepingCapacity: true)
+                    engine.take(input, now: sample.timestamp, into: &events)
+                    for event in events {
+                        if audits { audit.observe(event) }
+                        if case let .ink(_, inked)? = event.action { _ = try? builder.append(inked) }
+                    }
+                }
+                _ = builder.finish()
+                benchmark.stopMeasurement()
+                precondition(audit.problemCount == 0)
+                blackHole(builder.stableSegments.count)
             }
-            _ = builder.finish()
-            benchmark.stopMeasurement()
-            blackHole(builder.stableSegments.count)
         }
     }
 
@@ -78,7 +88,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Short strokes (a decimal point to a dash): 10 samples each, per sample, whole strokes.
     Benchmark("geometry, 10-sample strokes (per sample)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        var random = SplitMix64(seed: 3)
+        var random = Workload.Random(seed: 3)
         let strokes = (0..<100).map { _ in Workload.scribble(length: 10, seed: UInt64(random.unit() * 1e6)) }
         benchmark.startMeasurement()
         for stroke in strokes {
@@ -111,16 +121,29 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("replay 1,000,000 samples", configuration: .init(maxDuration: .seconds(20), maxIterations: 3)) { benchmark in
         let log = Workload.hourLog
         benchmark.startMeasurement()
-        let report = SessionReplayer(configuration: ReplayConfiguration(oracle: .regions(latency: 0.03), useCache: true)).replay(log)
+        let report = SessionReplayer(configuration: ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: true), oracle: .regions(latency: 0.03))).replay(log)
         benchmark.stopMeasurement()
         precondition(report.isVerified && report.samples >= 1_000_000)
     }
 }
 
 enum Workload {
+    /// A small seeded generator (xorshift64), so every run measures the same inputs.
+    struct Random {
+        var state: UInt64
+        init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D | 1 }
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
+    }
+
     /// A 240 Hz pencil scribble with jitter and force.
     static func scribble(length: Int, seed: UInt64 = 1) -> [TouchSample] {
-        var random = SplitMix64(seed: seed)
+        var random = Workload.Random(seed: seed)
         return (0..<length).map { i in
             let t = Double(i) / 240
             return TouchSample(x: 100 + 40 * t + 20 * cos(9 * t) + random.unit() - 0.5, y: 100 + 25 * sin(13 * t) + random.unit() - 0.5,
@@ -129,14 +152,14 @@ enum Workload {
     }
 
     static func regions(count: Int) -> [PageRegion] {
-        var random = SplitMix64(seed: 5)
+        var random = Workload.Random(seed: 5)
         return (0..<count).map { _ in
             PageRegion(x: random.unit() * 4_000, y: random.unit() * 20_000, width: 10 + random.unit() * 80, height: 10 + random.unit() * 40)
         }
     }
 
     static func points(count: Int) -> [CanvasPoint] {
-        var random = SplitMix64(seed: 6)
+        var random = Workload.Random(seed: 6)
         return (0..<count).map { _ in CanvasPoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
     }
 
@@ -144,7 +167,7 @@ enum Workload {
     static func session(samples total: Int) -> SessionLog {
         var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768), pageTransform: .identity))
         builder.regions(SyntheticSessions.page, at: 0)
-        var random = SplitMix64(seed: 7)
+        var random = Workload.Random(seed: 7)
         var time = 0.1, touch: UInt64 = 0, count = 0
         while count < total {
             touch += 1

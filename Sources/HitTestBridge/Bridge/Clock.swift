@@ -1,8 +1,9 @@
 import Foundation
 
 /// The time source of the bridge's asynchronous shell, in seconds on the same timebase as the
-/// touch samples' timestamps. Production uses ``UptimeClock``; tests and replays use
-/// ``ManualClock``, so nothing waits for real.
+/// touch samples' timestamps. Production uses ``UptimeClock``; tests use a clock moved by
+/// hand, so nothing waits for real (replays drive ``InkEngine`` in simulated time, with no
+/// clock).
 public protocol BridgeClock: Sendable {
     /// The current time, seconds, on the touch timestamps' timebase.
     var now: Double { get }
@@ -41,7 +42,7 @@ public struct UptimeClock: BridgeClock {
 
 /// A clock that moves only when told to: sleepers wake, in deadline order, when
 /// ``advance(to:)`` passes their deadline. Thread-safe.
-public final class ManualClock: BridgeClock, @unchecked Sendable {
+package final class ManualClock: BridgeClock, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
     private var current: Double
@@ -50,20 +51,20 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
     private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Creates a clock reading `start`.
-    public init(start: Double = 0) { current = start }
+    package init(start: Double = 0) { current = start }
 
-    public var now: Double { lock.withLock { current } }
+    package var now: Double { lock.withLock { current } }
 
     /// How many tasks are sleeping on the clock.
-    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    package var sleeperCount: Int { lock.withLock { sleepers.count } }
 
     /// The deadlines the sleeping tasks wait for, earliest first.
-    public var sleeperDeadlines: [Double] { lock.withLock { sleepers.map(\.deadline).sorted() } }
+    package var sleeperDeadlines: [Double] { lock.withLock { sleepers.map(\.deadline).sorted() } }
 
     /// Sleeps until the clock is advanced to `deadline`.
     /// - Throws: `CancellationError` when the sleeping task is cancelled: it stops sleeping
     ///   at once, and no longer counts as a sleeper.
-    public func sleep(until deadline: Double) async throws {
+    package func sleep(until deadline: Double) async throws {
         let id: UInt64 = lock.withLock {
             nextSleeper += 1
             return nextSleeper
@@ -89,7 +90,7 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
     }
 
     /// Moves the clock to `time` (never backwards) and wakes every sleeper due by then.
-    public func advance(to time: Double) {
+    package func advance(to time: Double) {
         let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
             current = max(current, time)
             let ready = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
@@ -100,11 +101,11 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
     }
 
     /// Moves the clock forward by `interval` seconds.
-    public func advance(by interval: Double) { advance(to: now + interval) }
+    package func advance(by interval: Double) { advance(to: now + interval) }
 
     /// Suspends until at least `count` tasks sleep on the clock (so a test knows a
     /// timeout has been scheduled before it advances past it).
-    public func waitForSleepers(_ count: Int) async {
+    package func waitForSleepers(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready: Bool = lock.withLock {
                 if sleepers.count >= count { return true }

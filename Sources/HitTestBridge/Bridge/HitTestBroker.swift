@@ -1,35 +1,35 @@
 import InkCore
 
 /// The bridge's settings.
-public struct BridgeConfiguration: Sendable, Hashable {
+package struct BridgeConfiguration: Sendable, Hashable {
     /// How long a round trip may take before its queries get ``fallback``, seconds.
-    public var timeout: Double
+    package var timeout: Double
     /// The verdict for a query whose round trip timed out or failed.
-    public var fallback: HitTestVerdict
+    package var fallback: HitTestVerdict
     /// Queries within this distance (canvas points) of a round trip in flight, for the
     /// same layout generation, share it instead of starting another.
-    public var shareRadius: Double
+    package var shareRadius: Double
     /// Whether fresh region snapshots answer without a round trip.
-    public var useCache: Bool
+    package var useCache: Bool
     /// Page messages larger than this are refused unparsed, bytes.
-    public var maxMessageBytes: Int
+    package var maxMessageBytes: Int
     /// Region snapshots with more regions are refused.
-    public var maxRegions: Int
+    package var maxRegions: Int
     /// How long a snapshot without a max-age stays fresh, seconds.
-    public var defaultMaxAge: Double
+    package var defaultMaxAge: Double
     /// The most round trips in flight; a query beyond that gets ``fallback`` at once
     /// (counted in ``BridgeMetrics/overloaded``).
-    public var maxInFlight: Int
+    package var maxInFlight: Int
     /// Whether to suggest tentative ink (``BridgeAction/speculate(_:)``) for a query that
     /// needs a round trip while the last snapshot, even stale, shows nothing interactive
     /// within ``speculationMargin``.
-    public var speculativeInk: Bool
+    package var speculativeInk: Bool
     /// How far from any interactive region (page units) a touch-down must be for tentative
     /// ink.
-    public var speculationMargin: Double
+    package var speculationMargin: Double
 
     /// Creates a configuration; the defaults suit a 60-120 Hz touch screen over a web view.
-    public init(timeout: Double = 0.25, fallback: HitTestVerdict = .ink, shareRadius: Double = 4, useCache: Bool = true,
+    package init(timeout: Double = 0.25, fallback: HitTestVerdict = .ink, shareRadius: Double = 4, useCache: Bool = true,
                 maxMessageBytes: Int = PageMessage.defaultMaxBytes, maxRegions: Int = 20_000, defaultMaxAge: Double = 1,
                 maxInFlight: Int = 64, speculativeInk: Bool = false, speculationMargin: Double = 24) {
         self.timeout = timeout
@@ -57,7 +57,7 @@ public struct InvalidPageTransform: Error, Sendable, Hashable, CustomStringConve
 }
 
 /// Where a verdict came from.
-public enum VerdictSource: String, Sendable, Hashable, CaseIterable {
+package enum VerdictSource: String, Sendable, Hashable, CaseIterable {
     /// A fresh region snapshot: no round trip.
     case cache
     /// The page's answer to a round trip (possibly shared with other queries).
@@ -71,7 +71,7 @@ public enum VerdictSource: String, Sendable, Hashable, CaseIterable {
 extension VerdictSource {
     /// The engine's name for a decision reached this way (for
     /// `TouchRouter/verdictArrived(_:_:because:into:)`).
-    public var decisionReason: DecisionReason {
+    package var decisionReason: DecisionReason {
         switch self {
         case .cache: .regionCache
         case .page: .answered
@@ -82,7 +82,7 @@ extension VerdictSource {
 }
 
 /// A command from ``HitTestBroker`` to its shell.
-public enum BridgeAction: Sendable, Hashable {
+package enum BridgeAction: Sendable, Hashable {
     /// Send this request to the page.
     case send(HitTestRequest)
     /// The query is decided.
@@ -159,17 +159,17 @@ public struct BridgeMetrics: Sendable, Hashable {
 /// ``QueryToken`` as its id and a deadline of ``BridgeConfiguration/timeout``. Every
 /// answer is checked: late, duplicate, unknown (forged) and stale answers decide nothing
 /// and are counted.
-public struct HitTestBroker: Sendable {
+package struct HitTestBroker: Sendable {
     /// The settings.
-    public let configuration: BridgeConfiguration
+    package let configuration: BridgeConfiguration
     /// Maps canvas points to page points (the host updates it on scroll and zoom).
-    public private(set) var transform: PageTransform
+    package private(set) var transform: PageTransform
     /// The newest layout generation known (from the host or the page).
-    public private(set) var generation: UInt64
+    package private(set) var generation: UInt64
     /// The region cache.
-    public private(set) var cache: RegionCache
+    package private(set) var cache: RegionCache
     /// What has happened, counted.
-    public private(set) var metrics = BridgeMetrics()
+    package private(set) var metrics = BridgeMetrics()
 
     private struct RoundTrip: Sendable {
         var request: HitTestRequest
@@ -183,7 +183,7 @@ public struct HitTestBroker: Sendable {
     /// How many times one question is sent again for a newer layout before the bridge
     /// stops re-asking and lets the deadline decide (a page answering every request with
     /// another generation cannot keep it busy).
-    public static let maxResends = 3
+    package static let maxResends = 3
 
     private enum Settled: Sendable { case answered, abandoned }
 
@@ -196,7 +196,7 @@ public struct HitTestBroker: Sendable {
     private var settled: [QueryToken: Settled] = [:]
     private var settledOrder: [QueryToken] = []
     /// How many settled round trips are remembered.
-    public static let settledMemory = 1_024
+    package static let settledMemory = 1_024
 
     /// Creates a broker.
     /// - Parameters:
@@ -205,7 +205,7 @@ public struct HitTestBroker: Sendable {
     ///   - generation: The page's layout generation known at the start.
     ///   - tokens: where query ids come from; the system's generator unless a test
     ///     needs repeatable ids.
-    public init(configuration: BridgeConfiguration = BridgeConfiguration(), transform: PageTransform = .identity,
+    package init(configuration: BridgeConfiguration = BridgeConfiguration(), transform: PageTransform = .identity,
                 generation: UInt64 = 0, tokens: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.configuration = configuration
         self.transform = transform
@@ -215,18 +215,25 @@ public struct HitTestBroker: Sendable {
     }
 
     /// Queries waiting for a round trip.
-    public var waitingQueries: Int { tripOfQuery.count }
+    package var waitingQueries: Int { tripOfQuery.count }
 
     /// The queries waiting for the round trip with this id (empty when none is in flight).
-    public func queries(waitingFor token: QueryToken) -> [QueryID] { trips[token]?.waiters ?? [] }
+    package func queries(waitingFor token: QueryToken) -> [QueryID] { trips[token]?.waiters ?? [] }
 
     /// The earliest round-trip deadline, or `nil` when none is in flight.
-    public var nextDeadline: Double? { tripOrder.lazy.compactMap { trips[$0]?.deadline }.min() }
+    package var nextDeadline: Double? {
+        // A plain loop: read on every input, it must not copy the broker into a closure.
+        var earliest: Double?
+        for token in tripOrder {
+            if let deadline = trips[token]?.deadline, deadline < earliest ?? .infinity { earliest = deadline }
+        }
+        return earliest
+    }
 
     // MARK: - Queries
 
     /// Asks whether an interactive element lies under `point` (canvas points) at `now`.
-    public mutating func ask(_ query: QueryID, at point: CanvasPoint, now: Double, into actions: inout [BridgeAction]) {
+    package mutating func ask(_ query: QueryID, at point: CanvasPoint, now: Double, into actions: inout [BridgeAction]) {
         metrics.queries += 1
         let pagePoint = transform.pagePoint(for: point)
         guard pagePoint.x.isFinite, pagePoint.y.isFinite else {
@@ -272,7 +279,7 @@ public struct HitTestBroker: Sendable {
 
     /// Stops waiting for `query` (its touch was cancelled or decided otherwise). A round
     /// trip nobody waits for any more is abandoned; its answer will count as late.
-    public mutating func cancel(_ query: QueryID) {
+    package mutating func cancel(_ query: QueryID) {
         guard let token = tripOfQuery.removeValue(forKey: query), var trip = trips[token] else { return }
         metrics.cancelled += 1
         trip.waiters.removeAll { $0 == query }
@@ -280,7 +287,7 @@ public struct HitTestBroker: Sendable {
     }
 
     /// Settles every round trip whose deadline is at or before `now` by the fallback.
-    public mutating func deadlinePassed(now: Double, into actions: inout [BridgeAction]) {
+    package mutating func deadlinePassed(now: Double, into actions: inout [BridgeAction]) {
         for token in tripOrder {
             guard let trip = trips[token], trip.deadline <= now else { continue }
             metrics.timeouts += trip.waiters.count
@@ -290,7 +297,7 @@ public struct HitTestBroker: Sendable {
     }
 
     /// The oracle could not ask the page for this round trip: its queries get the fallback.
-    public mutating func failed(_ token: QueryToken, into actions: inout [BridgeAction]) {
+    package mutating func failed(_ token: QueryToken, into actions: inout [BridgeAction]) {
         guard let trip = trips[token] else { return }
         metrics.failures += trip.waiters.count
         decide(trip.waiters, configuration.fallback, .failure, into: &actions)
@@ -301,7 +308,7 @@ public struct HitTestBroker: Sendable {
 
     /// Takes a message the page posted (untrusted bytes): validates it, then applies it.
     @discardableResult
-    public mutating func receive<Bytes: Collection<UInt8>>(_ bytes: Bytes, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
+    package mutating func receive<Bytes: Collection<UInt8>>(_ bytes: Bytes, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
         do {
             return receive(try PageMessage.decode(bytes, maxBytes: configuration.maxMessageBytes), now: now, into: &actions)
         } catch {
@@ -310,14 +317,14 @@ public struct HitTestBroker: Sendable {
     }
 
     /// Counts a page message that did not decode.
-    public mutating func refuse(_ error: WireMessageError) -> ReceiveOutcome {
+    package mutating func refuse(_ error: WireMessageError) -> ReceiveOutcome {
         metrics.refusedMessages += 1
         return .refused(error)
     }
 
     /// Applies a decoded page message.
     @discardableResult
-    public mutating func receive(_ message: PageMessage, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
+    package mutating func receive(_ message: PageMessage, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
         switch message {
         case let .regions(snapshot):
             do {
@@ -360,7 +367,7 @@ public struct HitTestBroker: Sendable {
     /// answering.
     /// - Throws: ``InvalidPageTransform`` for a non-finite offset or a scale that is not a
     ///   positive finite number; nothing changes then.
-    public mutating func layoutChanged(transform: PageTransform, generation newGeneration: UInt64? = nil,
+    package mutating func layoutChanged(transform: PageTransform, generation newGeneration: UInt64? = nil,
                                        now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
         guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
             throw InvalidPageTransform(transform: transform)

@@ -42,7 +42,7 @@ public struct InkSessionMetrics: Sendable, Hashable {
 public protocol HitTestOracle: Sendable {
     /// Sends a request to the page.
     /// - Returns: the page's reply message, untrusted, when the transport returns it
-    ///   directly; `nil` when the reply arrives later through ``InkSession/submit(_:)``.
+    ///   directly; `nil` when the reply arrives later through ``InkSession/submit(_:)-(EngineInput)``.
     /// - Throws: when the page cannot be asked; the request's queries get the fallback at once.
     ///   A send the session no longer needs (its round trip was settled) is cancelled.
     func send(_ request: HitTestRequest) async throws -> String?
@@ -51,15 +51,15 @@ public protocol HitTestOracle: Sendable {
 /// A live session: ``InkEngine`` with a clock, a transport to the page and one ordered
 /// input queue.
 ///
-/// Everything goes in through ``submit(_:)``: touch events, estimated-property updates,
+/// Everything goes in through ``submit(_:)-([EngineInput])``: touch events, estimated-property updates,
 /// the page's messages, layout changes. It is `nonisolated` and returns at once; inputs
 /// are taken by ``run()`` strictly in the order they were submitted, so a region snapshot
 /// submitted before a touch is in the cache when the touch asks. The page's replies to the
 /// session's own sends and the one timer's ticks join the same queue.
 ///
-/// What happened comes out of ``events``, one batch per input taken, in order. Iterate it
-/// from one task (a `@MainActor` one to draw): a single `for await` loop keeps the batches
-/// in order; a task per batch would not.
+/// What happened comes out of ``events``, one batch per submission taken, in order. Iterate
+/// it from one task (a `@MainActor` one to draw): a single `for await` loop keeps the
+/// batches in order; a task per batch would not.
 ///
 /// The clock must count in the same seconds as the samples' timestamps: the default,
 /// ``UptimeClock``, is the timebase of `UITouch.timestamp`.
@@ -99,8 +99,9 @@ public actor InkSession {
     /// Events published to ``events`` so far.
     private var published = 0
 
-    /// What happened, one batch per input taken, in order. Iterate it from one task; it
-    /// ends when ``run()`` returns. Unbounded: a consumer that stops reading makes it grow.
+    /// What happened, one batch per submission taken (a `submit` call, a reply from the page,
+    /// a timer tick), in order. Iterate it from one task; it ends when ``run()`` returns.
+    /// Unbounded: a consumer that stops reading makes it grow.
     public nonisolated let events: AsyncStream<[EngineEvent]>
 
     /// Creates a session. Nothing is taken until ``run()`` runs.
@@ -134,7 +135,7 @@ public actor InkSession {
 
     /// Queues inputs, to be taken in order after everything submitted before. Returns at
     /// once; safe from any thread or actor. A refused input never blocks the rest: it comes
-    /// out as a `.refused` event and its samples are counted in ``SampleLedger/refused``.
+    /// out as a `.refused` event and its samples are counted in `SampleLedger.refused`.
     public nonisolated func submit(_ inputs: [EngineInput]) {
         enqueue.yield(.inputs(inputs))
     }

@@ -3,7 +3,7 @@ import InkCore
 /// One touch as both sides name it: the platform's identifier (reused as soon as a finger
 /// lifts) and the engine's (unique over the engine's life).
 public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
-    /// The engine's identifier: what ``RouterAction``s and ``InkLayer`` strokes name.
+    /// The engine's identifier: what `RouterAction`s and `InkLayer` strokes name.
     public var engine: TouchID
     /// The identifier the platform (or a session log) gave the touch.
     public var platform: UInt64
@@ -82,7 +82,7 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// One thing that happened in ``InkEngine``, in the order it happened: the engine's one
 /// output. A front end carries out ``Kind-swift.enum/action(_:)`` and
-/// ``Kind-swift.enum/send(_:)`` events in order; every observer (the audit, first-ink
+/// ``Kind-swift.enum/send(_:touches:)`` events in order; every observer (the audit, first-ink
 /// latency, a timeline, metrics) is a fold over the same stream.
 public struct EngineEvent: Sendable, Hashable {
     /// When it happened: the engine's time, seconds on the samples' clock (a deadline's
@@ -112,17 +112,17 @@ public struct EngineEvent: Sendable, Hashable {
         case took(TouchEvent)
         /// An input was refused; its samples (``EngineInput/sampleCount``) are counted
         /// received and refused. ``EngineEvent/touch`` names the touch when it is known.
-        case refused(EngineInput, InputRefusal)
+        indirect case refused(EngineInput, InputRefusal)
         /// An engine action to carry out, in order: draw ink, hand samples to the page.
         /// Touch identifiers in it are the engine's.
         case action(RouterAction)
         /// Send this request to the page (``HitTestRequest/scriptInvocation`` or
-        /// ``HitTestRequest/json``); ``touches`` are the touches waiting for it.
+        /// ``HitTestRequest/json``); `touches` are the touches waiting for it.
         case send(HitTestRequest, touches: [EngineTouch])
         /// What the bridge made of a message from the page (or a recorded answer): the
         /// message when it decoded, and the outcome (`nil`: a recorded answer that found no
         /// round trip to go to).
-        case pageMessage(PageMessage?, ReceiveOutcome?)
+        indirect case pageMessage(PageMessage?, ReceiveOutcome?)
         /// The page's transform changed (a layout input was taken).
         case layout(PageTransform, generation: UInt64?)
     }

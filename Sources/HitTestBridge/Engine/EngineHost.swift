@@ -1,7 +1,7 @@
 import InkCore
 
 /// What ``EngineHost`` asks its front end to do.
-public enum HostOutput: Sendable, Hashable {
+package enum HostOutput: Sendable, Hashable {
     /// An engine action, to carry out in order (draw, dispatch to the page, …).
     case engine(RouterAction)
     /// Send this request to the page; `touches` are the touches waiting for it.
@@ -29,11 +29,11 @@ public enum HostOutput: Sendable, Hashable {
 /// // out: [.engine(.queryPage(…)), .send(request, touches: [touch 1])]: ask the page
 /// host.receive(pageMessageText, now: 0.03, into: &out)   // the page's answer
 /// ```
-public struct EngineHost: Sendable {
+package struct EngineHost: Sendable {
     private var router: TouchRouter
     private var broker: HitTestBroker
     /// Where undecided touches go when the engine's deadline passes.
-    public let fallback: HitTestVerdict
+    package let fallback: HitTestVerdict
     private var actions: [RouterAction] = []
     private var bridgeActions: [BridgeAction] = []
     private var queryOfTouch: [TouchID: QueryID] = [:]
@@ -45,9 +45,9 @@ public struct EngineHost: Sendable {
     private var recentTrips: [(touch: TouchID, token: QueryToken)] = []
     private static let recentTripLimit = 64
     /// The latest time the host was told.
-    public private(set) var now = -Double.infinity
+    package private(set) var now = -Double.infinity
     /// Recorded-style answers (by touch) that found no round trip waiting for them.
-    public private(set) var answersWithoutRoundTrip = 0
+    package private(set) var answersWithoutRoundTrip = 0
 
     /// Creates a host.
     /// - Parameters:
@@ -56,7 +56,7 @@ public struct EngineHost: Sendable {
     ///   - transform: Canvas to page.
     ///   - generation: The page's layout generation at the start.
     ///   - seed: Seeds the query tokens (`nil`: the system's random generator).
-    public init(router: TouchRouterConfiguration = TouchRouterConfiguration(), bridge: BridgeConfiguration = BridgeConfiguration(),
+    package init(router: TouchRouterConfiguration = TouchRouterConfiguration(), bridge: BridgeConfiguration = BridgeConfiguration(),
                 transform: PageTransform = .identity, generation: UInt64 = 0, seed: UInt64? = nil) {
         self.router = TouchRouter(configuration: router)
         if let seed {
@@ -68,19 +68,22 @@ public struct EngineHost: Sendable {
     }
 
     /// The engine's ledger.
-    public var ledger: SampleLedger { router.ledger }
+    package var ledger: SampleLedger { router.ledger }
     /// The engine's counters.
-    public var counters: RouterCounters { router.counters }
+    package var counters: RouterCounters { router.counters }
     /// The bridge's metrics.
-    public var bridgeMetrics: BridgeMetrics { broker.metrics }
+    package var bridgeMetrics: BridgeMetrics { broker.metrics }
     /// Queries the host maps to touches and tokens (small, unless it leaks).
     package var trackedQueries: Int { queryOfTouch.count + touchOfQuery.count + tokenOfQuery.count }
     /// Queries waiting for a round trip.
-    public var waitingQueries: Int { broker.waitingQueries }
+    package var waitingQueries: Int { broker.waitingQueries }
     /// The earliest deadline pending (engine or bridge), if any: a live front end should
     /// call ``advance(to:into:)`` then.
-    public var nextDeadline: Double? {
-        [router.nextDeadline, broker.nextDeadline].compactMap { $0 }.min()
+    package var nextDeadline: Double? {
+        switch (router.nextDeadline, broker.nextDeadline) {
+        case let (engine?, bridge?): return min(engine, bridge)
+        case let (engine, bridge): return engine ?? bridge
+        }
     }
 
     /// Takes one input at `now` (see the tie-break rule above): the one entry point the
@@ -92,7 +95,7 @@ public struct EngineHost: Sendable {
     ///   time went backwards. The refused input changes nothing, but the deadlines due by
     ///   `now` have fired before it was looked at: carry out what they put in `output`.
     @discardableResult
-    public mutating func deliver(_ input: EngineInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
+    package mutating func deliver(_ input: EngineInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
         switch input {
         case .tick:
             do { try advance(to: time, into: &output) } catch { throw .time(error) }
@@ -119,13 +122,13 @@ public struct EngineHost: Sendable {
     /// Whether a round trip with this token still has a query waiting for it: a transport
     /// about to send a request checks this, so a query abandoned before the send never
     /// opens a round trip in the page.
-    public func isWaiting(for token: QueryToken) -> Bool { !broker.queries(waitingFor: token).isEmpty }
+    package func isWaiting(for token: QueryToken) -> Bool { !broker.queries(waitingFor: token).isEmpty }
 
     /// Lets time pass: fires every engine and bridge deadline due by `time`, in order.
     ///
     /// - Throws: ``HostTimeError`` when `time` is earlier than a time already given;
     ///   nothing happens then.
-    public mutating func advance(to time: Double, into output: inout [HostOutput]) throws(HostTimeError) {
+    package mutating func advance(to time: Double, into output: inout [HostOutput]) throws(HostTimeError) {
         guard time.isFinite else { throw HostTimeError(now: now, given: time) }
         guard time >= now else { throw HostTimeError(now: now, given: time) }
         while true {
@@ -150,14 +153,14 @@ public struct EngineHost: Sendable {
     /// - Throws: ``HostError``: the engine refused the event, or time went backwards.
     ///   The event changes nothing; deadlines due by `now` still fire first (see
     ///   ``deliver(_:now:into:)``).
-    public mutating func handle(_ event: TouchEvent, now time: Double, into output: inout [HostOutput]) throws(HostError) {
+    package mutating func handle(_ event: TouchEvent, now time: Double, into output: inout [HostOutput]) throws(HostError) {
         do { try advance(to: time, into: &output) } catch { throw .time(error) }
         do { try router.handle(event, into: &actions) } catch { throw .engine(error) }
         drain(now: time, into: &output)
     }
 
     /// Applies an estimated-property update at `now`.
-    public mutating func apply(_ update: EstimatedPropertyUpdate, now time: Double, into output: inout [HostOutput]) throws(HostError) {
+    package mutating func apply(_ update: EstimatedPropertyUpdate, now time: Double, into output: inout [HostOutput]) throws(HostError) {
         do { try advance(to: time, into: &output) } catch { throw .time(error) }
         do { try router.apply(update, into: &actions) } catch { throw .engine(error) }
         drain(now: time, into: &output)
@@ -166,7 +169,7 @@ public struct EngineHost: Sendable {
     /// A message from the page, untrusted (an answer or a region snapshot, as the page
     /// script sends them): validated and taken by the bridge, or refused and counted.
     @discardableResult
-    public mutating func receive<Bytes: Collection<UInt8>>(_ message: Bytes, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
+    package mutating func receive<Bytes: Collection<UInt8>>(_ message: Bytes, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
         try advance(to: time, into: &output)
         let outcome = broker.receive(message, now: time, into: &bridgeActions)
         drain(now: time, into: &output)
@@ -175,7 +178,7 @@ public struct EngineHost: Sendable {
 
     /// A decoded page message (a region snapshot from a session log, for instance).
     @discardableResult
-    public mutating func receive(_ message: PageMessage, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
+    package mutating func receive(_ message: PageMessage, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
         try advance(to: time, into: &output)
         let outcome = broker.receive(message, now: time, into: &bridgeActions)
         drain(now: time, into: &output)
@@ -212,6 +215,24 @@ public struct EngineHost: Sendable {
     /// The page's layout generation the bridge knows.
     package var generation: UInt64 { broker.generation }
 
+    /// Lets time pass to `time` when the caller knows no deadline is due by then (it just
+    /// fired them); never backwards.
+    package mutating func pass(to time: Double) {
+        if time > now { now = time }
+    }
+
+    /// A platform touch event at the host's time (after ``advance(to:into:)``).
+    package mutating func handleNow(_ event: TouchEvent, into output: inout [HostOutput]) throws(RouterError) {
+        try router.handle(event, into: &actions)
+        drain(now: now, into: &output)
+    }
+
+    /// An estimated-property update at the host's time (after ``advance(to:into:)``).
+    package mutating func applyNow(_ update: EstimatedPropertyUpdate, into output: inout [HostOutput]) throws(RouterError) {
+        try router.apply(update, into: &actions)
+        drain(now: now, into: &output)
+    }
+
     /// A decoded page message at the host's time (after ``advance(to:into:)``).
     package mutating func receiveNow(_ message: PageMessage, into output: inout [HostOutput]) -> ReceiveOutcome {
         let outcome = broker.receive(message, now: now, into: &bridgeActions)
@@ -230,7 +251,7 @@ public struct EngineHost: Sendable {
     }
 
     /// The page scrolled, zoomed or changed its layout.
-    public mutating func layoutChanged(_ transform: PageTransform, generation: UInt64? = nil, now time: Double,
+    package mutating func layoutChanged(_ transform: PageTransform, generation: UInt64? = nil, now time: Double,
                                        into output: inout [HostOutput]) throws(HostError) {
         do { try advance(to: time, into: &output) } catch { throw .time(error) }
         do { try broker.layoutChanged(transform: transform, generation: generation, now: time, into: &bridgeActions) } catch {
@@ -240,7 +261,7 @@ public struct EngineHost: Sendable {
     }
 
     /// The front end is closing: settles every undecided touch by the fallback.
-    public mutating func finish(into output: inout [HostOutput]) {
+    package mutating func finish(into output: inout [HostOutput]) {
         router.flush(fallback: fallback, into: &actions)
         drain(now: now, into: &output)
     }
@@ -292,9 +313,9 @@ public struct EngineHost: Sendable {
     }
 }
 
-/// A time earlier than one the host was already given (or not finite).
+/// A time earlier than one the engine was already given (or not finite).
 public struct HostTimeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The host's time.
+    /// The engine's time.
     public var now: Double
     /// The time given.
     public var given: Double
@@ -305,7 +326,7 @@ public struct HostTimeError: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// Why ``EngineHost`` refused an input. The input changes nothing (deadlines due by its time
 /// fire first all the same).
-public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The engine refused the event.
     case engine(RouterError)
     /// Time went backwards.
@@ -321,7 +342,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What was refused and why.
-    public var description: String {
+    package var description: String {
         switch self {
         case .engine(let error): return "\(error)"
         case .time(let error): return error.description

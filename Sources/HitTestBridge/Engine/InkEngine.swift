@@ -16,7 +16,7 @@ import InkCore
 /// ``InkSession`` is the asynchronous shell around it; replays drive it in simulated time.
 ///
 /// Every input is taken or refused on its own: a refused input never blocks the rest of a
-/// batch, and its samples are counted in ``SampleLedger/refused``, so
+/// batch, and its samples are counted in `SampleLedger.refused`, so
 /// `received = inked + released + cancelled + refused` once every touch is settled.
 ///
 /// ```swift
@@ -114,8 +114,8 @@ public struct InkEngine: Sendable {
             }
             var mapped = update
             mapped.touch = id
-            do { try host.apply(mapped, now: time, into: &output) } catch {
-                refuse(input, Self.refusal(error, platform: update.touch), touch: EngineTouch(engine: id, platform: platform),
+            do { try host.applyNow(mapped, into: &output) } catch {
+                refuse(input, .engine(error.replacingTouch(update.touch)), touch: EngineTouch(engine: id, platform: platform),
                        into: &events)
                 return
             }
@@ -168,8 +168,7 @@ public struct InkEngine: Sendable {
             try? host.advance(to: max(next, host.now), into: &output)
             emit(now: host.now, into: &events)
         }
-        try? host.advance(to: time, into: &output)
-        emit(now: time, into: &events)
+        host.pass(to: time)   // no deadline is due by `time` now
     }
 
     /// The front end is closing (or the session is over): settles every undecided touch by
@@ -191,13 +190,13 @@ public struct InkEngine: Sendable {
         let touch = EngineTouch(engine: id, platform: platform)
         var mapped = event
         mapped.touch = id
-        do { try host.handle(mapped, now: time, into: &output) } catch {
+        do { try host.handleNow(mapped, into: &output) } catch {
             // A touch the engine already finished (made room for at its bound) still frees its
             // platform id when the platform ends it.
-            if case .engine(.unknownTouch) = error, event.phase == .ended || event.phase == .cancelled {
+            if case .unknownTouch = error, event.phase == .ended || event.phase == .cancelled {
                 _ = identities.engineID(for: platform, phase: event.phase)
             }
-            refuse(input, Self.refusal(error, platform: event.touch), touch: event.phase == .began ? nil : touch, into: &events)
+            refuse(input, .engine(error.replacingTouch(event.touch)), touch: event.phase == .began ? nil : touch, into: &events)
             return
         }
         _ = identities.engineID(for: platform, phase: event.phase)

@@ -8,8 +8,8 @@ public enum HitTestVerdict: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// Identifies one question the engine asked about one touch.
 ///
-/// Query identifiers are issued by ``TouchRouter`` in increasing order and never reused
-/// within one router, so a late or duplicate answer can always be told apart from an answer
+/// Query identifiers are issued by the decision engine in increasing order and never reused
+/// within one engine, so a late or duplicate answer can always be told apart from an answer
 /// for a newer touch that happens to reuse a ``TouchID``. They are not secret: code that
 /// talks to an untrusted page must map them to unguessable tokens.
 public struct QueryID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
@@ -42,17 +42,19 @@ public enum DecisionReason: String, Sendable, Hashable, Codable, CaseIterable {
     case multiTouchGesture
     /// Pencil-only mode: the tool decided without asking.
     case toolPolicy
-    /// The touch queued ``TouchRouterConfiguration/maxQueuedSamplesPerTouch`` samples
+    /// The touch queued the most samples an undecided touch may hold
+    /// (`InkEngineConfiguration.Limits.queuedSamplesPerTouch` in HitTestBridge)
     /// before it was decided; the bound fallback decided.
     case queueBound
-    /// A new touch began while ``TouchRouterConfiguration/maxActiveTouches`` touches were
+    /// A new touch began while the most touches allowed
+    /// (`InkEngineConfiguration.Limits.activeTouches` in HitTestBridge) were
     /// unfinished: the oldest, still undecided, was settled by the bound fallback to make room.
     case touchBound
     /// The router was flushed (end of a session) while the touch was still undecided.
     case flushed
 }
 
-/// How ``TouchRouter`` treated an answer that reached it.
+/// How the decision engine treated an answer that reached it.
 public enum VerdictOutcome: Sendable, Hashable {
     /// The answer decided a touch that was waiting for it.
     case applied

@@ -1,22 +1,27 @@
-/// A command ``TouchRouter`` gives its host. The host carries actions out in the order
-/// they were produced.
+/// A command the decision engine gives its host. The host carries actions out in the order
+/// they were produced; `InkEngine` (HitTestBridge) hands them out as `EngineEvent` actions.
 ///
 /// Every real sample leaves the router in exactly one ``ink(_:_:)`` or ``release(_:_:)``
 /// action (a touch that a gesture takes from the ink after it began inking is first
 /// retracted, then released in full), or is counted in a ``cancel(_:previously:)``.
 public enum RouterAction: Sendable, Hashable {
     /// Ask the page whether an interactive element lies under `point` (canvas points) for
-    /// `touch`, and report the answer with ``TouchRouter/verdictArrived(_:_:because:into:)``.
+    /// `touch`. `InkEngine` (HitTestBridge) does the asking: from the region cache, a round
+    /// trip already in flight, or a new request to send.
     /// `askedAt` is the touch-down timestamp in seconds.
     case queryPage(QueryID, touch: TouchID, point: CanvasPoint, askedAt: Double)
     /// The touch's owner is now known; the samples that follow (queued ones first) go
     /// there. Informational: a host may log it or ignore it.
+    ///
+    /// It can come twice for one touch: a touch already inking that a second finger turns
+    /// into a gesture is decided again, `.page` for `.multiTouchGesture`, right after its
+    /// ``retractInk(_:)``. The last decision stands.
     case decided(TouchID, HitTestVerdict, DecisionReason)
     /// Stop waiting for `query`: its touch was settled without it. An answer that still
     /// arrives is ignored.
     case abandonQuery(QueryID, touch: TouchID)
     /// Append the sample to the touch's stroke. The first `ink` of a touch starts its stroke.
-    /// Ink before the touch's ``decided(_:_:_:)`` is tentative (``TouchRouter/speculate(_:into:)``):
+    /// Ink before the touch's ``decided(_:_:_:)`` is tentative (speculative ink):
     /// the decision confirms it, or a ``retractInk(_:)`` takes it back.
     case ink(TouchID, TouchSample)
     /// Replace the tentative tail of the touch's stroke by these predicted samples (possibly

@@ -1,4 +1,4 @@
-/// What ``TouchRouter`` has done, counted. Monotonic; never reset.
+/// What the decision engine has done, counted. Monotonic; never reset.
 public struct RouterCounters: Sendable, Hashable, Codable {
     /// Hit tests asked (``RouterAction/queryPage(_:touch:point:askedAt:)`` actions).
     public var queriesAsked = 0
@@ -21,11 +21,14 @@ public struct RouterCounters: Sendable, Hashable, Codable {
     public var retractions = 0
     /// Samples that had been shown as ink and were then retracted and released.
     public var retractedSamples = 0
-    /// Touches settled because they reached ``TouchRouterConfiguration/maxQueuedSamplesPerTouch``.
+    /// Touches settled because they reached the queue bound
+    /// (`InkEngineConfiguration.Limits.queuedSamplesPerTouch` in HitTestBridge).
     public var boundsReached = 0
-    /// Touches finished early to make room under ``TouchRouterConfiguration/maxActiveTouches``.
+    /// Touches finished early to make room under the touch bound
+    /// (`InkEngineConfiguration.Limits.activeTouches` in HitTestBridge).
     public var touchesEvicted = 0
-    /// Touches settled by ``TouchRouter/flush(fallback:into:)``.
+    /// Touches settled by a flush at the end of a session (`InkEngine.finish(into:)` in
+    /// HitTestBridge).
     public var flushed = 0
     /// Estimated-property updates applied to queued or inked samples.
     public var updatesApplied = 0

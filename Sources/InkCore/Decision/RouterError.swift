@@ -1,5 +1,6 @@
-/// Input ``TouchRouter`` refuses. A refused input changes nothing: no sample is counted,
-/// no touch changes state, no action is produced.
+/// Input the decision engine refuses. A refused input changes no touch's state and produces
+/// no action; `InkEngine` (HitTestBridge) counts its samples as received and refused
+/// (``SampleLedger/refused``).
 public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sample has a non-finite position or timestamp, or a property out of range.
     case invalidSample(TouchID, TouchSample)
@@ -9,7 +10,7 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     case beganWithoutSample(TouchID)
     /// A `began` event named a touch that has not finished: still down, or ended but still
     /// undecided (its actions are yet to come under that id). Give each touch its own id;
-    /// ``TouchIdentities`` maps platform ids that are reused to fresh ones.
+    /// `InkEngine` (HitTestBridge) maps platform ids that are reused to fresh ones.
     case touchAlreadyActive(TouchID)
     /// A `moved`, `ended` or `cancelled` event, or an update, named no active touch.
     case unknownTouch(TouchID)

@@ -28,11 +28,11 @@
 /// decided, so a dot still becomes ink and a tap still reaches its button. A host that
 /// expects ink may ``speculate(_:into:)``: the deciding touch is drawn as tentative ink at
 /// once, and the decision confirms it or retracts it and releases every sample to the page.
-public struct TouchRouter: Sendable {
+package struct TouchRouter: Sendable {
     /// The router's settings.
-    public let configuration: TouchRouterConfiguration
+    package let configuration: TouchRouterConfiguration
     /// What the router has done, counted.
-    public private(set) var counters = RouterCounters()
+    package private(set) var counters = RouterCounters()
 
     private var touches: [TouchRecord] = []
     /// Finished touches whose samples still await estimated-property updates, oldest first.
@@ -42,7 +42,7 @@ public struct TouchRouter: Sendable {
     private var answered = RecentQueries()
 
     /// Creates a router with no touches.
-    public init(configuration: TouchRouterConfiguration = TouchRouterConfiguration()) {
+    package init(configuration: TouchRouterConfiguration = TouchRouterConfiguration()) {
         self.configuration = configuration
         touches.reserveCapacity(8)
     }
@@ -52,14 +52,14 @@ public struct TouchRouter: Sendable {
     /// The session ledger: every real sample received so far, and where it went.
     /// ``SampleLedger/pending`` is recounted from the queues themselves, so a sample lost by
     /// a bug shows up in ``SampleLedger/dropped``.
-    public var ledger: SampleLedger {
+    package var ledger: SampleLedger {
         var result = totals
         result.pending = touches.reduce(0) { $0 + $1.queue.count }
         return result
     }
 
     /// The ledger of one touch that is active or still undecided; `nil` once it finished.
-    public func ledger(of touch: TouchID) -> SampleLedger? {
+    package func ledger(of touch: TouchID) -> SampleLedger? {
         guard let index = touches.lastIndex(where: { $0.id == touch }) else { return nil }
         var result = touches[index].ledger
         result.pending = touches[index].queue.count
@@ -67,16 +67,20 @@ public struct TouchRouter: Sendable {
     }
 
     /// Touches that have not finished yet (including ended touches still undecided).
-    public var unfinishedTouches: [TouchID] { touches.map(\.id) }
+    package var unfinishedTouches: [TouchID] { touches.map(\.id) }
 
     /// The earliest time (seconds, in sample time) at which an undecided touch's deadline
     /// passes, or `nil` when no touch is undecided. A host schedules its next call to
     /// ``deadlinePassed(now:fallback:into:)`` for then.
-    public var nextDeadline: Double? {
-        touches.lazy.compactMap { record -> Double? in
-            guard case .deciding = record.route else { return nil }
-            return record.downTime + configuration.decisionTimeout
-        }.min()
+    package var nextDeadline: Double? {
+        // A plain loop: read on every input, it must not copy the router into a closure.
+        var earliest: Double?
+        for record in touches {
+            guard case .deciding = record.route else { continue }
+            let deadline = record.downTime + configuration.decisionTimeout
+            if deadline < earliest ?? .infinity { earliest = deadline }
+        }
+        return earliest
     }
 
     // MARK: - Events in
@@ -88,7 +92,7 @@ public struct TouchRouter: Sendable {
     ///     previous sample.
     ///   - actions: The buffer the resulting actions are appended to.
     /// - Throws: ``RouterError`` when the event is refused; nothing changes then.
-    public mutating func handle(_ event: TouchEvent, into actions: inout [RouterAction]) throws(RouterError) {
+    package mutating func handle(_ event: TouchEvent, into actions: inout [RouterAction]) throws(RouterError) {
         let index = try validate(event)
         switch event.phase {
         case .began:
@@ -107,7 +111,7 @@ public struct TouchRouter: Sendable {
     }
 
     /// Handles one platform touch event, returning its actions.
-    public mutating func handle(_ event: TouchEvent) throws(RouterError) -> [RouterAction] {
+    package mutating func handle(_ event: TouchEvent) throws(RouterError) -> [RouterAction] {
         var actions: [RouterAction] = []
         try handle(event, into: &actions)
         return actions
@@ -123,7 +127,7 @@ public struct TouchRouter: Sendable {
     /// ``retiredTouchLimit`` most recent such touches.
     /// - Throws: ``RouterError/unknownTouch(_:)``, ``RouterError/unknownUpdateIndex(_:_:)``
     ///   or ``RouterError/invalidUpdate(_:_:)``; nothing changes then.
-    public mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws(RouterError) {
+    package mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws(RouterError) {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(update.touch, update.updateIndex)
         }
@@ -146,7 +150,7 @@ public struct TouchRouter: Sendable {
     }
 
     /// How many finished touches stay reachable for estimated-property updates.
-    public static let retiredTouchLimit = 16
+    package static let retiredTouchLimit = 16
 
     private static func refine(
         _ record: inout TouchRecord, with update: EstimatedPropertyUpdate, counters: inout RouterCounters,
@@ -186,7 +190,7 @@ public struct TouchRouter: Sendable {
     ///   - actions: Receives the actions the answer causes, in order.
     /// - Returns: What the router did with the answer.
     @discardableResult
-    public mutating func verdictArrived(
+    package mutating func verdictArrived(
         _ query: QueryID, _ verdict: HitTestVerdict, because reason: DecisionReason = .answered,
         into actions: inout [RouterAction]
     ) -> VerdictOutcome {
@@ -216,7 +220,7 @@ public struct TouchRouter: Sendable {
     /// even a stale one, shows nothing interactive near the touch).
     /// - Returns: `true` when the touch of `query` was undecided and is now speculative.
     @discardableResult
-    public mutating func speculate(_ query: QueryID, into actions: inout [RouterAction]) -> Bool {
+    package mutating func speculate(_ query: QueryID, into actions: inout [RouterAction]) -> Bool {
         guard let index = touches.firstIndex(where: { $0.route == .deciding(query) }), !touches[index].speculative else {
             return false
         }
@@ -235,7 +239,7 @@ public struct TouchRouter: Sendable {
     ///   - now: The current time in seconds, on the clock of the sample timestamps.
     ///   - fallback: Where an unanswered touch goes.
     ///   - actions: Receives the actions, in order.
-    public mutating func deadlinePassed(
+    package mutating func deadlinePassed(
         now: Double, fallback: HitTestVerdict, into actions: inout [RouterAction]
     ) {
         var index = 0
@@ -252,7 +256,7 @@ public struct TouchRouter: Sendable {
 
     /// Settles every undecided touch by `fallback` now, whatever its deadline (for the end
     /// of a session, or a host that is going away).
-    public mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
+    package mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
         var index = 0
         while index < touches.count {
             if case let .deciding(query) = touches[index].route {

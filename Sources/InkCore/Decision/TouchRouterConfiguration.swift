@@ -1,22 +1,22 @@
 /// Settings of ``TouchRouter``. The defaults suit a finger-and-pencil scratchpad.
-public struct TouchRouterConfiguration: Sendable, Hashable {
+package struct TouchRouterConfiguration: Sendable, Hashable {
     /// When `true`, finger touches go straight to the page and pencil touches become ink,
     /// without asking the page. Default `false`.
-    public var pencilOnly: Bool
+    package var pencilOnly: Bool
     /// Seconds after a touch begins within which another touch beginning makes both a
     /// multi-finger gesture (scroll or zoom) that goes to the page. Set to 0 to disable.
     /// Default 0.15 s. Pencil touches never form gestures.
-    public var gestureWindow: Double
+    package var gestureWindow: Double
     /// Seconds after touch-down that an unanswered hit test is settled by the fallback
     /// passed to ``TouchRouter/deadlinePassed(now:fallback:into:)``. Default 0.25 s.
-    public var decisionTimeout: Double
+    package var decisionTimeout: Double
     /// The most samples one undecided touch may queue. Reaching it settles the touch at
     /// once by ``boundFallback`` (counted in ``RouterCounters/boundsReached``); nothing is
     /// dropped. Default 4,096 (17 s at 240 Hz).
-    public var maxQueuedSamplesPerTouch: Int
+    package var maxQueuedSamplesPerTouch: Int
     /// How a touch is settled when it reaches ``maxQueuedSamplesPerTouch``, or is made room
     /// for under ``maxActiveTouches`` while undecided. Default `.ink`.
-    public var boundFallback: HitTestVerdict
+    package var boundFallback: HitTestVerdict
     /// The most unfinished touches (down, or ended but undecided) the router tracks. A touch
     /// beginning at the bound makes room: the oldest unfinished touch is settled by
     /// ``boundFallback`` if undecided, then finished the way the platform takes a touch
@@ -24,10 +24,10 @@ public struct TouchRouterConfiguration: Sendable, Hashable {
     /// its cancel). Counted in ``RouterCounters/touchesEvicted``; nothing is dropped. Later
     /// events for the evicted touch are refused as ``RouterError/unknownTouch(_:)``.
     /// Default 32 (platforms report at most about 20 at once); at least 1.
-    public var maxActiveTouches: Int
+    package var maxActiveTouches: Int
 
     /// Creates a configuration.
-    public init(
+    package init(
         pencilOnly: Bool = false, gestureWindow: Double = 0.15, decisionTimeout: Double = 0.25,
         maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink, maxActiveTouches: Int = 32
     ) {

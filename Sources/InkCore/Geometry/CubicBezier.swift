@@ -44,12 +44,12 @@ public struct CubicBezier: Sendable, Hashable {
 
 /// Centripetal Catmull-Rom interpolation (α = 0.5), the parameterisation that never forms
 /// cusps or self-intersections within a segment, whatever the spacing of the points.
-public enum CatmullRom {
+package enum CatmullRom {
     /// The Bézier form of the segment from `p1` to `p2` of the centripetal Catmull-Rom spline
     /// through `p0, p1, p2, p3`. Pass `nil` for a missing neighbour at either end of a stroke;
     /// it is then taken as the reflection of the far point, which makes the end tangents
     /// point along the chord.
-    public static func segment(_ p0: CanvasPoint?, _ p1: CanvasPoint, _ p2: CanvasPoint, _ p3: CanvasPoint?) -> CubicBezier {
+    package static func segment(_ p0: CanvasPoint?, _ p1: CanvasPoint, _ p2: CanvasPoint, _ p3: CanvasPoint?) -> CubicBezier {
         let a = p0 ?? (p1 * 2 - p2)
         let d = p3 ?? (p2 * 2 - p1)
         // Knot intervals: square roots of the chord lengths, kept away from zero so that

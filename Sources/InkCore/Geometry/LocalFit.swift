@@ -24,7 +24,7 @@
 ///
 /// The price of the centred window is that a node settles only once `radius` later nodes
 /// are known; the live tip of the stroke, drawn by the causal ``PenFilter``, hides that.
-public enum LocalFit {
+package enum LocalFit {
     /// Where a fit reads its points and their parameters (index → value).
     protocol Source {
         func point(_ i: Int) -> CanvasPoint
@@ -46,7 +46,7 @@ public enum LocalFit {
     ///   - center: The node.
     ///   - radius: Neighbours on each side of a centred window.
     ///   - count: How many nodes the stroke has.
-    public static func window(of center: Int, radius: Int, count: Int) -> ClosedRange<Int> {
+    package static func window(of center: Int, radius: Int, count: Int) -> ClosedRange<Int> {
         let length = 2 * max(0, radius) + 1
         let lower = max(0, min(center - radius, count - length))
         return lower...min(count - 1, lower + length - 1)
@@ -64,7 +64,7 @@ public enum LocalFit {
     ///   - count: How many of the points exist (the window never reads past them).
     ///   - noise: The expected noise of a point (standard deviation, canvas points), which
     ///     decides the degree of a shifted window's fit.
-    public static func settledPosition(
+    package static func settledPosition(
         of center: Int, radius: Int, points: [CanvasPoint], parameters: [Double], count: Int, noise: Double
     ) -> CanvasPoint {
         let range = window(of: center, radius: radius, count: count)

@@ -21,7 +21,7 @@
 /// (`2(2n − 1) / (n(n + 1))` and `6 / (n(n + 1))`), so the stroke starts on the pen.
 ///
 /// The filter is causal: it draws the live tip of a stroke. ``StrokeBuilder`` replaces its
-/// output with a ``LocalFit`` once a few later samples are known (see
+/// output with a settled least-squares fit once a few later samples are known (see
 /// ``StrokeStyle/settleRadius``).
 ///
 /// Units: positions in canvas points, times in seconds, cutoffs in hertz, `beta` in

@@ -17,11 +17,11 @@ public struct StrokeUpdate: Sendable, Hashable {
 ///
 /// The pipeline: input conditioning (refusing non-finite samples, merging samples with
 /// the same timestamp), smoothing with the causal ``PenFilter`` for the live tip, then with
-/// the lag-free ``LocalFit`` once a node's neighbours are known, centripetal Catmull-Rom
-/// interpolation into cubic Béziers (``CatmullRom``), widths from force or speed with
-/// tapers (``StrokeStyle``), and incremental output: a **stable** prefix of segments that
-/// never change again, and a **volatile** tail (the last few segments, which the next
-/// samples or the end taper may still reshape, plus the predicted samples).
+/// a lag-free local least-squares fit once a node's neighbours are known, centripetal
+/// Catmull-Rom interpolation into cubic Béziers (``CubicBezier``), widths from force or
+/// speed with tapers (``StrokeStyle``), and incremental output: a **stable** prefix of
+/// segments that never change again, and a **volatile** tail (the last few segments, which
+/// the next samples or the end taper may still reshape, plus the predicted samples).
 ///
 /// Appending a sample does a fixed amount of work, whatever the length of the stroke: it
 /// filters the sample, settles the one node whose window just filled, and moves the

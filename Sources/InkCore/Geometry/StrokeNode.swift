@@ -1,7 +1,7 @@
 /// One conditioned point of a stroke's centreline.
 public struct StrokeNode: Sendable, Hashable {
     /// Position in canvas points: filtered by ``PenFilter`` at the live tip, then settled by
-    /// ``LocalFit`` once its neighbours are known (the first and last nodes too).
+    /// a local least-squares fit once its neighbours are known (the first and last nodes too).
     public var position: CanvasPoint
     /// The time the node stands for, seconds (its sample's timestamp).
     public var time: Double

@@ -1,11 +1,11 @@
 /// Simplification of a finished stroke's centreline for storage (Ramer-Douglas-Peucker).
-public enum StrokeSimplifier {
+package enum StrokeSimplifier {
     /// The indices of the nodes to keep so that every removed node lies within `tolerance`
     /// (canvas points) of the polyline through the kept ones. The first and last nodes are
     /// always kept.
     ///
     /// - Complexity: O(n log n) typical, O(n²) worst case; iterative (no recursion depth).
-    public static func keptIndices(_ points: [CanvasPoint], tolerance: Double) -> [Int] {
+    package static func keptIndices(_ points: [CanvasPoint], tolerance: Double) -> [Int] {
         guard points.count > 2 else { return Array(points.indices) }
         var keep = [Bool](repeating: false, count: points.count)
         keep[0] = true
@@ -28,12 +28,12 @@ public enum StrokeSimplifier {
     }
 
     /// The nodes of a simplified stroke.
-    public static func simplify(_ nodes: [StrokeNode], tolerance: Double) -> [StrokeNode] {
+    package static func simplify(_ nodes: [StrokeNode], tolerance: Double) -> [StrokeNode] {
         keptIndices(nodes.map(\.position), tolerance: tolerance).map { nodes[$0] }
     }
 
     /// Distance from `p` to the segment from `a` to `b`.
-    public static func distanceToSegment(_ p: CanvasPoint, _ a: CanvasPoint, _ b: CanvasPoint) -> Double {
+    package static func distanceToSegment(_ p: CanvasPoint, _ a: CanvasPoint, _ b: CanvasPoint) -> Double {
         let ab = b - a
         let lengthSquared = ab.x * ab.x + ab.y * ab.y
         guard lengthSquared > 0 else { return p.distance(to: a) }

@@ -19,13 +19,13 @@ public struct StrokeStyle: Sendable, Hashable {
     public var minTaperRatio: Double
     /// The causal filter that draws the live tip of the stroke.
     public var filter: PenFilter.Parameters
-    /// How many neighbours on each side the lag-free ``LocalFit`` uses once they are known
+    /// How many neighbours on each side the lag-free settled fit uses once they are known
     /// (a node settles `settleRadius` samples after it was drawn); 0 keeps the causal
     /// filter's output.
     public var settleRadius: Int
     /// The expected noise of a sample's position (standard deviation, canvas points). The
     /// settled fit weighs it against the shape of the ends of a stroke, and of strokes too
-    /// short for a centred window (see ``LocalFit``): more noise, plainer fits. The default
+    /// short for a centred window (`docs/geometry.md`): more noise, plainer fits. The default
     /// is the jitter of the shared ink-quality harness's 240 Hz pen input.
     public var sampleNoise: Double
     /// How far ahead the built-in predictor extends the tentative tail, when the host

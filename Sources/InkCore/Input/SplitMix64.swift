@@ -2,15 +2,15 @@
 /// sessions, replays with jitter, benchmarks and property tests repeat exactly from their
 /// seed. Not for secrets: the bridge's query ids use the system generator unless a test or
 /// a replay injects this one.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The current state.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// Creates a generator from a seed.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -19,5 +19,5 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// Uniform in 0..<1.
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
+    package mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 }

@@ -4,8 +4,8 @@
 /// name a new touch only once the engine has finished the old one
 /// (``RouterAction/touchFinished(_:_:)``): a touch that ended while its hit test was still
 /// open is not finished yet. Platforms reuse their own identifiers sooner (Android pointer
-/// ids, web `pointerId`s); ``TouchIdentities`` gives each platform touch a fresh identifier
-/// and maps it back for the page.
+/// ids, web `pointerId`s). `InkEngine` (HitTestBridge) takes the platform's identifiers,
+/// gives each touch a fresh one, and names both in its events (`EngineTouch`).
 public struct TouchID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
     CustomStringConvertible
 {

@@ -16,7 +16,7 @@
 /// _ = identities.engineID(for: pointerID, phase: .began)      // taken: recorded
 /// // … later, for an action about `id`: identities.platformID(of: id) == pointerID
 /// ```
-public struct TouchIdentities: Sendable {
+package struct TouchIdentities: Sendable {
     private var current: [UInt64: TouchID] = [:]
     private var platform: [TouchID: UInt64] = [:]
     private var next: UInt64
@@ -32,7 +32,7 @@ public struct TouchIdentities: Sendable {
     ///   - recentLimit: How many of the most recent touches ``latestID(for:)``
     ///     remembers after they ended (default: as many as the engine keeps finished
     ///     touches for, plus its default bound on active touches).
-    public init(first: UInt64 = 1, recentLimit: Int = TouchRouter.retiredTouchLimit + 32) {
+    package init(first: UInt64 = 1, recentLimit: Int = TouchRouter.retiredTouchLimit + 32) {
         next = first
         self.recentLimit = max(1, recentLimit)
     }
@@ -44,7 +44,7 @@ public struct TouchIdentities: Sendable {
     /// - Throws: ``TouchIdentityError/stillDown(_:)`` for a `began` while a touch with this
     ///   platform id is down; ``TouchIdentityError/notDown(_:)`` for a later event of a
     ///   touch that is not down.
-    public func resolve(_ platformID: UInt64, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
+    package func resolve(_ platformID: UInt64, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
         if phase == .began {
             guard current[platformID] == nil else { throw .stillDown(platformID) }
             return TouchID(next)
@@ -56,14 +56,14 @@ public struct TouchIdentities: Sendable {
     /// The engine identifier of the most recent touch with this platform id, down or ended
     /// (among the `recentLimit` most recent touches): where an estimated-property update or
     /// a recorded answer naming the platform's id belongs.
-    public func latestID(for platformID: UInt64) -> TouchID? {
+    package func latestID(for platformID: UInt64) -> TouchID? {
         recent.last { $0.platform == platformID }?.engine
     }
 
     /// The engine identifier for a platform event: a fresh one when the touch begins, the
     /// same one for its later events; `nil` for a later event of a touch that never began.
     /// After `ended` or `cancelled` the platform identifier is free for a new touch.
-    public mutating func engineID(for platformID: UInt64, phase: TouchPhase) -> TouchID? {
+    package mutating func engineID(for platformID: UInt64, phase: TouchPhase) -> TouchID? {
         if phase == .began {
             let id = TouchID(next)
             next &+= 1
@@ -79,7 +79,7 @@ public struct TouchIdentities: Sendable {
     }
 
     /// The platform identifier behind an engine identifier, until ``finished(_:)``.
-    public func platformID(of id: TouchID) -> UInt64? { platform[id] }
+    package func platformID(of id: TouchID) -> UInt64? { platform[id] }
 
     /// The engine finished `id` (``RouterAction/touchFinished(_:_:)``): forget it.
     ///
@@ -87,7 +87,7 @@ public struct TouchIdentities: Sendable {
     /// engine's bound) keeps its platform id taken until the platform ends it. When such
     /// touches pile up (a platform that never ends its touches), the oldest are let go, so
     /// the map stays bounded: an event for one of them is then refused as not down.
-    public mutating func finished(_ id: TouchID) {
+    package mutating func finished(_ id: TouchID) {
         platform[id] = nil
         if current.count > max(Self.sweepThreshold, 2 * platform.count) {
             current = current.filter { platform[$0.value] != nil }
@@ -98,10 +98,11 @@ public struct TouchIdentities: Sendable {
     static let sweepThreshold = 256
 
     /// Platform touches mapped and not finished by the engine yet.
-    public var count: Int { platform.count }
+    package var count: Int { platform.count }
 }
 
-/// A platform touch event that names no touch it could belong to (``TouchIdentities/resolve(_:phase:)``).
+/// A platform touch event that names no touch it could belong to (the one touch-id rule,
+/// applied by `InkEngine` in HitTestBridge).
 public enum TouchIdentityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `began` for a platform id whose touch is still down.
     case stillDown(UInt64)

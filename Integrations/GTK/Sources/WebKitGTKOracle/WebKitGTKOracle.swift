@@ -7,12 +7,15 @@ import HitTestBridge
 /// ``send(_:)`` evaluates the request's `scriptInvocation` in the page script's world, on
 /// the GTK thread, and returns `nil` once the script took it: the answer comes later, as a
 /// message. Every message the page script posts (answers and region snapshots) is yielded
-/// by ``messages``, in the order it arrived; hand each to `InkSession.receive(_:)`:
+/// by ``messages``, in the order it arrived; submit each to the session as a `.pageMessage`
+/// input:
 ///
 /// ```swift
 /// let oracle = try GTKThread.shared.run { WebKitGTKOracle(page: try WebKitGTKPage()) }
-/// let session = InkSession(oracle: oracle, clock: GTKClock()) { actions in … }
-/// Task { for await message in oracle.messages { _ = await session.receive(message) } }
+/// let session = InkSession(oracle: oracle, clock: GTKClock())
+/// Task { await session.run() }
+/// Task { for await message in oracle.messages { session.submit(.pageMessage(message)) } }
+/// Task { for await batch in session.events { … } }   // ink, the page's touches
 /// ```
 ///
 /// The page is used only on the GTK thread, through ``GTKThread``.

@@ -13,6 +13,7 @@
 import ChromiumBridge
 import CWebKitGTK
 import Foundation
+import GTKLogPlayer
 import GTKScratchpad
 import HitTestBridge
 import InkCore
@@ -66,10 +67,10 @@ struct Arguments {
 
 func runWindow(_ arguments: Arguments) throws -> Int32 {
     let url = try pageURL(arguments.positional.first)
-    var bridge = BridgeConfiguration()
+    var configuration = InkEngineConfiguration()
     switch arguments.options["cache"] ?? "on" {
-    case "on": bridge.useCache = true
-    case "off": bridge.useCache = false
+    case "on": configuration.useRegionCache = true
+    case "off": configuration.useRegionCache = false
     case let other: throw UsageError(description: "--cache takes on or off, not \(other)")
     }
     var log: SessionLog?
@@ -84,7 +85,7 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
     } ?? 1
 
     try GTK.initialize()
-    let window = try ScratchpadWindow(options: .init(bridge: bridge, keepsOutcomes: log != nil))
+    let window = try ScratchpadWindow(options: .init(configuration: configuration, keepsOutcomes: log != nil))
     try window.show(loading: url)
     if let log {
         var player = LogPlayer(speed: speed)
@@ -112,7 +113,8 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
 func summary(_ report: ScratchpadReport) -> String {
     var lines: [String] = []
     let l = report.ledger
-    lines.append("ledger: received \(l.received) = inked \(l.inked) + released \(l.released) + cancelled \(l.cancelled); dropped \(l.dropped)")
+    lines.append("ledger: received \(l.received) = inked \(l.inked) + released \(l.released) + cancelled \(l.cancelled)"
+        + " + refused \(l.refused); dropped \(l.dropped)")
     lines.append("audit: " + (report.problems.isEmpty ? "every sample delivered once, in order, where it was decided to go" : report.problems.joined(separator: "; ")))
     if !report.outcomes.isEmpty {
         let verdicts = report.outcomes.map { "\($0.verdict.map { "\($0)" } ?? "-")/\($0.reason.map { "\($0)" } ?? "-")" }
@@ -122,10 +124,11 @@ func summary(_ report: ScratchpadReport) -> String {
     if let p = Percentiles(report.roundTrips) {
         lines.append("round trips (\(p.count)): p50 \(milliseconds(p.p50)), p95 \(milliseconds(p.p95)), max \(milliseconds(p.max))")
     }
-    if !report.refusals.isEmpty {
-        lines.append("refused: \(report.refusedSamples) samples; \(report.refusals.joined(separator: "; "))")
+    if report.refusedInputs > 0 {
+        lines.append("refused: \(report.refusedInputs) inputs, \(report.refusedSamples) samples; \(report.refusals.joined(separator: "; "))")
     }
-    lines.append(report.isVerified ? "verified: nothing dropped" : "NOT verified")
+    if report.refusedMessages > 0 { lines.append("page messages refused: \(report.refusedMessages)") }
+    lines.append(report.isVerified ? "verified: nothing dropped" : "NOT verified: " + report.verificationFailures.joined(separator: "; "))
     return lines.joined(separator: "\n")
 }
 

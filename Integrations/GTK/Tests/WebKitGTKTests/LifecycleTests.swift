@@ -1,10 +1,10 @@
 import CWebKitGTK
 import Foundation
+import GTKLogPlayer
 import GTKScratchpad
 import HitTestBridge
 import InkCore
 import InkRecording
-import SessionReplay
 import Testing
 import WebKitGTKOracle
 
@@ -56,11 +56,11 @@ extension WebKitGTK {
                 page!.evaluate("1 + 1") { _ in }
                 page = nil
                 gtk_widget_destroy(holder)
-                var window: ScratchpadWindow? = try ScratchpadWindow(options: .init(bridge: BridgeConfiguration(useCache: false)))
+                var window: ScratchpadWindow? = try ScratchpadWindow(options: .init(configuration: InkEngineConfiguration(useRegionCache: false)))
                 try window!.show(loading: fixturePage("blocks.html"))
                 window!.deliver(.touch(TouchEvent(touch: TouchID(5), phase: .began,
                                                   samples: [TouchSample(x: 288, y: 348, timestamp: GTK.now, tool: .finger)])))
-                #expect(window!.driver.host.waitingQueries == 1)  // a question is out
+                #expect(window!.engine.waitingQuestions == 1)  // a question is out
                 window = nil
                 GTK.spin(for: 0.5)  // its answer and the evaluation's completion arrive to nobody
             }
@@ -78,11 +78,38 @@ extension WebKitGTK {
                 _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 650, 600, 0)
                 _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 660, 610, 0)
                 _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_RELEASE, 661, 611, 0)
-                GTK.spin(timeout: 2) { window.driver.host.waitingQueries == 0 }
+                GTK.spin(timeout: 2) { window.engine.waitingQuestions == 0 }
                 let report = window.finish()
                 #expect(report.isVerified, "\(report.refusals) \(report.problems)")
                 #expect(report.outcomes.map(\.cancelled) == [true, true, false], "\(report.outcomes)")
                 #expect(report.strokes == 1 && report.refusedSamples == 0 && report.ledger.dropped == 0)
+            }
+        }
+
+        @Test("GDK reuses a touch sequence: the engine names two touches; a move for a sequence not down is refused and counted")
+        func reusedSequenceAndRefusal() throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow()
+                try window.show(loading: fixturePage("blocks.html"))
+                for x in [700.0, 760] {  // on empty paper, one finger after the other, the same sequence
+                    _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_BEGIN, x, 500, 77, 0)
+                    _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_UPDATE, x + 10, 505, 77, 0)
+                    _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_END, x + 12, 506, 77, 0)
+                    GTK.spin(timeout: 2) { window.engine.waitingQuestions == 0 }
+                    GTK.spin(for: 0.2)  // past the gesture window
+                }
+                var report = window.report
+                #expect(report.isVerified, "\(report.verificationFailures)")
+                // A move for a sequence that is not down: refused, and its sample counted.
+                _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_UPDATE, 300, 600, 78, 0)
+                report = window.finish()
+                #expect(report.outcomes.map(\.touch) == [TouchID(77), TouchID(77)], "\(report.outcomes)")
+                #expect(Set(report.outcomes.map(\.engineID)).count == 2 && report.outcomes.map(\.verdict) == [.ink, .ink])
+                #expect(report.strokes == 2)
+                #expect(report.refusedInputs == 1 && report.refusals.count == 1 && report.refusedSamples == 1, "\(report.refusals)")
+                #expect(report.ledger.received == 7 && report.ledger.inked == 6 && report.ledger.refused == 1 && report.ledger.dropped == 0,
+                        "\(report.ledger)")
+                #expect(!report.isVerified && report.verificationFailures.contains { $0.contains("refused") }, "\(report.verificationFailures)")
             }
         }
 

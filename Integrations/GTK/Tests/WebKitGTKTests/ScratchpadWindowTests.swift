@@ -1,10 +1,10 @@
 import CWebKitGTK
 import Foundation
+import GTKLogPlayer
 import GTKScratchpad
 import HitTestBridge
 import InkCore
 import InkRecording
-import SessionReplay
 import Testing
 import WebKitGTKOracle
 
@@ -20,7 +20,7 @@ extension WebKitGTK {
         func dragThenDecimal(name: String, cache: Bool) throws {
             let log = try fixtureSession("blocks-then-3-5.jsonl")
             try GTKThread.shared.run {
-                let window = try ScratchpadWindow(options: .init(bridge: BridgeConfiguration(useCache: cache)))
+                let window = try ScratchpadWindow(options: .init(configuration: InkEngineConfiguration(useRegionCache: cache)))
                 try window.show(loading: fixturePage(name))
                 var player = LogPlayer()
                 let played = player.play(log, into: window)

@@ -9,7 +9,8 @@ extension WebKitGTK {
     @Suite("WebKitGTKOracle: an InkSession asking a real WebKit page", .serialized)
     struct WebKitOracleTests {
         /// A finger on block 2 and a pencil on empty paper, through an InkSession whose
-        /// transport is the oracle: both decided by the page's answers, not by the deadline.
+        /// transport is the oracle: both decided by the page's answers, not by the deadline,
+        /// and every sample accounted for by the audit over the session's events.
         @Test("an InkSession over the oracle: the page answers through the handler; the block is the page's, the paper is ink",
               arguments: ["blocks.html", "hostile.html"])
         func sessionAsksThePage(name: String) async throws {
@@ -20,34 +21,53 @@ extension WebKitGTK {
                 return (WebKitGTKOracle(page: page), window)
             }
             defer { _ = try? GTKThread.shared.run { gtk_widget_destroy(UnsafeMutablePointer<GtkWidget>(bitPattern: window)) } }
-            let (actions, sink) = AsyncStream.makeStream(of: RouterAction.self)
             // Deadlines far beyond a round trip: the reasons say the page answered, however
             // busy the machine.
-            let session = InkSession(router: TouchRouterConfiguration(decisionTimeout: 5), bridge: BridgeConfiguration(timeout: 5, useCache: false),
-                                     oracle: oracle, clock: GTKClock()) { batch in
-                for action in batch { sink.yield(action) }
-            }
-            let forwarding = Task { for await message in oracle.messages { _ = await session.receive(message) } }
+            let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: 5, useRegionCache: false),
+                                     oracle: oracle, clock: GTKClock())
+            let running = Task { await session.run() }
+            defer { running.cancel() }
+            let forwarding = Task { for await message in oracle.messages { session.submit(.pageMessage(message)) } }
             defer { forwarding.cancel() }
-
-            let now = GTK.now
-            try await session.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 288, y: 348, timestamp: now, tool: .finger)]))
-            try await session.handle(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 289, y: 349, timestamp: now + 0.001, tool: .finger)]))
-            try await session.handle(TouchEvent(touch: TouchID(2), phase: .began, samples: [TouchSample(x: 700, y: 500, timestamp: now + 0.002, tool: .pencil)]))
-            try await session.handle(TouchEvent(touch: TouchID(2), phase: .ended, samples: [TouchSample(x: 702, y: 501, timestamp: now + 0.003, tool: .pencil)]))
-
-            var decisions: [TouchID: (HitTestVerdict, DecisionReason)] = [:]
-            var finished = 0
-            for await action in actions {
-                if case let .decided(id, verdict, reason) = action { decisions[id] = (verdict, reason) }
-                if case .touchFinished = action { finished += 1 }
-                if finished == 2 { break }
+            // One task reads the events, in order, until the session stops.
+            let reading = Task {
+                var audit = DeliveryAudit()
+                var decisions: [(touch: EngineTouch, verdict: HitTestVerdict, reason: DecisionReason)] = []
+                for await batch in session.events {
+                    for event in batch {
+                        audit.observe(event)
+                        if case let .decided(_, verdict, reason)? = event.action, let touch = event.touch {
+                            decisions.append((touch, verdict, reason))
+                        }
+                    }
+                }
+                // In the order the touches began (the engine numbers them so).
+                return (audit, decisions.sorted { $0.touch.engine.rawValue < $1.touch.engine.rawValue })
             }
-            #expect(decisions[TouchID(1)]?.0 == .page && decisions[TouchID(1)]?.1 == .answered, "\(decisions)")
-            #expect(decisions[TouchID(2)]?.0 == .ink && decisions[TouchID(2)]?.1 == .answered, "\(decisions)")
+
+            // A finger on block 2, then a pencil on empty paper under the same platform id
+            // (reused as soon as the finger lifted): the session tells them apart.
+            let now = GTK.now
+            session.submit([
+                .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 288, y: 348, timestamp: now, tool: .finger)])),
+                .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 289, y: 349, timestamp: now + 0.001, tool: .finger)])),
+                .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 700, y: 500, timestamp: now + 0.002, tool: .pencil)])),
+                .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 702, y: 501, timestamp: now + 0.003, tool: .pencil)])),
+            ])
+            await session.settled()
             let metrics = await session.metrics
+            let ledger = await session.ledger
+            running.cancel()  // the session stops; its events end
+            let (finalAudit, decisions) = await reading.value
+            var audit = finalAudit
+            #expect(audit.close().isEmpty)  // every touch finished
+            #expect(audit.verify(against: ledger).isEmpty, "\(audit.verify(against: ledger))")
+            #expect(ledger.received == 4 && ledger.released == 2 && ledger.inked == 2 && ledger.refused == 0, "\(ledger)")
+
+            #expect(decisions.map(\.touch.platform) == [1, 1] && Set(decisions.map(\.touch.engine)).count == 2, "\(decisions)")
+            #expect(decisions.map(\.verdict) == [.page, .ink] && decisions.map(\.reason) == [.answered, .answered], "\(decisions)")
             #expect(metrics.bridge.unknownAnswers == 0)  // nothing the hostile page forged got in
-            #expect(await session.ledger.isBalanced)
+            #expect(metrics.auditFailures.isEmpty, "\(metrics.auditFailures)")
         }
     }
 }

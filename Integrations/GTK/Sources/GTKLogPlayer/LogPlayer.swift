@@ -1,15 +1,17 @@
 import CWebKitGTK
-import Foundation
+import GTKScratchpad
 import HitTestBridge
 import InkCore
 import InkRecording
-import SessionReplay
 import WebKitGTKOracle
 
-/// Plays a session log into a ``ScratchpadWindow`` as a user would have made it: each
+/// Plays a session log into a `ScratchpadWindow` as a user would have made it: each
 /// recorded sample becomes one synthesized GDK event delivered to the drawing overlay, at
-/// its recorded pace, so it takes the same path as real input (the overlay's event
-/// handlers, the engine, the page). A finger's samples are touch events (its log id is the
+/// its recorded time re-based to now (and scaled by the speed), so it takes the same path
+/// as real input (the overlay's event handlers, the window's engine, the page).
+///
+/// Tooling, not part of the front end an app embeds: it is the one place of the GTK
+/// package that reads session logs (`scratchpad-gtk --replay` and the tests use it). A finger's samples are touch events (its log id is the
 /// touch sequence); a pencil's are primary-button and motion events of the pointer.
 ///
 /// The log's recorded answers and snapshots are not used: the real page answers. A pencil's
@@ -70,7 +72,7 @@ public struct LogPlayer {
                 break  // the real page answers
             }
         }
-        GTK.spin(timeout: 5) { window.driver.host.waitingQueries == 0 || window.closeRequested }
+        GTK.spin(timeout: 5) { window.engine.waitingQuestions == 0 || window.closeRequested }
         if !window.closeRequested { GTK.spin(for: settle) }
         return played
     }
