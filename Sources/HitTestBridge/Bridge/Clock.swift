@@ -42,7 +42,11 @@ public struct UptimeClock: BridgeClock {
 
 /// A clock that moves only when told to: sleepers wake, in deadline order, when
 /// ``advance(to:)`` passes their deadline. Thread-safe.
-package final class ManualClock: BridgeClock, @unchecked Sendable {
+///
+/// For tests: give it to an ``InkSession`` and the session's deadlines fire only when the
+/// test moves time, so an app's own integration tests run deterministically, without
+/// waiting for real time.
+public final class ManualClock: BridgeClock, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
     private var current: Double
@@ -51,20 +55,20 @@ package final class ManualClock: BridgeClock, @unchecked Sendable {
     private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Creates a clock reading `start`.
-    package init(start: Double = 0) { current = start }
+    public init(start: Double = 0) { current = start }
 
-    package var now: Double { lock.withLock { current } }
+    public var now: Double { lock.withLock { current } }
 
     /// How many tasks are sleeping on the clock.
-    package var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
 
     /// The deadlines the sleeping tasks wait for, earliest first.
-    package var sleeperDeadlines: [Double] { lock.withLock { sleepers.map(\.deadline).sorted() } }
+    public var sleeperDeadlines: [Double] { lock.withLock { sleepers.map(\.deadline).sorted() } }
 
     /// Sleeps until the clock is advanced to `deadline`.
     /// - Throws: `CancellationError` when the sleeping task is cancelled: it stops sleeping
     ///   at once, and no longer counts as a sleeper.
-    package func sleep(until deadline: Double) async throws {
+    public func sleep(until deadline: Double) async throws {
         let id: UInt64 = lock.withLock {
             nextSleeper += 1
             return nextSleeper
@@ -90,7 +94,7 @@ package final class ManualClock: BridgeClock, @unchecked Sendable {
     }
 
     /// Moves the clock to `time` (never backwards) and wakes every sleeper due by then.
-    package func advance(to time: Double) {
+    public func advance(to time: Double) {
         let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
             current = max(current, time)
             let ready = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
@@ -101,11 +105,11 @@ package final class ManualClock: BridgeClock, @unchecked Sendable {
     }
 
     /// Moves the clock forward by `interval` seconds.
-    package func advance(by interval: Double) { advance(to: now + interval) }
+    public func advance(by interval: Double) { advance(to: now + interval) }
 
     /// Suspends until at least `count` tasks sleep on the clock (so a test knows a
     /// timeout has been scheduled before it advances past it).
-    package func waitForSleepers(_ count: Int) async {
+    public func waitForSleepers(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready: Bool = lock.withLock {
                 if sleepers.count >= count { return true }

@@ -107,7 +107,7 @@ public enum ReceiveOutcome: Sendable, Hashable {
     /// A region snapshot was taken into the cache.
     case regionsAccepted
     /// A region snapshot was refused.
-    case regionsRefused(RegionCache.Refusal)
+    case regionsRefused(RegionSnapshotRefusal)
     /// The message was refused before it could mean anything.
     case refused(WireMessageError)
 }

@@ -7,21 +7,21 @@ import InkCore
 /// ``defaultMaxAge`` when the page gave none): a lookup then answers at once. Once it is
 /// stale, or when the page's layout generation has moved past it, the cache answers
 /// nothing and the bridge asks the page. A snapshot older than the one held is refused.
-public struct RegionCache: Sendable {
+package struct RegionCache: Sendable {
     /// A snapshot the cache holds, with when it arrived.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The snapshot.
-        public var snapshot: RegionSnapshot
+        package var snapshot: RegionSnapshot
         /// When it arrived, seconds on the bridge's clock.
-        public var receivedAt: Double
+        package var receivedAt: Double
         /// Its spatial index.
-        public var index: RegionIndex
+        package var index: RegionIndex
         /// Until when it may be used.
-        public var freshUntil: Double
+        package var freshUntil: Double
     }
 
     /// What a lookup found.
-    public enum Lookup: Sendable, Hashable {
+    package enum Lookup: Sendable, Hashable {
         /// A fresh snapshot of the current generation answers.
         case fresh(HitTestVerdict)
         /// The snapshot is past its freshness bound.
@@ -33,36 +33,17 @@ public struct RegionCache: Sendable {
     }
 
     /// Why a snapshot was refused.
-    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
-        /// Its generation is older than the snapshot held (or the layout generation known).
-        case olderGeneration(got: UInt64, current: UInt64)
-        /// More regions than ``maxRegions``.
-        case tooManyRegions(count: Int, limit: Int)
-        /// A region with a non-finite or negative coordinate or size, or a non-finite or
-        /// negative max-age.
-        case invalidRegion(index: Int)
-        /// The max-age is not a finite, non-negative number.
-        case invalidMaxAge
-
-        public var description: String {
-            switch self {
-            case let .olderGeneration(got, current): "snapshot generation \(got) is older than the current \(current)"
-            case let .tooManyRegions(count, limit): "snapshot has \(count) regions, more than the limit of \(limit)"
-            case let .invalidRegion(index): "region \(index) has a non-finite or negative coordinate or size"
-            case .invalidMaxAge: "max-age must be a finite number of seconds, at least 0"
-            }
-        }
-    }
+    package typealias Refusal = RegionSnapshotRefusal
 
     /// How long a snapshot without a max-age stays fresh, seconds.
-    public var defaultMaxAge: Double
+    package var defaultMaxAge: Double
     /// The most regions a snapshot may hold.
-    public var maxRegions: Int
+    package var maxRegions: Int
     /// The snapshot held, if any.
-    public private(set) var entry: Entry?
+    package private(set) var entry: Entry?
 
     /// Creates an empty cache.
-    public init(defaultMaxAge: Double = 1, maxRegions: Int = 20_000) {
+    package init(defaultMaxAge: Double = 1, maxRegions: Int = 20_000) {
         self.defaultMaxAge = defaultMaxAge
         self.maxRegions = maxRegions
     }
@@ -73,7 +54,7 @@ public struct RegionCache: Sendable {
     ///   - now: When it arrived, seconds.
     ///   - knownGeneration: the newest layout generation the bridge has seen.
     /// - Throws: ``Refusal``; the cache keeps what it had.
-    public mutating func accept(_ snapshot: RegionSnapshot, now: Double, knownGeneration: UInt64) throws(Refusal) {
+    package mutating func accept(_ snapshot: RegionSnapshot, now: Double, knownGeneration: UInt64) throws(Refusal) {
         let current = max(entry?.snapshot.generation ?? 0, knownGeneration)
         guard snapshot.generation >= current else { throw .olderGeneration(got: snapshot.generation, current: current) }
         guard snapshot.regions.count <= maxRegions else { throw .tooManyRegions(count: snapshot.regions.count, limit: maxRegions) }
@@ -88,7 +69,7 @@ public struct RegionCache: Sendable {
     }
 
     /// Looks up a page point at `now`, for the layout generation `generation`.
-    public func lookup(_ pagePoint: CanvasPoint, now: Double, generation: UInt64) -> Lookup {
+    package func lookup(_ pagePoint: CanvasPoint, now: Double, generation: UInt64) -> Lookup {
         guard let entry else { return .missing }
         guard entry.snapshot.generation >= generation else { return .outdated }
         guard now <= entry.freshUntil else { return .stale }
@@ -98,11 +79,33 @@ public struct RegionCache: Sendable {
     /// Whether the snapshot held, fresh or not, shows no region within `margin` page units
     /// of the point: a good bet that the touch is ink, though not a verdict. `false`
     /// without a snapshot.
-    public func isClear(around pagePoint: CanvasPoint, margin: Double) -> Bool {
+    package func isClear(around pagePoint: CanvasPoint, margin: Double) -> Bool {
         guard let entry else { return false }
         return !entry.index.hasRegion(near: pagePoint, margin: margin)
     }
 
     /// Forgets the snapshot.
-    public mutating func clear() { entry = nil }
+    package mutating func clear() { entry = nil }
+}
+
+/// Why the bridge refused a region snapshot the page pushed; the snapshot it held stays.
+public enum RegionSnapshotRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Its generation is older than the snapshot held (or the layout generation known).
+    case olderGeneration(got: UInt64, current: UInt64)
+    /// More regions than the engine's limit (`InkEngineConfiguration.Limits.regions`).
+    case tooManyRegions(count: Int, limit: Int)
+    /// A region with a non-finite or negative coordinate or size, or a non-finite or
+    /// negative max-age.
+    case invalidRegion(index: Int)
+    /// The max-age is not a finite, non-negative number.
+    case invalidMaxAge
+
+    public var description: String {
+        switch self {
+        case let .olderGeneration(got, current): "snapshot generation \(got) is older than the current \(current)"
+        case let .tooManyRegions(count, limit): "snapshot has \(count) regions, more than the limit of \(limit)"
+        case let .invalidRegion(index): "region \(index) has a non-finite or negative coordinate or size"
+        case .invalidMaxAge: "max-age must be a finite number of seconds, at least 0"
+        }
+    }
 }

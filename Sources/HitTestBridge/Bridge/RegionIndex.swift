@@ -7,7 +7,7 @@ import InkCore
 /// lists the regions that overlap it, in one flat array (no per-cell allocation). A lookup
 /// computes its cell and tests that cell's regions. Points outside the box need no test at
 /// all. Regions with a non-finite or negative size are left out when the index is built
-/// (``RegionCache`` refuses such snapshots before they get here).
+/// (the region cache refuses such snapshots before they get here).
 public struct RegionIndex: Sendable {
     /// The regions, as given.
     public let regions: [PageRegion]

@@ -55,7 +55,7 @@ public enum DecisionReason: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// How the decision engine treated an answer that reached it.
-public enum VerdictOutcome: Sendable, Hashable {
+package enum VerdictOutcome: Sendable, Hashable {
     /// The answer decided a touch that was waiting for it.
     case applied
     /// The query had already been answered: this answer is a duplicate and was ignored.
