@@ -78,6 +78,21 @@ struct InkEngineTests {
         #expect(engine.ledger.isBalanced && engine.ledger.inked == 3 && engine.isSettled)
     }
 
+    @Test("a refinement after the touch finished still names the platform's id")
+    func refinementAfterFinish() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
+        var events: [EngineEvent] = []
+        var estimated = Self.sample(10, 1, .pencil)
+        estimated.force = 0.2
+        estimated.estimationUpdateIndex = 9
+        engine.take([Self.touch(42, .began, estimated), Self.touch(42, .ended, Self.sample(11, 1.01, .pencil))], now: 1.01, into: &events)
+        #expect(events.contains { if case .touchFinished? = $0.action { true } else { false } })
+        events.removeAll()
+        engine.take(.update(EstimatedPropertyUpdate(touch: TouchID(42), updateIndex: 9, force: 0.7)), now: 1.02, into: &events)
+        let refine = events.first { if case .refineInk? = $0.action { true } else { false } }
+        #expect(refine?.touch?.platform == 42, "\(events)")
+    }
+
     @Test("the first question is asked at the page script's generation; its answer decides in one round trip")
     func firstQuestionNotStale() {
         for (generation, stale) in [(PageScript.firstGeneration, false), (UInt64(0), true)] {

@@ -78,8 +78,11 @@ package struct TouchIdentities: Sendable {
         return id
     }
 
-    /// The platform identifier behind an engine identifier, until ``finished(_:)``.
-    package func platformID(of id: TouchID) -> UInt64? { platform[id] }
+    /// The platform identifier behind an engine identifier, until ``finished(_:)``; after
+    /// that, while the touch is among the most recent ones (a refinement can follow a lift).
+    package func platformID(of id: TouchID) -> UInt64? {
+        platform[id] ?? recent.last { $0.engine == id }?.platform
+    }
 
     /// The engine finished `id` (``RouterAction/touchFinished(_:_:)``): forget it.
     ///
