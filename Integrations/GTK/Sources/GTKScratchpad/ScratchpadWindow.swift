@@ -486,11 +486,23 @@ public final class ScratchpadWindow {
         var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
         cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
         let clip = CanvasRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
-        redrawnArea += clip.width * clip.height
+        redrawnArea += Self.clipArea(cr) ?? clip.width * clip.height
         framesDrawn += 1
         cairo_set_source_rgba(cr, 0.08, 0.16, 0.55, 0.92)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         for stroke in ink.strokes { InkPainter.fill(stroke.builder, in: clip, on: cr) }
+    }
+
+    /// The area GTK asked to repaint in this frame: the sum of the clip region's rectangles
+    /// (GTK merges the frame's invalidated rectangles into one region; its extents can be
+    /// far larger when two changes lie apart). `nil` when cairo cannot list the clip.
+    private static func clipArea(_ cr: OpaquePointer) -> Double? {
+        guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS, let rectangles = list.pointee.rectangles else { return nil }
+        var area = 0.0
+        for i in 0..<Int(list.pointee.num_rectangles) { area += rectangles[i].width * rectangles[i].height }
+        return area
     }
 
     // MARK: Results
