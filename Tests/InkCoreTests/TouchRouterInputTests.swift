@@ -441,7 +441,7 @@ struct TouchIdentityTests {
         #expect(try identities.resolve(99_999, phase: .moved) == down)
     }
 
-    @Test("TouchIdentities gives each platform touch a fresh id and maps it back until the engine finished it")
+    @Test("TouchIdentities gives each platform touch a fresh id and maps it back until the engine finished it, then while it is recent")
     func identities() throws {
         var identities = TouchIdentities()
         var router = TouchRouter()
@@ -461,7 +461,16 @@ struct TouchIdentityTests {
         for action in router.answer(.q(1), .ink).actions {
             if case let .touchFinished(id, _) = action { identities.finished(id) }
         }
-        #expect(identities.platformID(of: dot) == nil)
+        // Finished: no longer mapped, but still named while it is among the most recent
+        // touches (an estimated-property refinement can follow its lift).
         #expect(identities.count == 1)
+        #expect(identities.platformID(of: dot) == 0)
+        var short = TouchIdentities(recentLimit: 1)
+        let oldID = short.engineID(for: 3, phase: .began)
+        let old = try #require(oldID)
+        _ = short.engineID(for: 3, phase: .ended)
+        short.finished(old)
+        _ = short.engineID(for: 4, phase: .began)   // pushes the old touch out of the recent ones
+        #expect(short.platformID(of: old) == nil)
     }
 }
