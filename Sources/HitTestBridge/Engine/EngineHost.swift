@@ -25,9 +25,9 @@ package enum HostOutput: Sendable, Hashable {
 /// ```swift
 /// var host = EngineHost()
 /// var out: [HostOutput] = []
-/// try host.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), now: down.timestamp, into: &out)
+/// try host.advance(to: down.timestamp, into: &out)   // deadlines due by then fire first
+/// try host.handleNow(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), into: &out)
 /// // out: [.engine(.queryPage(…)), .send(request, touches: [touch 1])]: ask the page
-/// host.receive(pageMessageText, now: 0.03, into: &out)   // the page's answer
 /// ```
 package struct EngineHost: Sendable {
     private var router: TouchRouter
@@ -86,39 +86,6 @@ package struct EngineHost: Sendable {
         }
     }
 
-    /// Takes one input at `now` (see the tie-break rule above): the one entry point the
-    /// drivers use.
-    ///
-    /// - Returns: For page messages and recorded answers, what the bridge made of it;
-    ///   otherwise `nil`.
-    /// - Throws: ``HostError``: the engine refused the event, the transform was invalid, or
-    ///   time went backwards. The refused input changes nothing, but the deadlines due by
-    ///   `now` have fired before it was looked at: carry out what they put in `output`.
-    @discardableResult
-    package mutating func deliver(_ input: EngineInput, now time: Double, into output: inout [HostOutput]) throws(HostError) -> ReceiveOutcome? {
-        switch input {
-        case .tick:
-            do { try advance(to: time, into: &output) } catch { throw .time(error) }
-        case let .touch(event):
-            try handle(event, now: time, into: &output)
-        case let .update(update):
-            try apply(update, now: time, into: &output)
-        case let .pageMessage(bytes):
-            do { return try receive(bytes, now: time, into: &output) } catch { throw .time(error) }
-        case let .decodedPageMessage(message):
-            do { return try receive(message, now: time, into: &output) } catch { throw .time(error) }
-        case let .recordedAnswer(touch, verdict):
-            do { try advance(to: time, into: &output) } catch { throw .time(error) }
-            return recordedAnswer(touch: touch, verdict: verdict, now: time, into: &output).outcome
-        case let .layout(transform, generation):
-            try layoutChanged(transform, generation: generation, now: time, into: &output)
-        case let .sendFailed(token):
-            do { try advance(to: time, into: &output) } catch { throw .time(error) }
-            sendFailed(token, now: time, into: &output)
-        }
-        return nil
-    }
-
     /// Whether a round trip with this token still has a query waiting for it: a transport
     /// about to send a request checks this, so a query abandoned before the send never
     /// opens a round trip in the page.
@@ -146,43 +113,6 @@ package struct EngineHost: Sendable {
             drain(now: next, into: &output)
         }
         now = time
-    }
-
-    /// Handles a platform touch event at `now`.
-    ///
-    /// - Throws: ``HostError``: the engine refused the event, or time went backwards.
-    ///   The event changes nothing; deadlines due by `now` still fire first (see
-    ///   ``deliver(_:now:into:)``).
-    package mutating func handle(_ event: TouchEvent, now time: Double, into output: inout [HostOutput]) throws(HostError) {
-        do { try advance(to: time, into: &output) } catch { throw .time(error) }
-        do { try router.handle(event, into: &actions) } catch { throw .engine(error) }
-        drain(now: time, into: &output)
-    }
-
-    /// Applies an estimated-property update at `now`.
-    package mutating func apply(_ update: EstimatedPropertyUpdate, now time: Double, into output: inout [HostOutput]) throws(HostError) {
-        do { try advance(to: time, into: &output) } catch { throw .time(error) }
-        do { try router.apply(update, into: &actions) } catch { throw .engine(error) }
-        drain(now: time, into: &output)
-    }
-
-    /// A message from the page, untrusted (an answer or a region snapshot, as the page
-    /// script sends them): validated and taken by the bridge, or refused and counted.
-    @discardableResult
-    package mutating func receive<Bytes: Collection<UInt8>>(_ message: Bytes, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
-        try advance(to: time, into: &output)
-        let outcome = broker.receive(message, now: time, into: &bridgeActions)
-        drain(now: time, into: &output)
-        return outcome
-    }
-
-    /// A decoded page message (a region snapshot from a session log, for instance).
-    @discardableResult
-    package mutating func receive(_ message: PageMessage, now time: Double, into output: inout [HostOutput]) throws(HostTimeError) -> ReceiveOutcome {
-        try advance(to: time, into: &output)
-        let outcome = broker.receive(message, now: time, into: &bridgeActions)
-        drain(now: time, into: &output)
-        return outcome
     }
 
     /// The page's answer for a touch, as a session log records it (by touch, not by
@@ -333,13 +263,6 @@ package enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case time(HostTimeError)
     /// A page transform that is not finite and positive.
     case transform(InvalidPageTransform)
-
-    /// The same error about another touch id (a driver maps engine ids back to the
-    /// platform's).
-    package func replacingTouch(_ id: TouchID) -> HostError {
-        if case let .engine(error) = self { return .engine(error.replacingTouch(id)) }
-        return self
-    }
 
     /// What was refused and why.
     package var description: String {
