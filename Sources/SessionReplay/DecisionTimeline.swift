@@ -212,6 +212,8 @@ public struct DecisionTimeline: Sendable {
             // no lane).
             if case let .touch(touchEvent) = input, let touch = event.touch, let i = lane[touch.engine] {
                 note(i, time, "refused event (\(touchEvent.phase)): \(refusal)")
+            } else if case let .nativePageTouch(touchEvent) = input, let touch = event.touch, let i = lane[touch.engine] {
+                note(i, time, "refused event (\(touchEvent.phase)): \(refusal)")
             }
         case let .pageMessage(message, outcome):
             if let touch = event.touch {
@@ -246,6 +248,8 @@ public struct DecisionTimeline: Sendable {
             }
         case let .action(action):
             apply(action, at: time)
+        case .replay:
+            break  // the release actions it carries are drawn already
         }
     }
 
@@ -276,7 +280,7 @@ public struct DecisionTimeline: Sendable {
             } else {
                 Self.extend(&touches[i].ink, at: time)
             }
-        case let .release(touch, _):
+        case let .release(touch, _), let .nativeRelease(touch, _):
             if let i = lane[touch] { Self.extend(&touches[i].released, at: time) }
         case let .retractInk(touch):
             if let i = lane[touch] { touches[i].retracted = time }

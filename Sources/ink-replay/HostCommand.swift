@@ -317,8 +317,8 @@ struct HostSession {
     mutating func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(host.now))
         switch event.kind {
-        case .took, .refused, .pageMessage, .layout:
-            return   // what the host made of its own input is said by the line's error or ignored line
+        case .took, .refused, .pageMessage, .layout, .replay:
+            return   // (the host routes by hand-over: no replays) what the host made of its own input is said by the line's error or ignored line
         case let .send(request, touches):
             emit([("kind", .string("query")), t, ("token", .string(request.token.description)),
                   ("touches", .array(touches.map { .number(Double($0.platform)) })),
@@ -329,7 +329,7 @@ struct HostSession {
             guard let touch = event.touch else { return }
             let touchFields = Self.touchFields(touch)
             switch action {
-            case .queryPage, .abandonQuery, .ink, .release:
+            case .queryPage, .abandonQuery, .ink, .release, .nativeRelease:
                 return   // the bridge's query line says what to ask; samples are batched
             case let .decided(_, verdict, reason):
                 emit([("kind", .string("decided")), t] + touchFields + [("owner", .string(verdict.rawValue)),

@@ -205,6 +205,7 @@ struct TimelinePicture {
             case .undecided: shown = "nothing had been shown"
             case .ink: shown = "its stroke was discarded"
             case .page: shown = "the page was sent a touch-cancel"
+            case .nativePage: shown = "the platform cancelled it in the page"
             }
             out += cross(x: axis.x(cancelled.time), y: mid, colour: Self.cancelColour, kind: "cancel",
                          title: "cancelled by the platform at \(seconds(cancelled.time)): \(shown)")
@@ -316,6 +317,7 @@ struct TimelinePicture {
         case .queueBound: return "queue bound"
         case .touchBound: return "touch bound"
         case .flushed: return "flushed"
+        case .routedAtTouchDown: return "touch-down"
         }
     }
 
@@ -330,6 +332,7 @@ struct TimelinePicture {
         case .queueBound: return "the queue bound was reached; the bound fallback decided"
         case .touchBound: return "too many touches at once; the bound fallback decided"
         case .flushed: return "the session ended first"
+        case .routedAtTouchDown: return "routed to the page natively at touch-down"
         }
     }
 

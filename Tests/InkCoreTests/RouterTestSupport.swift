@@ -178,6 +178,8 @@ struct TouchTranscript {
 
     var query: QueryID?
     var route = Route.undecided
+    /// `true` for a touch the platform gave the page at touch-down (the router only counts it).
+    var native = false
     var decisions: [(verdict: HitTestVerdict, reason: DecisionReason)] = []
     /// The touch's current stroke: inked samples, refined in place, emptied by a retraction.
     var ink: [TouchSample] = []
@@ -239,6 +241,10 @@ struct ActionFold {
             }
             t.decisions.append((verdict, reason))
             t.route = verdict == .ink ? .ink : .page
+            if reason == .routedAtTouchDown {
+                check(t.query == nil && t.decisions.count == 1 && verdict == .page, "\(touch): routed at touch-down after other actions")
+                t.native = true
+            }
             if reason == .answered, let query = t.query {
                 check(queries[query]?.state == .waiting, "\(touch): answered \(query) that was not waiting")
                 queries[query]?.state = .answered
@@ -273,7 +279,10 @@ struct ActionFold {
             t.ink.removeAll()
             t.retractions += 1
         case let .release(_, sample):
-            check(t.route == .page, "\(touch): release while \(t.route)")
+            check(t.route == .page && !t.native, "\(touch): release while \(t.route)\(t.native ? " (native)" : "")")
+            t.released.append(sample)
+        case let .nativeRelease(_, sample):
+            check(t.route == .page && t.native, "\(touch): native release while \(t.route)\(t.native ? "" : " (not native)")")
             t.released.append(sample)
         case .endRelease:
             check(t.route == .page && t.ends == 0, "\(touch): endRelease while \(t.route)")
@@ -282,12 +291,12 @@ struct ActionFold {
             let expected: CancelledRoute = switch t.route {
             case .undecided: .undecided
             case .ink, .tentative: .ink
-            case .page: .page
+            case .page: t.native ? .nativePage : .page
             }
             check(previously == expected && t.cancelled == nil, "\(touch): cancel(previously: \(previously)) while \(t.route)")
             t.cancelled = previously
         case let .touchFinished(_, ledger):
-            check(t.cancelled != nil || t.ends == 1, "\(touch): finished neither ended nor cancelled")
+            check(t.cancelled != nil || t.ends == 1 || (t.native && t.ends == 0), "\(touch): finished neither ended nor cancelled")
             t.finished.append(ledger)
         }
         t.lastAction = action
@@ -305,7 +314,7 @@ extension RouterAction {
         switch self {
         case let .queryPage(_, touch, _, _), let .decided(touch, _, _), let .abandonQuery(_, touch),
              let .ink(touch, _), let .predictInk(touch, _), let .refineInk(touch, _, _), let .endInk(touch),
-             let .retractInk(touch), let .release(touch, _), let .endRelease(touch), let .cancel(touch, _),
+             let .retractInk(touch), let .release(touch, _), let .endRelease(touch), let .nativeRelease(touch, _), let .cancel(touch, _),
              let .touchFinished(touch, _):
             return touch
         }

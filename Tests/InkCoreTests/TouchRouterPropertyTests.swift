@@ -61,7 +61,7 @@ struct SessionCoverage {
             ("ended while deciding", session.endedWhileDeciding), ("refused input", session.refusals),
             ("refinements after lift", session.refinementsAfterLift), ("predictions", session.predictions),
             ("tool policy", session.toolPolicyDecisions), ("speculations", c.speculations),
-            ("speculative ink retracted", session.speculativeRetractions),
+            ("speculative ink retracted", session.speculativeRetractions), ("routed at touch-down", session.nativeTouches),
         ]
         for (name, value) in values { counts[name, default: 0] += value }
     }
@@ -115,6 +115,7 @@ struct RandomSession {
     private(set) var predictions = 0
     private(set) var speculativeRetractions = 0
     private(set) var toolPolicyDecisions = 0
+    private(set) var nativeTouches = 0
 
     init(seed: UInt64) {
         self.seed = seed
@@ -124,7 +125,8 @@ struct RandomSession {
             gestureWindow: random.pick([0, 0.15, 0.15, 0.3]),
             decisionTimeout: random.pick([0.1, 0.25, 0.25, 0.4]),
             maxQueuedSamplesPerTouch: random.chance(0.3) ? random.int(1...6) : 4_096,
-            boundFallback: random.pick(HitTestVerdict.allCases))
+            boundFallback: random.pick(HitTestVerdict.allCases),
+            replaysLateReleases: random.chance(0.3))
         touchBudget = random.int(1...7)
         self.random = random
         router = TouchRouter(configuration: configuration)
@@ -235,6 +237,15 @@ struct RandomSession {
                 other.tool == .finger && samples[0].timestamp - other.downTime <= configuration.gestureWindow
                     && fold.touches[other.id].map { $0.route != .ink } ?? false
             }
+        // Some touches the front end routed to the page at touch-down: the platform has them.
+        if random.chance(0.1) {
+            let produced = send(.began(id, samples, predicted: predicted), routedToPage: true)
+            check(produced.first == .decided(id, .page, .routedAtTouchDown), "\(id): routed at touch-down, decided \(String(describing: produced.first))")
+            check(!produced.contains { if case .queryPage = $0 { true } else if case .release = $0 { true } else { false } },
+                  "\(id): a native touch asked or was handed over")
+            nativeTouches += 1
+            return
+        }
         let produced = send(.began(id, samples, predicted: predicted))
         let gesture = produced.contains(.decided(id, .page, .multiTouchGesture))
         if mustGesture { check(gesture, "\(id) began next to an undecided or page finger but was no gesture") }
@@ -274,10 +285,10 @@ struct RandomSession {
 
     /// Feeds a valid event; it must be accepted.
     @discardableResult
-    private mutating func send(_ event: TouchEvent) -> [RouterAction] {
+    private mutating func send(_ event: TouchEvent, routedToPage: Bool = false) -> [RouterAction] {
         var produced: [RouterAction] = []
         do {
-            try router.handle(event, into: &produced)
+            try router.handle(event, routedToPage: routedToPage, into: &produced)
         } catch {
             log.problems.append("step \(step): \(event.phase) for \(event.touch) refused: \(error)")
             return []
@@ -485,9 +496,15 @@ struct RandomSession {
                 for (out, original) in zip(delivered, samples) where original.estimationUpdateIndex == nil {
                     check(out == original, "\(touch): a sample without an estimate changed on the way")
                 }
-                check(finished == SampleLedger(received: samples.count, inked: t.ink.count, released: t.released.count),
-                      "\(touch): final ledger \(finished), folded ink \(t.ink.count), page \(t.released.count)")
-                check(t.ends == 1 && !t.decisions.isEmpty, "\(touch): ended \(t.ends) times, decided \(t.decisions.count) times")
+                // Page samples are native (routed at touch-down), replayed (a late verdict where
+                // the platform cannot hand a touch over), or handed over.
+                let native = t.native ? t.released.count : 0
+                let replayed = !t.native && configuration.replaysLateReleases ? t.released.count : 0
+                check(finished == SampleLedger(received: samples.count, inked: t.ink.count, released: t.released.count,
+                                               releasedNatively: native, replayed: replayed),
+                      "\(touch): final ledger \(finished), folded ink \(t.ink.count), page \(t.released.count)\(t.native ? " natively" : "")")
+                check((t.ends == 1 || (t.native && t.ends == 0)) && !t.decisions.isEmpty,
+                      "\(touch): ended \(t.ends) times, decided \(t.decisions.count) times")
             }
             if let last = t.lastAction, !last.isRefinement {
                 check(last == .touchFinished(touch, finished), "\(touch): last action \(last)")

@@ -27,6 +27,10 @@ package struct BridgeConfiguration: Sendable, Hashable {
     /// How far from any interactive region (page units) a touch-down must be for tentative
     /// ink.
     package var speculationMargin: Double
+    /// Whether every query that needs a round trip gets tentative ink at once, whatever the
+    /// snapshot shows (decide-at-touch-down routing: the overlay holds the touch and the
+    /// page can only have it replayed, so the ink shows while the page is asked).
+    package var speculateAlways: Bool = false
 
     /// Creates a configuration; the defaults suit a 60-120 Hz touch screen over a web view.
     package init(timeout: Double = 0.25, fallback: HitTestVerdict = .ink, shareRadius: Double = 4, useCache: Bool = true,
@@ -232,6 +236,17 @@ package struct HitTestBroker: Sendable {
 
     // MARK: - Queries
 
+    /// What a fresh region snapshot says about `point` (canvas points) at `now`, without
+    /// asking anything or counting anything; `nil` when no fresh snapshot of the current
+    /// layout answers (or the cache is off, or the point maps nowhere).
+    package func freshVerdict(at point: CanvasPoint, now: Double) -> HitTestVerdict? {
+        guard configuration.useCache else { return nil }
+        let pagePoint = transform.pagePoint(for: point)
+        guard pagePoint.x.isFinite, pagePoint.y.isFinite,
+              case let .fresh(verdict) = cache.lookup(pagePoint, now: now, generation: generation) else { return nil }
+        return verdict
+    }
+
     /// Asks whether an interactive element lies under `point` (canvas points) at `now`.
     package mutating func ask(_ query: QueryID, at point: CanvasPoint, now: Double, into actions: inout [BridgeAction]) {
         metrics.queries += 1
@@ -272,7 +287,9 @@ package struct HitTestBroker: Sendable {
     }
 
     private mutating func suggestInk(_ query: QueryID, at pagePoint: CanvasPoint, into actions: inout [BridgeAction]) {
-        guard configuration.speculativeInk, cache.isClear(around: pagePoint, margin: configuration.speculationMargin) else { return }
+        guard configuration.speculateAlways
+                || (configuration.speculativeInk && cache.isClear(around: pagePoint, margin: configuration.speculationMargin))
+        else { return }
         metrics.speculations += 1
         actions.append(.speculate(query))
     }

@@ -14,6 +14,9 @@ public struct TouchOutcome: Sendable, Hashable {
     public var inked: [TouchSample] = []
     /// The samples handed to the page, in order.
     public var released: [TouchSample] = []
+    /// `true` when the platform gave the touch to the page natively at touch-down: its
+    /// `released` samples reached the page as the platform's own trusted events.
+    public var releasedNatively = false
     /// How many samples the engine accepted for the touch.
     public var samples = 0
     /// `true` when the system cancelled the touch.
@@ -65,8 +68,15 @@ public struct DeliveryAudit: Sendable {
     /// How many problem sentences are kept.
     public static let problemLimit = 20
 
-    /// Creates an audit that has seen nothing.
-    public init() {}
+    /// How the engine audited routes touches: under ``TouchRouting/decideAtTouchDown`` the
+    /// samples released after a decision are counted as replayed by the page script.
+    public let routing: TouchRouting
+
+    /// Creates an audit that has seen nothing, for an engine with this routing (its
+    /// `configuration.routing`; the default matches the engine's default).
+    public init(routing: TouchRouting = .handOverAfterDecision) {
+        self.routing = routing
+    }
 
     /// Touches begun and not finished yet.
     public var openTouches: Int { open.count }
@@ -87,7 +97,7 @@ public struct DeliveryAudit: Sendable {
             refusedInputs += 1
             ledger.received += input.sampleCount
             ledger.refused += input.sampleCount
-        case .send, .pageMessage, .layout:
+        case .send, .pageMessage, .layout, .replay:
             break
         }
         return nil
@@ -104,7 +114,8 @@ public struct DeliveryAudit: Sendable {
         if !ledger.isBalanced { failures.append("the audit's account does not balance: \(ledger)") }
         if !engine.isBalanced { failures.append("the engine's ledger does not balance: \(engine)") }
         if engine.received != ledger.received || engine.inked != ledger.inked || engine.released != ledger.released
-            || engine.cancelled != ledger.cancelled || engine.refused != ledger.refused {
+            || engine.cancelled != ledger.cancelled || engine.refused != ledger.refused
+            || engine.releasedNatively != ledger.releasedNatively || engine.replayed != ledger.replayed {
             failures.append("the engine's ledger \(engine) disagrees with the audit's \(ledger)")
         }
         return failures
@@ -154,6 +165,13 @@ public struct DeliveryAudit: Sendable {
                 return nil
             }
             open[id]!.outcome.released.append(sample)
+        case let .nativeRelease(id, sample):
+            guard open[id] != nil else {
+                problem("\(id): a native release for a touch that is not open")
+                return nil
+            }
+            open[id]!.outcome.released.append(sample)
+            open[id]!.outcome.releasedNatively = true
         case let .retractInk(id):
             guard open[id] != nil else {
                 problem("\(id): a retraction for a touch that is not open")
@@ -222,12 +240,20 @@ public struct DeliveryAudit: Sendable {
         }
         let delivered = outcome.inked.isEmpty ? outcome.released : outcome.inked
         if delivered.count == n && Self.isPrefix(delivered, of: flow.fed) {
-            if outcome.inked.isEmpty { ledger.released += n } else { ledger.inked += n }
+            if outcome.inked.isEmpty {
+                ledger.released += n
+                if outcome.releasedNatively { ledger.releasedNatively += n } else if routing == .decideAtTouchDown { ledger.replayed += n }
+            } else {
+                ledger.inked += n
+            }
         } else {
             ledger.inked += Self.matchingPrefix(outcome.inked, flow.fed)
             ledger.released += Self.matchingPrefix(outcome.released, flow.fed)
             problem("\(label): \(n) samples accepted, \(delivered.count) delivered"
                     + (delivered.count == n ? ", out of order or altered" : ""))
+        }
+        if let engineLedger, outcome.releasedNatively, engineLedger.releasedNatively != outcome.released.count {
+            problem("\(label): ledger counts \(engineLedger.releasedNatively) released natively, the actions \(outcome.released.count)")
         }
         if let engineLedger, engineLedger.inked != outcome.inked.count || engineLedger.released != outcome.released.count {
             problem("\(label): ledger (\(engineLedger.inked) inked, \(engineLedger.released) released) disagrees with the actions "

@@ -28,6 +28,12 @@ public enum EngineInput: Sendable, Hashable {
     case tick
     /// A platform touch event, by the platform's touch identifier.
     case touch(TouchEvent)
+    /// An event of a touch the platform delivers to the page itself: the front end routed
+    /// it there at touch-down (``InkEngine/route(at:tool:now:)`` said ``TouchDownRoute/page``,
+    /// or the platform's hit test chose the web view). The engine counts its samples as
+    /// released natively and asks nothing. The `began` event decides: later events of the
+    /// touch may come as this case or as ``touch(_:)``.
+    case nativePageTouch(TouchEvent)
     /// An estimated-property update (Apple Pencil's refined force), by the platform's
     /// touch identifier.
     case update(EstimatedPropertyUpdate)
@@ -50,9 +56,27 @@ public enum EngineInput: Sendable, Hashable {
 
     /// The real samples the input carries (a touch event's; 0 for anything else).
     public var sampleCount: Int {
-        if case let .touch(event) = self { return event.samples.count }
-        return 0
+        switch self {
+        case let .touch(event), let .nativePageTouch(event): return event.samples.count
+        default: return 0
+        }
     }
+}
+
+/// Where a touch goes, decided where the platform routes it, at touch-down
+/// (``InkEngine/route(at:tool:now:)``).
+public enum TouchDownRoute: String, Sendable, Hashable, CaseIterable {
+    /// A fresh region snapshot (or the pencil-only policy) gives the touch to the page: let
+    /// the web view have the native touch (an overlay's `hitTest(_:with:)` returns `nil`);
+    /// feed it as ``EngineInput/nativePageTouch(_:)``.
+    case page
+    /// A fresh snapshot (or the policy) says ink: the overlay takes the touch; the page
+    /// never sees it.
+    case ink
+    /// No fresh snapshot answers: the overlay takes the touch, the engine draws it as
+    /// tentative ink while it asks the page, and a late page verdict is replayed to the
+    /// page (``EngineEvent/Kind-swift.enum/replay(_:)``).
+    case unknown
 }
 
 /// Why ``InkEngine`` refused an input. A refused input changes nothing but the ledger, which
@@ -125,6 +149,12 @@ public struct EngineEvent: Sendable, Hashable {
         indirect case pageMessage(PageMessage?, ReceiveOutcome?)
         /// The page's transform changed (a layout input was taken).
         case layout(PageTransform, generation: UInt64?)
+        /// Under ``TouchRouting/decideAtTouchDown``: have the page script replay these
+        /// samples of a touch the page claimed late (evaluate ``PageReplay/scriptInvocation``
+        /// in the page script's world). It follows the actions it replays (the touch's
+        /// `release`, `endRelease` or `cancel` actions of the same input), which a front end
+        /// on this routing carries out only through it.
+        case replay(PageReplay)
     }
 
     /// The engine action, when this event is one.

@@ -144,6 +144,10 @@ package struct EngineHost: Sendable {
 
     /// The page's layout generation the bridge knows.
     package var generation: UInt64 { broker.generation }
+    /// The mapping from canvas points to page coordinates the bridge uses now.
+    package var transform: PageTransform { broker.transform }
+    /// What a fresh region snapshot says about a canvas point at `now` (no side effects).
+    package func freshVerdict(at point: CanvasPoint, now: Double) -> HitTestVerdict? { broker.freshVerdict(at: point, now: now) }
 
     /// Lets time pass to `time` when the caller knows no deadline is due by then (it just
     /// fired them); never backwards.
@@ -152,8 +156,9 @@ package struct EngineHost: Sendable {
     }
 
     /// A platform touch event at the host's time (after ``advance(to:into:)``).
-    package mutating func handleNow(_ event: TouchEvent, into output: inout [HostOutput]) throws(RouterError) {
-        try router.handle(event, into: &actions)
+    package mutating func handleNow(_ event: TouchEvent, routedToPage: Bool = false,
+                                    into output: inout [HostOutput]) throws(RouterError) {
+        try router.handle(event, routedToPage: routedToPage, into: &actions)
         drain(now: now, into: &output)
     }
 

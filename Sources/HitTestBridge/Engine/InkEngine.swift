@@ -34,6 +34,17 @@ public struct InkEngine: Sendable {
     private var identities = TouchIdentities()
     private var refusedSamples = 0
     private var output: [HostOutput] = []
+    /// Under decide-at-touch-down routing: the touches whose samples the page script is
+    /// replaying (their `down` was sent), by the engine's id, with where and when the last
+    /// replayed sample was.
+    private var replaying: [TouchID: ReplayedTouch] = [:]
+    /// The replays of the input being emitted, in the order their touches first appear.
+    private var replays: [PageReplay] = []
+
+    private struct ReplayedTouch: Sendable {
+        var pointerType: PageReplay.PointerType
+        var last: PageReplay.Event
+    }
 
     /// Creates an engine.
     /// - Parameters:
@@ -83,6 +94,27 @@ public struct InkEngine: Sendable {
     /// How much per-query bookkeeping the join holds (small, unless it leaks).
     package var trackedQueries: Int { host.trackedQueries }
 
+    // MARK: - Routing at touch-down
+
+    /// Where a touch beginning at `point` (canvas points) at `now` should go, for a front
+    /// end whose platform fixes a touch's owner at touch-down: call it where the platform
+    /// routes a touch (an overlay's `hitTest(_:with:)`, the GTK overlay's input shape).
+    ///
+    /// Synchronous and free of side effects: it changes nothing and counts nothing, so a
+    /// platform may call it as often as it hit-tests. It reads the pencil-only policy (when
+    /// `tool` is known) and the page's region snapshot, when one is fresh for the current
+    /// layout at `now`; otherwise the answer is ``TouchDownRoute/unknown``. Gestures are
+    /// not predicted: a second finger is routed like the first, and the engine makes the
+    /// gesture when both are down.
+    public func route(at point: CanvasPoint, tool: ToolKind?, now: Double) -> TouchDownRoute {
+        if configuration.pencilOnly, let tool { return tool == .pencil ? .ink : .page }
+        switch host.freshVerdict(at: point, now: max(now, host.now)) {
+        case .page?: return .page
+        case .ink?: return .ink
+        case nil: return .unknown
+        }
+    }
+
     // MARK: - Inputs
 
     /// Takes a batch of inputs at `now`, in order, each on its own: one refused never
@@ -105,7 +137,9 @@ public struct InkEngine: Sendable {
         case .tick:
             break
         case let .touch(event):
-            takeTouch(event, input: input, now: time, into: &events)
+            takeTouch(event, input: input, routedToPage: false, now: time, into: &events)
+        case let .nativePageTouch(event):
+            takeTouch(event, input: input, routedToPage: true, now: time, into: &events)
         case let .update(update):
             let platform = update.touch.rawValue
             guard let id = identities.latestID(for: platform) else {
@@ -180,7 +214,8 @@ public struct InkEngine: Sendable {
 
     // MARK: - Private
 
-    private mutating func takeTouch(_ event: TouchEvent, input: EngineInput, now time: Double, into events: inout [EngineEvent]) {
+    private mutating func takeTouch(_ event: TouchEvent, input: EngineInput, routedToPage: Bool, now time: Double,
+                                    into events: inout [EngineEvent]) {
         let platform = event.touch.rawValue
         let id: TouchID
         do { id = try identities.resolve(platform, phase: event.phase) } catch {
@@ -190,7 +225,7 @@ public struct InkEngine: Sendable {
         let touch = EngineTouch(engine: id, platform: platform)
         var mapped = event
         mapped.touch = id
-        do { try host.handleNow(mapped, into: &output) } catch {
+        do { try host.handleNow(mapped, routedToPage: routedToPage, into: &output) } catch {
             // A touch the engine already finished (made room for at its bound) still frees its
             // platform id when the platform ends it.
             if case .unknownTouch = error, event.phase == .ended || event.phase == .cancelled {
@@ -237,6 +272,7 @@ public struct InkEngine: Sendable {
                 default: break
                 }
                 events.append(EngineEvent(time: time, touch: touch, roundTrip: roundTrip, kind: .action(action)))
+                if configuration.routing == .decideAtTouchDown { collectReplay(action) }
                 if case .touchFinished = action { identities.finished(id) }
             case let .send(request, touches):
                 let named = touches.map { EngineTouch(engine: $0, platform: identities.platformID(of: $0) ?? $0.rawValue) }
@@ -244,6 +280,52 @@ public struct InkEngine: Sendable {
             }
         }
         output.removeAll(keepingCapacity: true)
+        for replay in replays {
+            let touch = EngineTouch(engine: replay.touch, platform: identities.platformID(of: replay.touch) ?? replay.touch.rawValue)
+            events.append(EngineEvent(time: time, touch: touch, kind: .replay(replay)))
+        }
+        replays.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds what an action hands the page to the replay of its touch (decide-at-touch-down
+    /// routing): a `release` is the touch's `down` the first time, a `move` after; an
+    /// `endRelease` lifts it where its last sample was; a cancel of a replayed touch cancels
+    /// it there.
+    private mutating func collectReplay(_ action: RouterAction) {
+        let event: PageReplay.Event
+        let id: TouchID
+        var pointerType: PageReplay.PointerType
+        switch action {
+        case let .release(touch, sample):
+            id = touch
+            let started = replaying[touch]
+            pointerType = started?.pointerType ?? PageReplay.PointerType(sample.tool)
+            event = PageReplay.Event(phase: started == nil ? .down : .move, pagePoint: host.transform.pagePoint(for: sample.point),
+                                     time: sample.timestamp, pressure: sample.force)
+        case let .endRelease(touch):
+            guard let started = replaying.removeValue(forKey: touch) else { return }
+            id = touch
+            pointerType = started.pointerType
+            event = PageReplay.Event(phase: .up, pagePoint: started.last.pagePoint, time: started.last.time)
+        case let .cancel(touch, .page):
+            guard let started = replaying.removeValue(forKey: touch) else { return }
+            id = touch
+            pointerType = started.pointerType
+            event = PageReplay.Event(phase: .cancel, pagePoint: started.last.pagePoint, time: started.last.time)
+        case let .touchFinished(touch, _):
+            replaying[touch] = nil
+            return
+        default:
+            return
+        }
+        if event.phase == .down || event.phase == .move { replaying[id] = ReplayedTouch(pointerType: pointerType, last: event) }
+        if let last = replays.indices.last, replays[last].touch == id {
+            replays[last].events.append(event)
+        } else if let index = replays.firstIndex(where: { $0.touch == id }) {
+            replays[index].events.append(event)
+        } else {
+            replays.append(PageReplay(touch: id, pointerType: pointerType, events: [event]))
+        }
     }
 }
 
@@ -258,7 +340,7 @@ extension RouterAction {
         switch self {
         case let .queryPage(_, touch, _, _), let .abandonQuery(_, touch): return touch
         case let .decided(touch, _, _), let .ink(touch, _), let .predictInk(touch, _), let .refineInk(touch, _, _),
-             let .endInk(touch), let .retractInk(touch), let .release(touch, _), let .endRelease(touch),
+             let .endInk(touch), let .retractInk(touch), let .release(touch, _), let .endRelease(touch), let .nativeRelease(touch, _),
              let .cancel(touch, _), let .touchFinished(touch, _):
             return touch
         }

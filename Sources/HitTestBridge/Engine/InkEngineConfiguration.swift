@@ -1,5 +1,23 @@
 import InkCore
 
+/// How a front end's platform lets touches reach the page, which decides how the engine
+/// routes them.
+public enum TouchRouting: String, Sendable, Hashable, CaseIterable {
+    /// The platform lets a host hand a touch to the page after it began (an Android
+    /// WebView's `dispatchTouchEvent`, Chromium's DevTools input): the engine queues each
+    /// touch, asks the page, and releases the samples to the page as trusted input the host
+    /// synthesizes. The default.
+    case handOverAfterDecision
+    /// The platform fixes a touch's owner at touch-down (UIKit hit-testing over a
+    /// WKWebView; the GTK twin's input shape): the front end asks ``InkEngine/route(at:tool:now:)``
+    /// where the platform routes a touch; the page gets its touches natively
+    /// (`EngineInput.nativePageTouch`), the overlay the rest. An overlay touch the engine
+    /// cannot decide at once is drawn as tentative ink while the page is asked; if the page
+    /// claims it, the ink is retracted and the page script replays its samples into the page
+    /// (``EngineEvent/Kind-swift.enum/replay(_:)``), counted in `SampleLedger.replayed`.
+    case decideAtTouchDown
+}
+
 /// Settings of ``InkEngine``: how touches are decided and how the page is asked. The
 /// defaults suit a finger-and-pencil scratchpad over a web view at 60-120 Hz.
 ///
@@ -36,6 +54,8 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     public var defaultRegionMaxAge: Double
     /// Bounds that keep memory flat on any input; see ``Limits``.
     public var limits: Limits
+    /// How touches reach the page on this platform. Default ``TouchRouting/handOverAfterDecision``.
+    public var routing: TouchRouting
 
     /// Bounds on what the engine holds. Reaching one settles or refuses; nothing is dropped.
     public struct Limits: Sendable, Hashable {
@@ -71,7 +91,8 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     public init(decisionTimeout: Double = 0.25, fallback: HitTestVerdict = .ink, pencilOnly: Bool = false,
                 gestureWindow: Double = 0.15, useRegionCache: Bool = true, speculativeInk: Bool = false,
                 speculationMargin: Double = 24, shareRadius: Double = 4, defaultRegionMaxAge: Double = 1,
-                limits: Limits = Limits()) {
+                limits: Limits = Limits(), routing: TouchRouting = .handOverAfterDecision) {
+        self.routing = routing
         self.decisionTimeout = decisionTimeout
         self.fallback = fallback
         self.pencilOnly = pencilOnly
@@ -88,14 +109,17 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     package var router: TouchRouterConfiguration {
         TouchRouterConfiguration(pencilOnly: pencilOnly, gestureWindow: gestureWindow, decisionTimeout: decisionTimeout,
                                  maxQueuedSamplesPerTouch: limits.queuedSamplesPerTouch, boundFallback: limits.boundFallback,
-                                 maxActiveTouches: limits.activeTouches)
+                                 maxActiveTouches: limits.activeTouches,
+                                 replaysLateReleases: routing == .decideAtTouchDown)
     }
 
     /// The bridge's part.
     package var bridge: BridgeConfiguration {
-        BridgeConfiguration(timeout: decisionTimeout, fallback: fallback, shareRadius: shareRadius, useCache: useRegionCache,
-                            maxMessageBytes: limits.messageBytes, maxRegions: limits.regions, defaultMaxAge: defaultRegionMaxAge,
-                            maxInFlight: limits.roundTripsInFlight, speculativeInk: speculativeInk,
-                            speculationMargin: speculationMargin)
+        var bridge = BridgeConfiguration(timeout: decisionTimeout, fallback: fallback, shareRadius: shareRadius,
+                                         useCache: useRegionCache, maxMessageBytes: limits.messageBytes, maxRegions: limits.regions,
+                                         defaultMaxAge: defaultRegionMaxAge, maxInFlight: limits.roundTripsInFlight,
+                                         speculativeInk: speculativeInk, speculationMargin: speculationMargin)
+        bridge.speculateAlways = routing == .decideAtTouchDown
+        return bridge
     }
 }

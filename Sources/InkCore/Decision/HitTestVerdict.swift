@@ -52,6 +52,10 @@ public enum DecisionReason: String, Sendable, Hashable, Codable, CaseIterable {
     case touchBound
     /// The router was flushed (end of a session) while the touch was still undecided.
     case flushed
+    /// The front end routed the touch to the page at touch-down (from a fresh region
+    /// snapshot, where the platform fixes a touch's owner then): the platform delivered it
+    /// to the page natively, and the engine only counted it.
+    case routedAtTouchDown
 }
 
 /// How the decision engine treated an answer that reached it.

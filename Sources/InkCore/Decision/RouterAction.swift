@@ -41,6 +41,12 @@ public enum RouterAction: Sendable, Hashable {
     case release(TouchID, TouchSample)
     /// The touch lifted: deliver the page's touch-end.
     case endRelease(TouchID)
+    /// The platform delivered this sample to the page itself: the front end routed the
+    /// touch to the page at touch-down (its `began` came as `EngineInput.nativePageTouch` in
+    /// HitTestBridge), so the page got it natively, trusted, at its own time. Nothing to
+    /// carry out; counted in ``SampleLedger/releasedNatively``. Such a touch has no
+    /// ``endRelease(_:)``: the platform ends it in the page.
+    case nativeRelease(TouchID, TouchSample)
     /// The system cancelled the touch. `previously` says what the host had done with it: a
     /// stroke to discard, page touches to cancel, or nothing shown yet.
     case cancel(TouchID, previously: CancelledRoute)
@@ -58,4 +64,7 @@ public enum CancelledRoute: String, Sendable, Hashable, Codable {
     case ink
     /// Released: the host sends the page a touch-cancel.
     case page
+    /// Given to the page natively at touch-down: the platform cancels it there; nothing to
+    /// send.
+    case nativePage
 }

@@ -30,6 +30,9 @@ public struct RouterCounters: Sendable, Hashable, Codable {
     /// Touches settled by a flush at the end of a session (`InkEngine.finish(into:)` in
     /// HitTestBridge).
     public var flushed = 0
+    /// Touches the front end routed to the page at touch-down (the platform delivered them
+    /// natively; the router only counted their samples).
+    public var routedAtTouchDown = 0
     /// Estimated-property updates applied to queued or inked samples.
     public var updatesApplied = 0
     /// Estimated-property updates for samples already handed to the page or cancelled

@@ -10,8 +10,17 @@ public struct SampleLedger: Sendable, Hashable, Codable {
     public var received: Int = 0
     /// Samples that ended up as ink (a retracted sample is not counted here).
     public var inked: Int = 0
-    /// Samples handed to the page, with their original timestamps.
+    /// Samples the page got, with their original timestamps, however they reached it
+    /// (``releasedNatively`` and ``replayed`` say how many of them went which way; the rest
+    /// were handed over after the decision).
     public var released: Int = 0
+    /// Of ``released``: samples of touches the platform gave the page itself, routed there at
+    /// touch-down (native, trusted events; the engine only counted them).
+    public var releasedNatively: Int = 0
+    /// Of ``released``: samples the page script replayed into the page as synthesized
+    /// (untrusted) DOM events, after a late page verdict on a platform that cannot hand a
+    /// touch over once it began (a WKWebView).
+    public var replayed: Int = 0
     /// Samples of touches the system cancelled.
     public var cancelled: Int = 0
     /// Samples of events the engine refused (invalid samples, time going backwards, an
@@ -22,10 +31,12 @@ public struct SampleLedger: Sendable, Hashable, Codable {
 
     /// Creates an empty ledger, or one with the given counts.
     public init(received: Int = 0, inked: Int = 0, released: Int = 0, cancelled: Int = 0, refused: Int = 0,
-                pending: Int = 0) {
+                pending: Int = 0, releasedNatively: Int = 0, replayed: Int = 0) {
         self.received = received
         self.inked = inked
         self.released = released
+        self.releasedNatively = releasedNatively
+        self.replayed = replayed
         self.cancelled = cancelled
         self.refused = refused
         self.pending = pending
@@ -33,6 +44,10 @@ public struct SampleLedger: Sendable, Hashable, Codable {
 
     /// Samples received but accounted for nowhere. Zero, always; anything else is a bug.
     public var dropped: Int { received - inked - released - cancelled - refused - pending }
+
+    /// Of ``released``: samples handed to the page after the decision (trusted input the
+    /// host synthesized, as an Android WebView or Chromium allows).
+    public var handedOver: Int { released - releasedNatively - replayed }
 
     /// `true` when nothing is pending and nothing was dropped.
     public var isBalanced: Bool { pending == 0 && dropped == 0 }
@@ -42,7 +57,8 @@ public struct SampleLedger: Sendable, Hashable, Codable {
         SampleLedger(
             received: lhs.received + rhs.received, inked: lhs.inked + rhs.inked,
             released: lhs.released + rhs.released, cancelled: lhs.cancelled + rhs.cancelled,
-            refused: lhs.refused + rhs.refused, pending: lhs.pending + rhs.pending)
+            refused: lhs.refused + rhs.refused, pending: lhs.pending + rhs.pending,
+            releasedNatively: lhs.releasedNatively + rhs.releasedNatively, replayed: lhs.replayed + rhs.replayed)
     }
 
     /// Adds another ledger into this one.
@@ -58,16 +74,18 @@ public struct SampleLedger: Sendable, Hashable, Codable {
 }
 
 extension SampleLedger {
-    private enum CodingKeys: String, CodingKey { case received, inked, released, cancelled, refused, pending }
+    private enum CodingKeys: String, CodingKey { case received, inked, released, cancelled, refused, pending, releasedNatively, replayed }
 
-    /// Decodes a ledger; `refused` may be absent (logs and reports written before it
-    /// existed), and then is 0.
+    /// Decodes a ledger; `refused`, `releasedNatively` and `replayed` may be absent (logs and
+    /// reports written before they existed), and then are 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(received: try container.decode(Int.self, forKey: .received), inked: try container.decode(Int.self, forKey: .inked),
                   released: try container.decode(Int.self, forKey: .released),
                   cancelled: try container.decode(Int.self, forKey: .cancelled),
                   refused: try container.decodeIfPresent(Int.self, forKey: .refused) ?? 0,
-                  pending: try container.decode(Int.self, forKey: .pending))
+                  pending: try container.decode(Int.self, forKey: .pending),
+                  releasedNatively: try container.decodeIfPresent(Int.self, forKey: .releasedNatively) ?? 0,
+                  replayed: try container.decodeIfPresent(Int.self, forKey: .replayed) ?? 0)
     }
 }

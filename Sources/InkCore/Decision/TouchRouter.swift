@@ -90,13 +90,18 @@ package struct TouchRouter: Sendable {
     /// - Parameters:
     ///   - event: The event. Its samples must be valid and not older than the touch's
     ///     previous sample.
+    ///   - routedToPage: For a `began` event: the front end routed the touch to the page at
+    ///     touch-down, and the platform delivers it there natively. Its samples are counted
+    ///     as released natively (``RouterAction/nativeRelease(_:_:)``); nothing is asked.
+    ///     Ignored for later events (the `began` decided).
     ///   - actions: The buffer the resulting actions are appended to.
     /// - Throws: ``RouterError`` when the event is refused; nothing changes then.
-    package mutating func handle(_ event: TouchEvent, into actions: inout [RouterAction]) throws(RouterError) {
+    package mutating func handle(_ event: TouchEvent, routedToPage: Bool = false,
+                                 into actions: inout [RouterAction]) throws(RouterError) {
         let index = try validate(event)
         switch event.phase {
         case .began:
-            begin(event, into: &actions)
+            begin(event, routedToPage: routedToPage, into: &actions)
         case .moved, .ended, .cancelled:
             let index = index!  // validate() found the record
             for sample in event.samples { accept(sample, at: index, into: &actions) }
@@ -295,14 +300,21 @@ package struct TouchRouter: Sendable {
         return active
     }
 
-    private mutating func begin(_ event: TouchEvent, into actions: inout [RouterAction]) {
+    private mutating func begin(_ event: TouchEvent, routedToPage: Bool, into actions: inout [RouterAction]) {
         while touches.count >= configuration.maxActiveTouches { evictOldest(into: &actions) }
         let down = event.samples[0]
         let tool = down.tool
         var record = TouchRecord(id: event.touch, tool: tool, downTime: down.timestamp, downPoint: down.point)
         let index = touches.count
 
-        if configuration.pencilOnly {
+        if routedToPage {
+            // The platform gave it to the page already: nothing to ask, nothing to hand over.
+            record.route = .page
+            record.native = true
+            touches.append(record)
+            counters.routedAtTouchDown += 1
+            actions.append(.decided(event.touch, .page, .routedAtTouchDown))
+        } else if configuration.pencilOnly {
             let verdict: HitTestVerdict = tool == .pencil ? .ink : .page
             record.route = verdict == .ink ? .ink : .page
             touches.append(record)
@@ -365,6 +377,7 @@ package struct TouchRouter: Sendable {
                 actions.append(.decided(id, .page, .multiTouchGesture))
                 touches[index].route = .page
                 touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
+                if configuration.replaysLateReleases { touches[index].count(shown.count, in: \.replayed, totals: &totals) }
                 touches[index].windowInk.removeAll()
                 for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
                 touches[index].inkedCount = 0
@@ -437,7 +450,13 @@ package struct TouchRouter: Sendable {
         if sample.estimationUpdateIndex != nil {
             touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
         }
-        actions.append(.release(touches[index].id, sample))
+        if touches[index].native {
+            touches[index].count(1, in: \.releasedNatively, totals: &totals)
+            actions.append(.nativeRelease(touches[index].id, sample))
+        } else {
+            if configuration.replaysLateReleases { touches[index].count(1, in: \.replayed, totals: &totals) }
+            actions.append(.release(touches[index].id, sample))
+        }
     }
 
     private mutating func predict(_ predicted: [TouchSample], at index: Int, into actions: inout [RouterAction]) {
@@ -482,7 +501,9 @@ package struct TouchRouter: Sendable {
             previously = .ink
         case .page:
             touches[index].move(touches[index].ledger.released, from: \.released, to: \.cancelled, totals: &totals)
-            previously = .page
+            touches[index].count(-touches[index].ledger.releasedNatively, in: \.releasedNatively, totals: &totals)
+            touches[index].count(-touches[index].ledger.replayed, in: \.replayed, totals: &totals)
+            previously = touches[index].native ? .nativePage : .page
         }
         counters.touchesCancelled += 1
         actions.append(.cancel(id, previously: previously))
@@ -546,6 +567,7 @@ package struct TouchRouter: Sendable {
         counters.retractedSamples += shown.count
         actions.append(.retractInk(touches[index].id))
         touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
+        if configuration.replaysLateReleases { touches[index].count(shown.count, in: \.replayed, totals: &totals) }
         touches[index].windowInk.removeAll()
         touches[index].windowOpen = false
         for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
@@ -560,7 +582,8 @@ package struct TouchRouter: Sendable {
             actions.append(.endInk(id))
         } else {
             counters.touchesReleased += 1
-            actions.append(.endRelease(id))
+            // The platform ends a native touch in the page itself.
+            if !touches[index].native { actions.append(.endRelease(id)) }
         }
         actions.append(.touchFinished(id, touches[index].ledger))
         retire(at: index)
@@ -591,6 +614,8 @@ private struct TouchRecord: Sendable {
     let downTime: Double
     let downPoint: CanvasPoint
     var route: Route = .page
+    /// `true` for a touch the platform gave the page at touch-down (the router only counts it).
+    var native = false
     var lastTimestamp: Double
     /// Samples waiting for the decision, oldest first.
     var queue: [TouchSample] = []
@@ -629,6 +654,13 @@ private struct TouchRecord: Sendable {
         ledger[keyPath: destination] += count
         totals[keyPath: source] -= count
         totals[keyPath: destination] += count
+    }
+
+    /// Adds `count` (negative to take back) to a breakdown column of `released`, here and
+    /// in the session totals.
+    mutating func count(_ count: Int, in column: WritableKeyPath<SampleLedger, Int>, totals: inout SampleLedger) {
+        ledger[keyPath: column] += count
+        totals[keyPath: column] += count
     }
 }
 

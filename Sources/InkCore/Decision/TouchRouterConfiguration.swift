@@ -25,12 +25,19 @@ package struct TouchRouterConfiguration: Sendable, Hashable {
     /// events for the evicted touch are refused as ``RouterError/unknownTouch(_:)``.
     /// Default 32 (platforms report at most about 20 at once); at least 1.
     package var maxActiveTouches: Int
+    /// `true` where the platform fixes a touch's owner at touch-down (a WKWebView): samples
+    /// released to the page after a late decision reach it as events the page script
+    /// replays, and are counted in ``SampleLedger/replayed``. Default `false`: the host
+    /// hands them over (Android WebView, Chromium).
+    package var replaysLateReleases: Bool
 
     /// Creates a configuration.
     package init(
         pencilOnly: Bool = false, gestureWindow: Double = 0.15, decisionTimeout: Double = 0.25,
-        maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink, maxActiveTouches: Int = 32
+        maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink, maxActiveTouches: Int = 32,
+        replaysLateReleases: Bool = false
     ) {
+        self.replaysLateReleases = replaysLateReleases
         self.pencilOnly = pencilOnly
         self.gestureWindow = gestureWindow
         self.decisionTimeout = decisionTimeout

@@ -79,7 +79,7 @@ public struct InkLayer: Sendable {
             let stroke = active.remove(at: index)
             let bounds = stroke.builder.allSegments.reduce(nil as CanvasRect?) { CanvasRect.union($0, $1.bounds) }
             return Change(touch: touch, bounds: bounds, removed: true)
-        case .queryPage, .abandonQuery, .decided, .release, .endRelease, .cancel, .touchFinished:
+        case .queryPage, .abandonQuery, .decided, .release, .endRelease, .nativeRelease, .cancel, .touchFinished:
             return nil
         }
     }
