@@ -52,6 +52,30 @@ struct TouchDownRoutingTests {
         #expect(engine.route(at: CanvasPoint(x: 150, y: 50), tool: .finger, now: 1.3) == .page)
     }
 
+    @Test("the regions for a shape-routing front end agree with the route query at every point of a grid, scrolled and zoomed")
+    func regionsAgreeWithRoute() throws {
+        var engine = InkEngine(configuration: Self.atTouchDown, transform: PageTransform(scale: 1.25, offsetX: 30, offsetY: 80), seed: 1)
+        var events: [EngineEvent] = []
+        #expect(engine.touchDownRegions(now: 1) == nil)
+        let snapshot = RegionSnapshot(generation: 1, maxAge: 0.5, regions: [
+            PageRegion(x: 100, y: 100, width: 100, height: 60), PageRegion(x: 400, y: 300, width: 20, height: 200),
+        ])
+        engine.take(.decodedPageMessage(.regions(snapshot)), now: 1, into: &events)
+        let regions = try #require(engine.touchDownRegions(now: 1.1))
+        #expect(regions.validUntil == 1.5 && regions.rects.count == 2 && regions.generation == 1)
+        for x in stride(from: 0.5, to: 500, by: 7) {
+            for y in stride(from: 0.5, to: 500, by: 7) {
+                let point = CanvasPoint(x: x, y: y)
+                let inside = regions.rects.contains { point.x >= $0.minX && point.x <= $0.maxX && point.y >= $0.minY && point.y <= $0.maxY }
+                #expect(engine.route(at: point, tool: .finger, now: 1.1) == (inside ? .page : .ink), "\(point)")
+            }
+        }
+        #expect(engine.touchDownRegions(now: 1.6) == nil)
+        // A layout change past the snapshot's generation: nothing fresh until the page pushes.
+        engine.take(.layout(PageTransform(scale: 1.25, offsetX: 30, offsetY: 90), generation: 2), now: 1.2, into: &events)
+        #expect(engine.touchDownRegions(now: 1.2) == nil && engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 1.2) == .unknown)
+    }
+
     @Test("pencil-only: the tool routes when it is known; an unknown tool falls to the snapshot")
     func pencilOnlyRoute() {
         let engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true, routing: .decideAtTouchDown), seed: 1)

@@ -236,6 +236,13 @@ package struct HitTestBroker: Sendable {
 
     // MARK: - Queries
 
+    /// The snapshot held, when it is fresh for the current layout at `now` (the cache on).
+    package func freshSnapshot(now: Double) -> RegionCache.Entry? {
+        guard configuration.useCache, let entry = cache.entry, entry.snapshot.generation >= generation, now <= entry.freshUntil
+        else { return nil }
+        return entry
+    }
+
     /// What a fresh region snapshot says about `point` (canvas points) at `now`, without
     /// asking anything or counting anything; `nil` when no fresh snapshot of the current
     /// layout answers (or the cache is off, or the point maps nowhere).

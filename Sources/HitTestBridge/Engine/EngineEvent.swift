@@ -79,6 +79,25 @@ public enum TouchDownRoute: String, Sendable, Hashable, CaseIterable {
     case unknown
 }
 
+/// The canvas areas that route to the page at touch-down while a region snapshot is fresh
+/// (``InkEngine/touchDownRegions(now:)``).
+public struct TouchDownRegions: Sendable, Hashable {
+    /// The page's interactive regions, in canvas points.
+    public var rects: [CanvasRect]
+    /// Until when they hold (the snapshot's freshness), seconds on the engine's clock;
+    /// after it every touch is ``TouchDownRoute/unknown`` until the page pushes again.
+    public var validUntil: Double
+    /// The snapshot's layout generation.
+    public var generation: UInt64
+
+    /// Creates a set of regions.
+    public init(rects: [CanvasRect], validUntil: Double, generation: UInt64) {
+        self.rects = rects
+        self.validUntil = validUntil
+        self.generation = generation
+    }
+}
+
 /// Why ``InkEngine`` refused an input. A refused input changes nothing but the ledger, which
 /// counts its samples as received and refused.
 public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {

@@ -115,6 +115,22 @@ public struct InkEngine: Sendable {
         }
     }
 
+    /// The canvas areas ``route(at:tool:now:)`` gives to the page at `now`, for a front end
+    /// whose platform routes by shape (the GTK overlay's input shape, a UIKit overlay that
+    /// caches its hit test): the fresh snapshot's regions in canvas points, and until when
+    /// they hold. `nil` when no fresh snapshot answers (every touch is then
+    /// ``TouchDownRoute/unknown``), or with the region cache off.
+    public func touchDownRegions(now: Double) -> TouchDownRegions? {
+        guard configuration.useRegionCache, let held = host.freshSnapshot(now: max(now, host.now)) else { return nil }
+        let view = host.transform
+        let rects = held.snapshot.regions.map { region in
+            CanvasRect(minX: (region.x - view.offsetX) / view.scale, minY: (region.y - view.offsetY) / view.scale,
+                       maxX: (region.x + region.width - view.offsetX) / view.scale,
+                       maxY: (region.y + region.height - view.offsetY) / view.scale)
+        }
+        return TouchDownRegions(rects: rects, validUntil: held.freshUntil, generation: held.snapshot.generation)
+    }
+
     // MARK: - Inputs
 
     /// Takes a batch of inputs at `now`, in order, each on its own: one refused never

@@ -84,5 +84,25 @@ public struct InkLayer: Sendable {
         }
     }
 
+    /// Undo: removes the last finished stroke, as the user asks (the engine's ledger is
+    /// unchanged: the samples were inked; the user erased the ink). Returns what changed, or
+    /// `nil` when no stroke is finished. Strokes still being drawn stay.
+    public mutating func removeLastStroke() -> Change? {
+        guard let stroke = finished.popLast() else { return nil }
+        return Change(touch: stroke.touch, bounds: Self.bounds(of: stroke), removed: true)
+    }
+
+    /// Clear: removes every finished stroke (strokes being drawn stay). Returns the area to
+    /// redraw, `nil` when nothing was removed. The ledger is unchanged.
+    public mutating func removeFinishedStrokes() -> CanvasRect? {
+        let removed = finished
+        finished.removeAll()
+        return removed.reduce(nil as CanvasRect?) { CanvasRect.union($0, Self.bounds(of: $1)) }
+    }
+
+    private static func bounds(of stroke: Stroke) -> CanvasRect? {
+        stroke.builder.allSegments.reduce(nil as CanvasRect?) { CanvasRect.union($0, $1.bounds) }
+    }
+
     private func activeIndex(_ touch: TouchID) -> Int? { active.lastIndex { $0.touch == touch } }
 }
