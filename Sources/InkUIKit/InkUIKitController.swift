@@ -158,7 +158,7 @@ public final class InkUIKitController {
             switch event.kind {
             case let .action(action): overlay.apply(action)
             case let .send(request, _): oracle.send(request)
-            case let .replay(replay): oracle.evaluate(replay.scriptInvocation)
+            case let .replay(replay): oracle.replay(replay)
             default: break
             }
         }

@@ -27,8 +27,8 @@ public final class WKWebViewPageOracle {
     /// Receives the token of a request that went nowhere: the evaluation failed, or the page
     /// script was not there to take it (the invocation evaluated to `false`).
     public var onSendFailed: ((QueryToken) -> Void)?
-    /// Replays whose evaluation failed (the page script was gone): their samples were counted
-    /// released, and the page never saw them.
+    /// Replays the page script did not take (evaluation failed, or the script was not there):
+    /// the engine counted their samples replayed, and the page never saw them.
     public private(set) var failedReplays = 0
     private var proxy: ScriptMessageProxy?
 
@@ -64,11 +64,14 @@ public final class WKWebViewPageOracle {
         }
     }
 
-    /// Evaluates an engine-produced script (a page replay) in the page script's world.
-    public func evaluate(_ script: String) {
+    /// Has the page script replay samples of a touch the page claimed late: evaluates
+    /// `PageReplay.scriptInvocation` in the page script's world.
+    public func replay(_ replay: PageReplay) {
         guard let webView else { failedReplays += 1; return }
-        webView.evaluateJavaScript(script, in: nil, in: world) { [weak self] result in
-            if case .failure = result { self?.failedReplays += 1 }
+        webView.evaluateJavaScript(replay.scriptInvocation, in: nil, in: world) { [weak self] result in
+            // `true`: the page script took it; `false` or a failure: the page never saw them.
+            if case .success(let taken as Bool) = result, taken { return }
+            self?.failedReplays += 1
         }
     }
 
