@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "InkCore", targets: ["InkCore"]),
         .library(name: "HitTestBridge", targets: ["HitTestBridge"]),
         .library(name: "ChromiumBridge", targets: ["ChromiumBridge"]),
+        // The UIKit front end over a WKWebView: builds (empty) where UIKit or WebKit is missing.
+        .library(name: "InkUIKit", targets: ["InkUIKit"]),
         // Tooling, not for apps: session logs and interchange formats; simulated-time replay.
         .library(name: "InkRecording", targets: ["InkRecording"]),
         .library(name: "SessionReplay", targets: ["SessionReplay"]),
@@ -31,7 +33,16 @@ let package = Package(
         .target(
             name: "HitTestBridge",
             dependencies: ["InkCore"],
-            resources: [.copy("Resources/scratchpad-ink-page.js")],
+            resources: [.copy("Resources/scratchpad-ink-page.js"), .copy("Resources/PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
+        // The iOS front end: overlay view, observing recognizer, WKWebView oracle. Every file is
+        // `#if canImport(UIKit) && canImport(WebKit)`; type-checked by scripts/apple-typecheck.sh
+        // against UIKit/WebKit stand-ins, never run on a device.
+        .target(
+            name: "InkUIKit",
+            dependencies: ["InkCore", "HitTestBridge"],
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         // Session logs, JSON Lines, InkML, Quick, Draw!, page layouts, synthetic sessions,

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Type-checks the portable modules for Apple platforms on a Linux machine (no Mac, no SDK).
 #
-#   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkRecording and SessionReplay
-#                                            for iOS 17 (arm64) and macOS 14 (x86_64),
-#                                            ChromiumBridge and ink-replay for macOS 14; then a
-#                                            planted-regression self-test
+#   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkRecording, SessionReplay
+#                                            and InkUIKit for iOS 17 (arm64) and macOS 14 (x86_64;
+#                                            InkUIKit is empty there), ChromiumBridge and ink-replay
+#                                            for macOS 14; then two planted-regression self-tests
 #   scripts/apple-typecheck.sh --no-self-test   the checks alone
 #
 # How: the toolchain's own textual interfaces of the standard library and Swift concurrency
 # (lib/swift_static/linux/*.swiftmodule/*.swiftinterface) carry Apple's availability
 # annotations (`@available(macOS 15.0, iOS 18.0, …)`), whatever platform the toolchain was
 # built for. This script rebuilds those modules for each Apple target, builds the small
-# Foundation and Darwin stand-ins in scripts/apple-typecheck/ (only what our code uses, each
-# declaration annotated with the availability Apple documents), then compiles every source
+# Foundation and Darwin stand-ins in scripts/apple-typecheck/, and for iOS the CoreGraphics,
+# UIKit and WebKit stand-ins (only what our code uses, each declaration annotated with the
+# availability and main-actor isolation Apple documents), then compiles every source
 # file of each module for the Apple target with the package's own settings, warnings as
 # errors. What it can and cannot catch: scripts/apple-typecheck/README.md.
 set -euo pipefail
@@ -78,6 +79,12 @@ prepare() {
   rm -rf "$dir/modules" && mkdir -p "$dir/modules"
   compile "$target" Darwin -parse-as-library "$stand_ins/Darwin.swift"
   compile "$target" Foundation -parse-as-library "$stand_ins/Foundation.swift"
+  # UIKit exists on iOS only: on macOS `canImport(UIKit)` stays false, as with Apple's SDK.
+  if [ "$platform" = iphoneos ]; then
+    compile "$target" CoreGraphics -parse-as-library -swift-version 6 "$stand_ins/CoreGraphics.swift"
+    compile "$target" UIKit -parse-as-library -swift-version 6 "$stand_ins/UIKit.swift"
+    compile "$target" WebKit -parse-as-library -swift-version 6 "$stand_ins/WebKit.swift"
+  fi
 }
 
 # compile TARGET MODULE FLAGS… FILES…: emits MODULE for TARGET from the given files.
@@ -106,17 +113,24 @@ check() {
   fi
 }
 
-# SwiftPM generates `Bundle.module` for a target with resources; this is its Darwin form.
-accessor="$stand_ins/ResourceBundleAccessor.swift"
+# SwiftPM generates `Bundle.module` for a target with resources; this is its Darwin form,
+# with the target's bundle name.
+accessor() {
+  local out="$work/accessors/$1.swift"
+  mkdir -p "$work/accessors"
+  sed "s/ScratchpadInk_HitTestBridge/ScratchpadInk_$1/" "$stand_ins/ResourceBundleAccessor.swift" > "$out"
+  echo "$out"
+}
 
 status=0
 for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx14.0 macosx x86_64-apple-macos"; do
   read -r target platform triple <<<"$spec"
   prepare "$target" "$platform" "$triple"
   check "$target" InkCore || status=1
-  check "$target" HitTestBridge "$accessor" || status=1
+  check "$target" HitTestBridge "$(accessor HitTestBridge)" || status=1
   check "$target" InkRecording || status=1
   check "$target" SessionReplay || status=1
+  check "$target" InkUIKit "$(accessor InkUIKit)" || status=1
   if [ "$platform" = macosx ]; then
     check "$target" ChromiumBridge || status=1
     check "$target" ink-replay || status=1
@@ -137,4 +151,21 @@ if [ $self_test -eq 1 ]; then
   grep -q "PlantedRegression.swift:2:.*'init(validating:as:)' is only available in iOS 18.0 or newer" "$work/planted/log" \
     || { cat "$work/planted/log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
   echo "apple-typecheck: self-test passed: an unguarded String(validating:as:) is refused for iOS 17"
+
+  # The UIKit stand-in must carry main-actor isolation: a copy of InkUIKit's recognizer with
+  # a nonisolated function reading UITouch.location(in:) must be refused in Swift 6 mode.
+  original="Sources/InkUIKit/TouchObservingRecognizer.swift"
+  copy="$work/planted/TouchObservingRecognizer.swift"
+  sed '$d' "$original" > "$copy"   # all but the closing #endif
+  planted_line=$(( $(wc -l < "$copy") + 2 ))
+  printf 'nonisolated func plantedTouchPoint(_ touch: UITouch, in view: UIView) -> CGPoint {\n    touch.location(in: view)\n}\n#endif\n' >> "$copy"
+  files=()
+  while IFS= read -r -d '' file; do [ "$file" = "$original" ] || files+=("$file"); done < <(find Sources/InkUIKit -name '*.swift' -print0 | sort -z)
+  if compile arm64-apple-ios17.0 InkUIKit -parse-as-library "${package_flags[@]}" "${files[@]}" "$copy" "$(accessor InkUIKit)" 2>"$work/planted/uikit-log"; then
+    echo "apple-typecheck: self-test FAILED: a nonisolated read of UITouch.location(in:) type-checked" >&2
+    exit 1
+  fi
+  grep -q "TouchObservingRecognizer.swift:$planted_line:.*main actor-isolated instance method 'location(in:)'" "$work/planted/uikit-log" \
+    || { cat "$work/planted/uikit-log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: a nonisolated read of UITouch.location(in:) is refused (main actor)"
 fi

@@ -230,3 +230,48 @@ open class FileHandle: @unchecked Sendable {
 public protocol DataProtocol: RandomAccessCollection where Element == UInt8 {}
 extension Data: DataProtocol {}
 extension Array: DataProtocol where Element == UInt8 {}
+
+// MARK: Objective-C runtime roots (the ObjectiveC module, re-exported by Foundation), for the
+// UIKit and WebKit stand-ins. Plain Swift here: Objective-C interop is off in the type-check.
+// https://developer.apple.com/documentation/objectivec/nsobject-swift.class
+// https://developer.apple.com/documentation/objectivec/nsobjectprotocol
+public protocol NSObjectProtocol: AnyObject {}
+/// `NSObject`: nonisolated, not `Sendable`, `Hashable` by `isEqual(_:)`/`hash` (identity by default).
+open class NSObject: NSObjectProtocol, Hashable {
+    public init() {}
+    open func isEqual(_ object: Any?) -> Bool { standIn() }
+    open var hash: Int { standIn() }
+    public static func == (lhs: NSObject, rhs: NSObject) -> Bool { standIn() }
+    public func hash(into hasher: inout Hasher) { standIn() }
+}
+/// `Selector` (`SEL`); only ever passed as `nil` by our sources.
+public struct Selector: Hashable, Sendable {}
+// https://developer.apple.com/documentation/foundation/nscoder
+open class NSCoder: NSObject {}
+// https://developer.apple.com/documentation/foundation/nsnumber (uint64Value)
+open class NSNumber: NSObject, @unchecked Sendable {
+    open var uint64Value: UInt64 { standIn() }
+}
+// https://developer.apple.com/documentation/foundation/timeinterval
+public typealias TimeInterval = Double
+
+// MARK: Timer and RunLoop
+// https://developer.apple.com/documentation/foundation/timer/init(timeinterval:repeats:block:)
+// (iOS 10, macOS 10.12; the block is `@Sendable` in the Swift 6 SDKs)
+// https://developer.apple.com/documentation/foundation/runloop/add(_:formode:)
+open class Timer: NSObject {
+    @available(macOS 10.12, iOS 10.0, *)
+    public init(timeInterval interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (Timer) -> Void) { standIn() }
+    open func invalidate() { standIn() }
+    open var isValid: Bool { standIn() }
+}
+open class RunLoop: NSObject {
+    open class var main: RunLoop { standIn() }
+    open func add(_ timer: Timer, forMode mode: RunLoop.Mode) { standIn() }
+    public struct Mode: Hashable, Sendable, RawRepresentable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static var common: Mode { standIn() }
+        public static var `default`: Mode { standIn() }
+    }
+}

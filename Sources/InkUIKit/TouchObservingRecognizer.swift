@@ -1,0 +1,181 @@
+#if canImport(UIKit) && canImport(WebKit)
+import UIKit
+#if canImport(UIKit.UIGestureRecognizerSubclass)
+import UIKit.UIGestureRecognizerSubclass
+#endif
+import InkCore
+import HitTestBridge
+
+/// A gesture recognizer that never recognizes: attached to the common superview of the
+/// overlay and the web view, it sees every touch in either and hands each to the engine, so
+/// the engine's ledger is complete.
+///
+/// It claims nothing: it stays `.possible` until its last touch ends, then fails; it cancels,
+/// delays and prevents nothing (`cancelsTouchesInView`, `delaysTouchesBegan` and
+/// `delaysTouchesEnded` are `false`, ``canPrevent(_:)`` and ``canBePrevented(by:)`` return
+/// `false`, and it neither requires nor is required to fail). A recognizer on an ancestor
+/// gets a touch's updates before the hit-test view does, whichever view that is.
+///
+/// A touch hit-tested to the overlay (or to no view) goes in as `EngineInput.touch`; a touch
+/// hit-tested to anything else (the web view) as `EngineInput.nativePageTouch`, which the
+/// engine counts as released to the page at touch-down. Each `UITouch` gets a platform
+/// identifier from a counter while it lives. ``reset()`` with touches still live turns them
+/// into `.cancelled` events: UIKit sends a reset recognizer no more updates for them.
+///
+/// Samples use `location(in:)` in the overlay's coordinates (the canvas), the point UIKit
+/// hit-tested, never `preciseLocation(in:)`. Coalesced touches are the samples, predicted
+/// touches the tentative tail; force is normalized (`nil` on devices without force);
+/// altitude, azimuth and estimation update indices are read for Apple Pencil.
+///
+/// Type-checked against stand-ins for UIKit; never run on a device.
+@MainActor
+public final class TouchObservingRecognizer: UIGestureRecognizer {
+    /// The overlay: touches hit-tested to it are the engine's to decide.
+    public weak var overlay: UIView?
+    /// Where the engine inputs go, one call per UIKit callback, in order.
+    public var deliver: ((_ inputs: [EngineInput]) -> Void)?
+
+    private struct LiveTouch {
+        var platform: UInt64
+        var tool: ToolKind
+        var native: Bool
+    }
+    private var live: [ObjectIdentifier: LiveTouch] = [:]
+    private var nextPlatformID: UInt64 = 1
+    /// Estimation update index to the platform id of the touch whose sample carries it:
+    /// updates can arrive after the touch ended.
+    private var estimations: [UInt64: UInt64] = [:]
+    private static let estimationLimit = 4_096
+
+    /// Creates a recognizer that observes, for the overlay.
+    public init(overlay: UIView?) {
+        self.overlay = overlay
+        super.init(target: nil, action: nil)
+        cancelsTouchesInView = false
+        delaysTouchesBegan = false
+        delaysTouchesEnded = false
+    }
+
+    /// Not supported: create the recognizer in code.
+    public required init?(coder: NSCoder) { nil }
+
+    /// The touches the recognizer is following.
+    public var liveTouchCount: Int { live.count }
+
+    // MARK: - Claiming nothing
+
+    /// Prevents nothing.
+    public override func canPrevent(_ preventedGestureRecognizer: UIGestureRecognizer) -> Bool { false }
+    /// Is prevented by nothing.
+    public override func canBePrevented(by preventingGestureRecognizer: UIGestureRecognizer) -> Bool { false }
+    /// Requires no other recognizer to fail.
+    public override func shouldRequireFailure(of otherGestureRecognizer: UIGestureRecognizer) -> Bool { false }
+    /// No other recognizer waits for it.
+    public override func shouldBeRequiredToFail(by otherGestureRecognizer: UIGestureRecognizer) -> Bool { false }
+
+    // MARK: - Touches
+
+    /// Each new touch goes to the engine as its touch-down.
+    public override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent) {
+        var inputs: [EngineInput] = []
+        for touch in touches {
+            let native = touch.view != nil && touch.view !== overlay
+            let entry = LiveTouch(platform: nextPlatformID, tool: touch.type == .pencil ? .pencil : .finger, native: native)
+            nextPlatformID &+= 1
+            live[ObjectIdentifier(touch)] = entry
+            inputs.append(input(for: touch, entry, phase: .began, event: event))
+        }
+        deliver?(inputs)
+    }
+
+    /// The samples since the last callback, coalesced, with the predicted tail.
+    public override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent) {
+        let inputs = touches.compactMap { touch in
+            live[ObjectIdentifier(touch)].map { input(for: touch, $0, phase: .moved, event: event) }
+        }
+        deliver?(inputs)
+    }
+
+    /// The touch lifted.
+    public override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent) {
+        finish(touches, phase: .ended, event: event)
+    }
+
+    /// The system took the touch away.
+    public override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent) {
+        finish(touches, phase: .cancelled, event: event)
+    }
+
+    /// Refined force, altitude and azimuth for samples sent earlier, by their update index.
+    public override func touchesEstimatedPropertiesUpdated(_ touches: Set<UITouch>) {
+        var inputs: [EngineInput] = []
+        for touch in touches {
+            guard let index = touch.estimationUpdateIndex?.uint64Value, let platform = estimations[index] else { continue }
+            let isFinal = touch.estimatedPropertiesExpectingUpdates.isEmpty
+            let pencil = touch.type == .pencil
+            inputs.append(.update(EstimatedPropertyUpdate(
+                touch: TouchID(platform), updateIndex: index,
+                force: TouchSample.normalizedForce(Double(touch.force), maximumPossibleForce: Double(touch.maximumPossibleForce)),
+                altitude: pencil ? Double(touch.altitudeAngle) : nil,
+                azimuth: pencil ? Double(touch.azimuthAngle(in: overlay)) : nil,
+                isFinal: isFinal)))
+            if isFinal { estimations[index] = nil }
+        }
+        if !inputs.isEmpty { deliver?(inputs) }
+    }
+
+    /// Called by UIKit after the recognizer failed (or was disabled): touches still live get
+    /// no more updates, so the engine hears them cancelled.
+    public override func reset() {
+        super.reset()
+        guard !live.isEmpty else { return }
+        let inputs = live.values.sorted { $0.platform < $1.platform }.map { entry in
+            wrap(TouchEvent(touch: TouchID(entry.platform), phase: .cancelled, samples: []), native: entry.native)
+        }
+        live.removeAll()
+        deliver?(inputs)
+    }
+
+    private func finish(_ touches: Set<UITouch>, phase: TouchPhase, event: UIEvent) {
+        var inputs: [EngineInput] = []
+        for touch in touches {
+            guard let entry = live.removeValue(forKey: ObjectIdentifier(touch)) else { continue }
+            inputs.append(input(for: touch, entry, phase: phase, event: event))
+        }
+        deliver?(inputs)
+        // Never recognize: fail once the last touch is gone (UIKit then calls reset()).
+        if live.isEmpty && state == .possible { state = .failed }
+    }
+
+    // MARK: - Samples
+
+    private func input(for touch: UITouch, _ entry: LiveTouch, phase: TouchPhase, event: UIEvent) -> EngineInput {
+        let samples = (event.coalescedTouches(for: touch) ?? [touch]).map { sample(of: $0, entry) }
+        let predicted = phase == .moved || phase == .began
+            ? (event.predictedTouches(for: touch) ?? []).map { sample(of: $0, entry, estimated: false) } : []
+        return wrap(TouchEvent(touch: TouchID(entry.platform), phase: phase, samples: samples, predicted: predicted),
+                    native: entry.native)
+    }
+
+    private func wrap(_ event: TouchEvent, native: Bool) -> EngineInput {
+        native ? .nativePageTouch(event) : .touch(event)
+    }
+
+    private func sample(of touch: UITouch, _ entry: LiveTouch, estimated: Bool = true) -> TouchSample {
+        let point = touch.location(in: overlay)
+        let pencil = entry.tool == .pencil
+        var updateIndex: UInt64?
+        if estimated, !touch.estimatedPropertiesExpectingUpdates.isEmpty, let index = touch.estimationUpdateIndex?.uint64Value {
+            updateIndex = index
+            if estimations.count >= Self.estimationLimit { estimations.removeAll() }
+            estimations[index] = entry.platform
+        }
+        return TouchSample(
+            x: Double(point.x), y: Double(point.y), timestamp: touch.timestamp,
+            force: TouchSample.normalizedForce(Double(touch.force), maximumPossibleForce: Double(touch.maximumPossibleForce)),
+            altitude: pencil ? Double(touch.altitudeAngle) : nil,
+            azimuth: pencil ? Double(touch.azimuthAngle(in: overlay)) : nil,
+            tool: entry.tool, estimationUpdateIndex: updateIndex)
+    }
+}
+#endif

@@ -1,0 +1,84 @@
+// A stand-in for Apple's WebKit (iOS), for scripts/apple-typecheck.sh only: never linked,
+// never run. Only the WebKit API InkUIKit uses, with the signatures, optionality and
+// main-actor isolation Apple's Swift interface shows, and the availability Apple documents.
+// Plain Swift classes: Objective-C interop is off in the type-check. Adding a declaration
+// here is a claim about Apple's SDK: check it against Apple's documentation first, and cite
+// the page.
+@_exported import UIKit
+
+func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
+
+// https://developer.apple.com/documentation/webkit/wkwebview
+// https://developer.apple.com/documentation/webkit/wkwebview/configuration (a copy)
+// https://developer.apple.com/documentation/webkit/wkwebview/scrollview
+// https://developer.apple.com/documentation/webkit/wkwebview/evaluatejavascript(_:in:in:completionhandler:)
+//   `@MainActor @preconcurrency func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil,
+//    in contentWorld: WKContentWorld, completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil)`
+//   iOS 14, macOS 11
+@MainActor open class WKWebView: UIView {
+    open var configuration: WKWebViewConfiguration { standIn() }
+    open var scrollView: UIScrollView { standIn() }
+    @available(iOS 14.0, macOS 11.0, *)
+    @preconcurrency public func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, in contentWorld: WKContentWorld,
+                                                   completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil) { standIn() }
+}
+
+// https://developer.apple.com/documentation/webkit/wkwebviewconfiguration
+// https://developer.apple.com/documentation/webkit/wkwebviewconfiguration/usercontentcontroller
+@MainActor open class WKWebViewConfiguration: NSObject {
+    open var userContentController: WKUserContentController { get { standIn() } set { standIn() } }
+}
+
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/adduserscript(_:) (iOS 8)
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:) (iOS 14)
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:) (iOS 14)
+@MainActor open class WKUserContentController: NSObject {
+    open func addUserScript(_ userScript: WKUserScript) { standIn() }
+    @available(iOS 14.0, macOS 11.0, *)
+    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) { standIn() }
+    @available(iOS 14.0, macOS 11.0, *)
+    open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) { standIn() }
+}
+
+// https://developer.apple.com/documentation/webkit/wkcontentworld (iOS 14)
+// https://developer.apple.com/documentation/webkit/wkcontentworld/world(name:)
+@available(iOS 14.0, macOS 11.0, *)
+@MainActor open class WKContentWorld: NSObject {
+    open class func world(name: String) -> WKContentWorld { standIn() }
+    open var name: String? { standIn() }
+}
+
+// https://developer.apple.com/documentation/webkit/wkuserscript
+// https://developer.apple.com/documentation/webkit/wkuserscript/init(source:injectiontime:formainframeonly:in:) (iOS 14)
+// https://developer.apple.com/documentation/webkit/wkuserscriptinjectiontime
+@MainActor open class WKUserScript: NSObject {
+    @available(iOS 14.0, macOS 11.0, *)
+    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld) { standIn() }
+}
+public enum WKUserScriptInjectionTime: Int, Sendable {
+    case atDocumentStart, atDocumentEnd
+}
+
+// https://developer.apple.com/documentation/webkit/wkscriptmessagehandler (`@MainActor protocol … : NSObjectProtocol`)
+// https://developer.apple.com/documentation/webkit/wkscriptmessagehandler/usercontentcontroller(_:didreceive:)
+@MainActor public protocol WKScriptMessageHandler: NSObjectProtocol {
+    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
+}
+
+// https://developer.apple.com/documentation/webkit/wkscriptmessage
+// https://developer.apple.com/documentation/webkit/wkscriptmessage/body (Any)
+// https://developer.apple.com/documentation/webkit/wkscriptmessage/frameinfo
+// https://developer.apple.com/documentation/webkit/wkscriptmessage/world (iOS 14)
+@MainActor open class WKScriptMessage: NSObject {
+    open var body: Any { standIn() }
+    open var name: String { standIn() }
+    open var frameInfo: WKFrameInfo { standIn() }
+    @available(iOS 14.0, macOS 11.0, *) open var world: WKContentWorld { standIn() }
+}
+
+// https://developer.apple.com/documentation/webkit/wkframeinfo
+// https://developer.apple.com/documentation/webkit/wkframeinfo/ismainframe
+@MainActor open class WKFrameInfo: NSObject {
+    open var isMainFrame: Bool { standIn() }
+}
