@@ -33,8 +33,6 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public var pageTransform: PageTransform = .identity { didSet { setNeedsDisplay() } }
     /// The ink, in page coordinates.
     public private(set) var ink: InkLayer
-    /// Strokes cleared or undone: still in the layer (and in the engine's ledger), not drawn.
-    private var hidden: Set<TouchID> = []
     /// The colour ink is filled with.
     public var inkColor = UIColor(red: 0.1, green: 0.1, blue: 0.35, alpha: 1) { didSet { setNeedsDisplay() } }
 
@@ -103,36 +101,28 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         return change
     }
 
-    /// Hides every stroke (the layer is emptied once no stroke is being drawn). The engine's
-    /// ledger is unchanged: the samples were inked.
+    /// Clear: removes every finished stroke from the layer (`InkLayer.removeFinishedStrokes()`)
+    /// and redraws where they were. Strokes being drawn stay. The engine's ledger is
+    /// unchanged: the samples were inked; the user erased the ink.
     public func clear() {
-        if ink.active.isEmpty {
-            ink = InkLayer(style: ink.style)
-            hidden.removeAll()
-        } else {
-            hidden.formUnion(ink.strokes.map(\.touch))
-        }
-        setNeedsDisplay()
+        if let bounds = ink.removeFinishedStrokes() { setNeedsDisplay(viewRect(for: bounds)) }
     }
 
-    /// Hides the most recent finished stroke still shown; returns its touch, or `nil` when
-    /// none is left. The engine's ledger is unchanged.
+    /// Undo: removes the most recent finished stroke from the layer
+    /// (`InkLayer.removeLastStroke()`) and redraws where it was; returns its touch, or `nil`
+    /// when no stroke is finished. Strokes being drawn stay. The engine's ledger is unchanged.
     @discardableResult
     public func undoLastStroke() -> TouchID? {
-        guard let stroke = ink.finished.last(where: { !hidden.contains($0.touch) }) else { return nil }
-        hidden.insert(stroke.touch)
-        setNeedsDisplay()
-        return stroke.touch
+        guard let change = ink.removeLastStroke() else { return nil }
+        if let bounds = change.bounds { setNeedsDisplay(viewRect(for: bounds)) }
+        return change.touch
     }
-
-    /// The strokes drawn (not cleared or undone), oldest first.
-    public var visibleStrokes: [InkLayer.Stroke] { ink.strokes.filter { !hidden.contains($0.touch) } }
 
     /// Fills each segment's outline (``StrokeOutline``), mapped from page coordinates to the
     /// view through ``pageTransform``.
     public override func draw(_ rect: CGRect) {
         inkColor.setFill()
-        for stroke in visibleStrokes {
+        for stroke in ink.strokes {
             let segments = stroke.builder.allSegments
             for (index, segment) in segments.enumerated() {
                 fill(StrokeOutline.polygon(for: segment))

@@ -117,10 +117,12 @@ public final class InkUIKitController {
         take([.layout(transform, generation: nil)])
     }
 
-    /// Hides every stroke. The engine's ledger is unchanged.
+    /// Clear: removes every finished stroke (strokes being drawn stay). The engine's ledger
+    /// is unchanged.
     public func clearInk() { overlay.clear() }
 
-    /// Hides the most recent stroke still shown. The engine's ledger is unchanged.
+    /// Undo: removes the most recent finished stroke; returns its touch, or `nil` when no
+    /// stroke is finished. Strokes being drawn stay. The engine's ledger is unchanged.
     @discardableResult
     public func undoLastStroke() -> TouchID? { overlay.undoLastStroke() }
 
