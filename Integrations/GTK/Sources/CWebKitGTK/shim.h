@@ -103,10 +103,10 @@ static inline void scratchpad_fill_common(GdkEvent *event, GtkWidget *widget, do
     }
 }
 
-/// Delivers a synthesized touch event (GDK_TOUCH_BEGIN, _UPDATE, _END or _CANCEL) to a
-/// realized widget at widget coordinates; returns whether a handler took it.
-static inline gboolean scratchpad_send_touch(GtkWidget *widget, GdkEventType type, double x, double y,
-                                             uint64_t sequence, guint32 time) {
+/// A synthesized touch event (GDK_TOUCH_BEGIN, _UPDATE, _END or _CANCEL) for a realized
+/// widget, at widget coordinates. Free with gdk_event_free.
+static inline GdkEvent *scratchpad_make_touch(GtkWidget *widget, GdkEventType type, double x, double y,
+                                              uint64_t sequence, guint32 time) {
     GdkEvent *event = gdk_event_new(type);
     event->touch.send_event = TRUE;
     event->touch.time = time;
@@ -115,14 +115,23 @@ static inline gboolean scratchpad_send_touch(GtkWidget *widget, GdkEventType typ
     event->touch.sequence = (GdkEventSequence *)(uintptr_t)sequence;
     event->touch.emulating_pointer = FALSE;
     scratchpad_fill_common(event, widget, x, y, &event->touch.x_root, &event->touch.y_root, &event->touch.window);
+    return event;
+}
+
+/// Delivers a synthesized touch event to a realized widget at widget coordinates; returns
+/// whether a handler took it.
+static inline gboolean scratchpad_send_touch(GtkWidget *widget, GdkEventType type, double x, double y,
+                                             uint64_t sequence, guint32 time) {
+    GdkEvent *event = scratchpad_make_touch(widget, type, x, y, sequence, time);
     gboolean handled = gtk_widget_event(widget, event);
     gdk_event_free(event);
     return handled;
 }
 
-/// Delivers a synthesized primary-button event (GDK_BUTTON_PRESS, GDK_MOTION_NOTIFY with
-/// the button held, GDK_BUTTON_RELEASE) to a realized widget at widget coordinates.
-static inline gboolean scratchpad_send_pointer(GtkWidget *widget, GdkEventType type, double x, double y, guint32 time) {
+/// A synthesized primary-button event (GDK_BUTTON_PRESS, GDK_MOTION_NOTIFY with the button
+/// held, GDK_BUTTON_RELEASE) for a realized widget, at widget coordinates. Free with
+/// gdk_event_free.
+static inline GdkEvent *scratchpad_make_pointer(GtkWidget *widget, GdkEventType type, double x, double y, guint32 time) {
     GdkEvent *event = gdk_event_new(type);
     if (type == GDK_MOTION_NOTIFY) {
         event->motion.send_event = TRUE;
@@ -140,9 +149,40 @@ static inline gboolean scratchpad_send_pointer(GtkWidget *widget, GdkEventType t
         event->button.state = type == GDK_BUTTON_RELEASE ? GDK_BUTTON1_MASK : 0;
         scratchpad_fill_common(event, widget, x, y, &event->button.x_root, &event->button.y_root, &event->button.window);
     }
+    return event;
+}
+
+/// Delivers a synthesized primary-button event to a realized widget at widget coordinates.
+static inline gboolean scratchpad_send_pointer(GtkWidget *widget, GdkEventType type, double x, double y, guint32 time) {
+    GdkEvent *event = scratchpad_make_pointer(widget, type, x, y, time);
     gboolean handled = gtk_widget_event(widget, event);
     gdk_event_free(event);
     return handled;
+}
+
+/// A synthesized GDK_GRAB_BROKEN event for a realized widget (the pointer's grab was taken
+/// away: the way a pointer touch is cancelled); NULL when the widget has no window. Free
+/// with gdk_event_free.
+static inline GdkEvent *scratchpad_make_grab_broken(GtkWidget *widget) {
+    GdkWindow *target = gtk_widget_get_window(widget);
+    if (!target) { return NULL; }
+    GdkEvent *event = gdk_event_new(GDK_GRAB_BROKEN);
+    event->grab_broken.window = g_object_ref(target);
+    event->grab_broken.send_event = TRUE;
+    event->grab_broken.keyboard = FALSE;
+    event->grab_broken.implicit = TRUE;
+    event->grab_broken.grab_window = NULL;
+    return event;
+}
+
+/// The event's type (GdkEvent is a union).
+static inline GdkEventType scratchpad_event_type(const GdkEvent *event) { return event->type; }
+
+/// The rectangle list of a region, one rectangle at a time.
+static inline cairo_rectangle_int_t scratchpad_region_rectangle(const cairo_region_t *region, int index) {
+    cairo_rectangle_int_t rectangle;
+    cairo_region_get_rectangle(region, index, &rectangle);
+    return rectangle;
 }
 
 /// Hands a scroll event that reached the overlay to the widget below it (the web view), at
@@ -157,17 +197,10 @@ static inline gboolean scratchpad_forward_scroll(GtkWidget *target, const GdkEve
     return handled;
 }
 
-/// Delivers a synthesized GDK_GRAB_BROKEN event to a realized widget: the pointer's grab
-/// was taken away (the way a pointer touch is cancelled).
+/// Delivers a synthesized GDK_GRAB_BROKEN event to a realized widget.
 static inline gboolean scratchpad_send_grab_broken(GtkWidget *widget) {
-    GdkWindow *target = gtk_widget_get_window(widget);
-    if (!target) { return FALSE; }
-    GdkEvent *event = gdk_event_new(GDK_GRAB_BROKEN);
-    event->grab_broken.window = g_object_ref(target);
-    event->grab_broken.send_event = TRUE;
-    event->grab_broken.keyboard = FALSE;
-    event->grab_broken.implicit = TRUE;
-    event->grab_broken.grab_window = NULL;
+    GdkEvent *event = scratchpad_make_grab_broken(widget);
+    if (!event) { return FALSE; }
     gboolean handled = gtk_widget_event(widget, event);
     gdk_event_free(event);
     return handled;

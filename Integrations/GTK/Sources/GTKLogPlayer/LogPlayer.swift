@@ -6,9 +6,12 @@ import InkRecording
 import WebKitGTKOracle
 
 /// Plays a session log into a `ScratchpadWindow` as a user would have made it: each
-/// recorded sample becomes one synthesized GDK event delivered to the drawing overlay, at
-/// its recorded time re-based to now (and scaled by the speed), so it takes the same path
-/// as real input (the overlay's event handlers, the window's engine, the page).
+/// recorded sample becomes one synthesized GDK event, at its recorded time re-based to now
+/// (and scaled by the speed), delivered the way the display server would: to the widget
+/// under the touch-down (the overlay, or the web view through a hole of the overlay's input
+/// shape; ``ScratchpadWindow/widget(at:)``), later events of the touch to the same widget,
+/// each seen first by the window's observer (``ScratchpadWindow/dispatchAsPlatform(_:to:)``).
+/// So played input takes the same path as real input.
 ///
 /// Tooling, not part of the front end an app embeds: it is the one place of the GTK
 /// package that reads session logs (`scratchpad-gtk --replay` and the tests use it). A finger's samples are touch events (its log id is the
@@ -79,13 +82,32 @@ public struct LogPlayer {
 
     private var tools: [TouchID: ToolKind] = [:]
     private var positions: [TouchID: CanvasPoint] = [:]
+    /// The widget each touch went down on: its later events go there too.
+    private var targets: [TouchID: UnsafeMutablePointer<GtkWidget>] = [:]
+    /// GDK events delivered, by widget: the overlay's and the web view's.
+    public private(set) var eventsToOverlay = 0
+    /// GDK events delivered straight to the web view (touches that began in a hole of the
+    /// overlay's input shape).
+    public private(set) var eventsToPage = 0
+
+    private mutating func send(_ event: UnsafeMutablePointer<GdkEvent>?, _ touch: TouchID, to window: ScratchpadWindow) {
+        guard let event else { return }
+        defer { gdk_event_free(event) }
+        let target = targets[touch] ?? window.canvas
+        if target == window.canvas { eventsToOverlay += 1 } else { eventsToPage += 1 }
+        window.dispatchAsPlatform(event, to: target)
+    }
 
     private mutating func deliver(_ touch: TouchEvent, to window: ScratchpadWindow, played: inout Played) {
         guard touch.touch.rawValue != .max else {
             played.unplayable += 1
             return
         }
-        if touch.phase == .began, let tool = touch.samples.first?.tool { tools[touch.touch] = tool }
+        if touch.phase == .began, let down = touch.samples.first {
+            tools[touch.touch] = down.tool
+            targets[touch.touch] = window.widget(at: down.point)
+        }
+        let target = targets[touch.touch] ?? window.canvas
         let isFinger = (tools[touch.touch] ?? .finger) == .finger
         let sequence = touch.touch.rawValue + 1  // never 0: GDK's pointer events have none
         let finishing = touch.phase == .ended || touch.phase == .cancelled
@@ -93,6 +115,7 @@ public struct LogPlayer {
             if finishing {
                 tools[touch.touch] = nil
                 positions[touch.touch] = nil
+                targets[touch.touch] = nil
             }
         }
         // A lift or a cancel with no sample of its own happens where the touch last was.
@@ -100,7 +123,7 @@ public struct LogPlayer {
         var samples = touch.samples
         if samples.isEmpty, finishing, let point = positions[touch.touch] {
             if !isFinger && touch.phase == .cancelled {
-                _ = scratchpad_send_grab_broken(window.canvas)
+                send(scratchpad_make_grab_broken(target), touch.touch, to: window)
                 played.events += 1
                 return
             }
@@ -123,20 +146,20 @@ public struct LogPlayer {
                 case .end: GDK_TOUCH_END
                 case .cancel: GDK_TOUCH_CANCEL
                 }
-                _ = scratchpad_send_touch(window.canvas, type, sample.x, sample.y, sequence, GTK.eventTime)
+                send(scratchpad_make_touch(target, type, sample.x, sample.y, sequence, GTK.eventTime), touch.touch, to: window)
             } else {
                 if sample.force != nil || sample.altitude != nil || sample.azimuth != nil { played.axesDropped += 1 }
                 if phase == .cancel {
                     // No pointer cancel in GDK: the grab is taken away, the window cancels.
-                    _ = scratchpad_send_pointer(window.canvas, GDK_MOTION_NOTIFY, sample.x, sample.y, GTK.eventTime)
-                    _ = scratchpad_send_grab_broken(window.canvas)
+                    send(scratchpad_make_pointer(target, GDK_MOTION_NOTIFY, sample.x, sample.y, GTK.eventTime), touch.touch, to: window)
+                    send(scratchpad_make_grab_broken(target), touch.touch, to: window)
                 } else {
                     let type: GdkEventType = switch phase {
                     case .start: GDK_BUTTON_PRESS
                     case .move: GDK_MOTION_NOTIFY
                     case .end, .cancel: GDK_BUTTON_RELEASE
                     }
-                    _ = scratchpad_send_pointer(window.canvas, type, sample.x, sample.y, GTK.eventTime)
+                    send(scratchpad_make_pointer(target, type, sample.x, sample.y, GTK.eventTime), touch.touch, to: window)
                 }
             }
             played.events += 1

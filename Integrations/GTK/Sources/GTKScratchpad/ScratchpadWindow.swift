@@ -5,33 +5,41 @@ import InkCore
 import WebKitGTKOracle
 
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
-/// transparent drawing overlay on top of it.
+/// transparent drawing overlay on top of it; the iPad app's twin.
 ///
-/// A thin loop around ``InkEngine``, in wall-clock time (``GTK/now``): every GDK input becomes
-/// one ``EngineInput``, by GDK's own identifiers (a touchscreen touch by its sequence, the
-/// pointer as 0); the engine maps them to its touches, decides, and says what to do in one
-/// ordered stream of ``EngineEvent``s, which the window carries out at once, in order:
+/// A thin loop around ``InkEngine``, in wall-clock time (``GTK/now``). With the default
+/// routing, ``TouchRouting/decideAtTouchDown``, it routes touches the way UIKit must over a
+/// WKWebView, where a touch's owner is fixed when it touches down:
 ///
-/// - **ink** (`.action`) goes into an `InkLayer`; the overlay redraws only the changed
-///   bounds, from each stroke's stable segments and its volatile tail;
-/// - **questions** (`.send`) are evaluated in the page script's world; the answers, and the
-///   page's region snapshots, come back through the `scratchpadInk` message handler as
-///   `.pageMessage` inputs;
-/// - **touches that belong to the page** (`.action(.release…)`) are handed to the web view as
-///   synthesized GDK events at the same position (the overlay and the view cover each other
-///   exactly): touch events for a finger, button and motion events for a mouse or pen;
-///   WebKit turns them into DOM events and runs the page's own handlers, and taps focus and
-///   click as usual;
-/// - **deadlines** are one GLib timeout, re-armed to the engine's ``InkEngine/nextDeadline``.
+/// - **Routing by input shape** (the twin of an overlay's `hitTest(_:with:)`): the overlay's
+///   input shape has a hole over each interactive region of the page's fresh region snapshot
+///   (``InkEngine/touchDownRegions(now:)``, the same answer as ``InkEngine/route(at:tool:now:)``),
+///   so a touch that lands on a block, a field or a scrollbar goes to the web view natively:
+///   trusted, every sample, WebKit's own timing. Elsewhere, and everywhere while no snapshot
+///   is fresh, the overlay takes the touch and the page never sees it.
+/// - **An observer that never claims** (the twin of the observing gesture recognizer): every
+///   input event of the window passes through the window's observer before GTK dispatches it,
+///   so the engine sees every touch: the overlay's as `EngineInput.touch`, the web view's as
+///   `EngineInput.nativePageTouch` (released natively at touch-down, counted in
+///   `SampleLedger.releasedNatively`).
+/// - **Late page verdicts are replayed by the page script**: an overlay touch no fresh
+///   snapshot could decide is drawn as tentative ink at once while the page is asked; if the
+///   page claims it, the ink is retracted and the engine's ``EngineEvent/Kind-swift.enum/replay(_:)``
+///   events are evaluated in the page script's world, which dispatches untrusted pointer
+///   (and touch) events at the samples' page positions, in order, original times attached.
+/// - **Two fingers on the scratch paper scroll the page**: the engine gives a two-finger
+///   gesture to the page; the window scrolls the page by the lead finger's movement.
+///
+/// With ``TouchRouting/handOverAfterDecision`` (the Android-like mode, which WKWebView does
+/// not allow) the overlay takes every touch and hands the page's touches to the web view as
+/// trusted synthesized GDK events after the decision.
+///
+/// Ink belongs to the page: strokes are kept in page coordinates and drawn through the
+/// current page transform, so they scroll and zoom with the content. ``undo()`` and
+/// ``clearInk()`` (Ctrl+Alt+Z, Ctrl+Alt+C) erase ink; the ledger is unchanged.
 ///
 /// Every event is folded into a ``DeliveryAudit``; the report is verified when the audit
-/// verifies against the engine's ledger (``DeliveryAudit/verify(against:)``). The window
-/// keeps no touch-identifier map of its own: actions name the engine's touches, and the
-/// page's events for a touch are told apart by that identifier.
-///
-/// Scroll-wheel events on the overlay go to the web view. After a page touch ends and after
-/// a wheel scroll, the view's mapping (scroll and zoom) is read from the page and given to
-/// the engine.
+/// verifies against the engine's ledger (``DeliveryAudit/verify(against:)``).
 ///
 /// Use on the GTK thread only.
 public final class ScratchpadWindow {
@@ -48,8 +56,10 @@ public final class ScratchpadWindow {
         /// itself, every stroke drawn, is kept either way.)
         public var keepsOutcomes: Bool
 
-        /// Settings for a `width` × `height` page.
-        public init(width: Int = 1024, height: Int = 768, configuration: InkEngineConfiguration = InkEngineConfiguration(),
+        /// Settings for a `width` × `height` page. The default configuration routes at
+        /// touch-down, as an iPad app must (``TouchRouting/decideAtTouchDown``).
+        public init(width: Int = 1024, height: Int = 768,
+                    configuration: InkEngineConfiguration = InkEngineConfiguration(routing: .decideAtTouchDown),
                     keepsOutcomes: Bool = true) {
             self.width = width
             self.height = height
@@ -67,7 +77,7 @@ public final class ScratchpadWindow {
     /// The engine: it decides, maps GDK's identifiers to its touches, and counts every sample.
     public private(set) var engine: InkEngine
     /// Every event the engine emitted, folded in order.
-    public private(set) var audit = DeliveryAudit()
+    public private(set) var audit: DeliveryAudit
     /// Each finished touch's outcome, in the order they finished, while
     /// ``Options/keepsOutcomes`` is on.
     public private(set) var outcomes: [TouchOutcome] = []
@@ -76,8 +86,19 @@ public final class ScratchpadWindow {
     /// Wall-clock durations of the round trips to the page (question sent to answer
     /// received), seconds; the most recent 10,000.
     public private(set) var roundTrips: [Double] = []
-    /// Events handed to the web view for touches that belong to the page.
+    /// Events handed to the web view for touches that belong to the page, after the
+    /// decision (hand-over routing only).
     public private(set) var pageEventsDispatched = 0
+    /// Replays evaluated in the page script (decide-at-touch-down routing), and the events
+    /// they carried.
+    public private(set) var replaysSent = 0
+    /// Events the replays carried (down, move, up, cancel).
+    public private(set) var replayedEvents = 0
+    /// Replays the page script could not take (not there, or the evaluation failed).
+    public private(set) var replayFailures = 0
+    /// The interactive regions cut out of the overlay's input shape, canvas points; `nil`
+    /// while no fresh snapshot answers (the overlay takes every touch).
+    public private(set) var inputShapeHoles: [CanvasRect]?
     /// Page touches the engine finished while the web view still held them down (no end or
     /// cancel handed to it): cancelled there then. Zero, unless the window loses track.
     public private(set) var pageTouchesLeftOpen = 0
@@ -98,7 +119,17 @@ public final class ScratchpadWindow {
     public private(set) var isDestroyed = false
 
     private let keepsOutcomes: Bool
+    private let routing: TouchRouting
+    private var overlay: UnsafeMutablePointer<GtkWidget>
     private var events: [EngineEvent] = []
+    /// The input shape must be computed again (a snapshot, a layout change, freshness ran out).
+    private var shapeDirty = true
+    private var shapeTimer: guint = 0
+    /// The touches of a two-finger gesture the engine gave the page, lead first, and where the
+    /// lead last was (the page scrolls by its movement).
+    private var gestureTouches: [TouchID] = []
+    private var gestureLead: CanvasPoint?
+    private var pendingScroll = (x: 0.0, y: 0.0)
     private var processing = false
     /// Inputs that arrived while one was being carried out: taken after it, in order.
     private var waiting: [EngineInput] = []
@@ -130,12 +161,14 @@ public final class ScratchpadWindow {
     public init(options: Options = Options()) throws(WebKitGTKError) {
         page = try WebKitGTKPage()
         engine = InkEngine(configuration: options.configuration)
+        audit = DeliveryAudit(routing: options.configuration.routing)
+        routing = options.configuration.routing
         keepsOutcomes = options.keepsOutcomes
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
         gtk_window_set_title(cast(window), "ScratchpadInk")
         gtk_window_set_resizable(cast(window), 0)
-        let overlay = gtk_overlay_new()!
+        overlay = gtk_overlay_new()!
         gtk_widget_set_size_request(page.widget, gint(options.width), gint(options.height))
         gtk_container_add(cast(overlay), page.widget)
         canvas = gtk_drawing_area_new()
@@ -144,12 +177,18 @@ public final class ScratchpadWindow {
         gtk_widget_add_events(canvas, gint(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
             | GDK_POINTER_MOTION_MASK.rawValue | GDK_TOUCH_MASK.rawValue | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
         gtk_overlay_add_overlay(cast(overlay), canvas)
+        // The overlay's own child window lets events through; the canvas's input shape
+        // decides which reach the canvas (the rest fall to the web view below).
+        gtk_overlay_set_overlay_pass_through(cast(overlay), canvas, 1)
         gtk_container_add(cast(window), overlay)
         page.onMessage = { [weak self] message in self?.received(message) }
         connectSignals()
+        Self.observe(self)
     }
 
     deinit {
+        Self.windows.removeAll { $0.window == nil || $0.window === self }
+        if shapeTimer != 0 { g_source_remove(shapeTimer) }
         if timer != 0 { g_source_remove(timer) }
         if layoutTimer != 0 { g_source_remove(layoutTimer) }
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -165,9 +204,10 @@ public final class ScratchpadWindow {
     /// view lands on the page, and takes the page's first region snapshot.
     public func show(loading url: URL, timeout: Double = 15) throws(WebKitGTKError) {
         gtk_widget_show_all(window)
-        if let gdkWindow = gtk_widget_get_window(canvas) {
-            // Every motion event, not one per frame: ink needs all the samples.
-            gdk_window_set_event_compression(gdkWindow, 0)
+        for widget in [canvas, page.widget] {
+            // Every motion event, not one per frame: ink needs all the samples, and the engine
+            // counts every sample the page gets natively.
+            if let gdkWindow = gtk_widget_get_window(widget) { gdk_window_set_event_compression(gdkWindow, 0) }
         }
         try page.load(url, timeout: timeout)
         gtk_widget_grab_focus(page.widget)
@@ -179,6 +219,7 @@ public final class ScratchpadWindow {
         // The page script pushes its first snapshot when the document is ready; wait for it
         // so the cache can answer from the first touch.
         GTK.spin(timeout: 2) { engine.bridgeMetrics.snapshotsAccepted > 0 }
+        updateInputShape()
     }
 
     // MARK: Input
@@ -212,8 +253,16 @@ public final class ScratchpadWindow {
             return 0
         }
         _ = scratchpad_connect(canvas, "draw", unsafeBitCast(draw, to: GCallback.self), me)
+        let key: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, event, context in
+            guard let event, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handleKey(event) ? 1 : 0
+        }
+        _ = scratchpad_connect(window, "key-press-event", unsafeBitCast(key, to: GCallback.self), me)
     }
 
+    /// The canvas's own handler: wheel scrolling over the overlay goes to the web view below;
+    /// pointer and touch events were already seen by the observer, and stop here.
     private func handle(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
         switch event.pointee.type {
         case GDK_SCROLL:
@@ -221,19 +270,89 @@ public final class ScratchpadWindow {
             readLayoutSoon()
             return true
         case GDK_GRAB_BROKEN:
-            // The pointer's grab was taken away: its touch will get no release.
-            cancelPointer()
             return false
         default:
-            break
+            return true
+        }
+    }
+
+    // MARK: The observer
+
+    /// A window the process-wide observer feeds. Held weakly: a window lives as long as its
+    /// owner keeps it.
+    private struct Observed {
+        weak var window: ScratchpadWindow?
+    }
+
+    /// The windows whose events the observer feeds to their engines. GTK thread only.
+    nonisolated(unsafe) private static var windows: [Observed] = []
+    nonisolated(unsafe) private static var observerInstalled = false
+
+    /// Registers a window with the observer, installing it on first use: a GDK event handler
+    /// that sees every event of the process before GTK dispatches it, feeds the input events
+    /// of a registered window to that window's engine, and then hands every event to GTK
+    /// unchanged. It claims nothing: the twin of a gesture recognizer that only observes.
+    private static func observe(_ window: ScratchpadWindow) {
+        windows.removeAll { $0.window == nil }
+        windows.append(Observed(window: window))
+        guard !observerInstalled else { return }
+        observerInstalled = true
+        gdk_event_handler_set({ event, _ in
+            guard let event else { return }
+            if let gdkWindow = event.pointee.any.window {
+                let toplevel = gdk_window_get_toplevel(gdkWindow)
+                for entry in ScratchpadWindow.windows {
+                    guard let window = entry.window, !window.isDestroyed,
+                          gtk_widget_get_window(window.window) == toplevel else { continue }
+                    window.observe(event, target: gtk_get_event_widget(event))
+                    break
+                }
+            }
+            gtk_main_do_event(event)
+        }, nil, nil)
+    }
+
+    /// Delivers a synthesized input event the way the display server and GDK would: the
+    /// observer sees it first, then the widget it is for gets it. Tools that play recorded
+    /// input (``widget(at:)`` picks the widget) use it, so played input takes the same path
+    /// as a real touch or mouse.
+    /// - Parameters:
+    ///   - event: The event, made for `target` (its window is `target`'s).
+    ///   - target: The overlay (``canvas``) or the web view.
+    /// - Returns: Whether a handler of `target` took it.
+    @discardableResult
+    public func dispatchAsPlatform(_ event: UnsafeMutablePointer<GdkEvent>, to target: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard !isDestroyed else { return false }
+        observe(event, target: target)
+        return gtk_widget_event(target, event) != 0
+    }
+
+    /// The widget a touch or press landing at `point` (window coordinates of the page area)
+    /// goes to: the web view through a hole of the overlay's input shape, else the overlay.
+    /// Later events of a touch go where it went down, as a pointer grab or a touch sequence
+    /// keeps them.
+    public func widget(at point: CanvasPoint) -> UnsafeMutablePointer<GtkWidget> {
+        guard let holes = inputShapeHoles else { return canvas }
+        let inside = holes.contains { point.x >= $0.minX && point.x < $0.maxX && point.y >= $0.minY && point.y < $0.maxY }
+        return inside ? page.widget : canvas
+    }
+
+    /// One event the observer saw, before GTK dispatches it to `target`: an input event of
+    /// the overlay becomes a touch event for the engine, one of the web view a touch the
+    /// platform gave the page natively.
+    private func observe(_ event: UnsafeMutablePointer<GdkEvent>, target: UnsafeMutablePointer<GtkWidget>?) {
+        if event.pointee.type == GDK_GRAB_BROKEN {
+            // The pointer's grab was taken away: its touch will get no release.
+            cancelPointer()
+            return
         }
         let input = scratchpad_read_input(event)
-        guard let touch = Self.touchEvent(from: input, now: GTK.now) else { return false }
+        guard input.phase != SCRATCHPAD_INPUT_OTHER, let touch = Self.touchEvent(from: input, now: GTK.now) else { return }
         // A press while the pointer is still down lost its release (a grab taken away unseen):
         // that touch is cancelled first, or every later press would be refused.
         if input.is_touch == 0, touch.phase == .began, pointerDown { cancelPointer() }
-        deliver(.touch(touch))
-        return true
+        let native = target != nil && target != canvas
+        deliver(native ? .nativePageTouch(touch) : .touch(touch))
     }
 
     private func cancelPointer() {
@@ -297,6 +416,8 @@ public final class ScratchpadWindow {
         }
         waiting.removeAll(keepingCapacity: true)
         armTimer()
+        if shapeDirty { updateInputShape() }
+        scrollForGesture()
     }
 
     /// Carries out the engine's events, in order, and folds each into the audit. Call with
@@ -319,14 +440,26 @@ public final class ScratchpadWindow {
                     pointerDown = false
                 }
             case let .action(action):
-                if let change = ink.apply(action), let bounds = change.bounds { invalidate(bounds) }
-                dispatchToPage(action)
+                // Ink is kept in page coordinates: it moves with the page.
+                if let change = ink.apply(action.placed(by: transform)), let bounds = change.bounds { invalidate(page: bounds) }
+                if routing == .handOverAfterDecision {
+                    dispatchToPage(action)
+                } else {
+                    followGesture(action)
+                }
             case let .send(request, _):
                 send(request)
+            case let .replay(replay):
+                replayInPage(replay)
             case let .pageMessage(_, outcome):
-                if case .refused? = outcome { refusedMessages += 1 }
+                switch outcome {
+                case .refused?: refusedMessages += 1
+                case .regionsAccepted?: shapeDirty = true
+                default: break
+                }
             case .layout:
-                break
+                shapeDirty = true
+                gtk_widget_queue_draw(canvas)  // the ink moves with the page
             }
         }
         events.removeAll(keepingCapacity: true)
@@ -394,6 +527,93 @@ public final class ScratchpadWindow {
             window.deliver(.tick)
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // MARK: Routing at touch-down
+
+    /// Evaluates a replay in the page script's world: the page's handlers get the samples of a
+    /// touch it claimed late, as untrusted events, in order.
+    private func replayInPage(_ replay: PageReplay) {
+        replaysSent += 1
+        replayedEvents += replay.events.count
+        page.evaluate(replay.scriptInvocation) { [weak self] result in
+            guard case .success("true") = result else {
+                self?.replayFailures += 1
+                return
+            }
+        }
+    }
+
+    /// Follows a two-finger gesture the engine gave the page: the lead finger's released
+    /// samples say how far to scroll (the page cannot scroll natively for touches the
+    /// overlay holds).
+    private func followGesture(_ action: RouterAction) {
+        switch action {
+        case let .decided(id, .page, .multiTouchGesture):
+            if !gestureTouches.contains(id) { gestureTouches.append(id) }
+        case let .release(id, sample) where id == gestureTouches.first:
+            if let lead = gestureLead {
+                pendingScroll.x += lead.x - sample.x
+                pendingScroll.y += lead.y - sample.y
+            }
+            gestureLead = sample.point
+        case let .touchFinished(id, _):
+            if id == gestureTouches.first { gestureLead = nil }
+            gestureTouches.removeAll { $0 == id }
+        default:
+            break
+        }
+    }
+
+    private func scrollForGesture() {
+        guard pendingScroll.x != 0 || pendingScroll.y != 0 else { return }
+        let dx = pendingScroll.x * transform.scale, dy = pendingScroll.y * transform.scale
+        pendingScroll = (0, 0)
+        page.evaluate("window.scrollBy(\(dx), \(dy)), true", inPageWorld: true) { _ in }
+        readLayoutSoon()
+    }
+
+    /// Cuts a hole in the overlay's input shape over every interactive region of the page's
+    /// fresh snapshot, so touches there reach the web view natively; with no fresh snapshot
+    /// the overlay takes every touch. Re-computed when a snapshot arrives, the layout
+    /// changes, or the snapshot stops being fresh.
+    private func updateInputShape() {
+        shapeDirty = false
+        guard routing == .decideAtTouchDown, !isDestroyed else { return }
+        if shapeTimer != 0 { g_source_remove(shapeTimer) }
+        shapeTimer = 0
+        let now = max(GTK.now, engine.now)
+        let regions = engine.touchDownRegions(now: now)
+        let width = Double(gtk_widget_get_allocated_width(canvas)), height = Double(gtk_widget_get_allocated_height(canvas))
+        var holes: [CanvasRect] = []
+        for rect in regions?.rects ?? [] {
+            // In whole pixels, covering the region, clipped to the canvas.
+            let minX = max(0, rect.minX.rounded(.down)), minY = max(0, rect.minY.rounded(.down))
+            let maxX = min(width, rect.maxX.rounded(.up)), maxY = min(height, rect.maxY.rounded(.up))
+            if minX < maxX, minY < maxY { holes.append(CanvasRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)) }
+        }
+        let shape: [CanvasRect]? = regions == nil ? nil : holes
+        if shape != inputShapeHoles {
+            inputShapeHoles = shape
+            var full = cairo_rectangle_int_t(x: 0, y: 0, width: gint(width), height: gint(height))
+            let region = cairo_region_create_rectangle(&full)
+            for hole in holes {
+                var cut = cairo_rectangle_int_t(x: gint(hole.minX), y: gint(hole.minY), width: gint(hole.width), height: gint(hole.height))
+                cairo_region_subtract_rectangle(region, &cut)
+            }
+            gtk_widget_input_shape_combine_region(canvas, region)
+            cairo_region_destroy(region)
+        }
+        // When the snapshot stops being fresh, every touch is unknown again.
+        if let until = regions?.validUntil, until.isFinite {
+            let milliseconds = guint(min(max(0, ((until - GTK.now) * 1000).rounded(.up) + 1), 86_400_000))
+            shapeTimer = g_timeout_add(milliseconds, { context in
+                let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
+                window.shapeTimer = 0
+                window.updateInputShape()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     // MARK: The page's touches
@@ -471,9 +691,17 @@ public final class ScratchpadWindow {
 
     // MARK: Drawing
 
+    /// Redraws the overlay where ink at these page coordinates lies now.
+    private func invalidate(page bounds: CanvasRect) {
+        let view = transform
+        invalidate(CanvasRect(minX: (bounds.minX - view.offsetX) / view.scale, minY: (bounds.minY - view.offsetY) / view.scale,
+                              maxX: (bounds.maxX - view.offsetX) / view.scale, maxY: (bounds.maxY - view.offsetY) / view.scale))
+    }
+
     private func invalidate(_ bounds: CanvasRect) {
         // Clipped to the canvas first: a stroke far outside it (a log's huge coordinates)
         // redraws nothing, and never overflows GTK's integers.
+        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return }
         let width = Double(gtk_widget_get_allocated_width(canvas)), height = Double(gtk_widget_get_allocated_height(canvas))
         let minX = max(0, bounds.minX - 2), minY = max(0, bounds.minY - 2)
         let maxX = min(width, bounds.maxX + 2), maxY = min(height, bounds.maxY + 2)
@@ -488,9 +716,48 @@ public final class ScratchpadWindow {
         let clip = CanvasRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
         redrawnArea += Self.clipArea(cr) ?? clip.width * clip.height
         framesDrawn += 1
+        // Strokes are in page coordinates: drawn through the page's current transform.
+        let view = transform
+        cairo_save(cr)
+        cairo_scale(cr, 1 / view.scale, 1 / view.scale)
+        cairo_translate(cr, -view.offsetX, -view.offsetY)
+        let pageClip = CanvasRect(minX: clip.minX * view.scale + view.offsetX, minY: clip.minY * view.scale + view.offsetY,
+                                  maxX: clip.maxX * view.scale + view.offsetX, maxY: clip.maxY * view.scale + view.offsetY)
         cairo_set_source_rgba(cr, 0.08, 0.16, 0.55, 0.92)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-        for stroke in ink.strokes { InkPainter.fill(stroke.builder, in: clip, on: cr) }
+        for stroke in ink.strokes { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
+        cairo_restore(cr)
+    }
+
+    // MARK: Erasing
+
+    /// Removes the last finished stroke (Ctrl+Alt+Z). The engine's ledger is unchanged: the
+    /// samples were ink; the user erased it. Returns `false` when there was none.
+    @discardableResult
+    public func undo() -> Bool {
+        guard let change = ink.removeLastStroke() else { return false }
+        if let bounds = change.bounds { invalidate(page: bounds) }
+        return true
+    }
+
+    /// Removes every finished stroke (Ctrl+Alt+C); strokes being drawn stay. The ledger is
+    /// unchanged.
+    public func clearInk() {
+        if let bounds = ink.removeFinishedStrokes() { invalidate(page: bounds) }
+    }
+
+    /// Ctrl+Alt+Z and Ctrl+Alt+C, whatever has the focus (they leave the page's own Ctrl+Z
+    /// to the page).
+    private func handleKey(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        guard event.pointee.type == GDK_KEY_PRESS else { return false }
+        let key = event.pointee.key
+        let modifiers = key.state & (GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SHIFT_MASK.rawValue)
+        guard modifiers == GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue else { return false }
+        switch gdk_keyval_to_lower(key.keyval) {
+        case guint(GDK_KEY_z): undo(); return true
+        case guint(GDK_KEY_c): clearInk(); return true
+        default: return false
+        }
     }
 
     /// The area GTK asked to repaint in this frame: the sum of the clip region's rectangles
@@ -531,10 +798,14 @@ public final class ScratchpadWindow {
         if pageTouchesLeftOpen > 0 {
             failures.append("\(pageTouchesLeftOpen) page touches finished without an end or a cancel handed to the web view")
         }
+        if replayFailures > 0 {
+            failures.append("\(replayFailures) of \(replaysSent) replays did not reach the page script: their samples never reached the page")
+        }
         return ScratchpadReport(ledger: engine.ledger, auditLedger: audit.ledger, problems: audit.problems, outcomes: outcomes,
                                 bridge: engine.bridgeMetrics, roundTrips: roundTrips, pageEventsDispatched: pageEventsDispatched,
                                 refusals: refusals, refusedInputs: audit.refusedInputs, refusedMessages: refusedMessages,
-                                strokes: ink.strokes.count, verificationFailures: failures)
+                                strokes: ink.strokes.count, replays: replaysSent, replayedEvents: replayedEvents,
+                                verificationFailures: failures)
     }
 
     /// A PNG of the window as it is on screen: the page with the ink over it; `nil` once
@@ -543,6 +814,26 @@ public final class ScratchpadWindow {
         guard !isDestroyed, let png = scratchpad_widget_png(window) else { return nil }
         defer { g_byte_array_unref(png) }
         return Array(UnsafeBufferPointer(start: png.pointee.data, count: Int(png.pointee.len)))
+    }
+}
+
+extension RouterAction {
+    /// The action with its samples moved from canvas points to page coordinates (ink is
+    /// kept on the page, so it moves with it).
+    func placed(by view: PageTransform) -> RouterAction {
+        func place(_ sample: TouchSample) -> TouchSample {
+            var placed = sample
+            let point = view.pagePoint(for: sample.point)
+            placed.x = point.x
+            placed.y = point.y
+            return placed
+        }
+        switch self {
+        case let .ink(id, sample): return .ink(id, place(sample))
+        case let .predictInk(id, samples): return .predictInk(id, samples.map(place))
+        case let .refineInk(id, index, sample): return .refineInk(id, index: index, place(sample))
+        default: return self
+        }
     }
 }
 
@@ -573,6 +864,11 @@ public struct ScratchpadReport: Sendable {
     public var refusedMessages: Int
     /// Strokes of ink.
     public var strokes: Int
+    /// Replays the page script was asked to run (late page verdicts, decide-at-touch-down
+    /// routing).
+    public var replays: Int
+    /// Events those replays carried.
+    public var replayedEvents: Int
     /// Why the session does not verify, in sentences: the audit's verdict against the
     /// engine's ledger (``DeliveryAudit/verify(against:)``), then the front end's own check
     /// that every touch handed to the web view was ended or cancelled there. Empty when it

@@ -75,9 +75,9 @@ extension WebKitGTK {
                 // A pencil stroke the system cancels (played as the pointer's grab taken away).
                 _ = player.play(scripted([(1, .pencil, .began, 700, 500), (1, .pencil, .moved, 710, 505), (1, .pencil, .cancelled, 0, 0)]), into: window)
                 // A press whose release never came, then another press: the first is cancelled.
-                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 650, 600, 0)
-                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 660, 610, 0)
-                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_RELEASE, 661, 611, 0)
+                window.platformPointer(GDK_BUTTON_PRESS, 650, 600)
+                window.platformPointer(GDK_BUTTON_PRESS, 660, 610)
+                window.platformPointer(GDK_BUTTON_RELEASE, 661, 611)
                 GTK.spin(timeout: 2) { window.engine.waitingQuestions == 0 }
                 let report = window.finish()
                 #expect(report.isVerified, "\(report.refusals) \(report.problems)")
@@ -92,16 +92,16 @@ extension WebKitGTK {
                 let window = try ScratchpadWindow()
                 try window.show(loading: fixturePage("blocks.html"))
                 for x in [700.0, 760] {  // on empty paper, one finger after the other, the same sequence
-                    _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_BEGIN, x, 500, 77, 0)
-                    _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_UPDATE, x + 10, 505, 77, 0)
-                    _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_END, x + 12, 506, 77, 0)
+                    window.platformTouch(GDK_TOUCH_BEGIN, x, 500, 77)
+                    window.platformTouch(GDK_TOUCH_UPDATE, x + 10, 505, 77)
+                    window.platformTouch(GDK_TOUCH_END, x + 12, 506, 77)
                     GTK.spin(timeout: 2) { window.engine.waitingQuestions == 0 }
                     GTK.spin(for: 0.2)  // past the gesture window
                 }
                 var report = window.report
                 #expect(report.isVerified, "\(report.verificationFailures)")
                 // A move for a sequence that is not down: refused, and its sample counted.
-                _ = scratchpad_send_touch(window.canvas, GDK_TOUCH_UPDATE, 300, 600, 78, 0)
+                window.platformTouch(GDK_TOUCH_UPDATE, 300, 600, 78)
                 report = window.finish()
                 #expect(report.outcomes.map(\.touch) == [TouchID(77), TouchID(77)], "\(report.outcomes)")
                 #expect(Set(report.outcomes.map(\.engineID)).count == 2 && report.outcomes.map(\.verdict) == [.ink, .ink])
@@ -118,8 +118,8 @@ extension WebKitGTK {
             try GTKThread.shared.run {
                 let window = try ScratchpadWindow()
                 try window.show(loading: fixturePage("blocks.html"))
-                _ = scratchpad_send_pointer(window.canvas, GDK_BUTTON_PRESS, 700, 500, 0)
-                _ = scratchpad_send_pointer(window.canvas, GDK_MOTION_NOTIFY, 720, 510, 0)
+                window.platformPointer(GDK_BUTTON_PRESS, 700, 500)
+                window.platformPointer(GDK_MOTION_NOTIFY, 720, 510)
                 let report = window.finish()
                 #expect(report.isVerified && report.ledger.received == 2 && report.ledger.dropped == 0, "\(report.ledger)")
             }
@@ -170,5 +170,22 @@ extension WebKitGTK {
                 #expect(window.finish().isVerified)
             }
         }
+    }
+}
+
+extension ScratchpadWindow {
+    /// A synthesized touch event on the overlay, delivered as the display server would
+    /// (the window's observer sees it first).
+    func platformTouch(_ type: GdkEventType, _ x: Double, _ y: Double, _ sequence: UInt64) {
+        guard let event = scratchpad_make_touch(canvas, type, x, y, sequence, 0) else { return }
+        defer { gdk_event_free(event) }
+        dispatchAsPlatform(event, to: canvas)
+    }
+
+    /// A synthesized primary-button event on the overlay, delivered as the display server would.
+    func platformPointer(_ type: GdkEventType, _ x: Double, _ y: Double) {
+        guard let event = scratchpad_make_pointer(canvas, type, x, y, 0) else { return }
+        defer { gdk_event_free(event) }
+        dispatchAsPlatform(event, to: canvas)
     }
 }

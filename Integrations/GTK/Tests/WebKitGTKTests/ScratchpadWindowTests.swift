@@ -15,12 +15,13 @@ func fixtureSession(_ name: String) throws -> SessionLog {
 extension WebKitGTK {
     @Suite("The GTK front end: a session played into the real window", .serialized)
     struct ScratchpadWindowTests {
-        @Test("drag a block, then write 3.5: the page's own handlers move the block, 3, . and 5 are three strokes, nothing is lost",
+        @Test("hand-over routing (the Android-like mode): drag a block, then write 3.5: the page's own handlers move the block, 3, . and 5 are three strokes, nothing is lost",
               arguments: [("blocks.html", true), ("blocks.html", false), ("hostile.html", false)])
         func dragThenDecimal(name: String, cache: Bool) throws {
             let log = try fixtureSession("blocks-then-3-5.jsonl")
             try GTKThread.shared.run {
-                let window = try ScratchpadWindow(options: .init(configuration: InkEngineConfiguration(useRegionCache: cache)))
+                let window = try ScratchpadWindow(options: .init(configuration: InkEngineConfiguration(useRegionCache: cache,
+                                                                                                       routing: .handOverAfterDecision)))
                 try window.show(loading: fixturePage(name))
                 var player = LogPlayer()
                 let played = player.play(log, into: window)
@@ -65,7 +66,7 @@ extension WebKitGTK {
             ])
         }
 
-        @Test("a tap on the answer field, by finger (touch events) or by mouse (button events), gives it focus",
+        @Test("a tap on the answer field with a fresh snapshot, by finger (touch events) or by mouse (button events): routed to the page at touch-down, it gives the field focus natively",
               arguments: [ToolKind.finger, .pencil])
         func tapFocusesTheField(tool: ToolKind) throws {
             try GTKThread.shared.run {
@@ -75,8 +76,10 @@ extension WebKitGTK {
                 var player = LogPlayer()
                 _ = player.play(tap(x: 720, y: 116, tool: tool), into: window)
                 let report = window.finish()
-                #expect(report.isVerified && report.outcomes.map(\.verdict) == [.page])
-                #expect(report.pageEventsDispatched == 3)  // down, up's sample, up
+                #expect(report.isVerified && report.outcomes.map(\.verdict) == [.page], "\(report.verificationFailures)")
+                #expect(report.outcomes.map(\.reason) == [.routedAtTouchDown] && report.outcomes.first?.releasedNatively == true)
+                #expect(report.ledger.releasedNatively == 2 && report.ledger.received == 2)
+                #expect(report.pageEventsDispatched == 0 && report.replays == 0)  // the web view had the touch itself
                 #expect(try window.page.evaluate("document.activeElement ? document.activeElement.id : ''", inPageWorld: true) == "\"answer-field\"")
             }
         }
@@ -118,7 +121,7 @@ extension WebKitGTK {
             }
         }
 
-        @Test("two fingers scroll the long worksheet (WebKit's own touch scrolling); the bridge follows; the writing after them is ink")
+        @Test("two fingers on the scratch paper scroll the long worksheet (the window scrolls the page by the lead finger); the bridge follows; the writing after them is ink")
         func scrollThenWrite() throws {
             let log = try fixtureSession("scroll-then-write.jsonl")
             try GTKThread.shared.run {
@@ -131,7 +134,7 @@ extension WebKitGTK {
                 #expect(report.outcomes.map(\.verdict) == [.page, .page, .ink, .ink, .ink, .ink])
                 #expect(report.outcomes[0].reason == .multiTouchGesture || report.outcomes[1].reason == .multiTouchGesture)
                 #expect(report.strokes == 4)
-                // WebKit's own touch scrolling moved the page, and the bridge followed it.
+                // The window scrolled the page by the gesture, and the bridge followed it.
                 let scrolled = Double(try window.page.evaluate("window.scrollY", inPageWorld: true) ?? "") ?? 0
                 #expect(scrolled > 200 && scrolled <= 420, "scrolled \(scrolled)")
                 #expect(abs(window.transform.offsetY - scrolled) < 16, "bridge \(window.transform.offsetY), page \(scrolled)")
