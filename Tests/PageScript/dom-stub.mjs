@@ -155,7 +155,7 @@ export class FakeClock {
 }
 
 // Event constructors, fresh for each page (a page may replace or remove its own).
-function makeEventTypes() {
+function makeEventTypes(webkitTouch) {
   class Event {
     constructor(type, init = {}) {
       if (arguments.length === 0) throw new TypeError('Event needs a type');
@@ -194,12 +194,24 @@ function makeEventTypes() {
   }
   class Touch {
     constructor(init) {
+      if (webkitTouch && init !== TOUCH_FACTORY) throw new TypeError('Illegal constructor');
+      if (webkitTouch) return;
       if (!init || typeof init.identifier !== 'number' || !init.target) throw new TypeError('Touch needs an identifier and a target');
       Object.assign(this, { clientX: 0, clientY: 0, pageX: 0, pageY: 0, screenX: 0, screenY: 0, force: 0 }, init);
     }
   }
+  class TouchList {
+    constructor(touches) { touches.forEach((t, i) => { this[i] = t; }); this.length = touches.length; }
+    item(i) { return this[i] ?? null; }
+    *[Symbol.iterator]() { for (let i = 0; i < this.length; i++) yield this[i]; }
+  }
   class TouchEvent extends Event {
     constructor(type, init = {}) {
+      if (webkitTouch) {
+        for (const name of ['touches', 'targetTouches', 'changedTouches']) {
+          if (init[name] !== undefined && !(init[name] instanceof TouchList)) throw new TypeError('Type error');
+        }
+      }
       super(type, init);
       // WebIDL sequences are read through their iterator.
       this.touches = [...(init.touches ?? [])];
@@ -207,17 +219,33 @@ function makeEventTypes() {
       this.changedTouches = [...(init.changedTouches ?? [])];
     }
   }
-  return { Event, CustomEvent, MouseEvent, PointerEvent, Touch, TouchEvent };
+  // WebKit's legacy factories: integer positions, client = page - scroll at creation.
+  const legacy = (window, document) => ({
+    createTouch(view, target, identifier, pageX, pageY, screenX, screenY, radiusX, radiusY, rotationAngle, force) {
+      const touch = new Touch(TOUCH_FACTORY);
+      const int = (v) => Math.trunc(Number(v)) | 0;
+      Object.assign(touch, { identifier: int(identifier), target, pageX: int(pageX), pageY: int(pageY),
+        clientX: int(pageX) - window.scrollX, clientY: int(pageY) - window.scrollY, screenX: int(screenX), screenY: int(screenY),
+        radiusX: int(radiusX), radiusY: int(radiusY), rotationAngle: Number(rotationAngle), force: Number(force), view });
+      return touch;
+    },
+    createTouchList(...touches) { return new TouchList(touches); },
+  });
+  return { types: { Event, CustomEvent, MouseEvent, PointerEvent, Touch, TouchEvent }, legacy };
 }
+const TOUCH_FACTORY = Symbol('createTouch');
 
 // Creates a page. Options: readyState ('complete'), visibilityState ('visible'; null
 // leaves document.visibilityState undefined, as in browsers without the Page Visibility
 // API), viewport size, and which message channels exist: `webkit`
 // (window.webkit.messageHandlers.scratchpadInk) and `host` (window.scratchpadInkHost);
-// `omitEvents`: event constructors the window lacks (e.g. ['Touch', 'TouchEvent']).
+// `omitEvents`: event constructors the window lacks (e.g. ['Touch', 'TouchEvent']);
+// `webkitTouch`: touches as WebKit makes them: `new Touch` is an illegal constructor,
+// document.createTouch and document.createTouchList exist, and the TouchEvent
+// constructor takes TouchList objects only (arrays throw).
 // Every posted string lands in `page.posted` as { channel, text }.
 export function createPage({ readyState = 'complete', visibilityState = 'visible', innerWidth = 800, innerHeight = 600,
-  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false, omitEvents = [] } = {}) {
+  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false, omitEvents = [], webkitTouch = false } = {}) {
   const page = { posted: [], observers: [], errors: [] };
   const clock = new FakeClock();
   const window = new EventTargetStub(page);
@@ -265,10 +293,11 @@ export function createPage({ readyState = 'complete', visibilityState = 'visible
     disconnect() { page.observers = page.observers.filter((o) => o !== this); }
   }
 
-  const eventTypes = makeEventTypes();
+  const { types: eventTypes, legacy } = makeEventTypes(webkitTouch);
   for (const name of Object.keys(eventTypes)) {
     if (!omitEvents.includes(name)) window[name] = eventTypes[name];
   }
+  if (webkitTouch) Object.assign(document, legacy(window, document));
   Object.assign(window, {
     document,
     scrollX: 0,

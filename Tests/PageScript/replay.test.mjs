@@ -314,6 +314,25 @@ test('without Touch or TouchEvent the pointer events still go; without PointerEv
     'mousedown@a-child', 'mouseup@a-child', 'click@a-child']);
 });
 
+test('where new Touch is illegal and TouchEvent takes only TouchLists (WebKit), touches come from document.createTouch and createTouchList', () => {
+  const page = boxesPage({ webkitTouch: true });
+  const ink = page.load();
+  const seen = record(page, ['touchstart', 'touchmove', 'touchend']);
+  page.scrollTo(0, 1000);
+  ink.replay(batch(1, [ev('down', 20.6, 1020.4, 0, { pressure: 0.25 })]));
+  ink.replay(batch(2, [ev('down', 50, 1050, 0.01)]));
+  ink.replay(batch(1, [ev('move', 30, 1030, 0.02), ev('up', 30, 1030, 0.03)]));
+  const ids = (list) => [...list].map((t) => t.identifier);
+  assert.deepEqual(seen.map((e) => [e.type, e.target.id, ids(e.changedTouches), ids(e.touches), e.scratchpadInkTime]), [
+    ['touchstart', 'low', [1001], [1001], 0],
+    ['touchstart', 'low', [1002], [1002, 1001], 0.01],
+    ['touchmove', 'low', [1001], [1001, 1002], 0.02],
+    ['touchend', 'low', [1001], [1002], 0.03],
+  ]);
+  const first = seen[0].changedTouches[0];
+  assert.deepEqual([first.pageX, first.pageY, first.clientX, first.clientY, first.force, first.target.id], [20, 1020, 20, 20, 0.25, 'low']);
+});
+
 test('a page handler that throws, or replaces the event constructors afterwards, does not stop or change the replay', () => {
   const page = boxesPage();
   const ink = page.load();

@@ -96,10 +96,13 @@
  *      button 0 on down and up, -1 otherwise; buttons 1 on down and move, else 0.
  *   2. the legacy events, where the browser can construct them. For "touch": a
  *      TouchEvent (touchstart / touchmove / touchend / touchcancel; touchcancel is not
- *      cancelable) with one Touch (new Touch({...}): identifier = pointerId, page, client
- *      and screen positions, force = pressure) in changedTouches, and in touches every
- *      live replayed "touch" (an ended one is in neither touches nor targetTouches);
- *      skipped when Touch or TouchEvent is missing or throws. For "mouse" and "pen": the
+ *      cancelable) with one Touch (identifier = pointerId, page, client and screen
+ *      positions, force = pressure) in changedTouches, and in touches every live
+ *      replayed "touch" (an ended one is in neither touches nor targetTouches). The Touch
+ *      is new Touch({...}); where that constructor is missing or illegal (WebKit) it is
+ *      document.createTouch(...) (WebKit rounds its positions to integers), and where the
+ *      TouchEvent constructor refuses arrays (WebKit) the lists are
+ *      document.createTouchList(...). Skipped when none of these works. For "mouse" and "pen": the
  *      compatibility mousedown / mousemove / mouseup (nothing for cancel), unless the
  *      page cancelled the touch's pointerdown (preventDefault), as browsers do.
  *   3. after an "up" ending a tap, a `click` (MouseEvent, detail 1, to the down target):
@@ -155,6 +158,7 @@
   var isArray = Array.isArray;
   var PointerEventType = w.PointerEvent, MouseEventType = w.MouseEvent, TouchEventType = w.TouchEvent;
   var TouchType = w.Touch, CustomEventType = w.CustomEvent;
+  var createTouch = doc.createTouch, createTouchList = doc.createTouchList;
   var ID_PATTERN = /^[0-9a-f]{32}$/;
 
   var options = { selector: '[data-ink-interactive], .interactive', maxAge: 1000, throttle: 100, maxRegions: 5000 };
@@ -422,42 +426,71 @@
     return init;
   }
 
+  // A Touch: new Touch({...}) where the browser allows it (Chromium, Firefox), else the
+  // legacy document.createTouch (WebKit, whose Touch constructor is illegal); null if neither.
+  function makeTouch(state, cx, cy, sample, pressure) {
+    var screenX = cx + scrollOffset(w.screenX), screenY = cy + scrollOffset(w.screenY);
+    if (typeof TouchType === 'function') {
+      try {
+        var init = record();
+        init.identifier = state.pointerId;
+        init.target = state.target;
+        init.clientX = cx;
+        init.clientY = cy;
+        init.pageX = sample.x;
+        init.pageY = sample.y;
+        init.screenX = screenX;
+        init.screenY = screenY;
+        init.radiusX = 0.5;
+        init.radiusY = 0.5;
+        init.rotationAngle = 0;
+        init.force = pressure;
+        return new TouchType(init);
+      } catch (e) { /* not constructible here: try the legacy factory */ }
+    }
+    if (typeof createTouch === 'function') {
+      try {
+        return apply(createTouch, doc, [w, state.target, state.pointerId, sample.x, sample.y, screenX, screenY, 0.5, 0.5, 0, pressure]);
+      } catch (e) { /* no legacy factory either */ }
+    }
+    return null;
+  }
+
+  // A TouchEvent whose lists are sequences of touches (Chromium) or, where the browser
+  // takes only TouchList objects (WebKit), lists from document.createTouchList.
+  function makeTouchEvent(type, dict, touches, targetTouches, changedTouches) {
+    dict.touches = touches;
+    dict.targetTouches = targetTouches;
+    dict.changedTouches = changedTouches;
+    try { return new TouchEventType(type, dict); } catch (e) { if (typeof createTouchList !== 'function') { throw e; } }
+    dict.touches = apply(createTouchList, doc, touches);
+    dict.targetTouches = apply(createTouchList, doc, targetTouches);
+    dict.changedTouches = apply(createTouchList, doc, changedTouches);
+    return new TouchEventType(type, dict);
+  }
+
   function dispatchTouchEvent(state, target, type, cancelable, cx, cy, sample, pressure, ending) {
-    if (typeof TouchType !== 'function' || typeof TouchEventType !== 'function') { return; }
+    if (typeof TouchEventType !== 'function') { return; }
     var event;
     try {
-      var init = record();
-      init.identifier = state.pointerId;
-      init.target = state.target;
-      init.clientX = cx;
-      init.clientY = cy;
-      init.pageX = sample.x;
-      init.pageY = sample.y;
-      init.screenX = cx + scrollOffset(w.screenX);
-      init.screenY = cy + scrollOffset(w.screenY);
-      init.radiusX = 0.5;
-      init.radiusY = 0.5;
-      init.rotationAngle = 0;
-      init.force = pressure;
-      state.touchPoint = new TouchType(init);
+      var point = makeTouch(state, cx, cy, sample, pressure);
+      if (point === null) { return; } // this browser cannot make touches
+      state.touchPoint = point;
       var touches = [], targetTouches = [];
       var live = liveReplays();
-      if (!ending) { touches[0] = state.touchPoint; targetTouches[0] = state.touchPoint; } // an ended touch is in neither
+      if (!ending) { touches[0] = point; targetTouches[0] = point; } // an ended touch is in neither
       for (var i = 0; i < live.length; i += 1) {
         var other = live[i];
         if (other.pointerType !== 'touch' || !other.touchPoint || other === state) { continue; }
         touches[touches.length] = other.touchPoint;
         if (other.target === state.target) { targetTouches[targetTouches.length] = other.touchPoint; }
       }
-      var eventInitDict = record();
-      eventInitDict.bubbles = true;
-      eventInitDict.cancelable = cancelable;
-      eventInitDict.composed = true;
-      eventInitDict.view = w;
-      eventInitDict.touches = touches;
-      eventInitDict.targetTouches = targetTouches;
-      eventInitDict.changedTouches = [state.touchPoint];
-      event = new TouchEventType(type, eventInitDict);
+      var dict = record();
+      dict.bubbles = true;
+      dict.cancelable = cancelable;
+      dict.composed = true;
+      dict.view = w;
+      event = makeTouchEvent(type, dict, touches, targetTouches, [point]);
     } catch (e) { return; } // this browser cannot construct touch events
     dispatchReplayed(target, event, sample.t);
   }
