@@ -5,6 +5,12 @@
 // Layout: every element has a rectangle in page (document) coordinates; its bounding
 // client rect is that rectangle minus the current scroll offset, as in a browser.
 // Paint order is document order, so later elements (and children) are on top.
+//
+// Events: element -> ... -> html -> document -> window is the propagation path (capture
+// phase down, target, bubble phase up when the event bubbles); a listener that throws is
+// reported in `page.errors`, not thrown to the dispatcher, as in a browser. Synthesized
+// events are untrusted. The constructors PointerEvent, MouseEvent, TouchEvent, Touch and
+// CustomEvent keep their init dictionary's fields; createPage can leave any of them out.
 import fs from 'node:fs';
 import vm from 'node:vm';
 
@@ -26,8 +32,56 @@ function parseSelector(selector) {
   });
 }
 
-class FakeElement {
+class EventTargetBase {
+  constructor(page) { this.listeners = []; this.eventPage = page; }
+  addEventListener(type, listener, options) { this.listeners.push({ type, listener, options }); }
+  // The browser's dispatch: capture from window down, then the target, then bubbling up.
+  dispatchEvent(event) {
+    const path = [];
+    for (let node = this; node; node = node.parentTarget) path.push(node);
+    event.target = this;
+    const run = (node, phase) => {
+      if (event.propagationStopped) return;
+      event.currentTarget = node;
+      event.eventPhase = phase;
+      for (const entry of [...node.listeners]) {
+        if (entry.type !== event.type) continue;
+        const capture = entry.options === true || !!(entry.options && entry.options.capture);
+        if (phase === 1 && !capture) continue;
+        if (phase === 3 && capture) continue;
+        try {
+          if (typeof entry.listener === 'function') entry.listener.call(node, event);
+          else entry.listener.handleEvent(event);
+        } catch (error) { this.eventPage.errors.push(error); }
+      }
+    };
+    for (let i = path.length - 1; i > 0; i -= 1) run(path[i], 1);
+    run(this, 2);
+    if (event.bubbles) for (let i = 1; i < path.length; i += 1) run(path[i], 3);
+    event.currentTarget = null;
+    event.eventPhase = 0;
+    return !event.defaultPrevented;
+  }
+}
+
+class EventTargetStub extends EventTargetBase {
+  constructor(page) { super(page); }
+  removeEventListener(type, listener) {
+    this.listeners = this.listeners.filter((l) => !(l.type === type && l.listener === listener));
+  }
+  dispatch(type) {
+    for (const entry of [...this.listeners]) {
+      if (entry.type !== type) continue;
+      if (entry.options && entry.options.once) this.removeEventListener(type, entry.listener);
+      entry.listener.call(this, { type, target: this });
+    }
+  }
+  listenersFor(type) { return this.listeners.filter((l) => l.type === type); }
+}
+
+class FakeElement extends EventTargetBase {
   constructor(page, tagName, { id = '', className = '', attributes = {}, rect = { x: 0, y: 0, width: 0, height: 0 } } = {}) {
+    super(page);
     this.page = page;
     this.tagName = tagName.toUpperCase();
     this.id = id;
@@ -63,26 +117,18 @@ class FakeElement {
     return { x: left, y: top, left, top, width, height, right: left + width, bottom: top + height };
   }
 
+  get parentTarget() { return this.parentElement ?? this.page.document; }
+
+  remove() {
+    if (!this.parentElement) return;
+    this.parentElement.children = this.parentElement.children.filter((c) => c !== this);
+    this.parentElement = null;
+  }
+
   contains(pageX, pageY) {
     const { x, y, width, height } = this.rect;
     return pageX >= x && pageX < x + width && pageY >= y && pageY < y + height;
   }
-}
-
-class EventTargetStub {
-  constructor() { this.listeners = []; }
-  addEventListener(type, listener, options) { this.listeners.push({ type, listener, options }); }
-  removeEventListener(type, listener) {
-    this.listeners = this.listeners.filter((l) => !(l.type === type && l.listener === listener));
-  }
-  dispatch(type) {
-    for (const entry of [...this.listeners]) {
-      if (entry.type !== type) continue;
-      if (entry.options && entry.options.once) this.removeEventListener(type, entry.listener);
-      entry.listener.call(this, { type, target: this });
-    }
-  }
-  listenersFor(type) { return this.listeners.filter((l) => l.type === type); }
 }
 
 export class FakeClock {
@@ -108,17 +154,103 @@ export class FakeClock {
   }
 }
 
+// Event constructors, fresh for each page (a page may replace or remove its own).
+function makeEventTypes(webkitTouch) {
+  class Event {
+    constructor(type, init = {}) {
+      if (arguments.length === 0) throw new TypeError('Event needs a type');
+      this.type = String(type);
+      this.bubbles = !!init.bubbles;
+      this.cancelable = !!init.cancelable;
+      this.composed = !!init.composed;
+      this.defaultPrevented = false;
+      this.propagationStopped = false;
+      this.target = null;
+      this.currentTarget = null;
+      this.eventPhase = 0;
+    }
+    get isTrusted() { return false; }
+    preventDefault() { if (this.cancelable) this.defaultPrevented = true; }
+    stopPropagation() { this.propagationStopped = true; }
+  }
+  class CustomEvent extends Event {
+    constructor(type, init = {}) { super(type, init); this.detail = init.detail ?? null; }
+  }
+  class MouseEvent extends Event {
+    constructor(type, init = {}) {
+      super(type, init);
+      for (const [k, d] of [['clientX', 0], ['clientY', 0], ['screenX', 0], ['screenY', 0], ['button', 0], ['buttons', 0], ['detail', 0]]) {
+        this[k] = init[k] ?? d;
+      }
+    }
+  }
+  class PointerEvent extends MouseEvent {
+    constructor(type, init = {}) {
+      super(type, init);
+      for (const [k, d] of [['pointerId', 0], ['pointerType', ''], ['isPrimary', false], ['pressure', 0], ['width', 1], ['height', 1]]) {
+        this[k] = init[k] ?? d;
+      }
+    }
+  }
+  class Touch {
+    constructor(init) {
+      if (webkitTouch && init !== TOUCH_FACTORY) throw new TypeError('Illegal constructor');
+      if (webkitTouch) return;
+      if (!init || typeof init.identifier !== 'number' || !init.target) throw new TypeError('Touch needs an identifier and a target');
+      Object.assign(this, { clientX: 0, clientY: 0, pageX: 0, pageY: 0, screenX: 0, screenY: 0, force: 0 }, init);
+    }
+  }
+  class TouchList {
+    constructor(touches) { touches.forEach((t, i) => { this[i] = t; }); this.length = touches.length; }
+    item(i) { return this[i] ?? null; }
+    *[Symbol.iterator]() { for (let i = 0; i < this.length; i++) yield this[i]; }
+  }
+  class TouchEvent extends Event {
+    constructor(type, init = {}) {
+      if (webkitTouch) {
+        for (const name of ['touches', 'targetTouches', 'changedTouches']) {
+          if (init[name] !== undefined && !(init[name] instanceof TouchList)) throw new TypeError('Type error');
+        }
+      }
+      super(type, init);
+      // WebIDL sequences are read through their iterator.
+      this.touches = [...(init.touches ?? [])];
+      this.targetTouches = [...(init.targetTouches ?? [])];
+      this.changedTouches = [...(init.changedTouches ?? [])];
+    }
+  }
+  // WebKit's legacy factories: integer positions, client = page - scroll at creation.
+  const legacy = (window, document) => ({
+    createTouch(view, target, identifier, pageX, pageY, screenX, screenY, radiusX, radiusY, rotationAngle, force) {
+      const touch = new Touch(TOUCH_FACTORY);
+      const int = (v) => Math.trunc(Number(v)) | 0;
+      Object.assign(touch, { identifier: int(identifier), target, pageX: int(pageX), pageY: int(pageY),
+        clientX: int(pageX) - window.scrollX, clientY: int(pageY) - window.scrollY, screenX: int(screenX), screenY: int(screenY),
+        radiusX: int(radiusX), radiusY: int(radiusY), rotationAngle: Number(rotationAngle), force: Number(force), view });
+      return touch;
+    },
+    createTouchList(...touches) { return new TouchList(touches); },
+  });
+  return { types: { Event, CustomEvent, MouseEvent, PointerEvent, Touch, TouchEvent }, legacy };
+}
+const TOUCH_FACTORY = Symbol('createTouch');
+
 // Creates a page. Options: readyState ('complete'), visibilityState ('visible'; null
 // leaves document.visibilityState undefined, as in browsers without the Page Visibility
 // API), viewport size, and which message channels exist: `webkit`
-// (window.webkit.messageHandlers.scratchpadInk) and `host` (window.scratchpadInkHost).
+// (window.webkit.messageHandlers.scratchpadInk) and `host` (window.scratchpadInkHost);
+// `omitEvents`: event constructors the window lacks (e.g. ['Touch', 'TouchEvent']);
+// `webkitTouch`: touches as WebKit makes them: `new Touch` is an illegal constructor,
+// document.createTouch and document.createTouchList exist, and the TouchEvent
+// constructor takes TouchList objects only (arrays throw).
 // Every posted string lands in `page.posted` as { channel, text }.
 export function createPage({ readyState = 'complete', visibilityState = 'visible', innerWidth = 800, innerHeight = 600,
-  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false } = {}) {
-  const page = { posted: [], observers: [] };
+  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false, omitEvents = [], webkitTouch = false } = {}) {
+  const page = { posted: [], observers: [], errors: [] };
   const clock = new FakeClock();
-  const window = new EventTargetStub();
-  const document = new EventTargetStub();
+  const window = new EventTargetStub(page);
+  const document = new EventTargetStub(page);
+  Object.defineProperty(document, 'parentTarget', { get: () => window });
   page.window = window;
   page.document = document;
   page.clock = clock;
@@ -161,10 +293,17 @@ export function createPage({ readyState = 'complete', visibilityState = 'visible
     disconnect() { page.observers = page.observers.filter((o) => o !== this); }
   }
 
+  const { types: eventTypes, legacy } = makeEventTypes(webkitTouch);
+  for (const name of Object.keys(eventTypes)) {
+    if (!omitEvents.includes(name)) window[name] = eventTypes[name];
+  }
+  if (webkitTouch) Object.assign(document, legacy(window, document));
   Object.assign(window, {
     document,
     scrollX: 0,
     scrollY: 0,
+    screenX: 0,
+    screenY: 0,
     innerWidth,
     innerHeight,
     MutationObserver,

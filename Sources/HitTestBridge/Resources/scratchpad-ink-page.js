@@ -12,6 +12,8 @@
  *                       selectors the browser rejects) are ignored; a new selector counts
  *                       as a layout change
  *   pushRegions()       post a snapshot now
+ *   replay(batch)       replay a touch's samples into the page as DOM events (see
+ *                       "Replay"); returns nothing, never throws
  *   generation          the page's layout generation (read-only)
  *
  * Messages in (from the native side, as a JavaScript object):
@@ -61,6 +63,67 @@
  * positive again. Because heartbeats are throttled, pushes never come closer together
  * than `throttle` ms; keep throttle below maxAge / 2 for the cache to stay fresh.
  *
+ * Replay: where the platform fixes a touch's owner at touch-down (iOS), a touch the ink
+ * overlay took and the page claimed later cannot be handed to the browser; the native
+ * side passes its samples here instead, in batches, and the script dispatches them as
+ * synthesized DOM events (untrusted: the page's handlers run; default actions such as
+ * focus, scrolling or text selection do not):
+ *   {"type":"replay","touch":<safe integer >= 1>,"pointerType":"touch"|"pen"|"mouse",
+ *    "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
+ *               "pressure":<0...1, optional>}, ...]}
+ * x and y are page (document) coordinates, as in hitTest; each event is dispatched at
+ * client (viewport) coordinates = page - window scroll, the scroll read at that event.
+ * `t` is the sample's original timestamp on the native clock: carried, not interpreted
+ * (but for taps, below). A touch's first batch starts with "down" (no later event is a
+ * "down"); later batches continue it; "up" or "cancel" ends it and is its batch's last
+ * event. Batches of one touch come in order; touches may interleave. A batch is checked
+ * whole before anything is dispatched and is ignored whole (nothing dispatched, nothing
+ * remembered) when anything is wrong: not an object; type not "replay"; touch not a safe
+ * integer >= 1; another pointerType; events not an array of 1 to 4096 events; an event
+ * with another phase, non-finite x, y or t, or a pressure that is not a number in 0...1;
+ * a "down" that is not first, or an event after "up"/"cancel"; a first batch that does
+ * not start with "down", or a "down" for a touch still live; a pointerType other than the
+ * touch's; a "down" while 32 replayed touches are live (the cap; a touch stops being
+ * live at its "up" or "cancel").
+ * For each event, in order:
+ *   1. a PointerEvent: pointerdown / pointermove / pointerup / pointercancel; bubbles,
+ *      composed, cancelable (but pointercancel, as in browsers); pointerId 1000 + touch
+ *      (a touch above 2^31 - 1001 is first taken modulo 2^31 - 1001; a "down" whose
+ *      pointerId a live replayed touch has is refused like a bad batch); pointerType;
+ *      isPrimary (always for "mouse"; else true when no other replayed touch of that
+ *      pointerType was live at its "down"); pressure (the sample's, else 0.5; 0 on up
+ *      and cancel); width and height 1; clientX/Y; screenX/Y = client + window.screenX/Y;
+ *      button 0 on down and up, -1 otherwise; buttons 1 on down and move, else 0.
+ *   2. the legacy events, where the browser can construct them. For "touch": a
+ *      TouchEvent (touchstart / touchmove / touchend / touchcancel; touchcancel is not
+ *      cancelable) with one Touch (identifier = pointerId, page, client and screen
+ *      positions, force = pressure) in changedTouches, and in touches every live
+ *      replayed "touch" (an ended one is in neither touches nor targetTouches). The Touch
+ *      is new Touch({...}); where that constructor is missing or illegal (WebKit) it is
+ *      document.createTouch(...) (WebKit rounds its positions to integers), and where the
+ *      TouchEvent constructor refuses arrays (WebKit) the lists are
+ *      document.createTouchList(...). Skipped when none of these works. For "mouse" and "pen": the
+ *      compatibility mousedown / mousemove / mouseup (nothing for cancel), unless the
+ *      page cancelled the touch's pointerdown (preventDefault), as browsers do.
+ *   3. after an "up" ending a tap, a `click` (MouseEvent, detail 1, to the down target):
+ *      the element under the up point is the down target or inside it, no sample of the
+ *      touch was more than 10 px from its down, and up's t - down's t is 0 to 0.5 s.
+ * Targets: for "touch" and "pen" every event of a touch goes to the element under its
+ * down (implicit pointer capture), even after that element moved or left the document;
+ * for "mouse" each event goes to the element under its own point. Where
+ * elementFromPoint finds nothing (a point outside the viewport) the target is
+ * document.documentElement.
+ * Marks: every event replay() dispatches carries two own, enumerable, read-only
+ * properties, `scratchpadInkReplayed` (true) and `scratchpadInkTime` (the sample's t).
+ * Only listeners in this script's world can see them: where the script runs in an
+ * isolated world (WKContentWorld, a WebKitGTK script world, a Chromium isolated world,
+ * as the hosts here install it) the page's own scripts get another wrapper of the same
+ * event, without them (isTrusted is false there too). So around each replayed event the
+ * script also dispatches on window a CustomEvent `scratchpadinkreplaystart`, whose detail
+ * is the sample's t (a number: every world reads it), and after that event's dispatch
+ * returns a `scratchpadinkreplayend` (same detail). An untrusted event a page handles
+ * between the two is the replay of the sample at that time.
+ *
  * Trust: this script runs inside the page, so the page can read, call or imitate it.
  * The native side treats every message as untrusted and validates it (type, id, sizes,
  * numbers) before use. As a best effort against pages that later overwrite globals,
@@ -92,6 +155,10 @@
   var timeout = w.setTimeout;
   var cancelTimeout = w.clearTimeout;
   var doc = w.document;
+  var isArray = Array.isArray;
+  var PointerEventType = w.PointerEvent, MouseEventType = w.MouseEvent, TouchEventType = w.TouchEvent;
+  var TouchType = w.Touch, CustomEventType = w.CustomEvent;
+  var createTouch = doc.createTouch, createTouchList = doc.createTouchList;
   var ID_PATTERN = /^[0-9a-f]{32}$/;
 
   var options = { selector: '[data-ink-interactive], .interactive', maxAge: 1000, throttle: 100, maxRegions: 5000 };
@@ -274,12 +341,270 @@
     if (changed) { layoutChanged(); } // answers under the old selector no longer hold
   }
 
+  // Replay (see "Replay" above).
+  var MAX_REPLAY_EVENTS = 4096, MAX_REPLAY_TOUCHES = 32;
+  var POINTER_ID_SPAN = 2147483647 - 1000; // pointerId is a 32-bit signed integer
+  var TAP_SLOP = 10, TAP_SECONDS = 0.5;
+  var replaying = record(); // live replayed touches, by touch id
+  var replayingCount = 0;
+
+  function pointerIdFor(touch) { return 1000 + (touch <= POINTER_ID_SPAN ? touch : touch % POINTER_ID_SPAN); }
+
+  function liveReplays() {
+    var out = [];
+    for (var key in replaying) { out[out.length] = replaying[key]; }
+    return out;
+  }
+
+  function readSample(given) {
+    if (given === null || typeof given !== 'object') { return null; }
+    var phase = given.phase, x = given.x, y = given.y, t = given.t, pressure = given.pressure;
+    if (phase !== 'down' && phase !== 'move' && phase !== 'up' && phase !== 'cancel') { return null; }
+    if (!isFiniteNumber(x) || !isFiniteNumber(y) || !isFiniteNumber(t)) { return null; }
+    if (pressure !== undefined && !(isFiniteNumber(pressure) && pressure >= 0 && pressure <= 1)) { return null; }
+    var sample = record();
+    sample.phase = phase;
+    sample.x = x;
+    sample.y = y;
+    sample.t = t;
+    sample.pressure = pressure;
+    return sample;
+  }
+
+  function elementAt(cx, cy) {
+    var element = doc.elementFromPoint(cx, cy);
+    return element ? element : doc.documentElement;
+  }
+
+  function isInside(node, ancestor) {
+    for (var n = node; n; n = n.parentElement) { if (n === ancestor) { return true; } }
+    return false;
+  }
+
+  function mark(event, t) {
+    var replayed = record();
+    replayed.value = true;
+    replayed.enumerable = true;
+    defineProperty(event, 'scratchpadInkReplayed', replayed);
+    var time = record();
+    time.value = t;
+    time.enumerable = true;
+    defineProperty(event, 'scratchpadInkTime', time);
+    return event;
+  }
+
+  // The marker every world can read: a CustomEvent on window whose detail is `t`.
+  function announce(type, t) {
+    if (typeof CustomEventType !== 'function') { return; }
+    try {
+      var init = record();
+      init.detail = t;
+      w.dispatchEvent(mark(new CustomEventType(type, init), t));
+    } catch (e) { /* no announcement; the replay goes on */ }
+  }
+
+  // Dispatches a replayed event; returns dispatchEvent's result (false: cancelled).
+  function dispatchReplayed(target, event, t) {
+    mark(event, t);
+    announce('scratchpadinkreplaystart', t);
+    try { return target.dispatchEvent(event); } finally { announce('scratchpadinkreplayend', t); }
+  }
+
+  function eventInit(cancelable, cx, cy, button, buttons, detail) {
+    var init = record();
+    init.bubbles = true;
+    init.cancelable = cancelable;
+    init.composed = true;
+    init.view = w;
+    init.detail = detail;
+    init.clientX = cx;
+    init.clientY = cy;
+    init.screenX = cx + scrollOffset(w.screenX);
+    init.screenY = cy + scrollOffset(w.screenY);
+    init.button = button;
+    init.buttons = buttons;
+    return init;
+  }
+
+  // A Touch: new Touch({...}) where the browser allows it (Chromium, Firefox), else the
+  // legacy document.createTouch (WebKit, whose Touch constructor is illegal); null if neither.
+  function makeTouch(state, cx, cy, sample, pressure) {
+    var screenX = cx + scrollOffset(w.screenX), screenY = cy + scrollOffset(w.screenY);
+    if (typeof TouchType === 'function') {
+      try {
+        var init = record();
+        init.identifier = state.pointerId;
+        init.target = state.target;
+        init.clientX = cx;
+        init.clientY = cy;
+        init.pageX = sample.x;
+        init.pageY = sample.y;
+        init.screenX = screenX;
+        init.screenY = screenY;
+        init.radiusX = 0.5;
+        init.radiusY = 0.5;
+        init.rotationAngle = 0;
+        init.force = pressure;
+        return new TouchType(init);
+      } catch (e) { /* not constructible here: try the legacy factory */ }
+    }
+    if (typeof createTouch === 'function') {
+      try {
+        return apply(createTouch, doc, [w, state.target, state.pointerId, sample.x, sample.y, screenX, screenY, 0.5, 0.5, 0, pressure]);
+      } catch (e) { /* no legacy factory either */ }
+    }
+    return null;
+  }
+
+  // A TouchEvent whose lists are sequences of touches (Chromium) or, where the browser
+  // takes only TouchList objects (WebKit), lists from document.createTouchList.
+  function makeTouchEvent(type, dict, touches, targetTouches, changedTouches) {
+    dict.touches = touches;
+    dict.targetTouches = targetTouches;
+    dict.changedTouches = changedTouches;
+    try { return new TouchEventType(type, dict); } catch (e) { if (typeof createTouchList !== 'function') { throw e; } }
+    dict.touches = apply(createTouchList, doc, touches);
+    dict.targetTouches = apply(createTouchList, doc, targetTouches);
+    dict.changedTouches = apply(createTouchList, doc, changedTouches);
+    return new TouchEventType(type, dict);
+  }
+
+  function dispatchTouchEvent(state, target, type, cancelable, cx, cy, sample, pressure, ending) {
+    if (typeof TouchEventType !== 'function') { return; }
+    var event;
+    try {
+      var point = makeTouch(state, cx, cy, sample, pressure);
+      if (point === null) { return; } // this browser cannot make touches
+      state.touchPoint = point;
+      var touches = [], targetTouches = [];
+      var live = liveReplays();
+      if (!ending) { touches[0] = point; targetTouches[0] = point; } // an ended touch is in neither
+      for (var i = 0; i < live.length; i += 1) {
+        var other = live[i];
+        if (other.pointerType !== 'touch' || !other.touchPoint || other === state) { continue; }
+        touches[touches.length] = other.touchPoint;
+        if (other.target === state.target) { targetTouches[targetTouches.length] = other.touchPoint; }
+      }
+      var dict = record();
+      dict.bubbles = true;
+      dict.cancelable = cancelable;
+      dict.composed = true;
+      dict.view = w;
+      event = makeTouchEvent(type, dict, touches, targetTouches, [point]);
+    } catch (e) { return; } // this browser cannot construct touch events
+    dispatchReplayed(target, event, sample.t);
+  }
+
+  var POINTER_TYPES = { down: 'pointerdown', move: 'pointermove', up: 'pointerup', cancel: 'pointercancel' };
+  var TOUCH_TYPES = { down: 'touchstart', move: 'touchmove', up: 'touchend', cancel: 'touchcancel' };
+  var MOUSE_TYPES = { down: 'mousedown', move: 'mousemove', up: 'mouseup' };
+
+  function replaySample(state, sample) {
+    var phase = sample.phase;
+    var ending = phase === 'up' || phase === 'cancel';
+    if (ending) {
+      delete replaying[state.touch]; // first: whatever the DOM does, the touch has ended
+      replayingCount -= 1;
+    }
+    var cx = sample.x - scrollOffset(w.scrollX), cy = sample.y - scrollOffset(w.scrollY);
+    var under = elementAt(cx, cy);
+    if (phase === 'down') {
+      state.target = under;
+      state.downX = sample.x;
+      state.downY = sample.y;
+      state.downT = sample.t;
+    } else {
+      var dx = sample.x - state.downX, dy = sample.y - state.downY;
+      if (dx * dx + dy * dy > TAP_SLOP * TAP_SLOP) { state.far = true; }
+    }
+    var target = state.pointerType === 'mouse' ? under : state.target;
+    var pressure = ending ? 0 : (sample.pressure !== undefined ? sample.pressure : 0.5);
+    var button = phase === 'down' || phase === 'up' ? 0 : -1;
+    var buttons = ending ? 0 : 1;
+    var cancelable = phase !== 'cancel';
+    try {
+      if (typeof PointerEventType === 'function') {
+        var init = eventInit(cancelable, cx, cy, button, buttons, 0);
+        init.pointerId = state.pointerId;
+        init.pointerType = state.pointerType;
+        init.isPrimary = state.primary;
+        init.pressure = pressure;
+        init.width = 1;
+        init.height = 1;
+        var proceed = dispatchReplayed(target, new PointerEventType(POINTER_TYPES[phase], init), sample.t);
+        if (phase === 'down' && proceed === false) { state.mouseBlocked = true; }
+      }
+    } catch (e) { /* no pointer event here; the legacy events still go */ }
+    if (state.pointerType === 'touch') {
+      dispatchTouchEvent(state, target, TOUCH_TYPES[phase], cancelable, cx, cy, sample, pressure, ending);
+    } else if (phase !== 'cancel' && !state.mouseBlocked && typeof MouseEventType === 'function') {
+      try {
+        var mouse = new MouseEventType(MOUSE_TYPES[phase], eventInit(true, cx, cy, button, buttons, phase === 'move' ? 0 : 1));
+        dispatchReplayed(target, mouse, sample.t);
+      } catch (e) { /* no compatibility mouse event */ }
+    }
+    if (phase === 'up' && !state.far && sample.t >= state.downT && sample.t - state.downT <= TAP_SECONDS &&
+        isInside(under, state.target) && typeof MouseEventType === 'function') {
+      try {
+        dispatchReplayed(state.target, new MouseEventType('click', eventInit(true, cx, cy, 0, 0, 1)), sample.t);
+      } catch (e) { /* no click */ }
+    }
+  }
+
+  function replay(batch) {
+    try {
+      if (batch === null || typeof batch !== 'object') { return; }
+      // Each field read once (see hitTest).
+      var type = batch.type, touch = batch.touch, pointerType = batch.pointerType, given = batch.events;
+      if (type !== 'replay' || !isSafeInteger(touch) || touch < 1) { return; }
+      if (pointerType !== 'touch' && pointerType !== 'pen' && pointerType !== 'mouse') { return; }
+      if (!isArray(given)) { return; }
+      var count = given.length;
+      if (!isSafeInteger(count) || count < 1 || count > MAX_REPLAY_EVENTS) { return; }
+      var samples = list();
+      for (var i = 0; i < count; i += 1) {
+        var sample = readSample(given[i]);
+        if (sample === null) { return; }
+        if (sample.phase === 'down' && i !== 0) { return; }
+        if ((sample.phase === 'up' || sample.phase === 'cancel') && i !== count - 1) { return; }
+        samples[i] = sample;
+      }
+      var state = replaying[touch];
+      if (samples[0].phase === 'down') {
+        if (state !== undefined || replayingCount >= MAX_REPLAY_TOUCHES) { return; }
+        var pointerId = pointerIdFor(touch);
+        var live = liveReplays();
+        var primary = true;
+        for (var k = 0; k < live.length; k += 1) {
+          if (live[k].pointerId === pointerId) { return; }
+          if (live[k].pointerType === pointerType) { primary = false; }
+        }
+        state = record();
+        state.touch = touch;
+        state.pointerId = pointerId;
+        state.pointerType = pointerType;
+        state.primary = pointerType === 'mouse' ? true : primary;
+        state.far = false;
+        state.mouseBlocked = false;
+        state.touchPoint = null;
+        replaying[touch] = state;
+        replayingCount += 1;
+      } else if (state === undefined || state.pointerType !== pointerType) {
+        return;
+      }
+      for (var j = 0; j < count; j += 1) {
+        try { replaySample(state, samples[j]); } catch (e) { /* a broken DOM: go on with the next sample */ }
+      }
+    } catch (e) { /* never throw into the host's evaluateJavaScript */ }
+  }
+
   rememberMapping(); // generation 1
 
   var api = {
     hitTest: hitTest,
     configure: configure,
     pushRegions: function () { sendNow(); },
+    replay: replay,
     get generation() { return generation; }
   };
   defineProperty(w, 'scratchpadInk', { value: freeze(api), writable: false, configurable: false, enumerable: false });

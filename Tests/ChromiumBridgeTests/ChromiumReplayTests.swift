@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import ChromiumBridge
+import Foundation
+import HitTestBridge
+import Testing
+
+/// The repository's root, from this file's path.
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private func page(_ name: String) -> URL { root.appendingPathComponent("Fixtures/pages/\(name)") }
+
+/// One replayed sample, as the native side sends it.
+private struct Sample {
+    var phase: String, x: Double, y: Double, t: Double
+    var json: String { "{\"phase\":\"\(phase)\",\"x\":\(x),\"y\":\(y),\"t\":\(t)}" }
+}
+
+/// The call the native side evaluates in the page script's world for one batch.
+private func invocation(touch: Int, pointerType: String, _ samples: [Sample]) -> String {
+    let batch = "{\"type\":\"replay\",\"touch\":\(touch),\"pointerType\":\"\(pointerType)\",\"events\":[\(samples.map(\.json).joined(separator: ","))]}"
+    return "(window.scratchpadInk ? (window.scratchpadInk.replay(\(batch)), true) : false);"
+}
+
+/// A listener in the page's own world that logs, in order, every input event it sees
+/// (`!` after a trusted one) and the time the page script announces for each replayed one.
+private let pageLogger = """
+    window.replayLog = []; window.replayTimes = [];
+    ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'touchstart', 'touchmove', 'touchend', 'touchcancel',
+     'mousedown', 'mousemove', 'mouseup', 'click'].forEach(function (type) {
+      document.addEventListener(type, function (e) { window.replayLog.push(e.type + (e.isTrusted ? '!' : '')); }, true);
+    });
+    window.addEventListener('scratchpadinkreplaystart', function (e) { window.replayTimes.push(e.detail); }, true);
+    true
+    """
+
+private let browserPresent = ChromiumPage.browserPath != nil
+
+@Suite("Headless Chromium: a claimed touch replayed into the real page", .enabled(if: browserPresent, "no Chromium installed (scripts/install-test-tools.sh installs it)"), .serialized)
+struct ChromiumReplayTests {
+    @Test("a replayed drag moves a block by the drag's distance; the page counts its events as untrusted replays, in order, with the samples' original times",
+          arguments: ["touch", "pen", "mouse"])
+    func replayedDrag(pointerType: String) throws {
+        let browser = try ChromiumPage(url: page("blocks.html"))
+        defer { browser.close() }
+        #expect(try browser.evaluate(pageLogger, inPageWorld: true) == .bool(true))
+        // block-1 is 96 x 96 at (120, 300): down on its centre, ten moves of 25 px to the right.
+        let t0 = 5.25, step = 0.0625
+        var first = [Sample(phase: "down", x: 168, y: 348, t: t0)]
+        for i in 1...10 { first.append(Sample(phase: "move", x: 168 + 25 * Double(i), y: 348, t: t0 + step * Double(i))) }
+        let up = Sample(phase: "up", x: 418, y: 348, t: 5.9375)
+
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, first)) == .bool(true))
+        // Mid-drag: the page's own handler moved the block by the drag's distance, 250 px.
+        #expect(try browser.evaluate("document.getElementById('block-1').offsetLeft", inPageWorld: true) == .number(370))
+        #expect(try browser.bodyData("lastReplayTime") == "5.875")
+        #expect(try browser.bodyData("replayed") == "11")
+
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, [up])) == .bool(true))
+        // Dropped at 370: its centre (418) lies between block-3's and block-4's.
+        #expect(try browser.bodyData("order") == "block-2,block-3,block-1,block-4")
+        #expect(try browser.bodyData("drags") == "1")
+        #expect(try browser.bodyData("touches") == "1")
+        #expect(try browser.bodyData("events") == "12")  // down, 10 moves, up: each handled once
+        #expect(try browser.bodyData("untrusted") == "12")
+        #expect(try browser.bodyData("trusted") == "0")
+        #expect(try browser.bodyData("replayed") == "12")
+        #expect(try browser.bodyData("lastReplayTime") == "5.9375")
+
+        // In order, untrusted: pointer events, then for a touch its touch event; no compat
+        // mouse events for pen or mouse (the page cancelled pointerdown); no click (a drag).
+        let moves = Array(repeating: pointerType == "touch" ? ["pointermove", "touchmove"] : ["pointermove"], count: 10).flatMap { $0 }
+        let expected = pointerType == "touch"
+            ? ["pointerdown", "touchstart"] + moves + ["pointerup", "touchend"]
+            : ["pointerdown"] + moves + ["pointerup"]
+        #expect(try browser.evaluate("window.replayLog", inPageWorld: true) == .array(expected.map { .string($0) }))
+        let times = (first + [up]).flatMap { Array(repeating: JSONValue.number($0.t), count: pointerType == "touch" ? 2 : 1) }
+        #expect(try browser.evaluate("window.replayTimes", inPageWorld: true) == .array(times))
+    }
+
+    @Test("a replayed tap on a scrolled page lands on the page point it names: the check button counts it and gets a click")
+    func replayedTapOnScrolledPage() throws {
+        let browser = try ChromiumPage(url: page("long.html"))
+        defer { browser.close() }
+        #expect(try browser.evaluate(pageLogger, inPageWorld: true) == .bool(true))
+        #expect(try browser.evaluate("window.scrollTo(0, 1000); window.scrollY", inPageWorld: true) == .number(1000))
+        // check-2 is 160 x 64 at page (820, 1460): client (820, 460) now. Unscrolled, the
+        // same numbers would fall below the viewport.
+        let tap = [Sample(phase: "down", x: 900, y: 1490, t: 12.5), Sample(phase: "up", x: 901, y: 1491, t: 12.625)]
+        #expect(try browser.evaluate(invocation(touch: 7, pointerType: "touch", tap)) == .bool(true))
+        #expect(try browser.bodyData("taps") == "1")
+        #expect(try browser.bodyData("replayed") == "2")
+        #expect(try browser.bodyData("lastReplayTime") == "12.625")
+        #expect(try browser.evaluate("window.replayLog", inPageWorld: true)
+            == .array(["pointerdown", "touchstart", "pointerup", "touchend", "click"].map { .string($0) }))
+        #expect(try browser.evaluate("document.activeElement === document.getElementById('check-2')", inPageWorld: true) == .bool(false))  // untrusted: no focus
+    }
+
+    @Test("a bad batch dispatches nothing and the call still evaluates to true; without the page script it evaluates to false")
+    func badBatches() throws {
+        let browser = try ChromiumPage(url: page("blocks.html"))
+        defer { browser.close() }
+        #expect(try browser.evaluate(pageLogger, inPageWorld: true) == .bool(true))
+        let down = Sample(phase: "down", x: 168, y: 348, t: 1)
+        #expect(try browser.evaluate(invocation(touch: 0, pointerType: "touch", [down])) == .bool(true))
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: "finger", [down])) == .bool(true))
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: "touch", [Sample(phase: "move", x: 168, y: 348, t: 1)])) == .bool(true))
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: "touch", [down, down])) == .bool(true))
+        #expect(try browser.evaluate("window.replayLog", inPageWorld: true) == .array([]))
+        #expect(try browser.bodyData("events") == "0")
+        // The page's own world has no page script (hostile pages may fake one; blocks.html does not).
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: "touch", [down]), inPageWorld: true) == .bool(false))
+    }
+}
+#endif

@@ -1,0 +1,356 @@
+// Tests for scratchpadInk.replay(batch) in Sources/HitTestBridge/Resources/scratchpad-ink-page.js
+// (see "Replay" in its header), run with
+//   node --test Tests/PageScript/        (or: node Tests/PageScript/replay.test.mjs)
+// The DOM stand-in (dom-stub.mjs) dispatches with capture and bubbling, as a browser does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createPage } from './dom-stub.mjs';
+
+const INPUT_TYPES = ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'touchstart', 'touchmove', 'touchend',
+  'touchcancel', 'mousedown', 'mousemove', 'mouseup', 'click'];
+
+// A page with two boxes side by side and a child inside the first.
+function boxesPage(options) {
+  const page = createPage(options);
+  const a = page.add('div', { id: 'a', rect: { x: 0, y: 0, width: 100, height: 100 } });
+  page.add('span', { id: 'a-child', rect: { x: 10, y: 10, width: 20, height: 20 } }, a);
+  page.add('div', { id: 'b', rect: { x: 100, y: 0, width: 100, height: 100 } });
+  page.add('div', { id: 'low', rect: { x: 0, y: 1000, width: 100, height: 100 } });
+  return page;
+}
+
+// Records every input event window sees in its capture phase (so before any page handler).
+function record(page, types = INPUT_TYPES) {
+  const seen = [];
+  for (const type of types) {
+    page.window.addEventListener(type, (event) => { seen.push(event); }, true);
+  }
+  return seen;
+}
+const names = (events) => events.map((e) => `${e.type}@${e.target.id || e.target.tagName}`);
+
+const ev = (phase, x, y, t, extra = {}) => ({ phase, x, y, t, ...extra });
+const batch = (touch, events, pointerType = 'touch') => ({ type: 'replay', touch, pointerType, events });
+
+test('a touch drag dispatches pointer then touch events, in sample order, to the down target', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page);
+  assert.equal(ink.replay(batch(1, [ev('down', 50, 50, 10.0), ev('move', 80, 50, 10.016)])), undefined);
+  ink.replay(batch(1, [ev('move', 150, 50, 10.033), ev('up', 150, 50, 10.05)]));
+  assert.deepEqual(names(seen), ['pointerdown@a', 'touchstart@a', 'pointermove@a', 'touchmove@a',
+    'pointermove@a', 'touchmove@a', 'pointerup@a', 'touchend@a']); // over b, still a: implicit capture; no click (moved)
+  assert.deepEqual(seen.map((e) => e.scratchpadInkTime), [10.0, 10.0, 10.016, 10.016, 10.033, 10.033, 10.05, 10.05]);
+  assert.ok(seen.every((e) => e.scratchpadInkReplayed === true && e.isTrusted === false));
+  assert.ok(seen.every((e) => e.bubbles && e.composed));
+  assert.deepEqual(page.errors, []);
+});
+
+test('positions: page coordinates become client coordinates with the scroll read at each event; screen adds window.screenX/Y', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page);
+  page.scrollTo(5, 1000);
+  page.window.screenX = 7;
+  page.window.screenY = 30;
+  ink.replay(batch(3, [ev('down', 25, 1020, 1), ev('move', 30.5, 1030.25, 1.01)]));
+  page.scrollTo(5, 990); // the page scrolled between batches
+  ink.replay(batch(3, [ev('up', 30.5, 1030.25, 1.02)]));
+  assert.deepEqual(seen.filter((e) => e.type.startsWith('pointer')).map((e) => [e.type, e.target.id, e.clientX, e.clientY, e.screenX, e.screenY]), [
+    ['pointerdown', 'low', 20, 20, 27, 50],
+    ['pointermove', 'low', 25.5, 30.25, 32.5, 60.25],
+    ['pointerup', 'low', 25.5, 40.25, 32.5, 70.25],
+  ]);
+  const touch = seen.find((e) => e.type === 'touchmove').changedTouches[0];
+  assert.deepEqual([touch.pageX, touch.pageY, touch.clientX, touch.clientY, touch.screenX, touch.screenY], [30.5, 1030.25, 25.5, 30.25, 32.5, 60.25]);
+});
+
+test('pointer fields: id 1000 + touch, type, primary, pressure, button, buttons, cancelable', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown', 'pointermove', 'pointerup', 'pointercancel']);
+  ink.replay(batch(5, [ev('down', 10, 50, 0), ev('move', 12, 50, 0.01, { pressure: 0.8 })], 'pen'));
+  ink.replay(batch(6, [ev('down', 150, 50, 0.02)], 'pen')); // a second pen while the first is down: not primary
+  ink.replay(batch(5, [ev('up', 12, 50, 0.03, { pressure: 0.7 })], 'pen'));
+  ink.replay(batch(6, [ev('cancel', 150, 50, 0.04)], 'pen'));
+  const fields = (e) => [e.type, e.pointerId, e.pointerType, e.isPrimary, e.pressure, e.button, e.buttons, e.cancelable, e.width, e.height];
+  assert.deepEqual(seen.map(fields), [
+    ['pointerdown', 1005, 'pen', true, 0.5, 0, 1, true, 1, 1],
+    ['pointermove', 1005, 'pen', true, 0.8, -1, 1, true, 1, 1],
+    ['pointerdown', 1006, 'pen', false, 0.5, 0, 1, true, 1, 1],
+    ['pointerup', 1005, 'pen', true, 0, 0, 0, true, 1, 1],
+    ['pointercancel', 1006, 'pen', false, 0, -1, 0, false, 1, 1],
+  ]);
+});
+
+test('implicit capture for touch and pen; the element under each point for mouse', () => {
+  for (const [pointerType, expected] of [
+    ['touch', ['pointerdown@a-child', 'pointermove@a-child', 'pointerup@a-child']],
+    ['pen', ['pointerdown@a-child', 'pointermove@a-child', 'pointerup@a-child']],
+    ['mouse', ['pointerdown@a-child', 'pointermove@b', 'pointerup@a']],
+  ]) {
+    const page = boxesPage();
+    const ink = page.load();
+    const seen = record(page, ['pointerdown', 'pointermove', 'pointerup']);
+    ink.replay(batch(1, [ev('down', 15, 15, 0), ev('move', 150, 50, 0.1), ev('up', 60, 60, 0.2)], pointerType));
+    assert.deepEqual(names(seen), expected, pointerType);
+  }
+});
+
+test('the down target keeps the touch after it moves away or leaves the document; outside the viewport is documentElement', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown', 'pointermove', 'pointerup']);
+  ink.replay(batch(1, [ev('down', 150, 50, 0)]));
+  const b = page.document.querySelector('#b');
+  b.remove();
+  ink.replay(batch(1, [ev('move', 160, 50, 0.1), ev('up', 170, 50, 0.2)]));
+  assert.deepEqual(seen.map((e) => e.target), [b, b, b]);
+  seen.length = 0;
+  ink.replay(batch(2, [ev('down', 50, 5000, 1), ev('up', 50, 5000, 1.1)], 'mouse'));
+  assert.deepEqual(seen.map((e) => e.target), [page.document.documentElement, page.document.documentElement]);
+});
+
+test('mouse and pen get compatibility mouse events, touch gets touch events; a cancelled pointerdown stops the mouse events', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page);
+  ink.replay(batch(1, [ev('down', 50, 50, 0), ev('move', 80, 50, 0.05), ev('up', 90, 50, 0.1)], 'mouse'));
+  assert.deepEqual(seen.map((e) => e.type), ['pointerdown', 'mousedown', 'pointermove', 'mousemove', 'pointerup', 'mouseup']);
+  assert.deepEqual(seen.filter((e) => e.type.startsWith('mouse')).map((e) => [e.button, e.buttons, e.detail]), [[0, 1, 1], [-1, 1, 0], [0, 0, 1]]);
+  seen.length = 0;
+  ink.replay(batch(2, [ev('down', 50, 50, 1), ev('cancel', 50, 50, 1.1)], 'pen'));
+  assert.deepEqual(seen.map((e) => e.type), ['pointerdown', 'mousedown', 'pointercancel']); // no mouse event for cancel
+  seen.length = 0;
+  const cancel = (e) => e.preventDefault();
+  page.window.addEventListener('pointerdown', cancel);
+  ink.replay(batch(3, [ev('down', 50, 50, 2), ev('move', 80, 50, 2.05), ev('up', 90, 50, 2.1)], 'mouse'));
+  ink.replay(batch(4, [ev('down', 50, 50, 3), ev('move', 80, 50, 3.05), ev('cancel', 90, 50, 3.1)], 'touch'));
+  assert.deepEqual(seen.map((e) => e.type), ['pointerdown', 'pointermove', 'pointerup',
+    'pointerdown', 'touchstart', 'pointermove', 'touchmove', 'pointercancel', 'touchcancel']); // touch events are not stopped
+  assert.equal(seen.find((e) => e.type === 'touchcancel').cancelable, false);
+});
+
+test('touch events: changedTouches holds the touch; touches and targetTouches the live replayed touches', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['touchstart', 'touchmove', 'touchend']);
+  ink.replay(batch(1, [ev('down', 50, 50, 0)]));
+  ink.replay(batch(2, [ev('down', 150, 50, 0.01)]));
+  ink.replay(batch(7, [ev('down', 60, 50, 0.015)], 'pen')); // not a touch: in no touch list
+  ink.replay(batch(1, [ev('move', 55, 50, 0.02)]));
+  ink.replay(batch(1, [ev('up', 55, 50, 0.03)]));
+  ink.replay(batch(2, [ev('up', 150, 50, 0.04)]));
+  const ids = (list) => list.map((t) => t.identifier);
+  assert.deepEqual(seen.map((e) => [e.type, ids(e.changedTouches), ids(e.touches), ids(e.targetTouches)]), [
+    ['touchstart', [1001], [1001], [1001]],
+    ['touchstart', [1002], [1002, 1001], [1002]],
+    ['touchmove', [1001], [1001, 1002], [1001]],
+    ['touchend', [1001], [1002], []],
+    ['touchend', [1002], [], []],
+  ]);
+  const first = seen[0].changedTouches[0];
+  assert.equal(first.target.id, 'a');
+  assert.equal(first.force, 0.5);
+  assert.equal(seen[3].changedTouches[0].force, 0);
+});
+
+test('a tap (same element, within 10 px and 0.5 s) ends with a click; a drag, a slow press, a cancel or leaving the element do not', () => {
+  const clicks = (pointerType, events) => {
+    const page = boxesPage();
+    const ink = page.load();
+    const seen = record(page, ['click', 'pointerup']);
+    ink.replay(batch(1, events, pointerType));
+    return names(seen);
+  };
+  for (const pointerType of ['touch', 'pen', 'mouse']) {
+    assert.deepEqual(clicks(pointerType, [ev('down', 15, 15, 0), ev('move', 20, 20, 0.1), ev('up', 22, 22, 0.5)]),
+      ['pointerup@a-child', 'click@a-child'], pointerType);
+    assert.deepEqual(clicks(pointerType, [ev('down', 15, 15, 0), ev('move', 26, 15, 0.1), ev('up', 15, 15, 0.2)]),
+      ['pointerup@a-child'], pointerType); // went 11 px away
+    assert.deepEqual(clicks(pointerType, [ev('down', 15, 15, 0), ev('up', 15, 15, 0.51)]), ['pointerup@a-child'], pointerType);
+    assert.deepEqual(clicks(pointerType, [ev('down', 15, 15, 0), ev('cancel', 15, 15, 0.1)]), [], pointerType);
+  }
+  // Up on the parent, 8 px away: not inside the down target.
+  assert.deepEqual(clicks('touch', [ev('down', 29, 15, 0), ev('up', 37, 15, 0.1)]), ['pointerup@a-child']);
+  assert.deepEqual(clicks('mouse', [ev('down', 29, 15, 0), ev('up', 37, 15, 0.1)]), ['pointerup@a']);
+  // Down on the parent, up on its child: inside.
+  assert.deepEqual(clicks('touch', [ev('down', 35, 15, 0), ev('up', 28, 15, 0.1)]), ['pointerup@a', 'click@a']);
+});
+
+test('the replay marks are own, enumerable, read-only properties; the time is the original t', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown']);
+  ink.replay(batch(1, [ev('down', 15, 15, 123456.789012)]));
+  const event = seen[0];
+  for (const [name, value] of [['scratchpadInkReplayed', true], ['scratchpadInkTime', 123456.789012]]) {
+    const descriptor = Object.getOwnPropertyDescriptor(event, name);
+    assert.deepEqual(descriptor, { value, writable: false, enumerable: true, configurable: false });
+  }
+  assert.throws(() => { 'use strict'; event.scratchpadInkTime = 0; }, TypeError);
+  assert.equal(event.scratchpadInkTime, 123456.789012);
+});
+
+test('every replayed event is bracketed by scratchpadinkreplaystart/end on window, detail t, for listeners in other worlds', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const log = [];
+  const globalWindow = page.run('window'); // the script's window: the vm's global proxy of page.window
+  for (const type of ['scratchpadinkreplaystart', 'scratchpadinkreplayend']) {
+    page.window.addEventListener(type, (e) => log.push([type.slice(19), e.detail, e.bubbles, e.target === globalWindow]));
+  }
+  page.document.addEventListener('pointerdown', (e) => log.push([e.type, e.scratchpadInkTime]));
+  page.document.addEventListener('touchstart', (e) => log.push([e.type, e.scratchpadInkTime]));
+  ink.replay(batch(1, [ev('down', 15, 15, 4.25)]));
+  assert.deepEqual(log, [
+    ['start', 4.25, false, true], ['pointerdown', 4.25], ['end', 4.25, false, true],
+    ['start', 4.25, false, true], ['touchstart', 4.25], ['end', 4.25, false, true],
+  ]);
+});
+
+test('invalid batches dispatch nothing, remember nothing and do not throw', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page);
+  const down = ev('down', 15, 15, 0);
+  const throwing = { type: 'replay', touch: 1, pointerType: 'touch', get events() { throw new Error('boom'); } };
+  const throwingEvent = [down, { phase: 'move', x: 1, get y() { throw new Error('boom'); }, t: 1 }];
+  const invalid = [
+    null, undefined, 42, 'replay', JSON.stringify(batch(1, [down])), [], throwing,
+    { ...batch(1, [down]), type: 'Replay' },
+    { ...batch(1, [down]), type: 'hitTest' },
+    batch(0, [down]), batch(-1, [down]), batch(1.5, [down]), batch('1', [down]), batch(2 ** 53, [down]), batch(NaN, [down]),
+    batch(1, [down], 'finger'), { ...batch(1, [down]), pointerType: undefined }, batch(1, [down], 'TOUCH'),
+    batch(1, []), batch(1, { 0: down, length: 1 }), batch(1, down), batch(1, undefined),
+    batch(1, [down, ev('jump', 1, 1, 1)]),
+    batch(1, [down, ev('move', NaN, 1, 1)]), batch(1, [down, ev('move', 1, Infinity, 1)]), batch(1, [down, ev('move', 1, 1, NaN)]),
+    batch(1, [down, ev('move', '1', 1, 1)]), batch(1, [ev('down', 15, 15, '0')]), batch(1, [down, ev('move', 1, 1)]),
+    batch(1, [ev('down', 15, 15, 0, { pressure: 1.01 })]), batch(1, [ev('down', 15, 15, 0, { pressure: -0.1 })]),
+    batch(1, [ev('down', 15, 15, 0, { pressure: '0.5' })]), batch(1, [ev('down', 15, 15, 0, { pressure: null })]),
+    batch(1, [down, null]), batch(1, [down, 7]), batch(1, throwingEvent),
+    batch(1, [down, ev('down', 16, 16, 1)]), // a second down
+    batch(1, [down, ev('up', 15, 15, 1), ev('move', 15, 15, 2)]), // an event after up
+    batch(1, [down, ev('cancel', 15, 15, 1), ev('up', 15, 15, 2)]),
+    batch(1, [ev('move', 15, 15, 0)]), // a touch that never went down
+    batch(1, [ev('up', 15, 15, 0)]),
+  ];
+  for (const bad of invalid) {
+    assert.doesNotThrow(() => ink.replay(bad));
+  }
+  assert.doesNotThrow(() => ink.replay());
+  assert.deepEqual(names(seen), []);
+  // Nothing was remembered: touch 1 is not live, so a valid first batch is taken.
+  ink.replay(batch(1, [down]));
+  assert.deepEqual(names(seen), ['pointerdown@a-child', 'touchstart@a-child']);
+  seen.length = 0;
+  // Against the live touch: a second down, another pointerType, a move batch after its end.
+  ink.replay(batch(1, [ev('down', 15, 15, 1)]));
+  ink.replay(batch(1, [ev('move', 15, 15, 1)], 'pen'));
+  assert.deepEqual(names(seen), []);
+  ink.replay(batch(1, [ev('up', 15, 15, 2)]));
+  ink.replay(batch(1, [ev('move', 15, 15, 3)]));
+  assert.deepEqual(names(seen), ['pointerup@a-child', 'touchend@a-child']);
+  assert.deepEqual(page.errors, []);
+});
+
+test('cap: at most 4096 events a batch; a longer batch is ignored whole', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown', 'pointermove', 'pointerup']);
+  const moves = (n, t0) => Array.from({ length: n }, (_, i) => ev('move', 20 + (i % 50), 20, t0 + i / 1000));
+  ink.replay(batch(1, [ev('down', 20, 20, 0), ...moves(4095, 0.001)]));
+  assert.equal(seen.length, 4096);
+  ink.replay(batch(1, moves(4097, 10)));
+  assert.equal(seen.length, 4096);
+  ink.replay(batch(1, [...moves(4095, 20), ev('up', 20, 20, 30)]));
+  assert.equal(seen.length, 8192);
+  assert.equal(seen.at(-1).type, 'pointerup');
+  assert.equal(seen.at(-1).scratchpadInkTime, 30);
+});
+
+test('cap: at most 32 live replayed touches; an ended touch frees its place', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown', 'pointerup']);
+  for (let touch = 1; touch <= 33; touch += 1) {
+    ink.replay(batch(touch, [ev('down', touch, 50, touch)], touch % 2 ? 'touch' : 'pen'));
+  }
+  assert.equal(seen.length, 32);
+  assert.ok(!seen.some((e) => e.pointerId === 1033));
+  ink.replay(batch(33, [ev('move', 40, 50, 34)])); // 33 never went down
+  ink.replay(batch(5, [ev('up', 5, 50, 35)]));
+  ink.replay(batch(33, [ev('down', 33, 50, 36)]));
+  ink.replay(batch(34, [ev('down', 34, 50, 37)])); // full again
+  assert.deepEqual(seen.slice(32).map((e) => [e.type, e.pointerId]), [['pointerup', 1005], ['pointerdown', 1033]]);
+});
+
+test('touch ids beyond the 32-bit pointerId range are folded; a fold that hits a live touch is refused', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown']);
+  const span = 2 ** 31 - 1 - 1000;
+  ink.replay(batch(span, [ev('down', 1, 1, 0)]));
+  ink.replay(batch(span + 7, [ev('down', 1, 1, 0)]));
+  ink.replay(batch(Number.MAX_SAFE_INTEGER, [ev('down', 1, 1, 0)]));
+  ink.replay(batch(7, [ev('down', 1, 1, 0)])); // folds onto the same pointerId as span + 7
+  assert.deepEqual(seen.map((e) => e.pointerId), [2 ** 31 - 1, 1007, 1000 + (Number.MAX_SAFE_INTEGER % span)]);
+});
+
+test('without Touch or TouchEvent the pointer events still go; without PointerEvent the legacy events still go', () => {
+  for (const omitEvents of [['Touch'], ['TouchEvent']]) {
+    const page = boxesPage({ omitEvents });
+    const ink = page.load();
+    const seen = record(page);
+    ink.replay(batch(1, [ev('down', 15, 15, 0), ev('up', 15, 15, 0.1)]));
+    assert.deepEqual(names(seen), ['pointerdown@a-child', 'pointerup@a-child', 'click@a-child'], String(omitEvents));
+  }
+  const page = boxesPage({ omitEvents: ['PointerEvent'] });
+  const ink = page.load();
+  const seen = record(page);
+  ink.replay(batch(1, [ev('down', 15, 15, 0), ev('up', 15, 15, 0.1)]));
+  ink.replay(batch(2, [ev('down', 15, 15, 1), ev('up', 15, 15, 1.1)], 'mouse'));
+  assert.deepEqual(names(seen), ['touchstart@a-child', 'touchend@a-child', 'click@a-child',
+    'mousedown@a-child', 'mouseup@a-child', 'click@a-child']);
+});
+
+test('where new Touch is illegal and TouchEvent takes only TouchLists (WebKit), touches come from document.createTouch and createTouchList', () => {
+  const page = boxesPage({ webkitTouch: true });
+  const ink = page.load();
+  const seen = record(page, ['touchstart', 'touchmove', 'touchend']);
+  page.scrollTo(0, 1000);
+  ink.replay(batch(1, [ev('down', 20.6, 1020.4, 0, { pressure: 0.25 })]));
+  ink.replay(batch(2, [ev('down', 50, 1050, 0.01)]));
+  ink.replay(batch(1, [ev('move', 30, 1030, 0.02), ev('up', 30, 1030, 0.03)]));
+  const ids = (list) => [...list].map((t) => t.identifier);
+  assert.deepEqual(seen.map((e) => [e.type, e.target.id, ids(e.changedTouches), ids(e.touches), e.scratchpadInkTime]), [
+    ['touchstart', 'low', [1001], [1001], 0],
+    ['touchstart', 'low', [1002], [1002, 1001], 0.01],
+    ['touchmove', 'low', [1001], [1001, 1002], 0.02],
+    ['touchend', 'low', [1001], [1002], 0.03],
+  ]);
+  const first = seen[0].changedTouches[0];
+  assert.deepEqual([first.pageX, first.pageY, first.clientX, first.clientY, first.force, first.target.id], [20, 1020, 20, 20, 0.25, 'low']);
+});
+
+test('a page handler that throws, or replaces the event constructors afterwards, does not stop or change the replay', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  page.run(`
+    window.addEventListener('pointerdown', function () { throw new Error('page bug'); });
+    PointerEvent = function () { throw new Error('replaced'); };
+    Touch = undefined;
+  `);
+  const seen = record(page);
+  ink.replay(batch(1, [ev('down', 15, 15, 0), ev('up', 15, 15, 0.1)]));
+  assert.deepEqual(names(seen), ['pointerdown@a-child', 'touchstart@a-child', 'pointerup@a-child', 'touchend@a-child', 'click@a-child']);
+  assert.equal(page.errors.length, 1);
+});
+
+test('replay is part of the frozen api', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  assert.equal(typeof ink.replay, 'function');
+  assert.throws(() => { ink.replay = () => {}; }, TypeError);
+  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'generation', 'hitTest', 'pushRegions', 'replay']);
+});
