@@ -146,6 +146,8 @@ package struct EngineHost: Sendable {
     package var generation: UInt64 { broker.generation }
     /// The mapping from canvas points to page coordinates the bridge uses now.
     package var transform: PageTransform { broker.transform }
+    /// The generation of the region snapshot held, if any.
+    package var snapshotGeneration: UInt64? { broker.cache.entry?.snapshot.generation }
     /// The region snapshot held, when it is fresh for the current layout at `now`.
     package func freshSnapshot(now: Double) -> RegionCache.Entry? { broker.freshSnapshot(now: now) }
     /// What a fresh region snapshot says about a canvas point at `now` (no side effects).

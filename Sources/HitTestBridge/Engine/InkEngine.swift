@@ -82,6 +82,9 @@ public struct InkEngine: Sendable {
     /// Whether the round trip with this id still has a question waiting for it: a transport
     /// about to send a request checks this, so an abandoned question never reaches the page.
     public func isWaiting(for roundTrip: QueryToken) -> Bool { host.isWaiting(for: roundTrip) }
+    /// The layout generation of the region snapshot the engine holds (fresh or not); `nil`
+    /// before the page pushed one.
+    public var snapshotGeneration: UInt64? { host.snapshotGeneration }
     /// Touches the engine maps from platform identifiers and has not finished.
     public var trackedTouches: Int { identities.count }
     /// Questions waiting for a round trip.

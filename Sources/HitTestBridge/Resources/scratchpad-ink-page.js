@@ -34,7 +34,9 @@
  *
  * Generation: starts at 1 and increases by 1 whenever the layout may have changed
  * (window resize; any scroll, seen by a capturing listener on window; DOM mutations;
- * configure()). Each increase schedules a snapshot push, throttled to at most one push
+ * configure(); the window's load event and the document's fonts becoming ready, since
+ * stylesheets, images and web fonts change the layout without a DOM mutation, and this
+ * script may run before they are applied). Each increase schedules a snapshot push, throttled to at most one push
  * per `throttle` ms: a change inside the window schedules a single trailing push that
  * carries the latest generation. One snapshot is pushed once the document is ready.
  *
@@ -610,6 +612,14 @@
   defineProperty(w, 'scratchpadInk', { value: freeze(api), writable: false, configurable: false, enumerable: false });
 
   w.addEventListener('resize', layoutChanged, { passive: true });
+  // Stylesheets, images and fonts that arrive after this script ran move things without a
+  // DOM mutation: a snapshot taken before them would route touches to the wrong places.
+  if (doc.readyState !== 'complete') { w.addEventListener('load', layoutChanged, { once: true }); }
+  try {
+    if (doc.fonts && doc.fonts.ready && typeof doc.fonts.ready.then === 'function') {
+      doc.fonts.ready.then(function () { layoutChanged(); });
+    }
+  } catch (e) { /* no font loading API */ }
   // Scroll events of the document and of scrollable elements all pass window in the capture phase.
   w.addEventListener('scroll', layoutChanged, { capture: true, passive: true });
   doc.addEventListener('visibilitychange', visibilityChanged);

@@ -216,9 +216,12 @@ public final class ScratchpadWindow {
             transform = view
             deliver(.layout(view, generation: nil))
         }
-        // The page script pushes its first snapshot when the document is ready; wait for it
-        // so the cache can answer from the first touch.
-        GTK.spin(timeout: 2) { engine.bridgeMetrics.snapshotsAccepted > 0 }
+        // The page script pushes a snapshot when the document is ready and again when the page
+        // has loaded (stylesheets and fonts move things); wait for the one of the page's
+        // current layout generation, so the cache can answer from the first touch.
+        let generation = (try? page.evaluate("window.scratchpadInk ? window.scratchpadInk.generation : 0")).flatMap { $0 }
+            .flatMap { UInt64($0) } ?? 1
+        GTK.spin(timeout: 2) { (engine.snapshotGeneration ?? 0) >= generation }
         updateInputShape()
     }
 

@@ -20,14 +20,19 @@ extension WebKitGTK {
         static let countEvents = """
             (function () {
               var seen = { all: 0, trusted: 0, untrusted: 0, replayed: 0, first: null, last: null, order: [] };
+              // The page script announces each replayed event to other worlds (its own
+              // properties on the event are not visible here): the detail is the sample's time.
+              var announced = null;
+              window.addEventListener('scratchpadinkreplaystart', function (e) { announced = e.detail; }, true);
+              window.addEventListener('scratchpadinkreplayend', function () { announced = null; }, true);
               ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'touchstart', 'touchmove', 'touchend',
                'touchcancel', 'mousedown', 'mousemove', 'mouseup', 'click'].forEach(function (type) {
                 window.addEventListener(type, function (e) {
                   seen.all += 1;
                   if (e.isTrusted) { seen.trusted += 1; } else { seen.untrusted += 1; }
-                  if (e.scratchpadInkReplayed === true && type.indexOf('pointer') === 0) {
+                  if (!e.isTrusted && typeof announced === 'number' && type.indexOf('pointer') === 0) {
                     seen.replayed += 1;
-                    seen.order.push(e.scratchpadInkTime);
+                    seen.order.push(announced);
                   }
                   if (type.indexOf('pointer') === 0) {
                     var at = [Math.round(e.clientX), Math.round(e.clientY)];
