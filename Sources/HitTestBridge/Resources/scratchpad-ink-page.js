@@ -89,7 +89,7 @@
  * live at its "up" or "cancel").
  * For each event, in order:
  *   1. a PointerEvent: pointerdown / pointermove / pointerup / pointercancel; bubbles,
- *      composed, cancelable (but pointercancel, as in browsers); pointerId 1000 + touch
+ *      composed, cancelable (all but pointercancel, as in browsers); pointerId 1000 + touch
  *      (a touch above 2^31 - 1001 is first taken modulo 2^31 - 1001; a "down" whose
  *      pointerId a live replayed touch has is refused like a bad batch); pointerType;
  *      isPrimary (always for "mouse"; else true when no other replayed touch of that
@@ -104,9 +104,10 @@
  *      is new Touch({...}); where that constructor is missing or illegal (WebKit) it is
  *      document.createTouch(...) (WebKit rounds its positions to integers), and where the
  *      TouchEvent constructor refuses arrays (WebKit) the lists are
- *      document.createTouchList(...). Skipped when none of these works. For "mouse" and "pen": the
- *      compatibility mousedown / mousemove / mouseup (nothing for cancel), unless the
- *      page cancelled the touch's pointerdown (preventDefault), as browsers do.
+ *      document.createTouchList(...); no touch event when none of these works.
+ *      For "mouse" and "pen": the compatibility mousedown / mousemove / mouseup (nothing
+ *      for cancel), unless the page cancelled the touch's pointerdown (preventDefault),
+ *      as browsers do.
  *   3. after an "up" ending a tap, a `click` (MouseEvent, detail 1, to the down target):
  *      the element under the up point is the down target or inside it, no sample of the
  *      touch was more than 10 px from its down, and up's t - down's t is 0 to 0.5 s.
