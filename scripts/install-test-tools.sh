@@ -3,7 +3,9 @@
 #   node      runs the page script's tests (Tests/PageScript) with a DOM stand-in;
 #   chromium  the real browser of the end-to-end tests (Tests/ChromiumBridgeTests);
 #   WebKitGTK (libwebkit2gtk-4.1-dev), xvfb and xauth: the WebKit oracle and the native
-#             GTK front end (Integrations/GTK), whose tests run under xvfb-run.
+#             GTK front end (Integrations/GTK), whose tests run under xvfb-run;
+#   libxtst-dev  XTest, with which the GTK tests drive the real pointer and read the real
+#             screen (Integrations/GTK links it).
 # Safe to run again. Without a package manager it says what is missing, and the tests
 # that need it report themselves as skipped, by name.
 set -uo pipefail
@@ -16,6 +18,7 @@ done
 [ -n "${CHROMIUM:-}" ] && [ -x "${CHROMIUM}" ] && browser=$CHROMIUM
 [ -z "$browser" ] && missing+=(chromium)
 pkg-config --exists webkit2gtk-4.1 gtk+-3.0 2>/dev/null || missing+=(libwebkit2gtk-4.1-dev pkg-config)
+pkg-config --exists xtst 2>/dev/null || missing+=(libxtst-dev)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 command -v xauth >/dev/null 2>&1 || missing+=(xauth)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -37,7 +40,7 @@ if command -v chromium >/dev/null 2>&1 || [ -n "$browser" ]; then
 else
   echo "test tools: could not install chromium; the browser tests will be skipped" >&2
 fi
-if pkg-config --exists webkit2gtk-4.1 gtk+-3.0 2>/dev/null && command -v xvfb-run >/dev/null 2>&1; then
+if pkg-config --exists webkit2gtk-4.1 gtk+-3.0 xtst 2>/dev/null && command -v xvfb-run >/dev/null 2>&1; then
   echo "test tools: WebKitGTK $(pkg-config --modversion webkit2gtk-4.1), GTK $(pkg-config --modversion gtk+-3.0), xvfb-run"
 else
   echo "test tools: could not install WebKitGTK or Xvfb; the WebKit and GTK tests will be skipped" >&2

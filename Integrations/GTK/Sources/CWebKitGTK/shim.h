@@ -9,6 +9,8 @@
 #include <cairo.h>
 #include <math.h>
 #include <stdint.h>
+#include <gdk/gdkx.h>
+#include <X11/extensions/XTest.h>
 
 /// g_signal_connect, as a function.
 static inline gulong scratchpad_connect(gpointer instance, const char *signal, GCallback callback, gpointer data) {
@@ -241,6 +243,48 @@ static inline GByteArray *scratchpad_widget_png(GtkWidget *widget) {
     cairo_surface_destroy(surface);
     if (status != CAIRO_STATUS_SUCCESS) { g_byte_array_unref(png); return NULL; }
     return png;
+}
+
+// The real display, for tests that look and act as a user would: the pointer moved and
+// pressed through XTest (real X input: the X server and GDK route it, input shapes
+// included), and the screen read back from the X server (what a user sees, not what a
+// widget would draw off screen).
+
+/// The X display under GDK, or NULL when GDK does not run on X11.
+static inline Display *scratchpad_x_display(void) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (!display || !GDK_IS_X11_DISPLAY(display)) { return NULL; }
+    return GDK_DISPLAY_XDISPLAY(display);
+}
+
+/// Whether the display has the XTest extension (Xvfb has it).
+static inline int scratchpad_xtest_available(void) {
+    Display *display = scratchpad_x_display();
+    int event = 0, error = 0, major = 0, minor = 0;
+    return display ? XTestQueryExtension(display, &event, &error, &major, &minor) : 0;
+}
+
+/// Moves the real pointer to root-window coordinates.
+static inline void scratchpad_xtest_move(int x, int y) {
+    Display *display = scratchpad_x_display();
+    if (!display) { return; }
+    XTestFakeMotionEvent(display, -1, x, y, CurrentTime);
+    XFlush(display);
+}
+
+/// Presses (1) or releases (0) a real pointer button (1 primary, 4 and 5 the wheel).
+static inline void scratchpad_xtest_button(unsigned int button, int pressed) {
+    Display *display = scratchpad_x_display();
+    if (!display) { return; }
+    XTestFakeButtonEvent(display, button, pressed ? True : False, CurrentTime);
+    XFlush(display);
+}
+
+/// A rectangle of the real screen, read from the X server's root window: what a user
+/// sees. NULL on failure; free with g_object_unref.
+static inline GdkPixbuf *scratchpad_screen(int x, int y, int width, int height) {
+    GdkWindow *root = gdk_get_default_root_window();
+    return root ? gdk_pixbuf_get_from_window(root, x, y, width, height) : NULL;
 }
 
 #endif
