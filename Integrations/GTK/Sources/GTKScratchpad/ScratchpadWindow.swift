@@ -55,6 +55,9 @@ public final class ScratchpadWindow {
         /// report; off, the audit still checks every touch but keeps only counts. (The ink
         /// itself, every stroke drawn, is kept either way.)
         public var keepsOutcomes: Bool
+        /// Seconds every message from the page is held before the engine takes it: a slower
+        /// page, for measuring what a user sees at a given page latency. Default 0.
+        public var pageMessageDelay: Double = 0
 
         /// Settings for a `width` × `height` page. The default configuration routes at
         /// touch-down, as an iPad app must (``TouchRouting/decideAtTouchDown``).
@@ -94,6 +97,8 @@ public final class ScratchpadWindow {
     public private(set) var replaysSent = 0
     /// Events the replays carried (down, move, up, cancel).
     public private(set) var replayedEvents = 0
+    /// Snapshots asked for because a hovering pointer found none fresh.
+    public private(set) var hoverRequests = 0
     /// Replays the page script could not take (not there, or the evaluation failed).
     public private(set) var replayFailures = 0
     /// The interactive regions cut out of the overlay's input shape, canvas points; `nil`
@@ -120,6 +125,9 @@ public final class ScratchpadWindow {
 
     private let keepsOutcomes: Bool
     private let routing: TouchRouting
+    private let pageMessageDelay: Double
+    /// When the page was last asked for a snapshot because a hovering pointer found none fresh.
+    private var hoverAskedAt = -Double.infinity
     private var overlay: UnsafeMutablePointer<GtkWidget>
     private var events: [EngineEvent] = []
     /// The input shape must be computed again (a snapshot, a layout change, freshness ran out).
@@ -163,6 +171,7 @@ public final class ScratchpadWindow {
         engine = InkEngine(configuration: options.configuration)
         audit = DeliveryAudit(routing: options.configuration.routing)
         routing = options.configuration.routing
+        pageMessageDelay = options.pageMessageDelay.isFinite ? max(0, options.pageMessageDelay) : 0
         keepsOutcomes = options.keepsOutcomes
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
@@ -350,6 +359,10 @@ public final class ScratchpadWindow {
             return
         }
         let input = scratchpad_read_input(event)
+        if input.phase == SCRATCHPAD_INPUT_OTHER, event.pointee.type == GDK_MOTION_NOTIFY {
+            hovered()
+            return
+        }
         guard input.phase != SCRATCHPAD_INPUT_OTHER, let touch = Self.touchEvent(from: input, now: GTK.now) else { return }
         // A press while the pointer is still down lost its release (a grab taken away unseen):
         // that touch is cancelled first, or every later press would be refused.
@@ -493,6 +506,24 @@ public final class ScratchpadWindow {
     }
 
     private func received(_ message: WebKitGTKPage.PostedMessage) {
+        guard pageMessageDelay > 0 else { return take(message) }
+        final class Held {
+            weak var window: ScratchpadWindow?
+            let message: WebKitGTKPage.PostedMessage
+            init(_ window: ScratchpadWindow, _ message: WebKitGTKPage.PostedMessage) {
+                self.window = window
+                self.message = message
+            }
+        }
+        let held = Unmanaged.passRetained(Held(self, message)).toOpaque()
+        g_timeout_add(guint(min((pageMessageDelay * 1000).rounded(), 600_000)), { context in
+            let held = Unmanaged<Held>.fromOpaque(context!).takeRetainedValue()
+            if let window = held.window, !window.isDestroyed { window.take(held.message) }
+            return 0
+        }, held)
+    }
+
+    private func take(_ message: WebKitGTKPage.PostedMessage) {
         switch message.decoded {
         case let .success(.answer(answer)):
             if let sent = sentAt.removeValue(forKey: answer.token) {
@@ -533,6 +564,18 @@ public final class ScratchpadWindow {
     }
 
     // MARK: Routing at touch-down
+
+    /// A pointer (a pen in range, a mouse) hovers over the window before it presses: if no
+    /// region snapshot is fresh, the page is asked to push one now (at most every 100 ms), so
+    /// the press is likely decided at touch-down. The twin of pencil hover on an iPad.
+    private func hovered() {
+        guard routing == .decideAtTouchDown, inputShapeHoles == nil, engine.configuration.useRegionCache else { return }
+        let now = GTK.now
+        guard now - hoverAskedAt >= 0.1 else { return }
+        hoverAskedAt = now
+        hoverRequests += 1
+        page.evaluate("(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)") { _ in }
+    }
 
     /// Evaluates a replay in the page script's world: the page's handlers get the samples of a
     /// touch it claimed late, as untrusted events, in order.

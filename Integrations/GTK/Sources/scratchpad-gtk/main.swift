@@ -1,9 +1,14 @@
 // scratchpad-gtk: the native GTK front end over a WebKitGTK page, and its tools.
 //
-//   scratchpad-gtk [PAGE.html] [--cache on|off] [--replay LOG.jsonl [--speed X]] [--screenshot OUT.png]
+//   scratchpad-gtk [PAGE.html] [--routing touch-down|hand-over] [--cache on|off] [--replay LOG.jsonl [--speed X]]
+//                  [--screenshot OUT.png]
 //   scratchpad-gtk round-trips [PAGE.html] [--count N]
 //
-// The first opens the page with the scratchpad over it. Without --replay it runs until the
+// The first opens the page with the scratchpad over it, routing as an iPad app must
+// (touch-down: the overlay's input shape gives interactive regions to the web view, late
+// page verdicts are replayed by the page script) or, with --routing hand-over, as an
+// Android WebView allows (the overlay takes every touch and hands the page's to the web
+// view after the decision). Ctrl+Alt+Z undoes the last stroke, Ctrl+Alt+C clears the ink. Without --replay it runs until the
 // window is closed (draw with a mouse, a pen or a touchscreen), then prints the audit. With
 // --replay it plays the log into the window at its recorded pace, prints what happened and
 // exits: 0 when every sample was accounted for and the audit found nothing, 1 otherwise.
@@ -27,7 +32,8 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 let usage = """
-    usage: scratchpad-gtk [PAGE.html] [--cache on|off] [--replay LOG.jsonl [--speed X]] [--screenshot OUT.png]
+    usage: scratchpad-gtk [PAGE.html] [--routing touch-down|hand-over] [--cache on|off] [--replay LOG.jsonl [--speed X]]
+                          [--screenshot OUT.png]
            scratchpad-gtk round-trips [PAGE.html] [--count N]
     PAGE defaults to Fixtures/pages/blocks.html. Needs a display (on a server: xvfb-run -a scratchpad-gtk …).
     """
@@ -67,7 +73,12 @@ struct Arguments {
 
 func runWindow(_ arguments: Arguments) throws -> Int32 {
     let url = try pageURL(arguments.positional.first)
-    var configuration = InkEngineConfiguration()
+    var configuration = InkEngineConfiguration(routing: .decideAtTouchDown)
+    switch arguments.options["routing"] ?? "touch-down" {
+    case "touch-down": configuration.routing = .decideAtTouchDown
+    case "hand-over": configuration.routing = .handOverAfterDecision
+    case let other: throw UsageError(description: "--routing takes touch-down or hand-over, not \(other)")
+    }
     switch arguments.options["cache"] ?? "on" {
     case "on": configuration.useRegionCache = true
     case "off": configuration.useRegionCache = false
@@ -90,7 +101,8 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
     if let log {
         var player = LogPlayer(speed: speed)
         let played = player.play(log, into: window)
-        print("played \(played.samples) samples as \(played.events) GDK events into the overlay; "
+        print("played \(played.samples) samples as \(played.events) GDK events (\(player.eventsToOverlay) to the overlay, "
+            + "\(player.eventsToPage) to the web view through the overlay's input shape); "
             + "fell behind schedule by at most \(milliseconds(played.worstLag))")
         if played.updatesSkipped > 0 { print("  \(played.updatesSkipped) estimated-property updates not played (GDK events cannot carry them)") }
         if played.axesDropped > 0 { print("  \(played.axesDropped) pencil samples played without their pressure or tilt") }
@@ -115,12 +127,15 @@ func summary(_ report: ScratchpadReport) -> String {
     let l = report.ledger
     lines.append("ledger: received \(l.received) = inked \(l.inked) + released \(l.released) + cancelled \(l.cancelled)"
         + " + refused \(l.refused); dropped \(l.dropped)")
+    lines.append("released to the page: natively at touch-down \(l.releasedNatively), replayed by the page script \(l.replayed), "
+        + "handed over after the decision \(l.handedOver)")
     lines.append("audit: " + (report.problems.isEmpty ? "every sample delivered once, in order, where it was decided to go" : report.problems.joined(separator: "; ")))
     if !report.outcomes.isEmpty {
         let verdicts = report.outcomes.map { "\($0.verdict.map { "\($0)" } ?? "-")/\($0.reason.map { "\($0)" } ?? "-")" }
         lines.append("touches: \(verdicts.joined(separator: ", "))")
     }
-    lines.append("strokes: \(report.strokes); events handed to the page: \(report.pageEventsDispatched); cache hits: \(report.bridge.cacheHits)")
+    lines.append("strokes: \(report.strokes); events handed to the page: \(report.pageEventsDispatched); replays: \(report.replays) "
+        + "(\(report.replayedEvents) events); cache hits: \(report.bridge.cacheHits)")
     if let p = Percentiles(report.roundTrips) {
         lines.append("round trips (\(p.count)): p50 \(milliseconds(p.p50)), p95 \(milliseconds(p.p95)), max \(milliseconds(p.max))")
     }
