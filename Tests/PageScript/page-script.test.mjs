@@ -511,3 +511,38 @@ test('heartbeat: uses the timers captured at install, not ones the page replaces
   page.setVisibility('hidden');
   assert.equal(page.clock.pending, 0); // the real clearTimeout cancelled the heartbeat
 });
+
+test('the viewport\'s classic scrollbars are regions, and a hit test on one answers interactive', () => {
+  const page = examplePage();
+  // A vertical scrollbar 15 wide takes room from the root's client width; no horizontal one.
+  page.document.documentElement.clientWidth = 785;
+  page.document.documentElement.clientHeight = 600;
+  page.scrollTo(0, 300);
+  const ink = page.load();
+  page.clear();
+  ink.pushRegions();
+  const snapshot = page.messages().filter((m) => m.type === 'regions').pop();
+  const bars = snapshot.regions.filter((r) => typeof r.element === 'string' && r.element.startsWith('scrollbar'));
+  assert.deepEqual(bars, [{ x: 785, y: 300, width: 15, height: 600, element: 'scrollbar-vertical' }]);
+  page.clear();
+  ink.hitTest(request(790, 350, { generation: ink.generation }));
+  ink.hitTest(request(700, 350, { generation: ink.generation }));
+  assert.deepEqual(page.messages().map((m) => m.interactive), [1, 0]);
+});
+
+test('an overlay scrollbar takes no room: a strip along the edge stands for it while the page scrolls that way; none with overlayScrollbar 0', () => {
+  const page = examplePage();
+  const root = page.document.documentElement;
+  Object.assign(root, { clientWidth: 800, clientHeight: 600, scrollWidth: 800, scrollHeight: 4000 });
+  const ink = page.load();
+  page.clear();
+  ink.pushRegions();
+  const bars = () => page.messages().filter((m) => m.type === 'regions').pop().regions
+    .filter((r) => typeof r.element === 'string' && r.element.startsWith('scrollbar'));
+  assert.deepEqual(bars(), [{ x: 788, y: 0, width: 12, height: 600, element: 'scrollbar-vertical' }]);
+  ink.configure({ overlayScrollbar: 0 });
+  page.clock.advance(1000);
+  page.clear();
+  ink.pushRegions();
+  assert.deepEqual(bars(), []);
+});

@@ -8,9 +8,9 @@
  * no build step, no dependencies. It installs a frozen `window.scratchpadInk`:
  *
  *   hitTest(request)    answer one question (below); returns nothing, never throws
- *   configure(options)  { selector, maxAge, throttle, maxRegions }; invalid values (and
- *                       selectors the browser rejects) are ignored; a new selector counts
- *                       as a layout change
+ *   configure(options)  { selector, maxAge, throttle, maxRegions, overlayScrollbar }; invalid values (and
+ *                       selectors the browser rejects) are ignored; a new selector or
+ *                       overlayScrollbar counts as a layout change
  *   pushRegions()       post a snapshot now
  *   replay(batch)       replay a touch's samples into the page as DOM events (see
  *                       "Replay"); returns nothing, never throws
@@ -24,6 +24,12 @@
  * Messages out (each JSON.stringify'd and posted as a string):
  *   {"type":"answer","id":<same id>,"interactive":1 or 0,"generation":<see "Answers and generations">}
  *   {"type":"regions","generation":<int>,"maxAge":<ms number>,"regions":[{"x":..,"y":..,"width":..,"height":..,"element":"<id or omitted>"}...]}
+ *   The viewport's scrollbars are regions too, with element "scrollbar-vertical" or
+ *   "scrollbar-horizontal", and a hit test on them answers interactive: a press there
+ *   scrolls, it does not write. A classic scrollbar is the room between the window's inner
+ *   size and the root element's client size; an overlay scrollbar (WebKitGTK, iOS) takes no
+ *   room, so while the page scrolls that way a strip `overlayScrollbar` wide (configure();
+ *   default 12, 0 for none) along the viewport's edge stands for it.
  *   Coordinates are page (document) coordinates; region numbers are rounded to at most
  *   2 decimals; zero-size rectangles are skipped; `element` is the element's id (at most
  *   64 characters) and is omitted when the element has none.
@@ -145,6 +151,7 @@
   // Built-ins captured at install time (see "Trust" above).
   var stringify = JSON.stringify;
   var round = Math.round;
+  var mathMin = Math.min;
   var isFiniteNumber = Number.isFinite;
   var isSafeInteger = Number.isSafeInteger;
   var apply = Reflect.apply;
@@ -164,7 +171,8 @@
   var createTouch = doc.createTouch, createTouchList = doc.createTouchList;
   var ID_PATTERN = /^[0-9a-f]{32}$/;
 
-  var options = { selector: '[data-ink-interactive], .interactive', maxAge: 1000, throttle: 100, maxRegions: 5000 };
+  var options = { selector: '[data-ink-interactive], .interactive', maxAge: 1000, throttle: 100, maxRegions: 5000,
+                  overlayScrollbar: 12 };
   var generation = 1;
   var cooling = false;   // a throttle window is open
   var pending = false;   // a change happened inside it: push when it closes
@@ -228,7 +236,7 @@
       var answer = record();
       answer.type = 'answer';
       answer.id = id;
-      answer.interactive = isInteractive(element) ? 1 : 0;
+      answer.interactive = isInteractive(element) || onScrollbar(vx, vy) ? 1 : 0;
       answer.generation = answerGeneration(gen);
       post(answer);
     } catch (e) { /* never throw into the host's evaluateJavaScript */ }
@@ -242,6 +250,36 @@
     var last = apply(charCodeAt, id, [63]);
     if (last >= 0xd800 && last <= 0xdbff) { end = 63; } // do not split a surrogate pair
     return apply(stringSlice, id, [0, end]);
+  }
+
+  // The viewport's own scrollbars, in viewport coordinates: a classic one takes room (the
+  // window's inner size minus the root element's client size); an overlay one takes none and
+  // is taken to be `overlayScrollbar` wide along the edge, when the page scrolls that way.
+  function scrollbars() {
+    var bars = list();
+    var root = doc.documentElement;
+    if (!root) { return bars; }
+    var scroller = doc.scrollingElement || root;
+    var innerWidth = w.innerWidth, innerHeight = w.innerHeight, clientWidth = root.clientWidth, clientHeight = root.clientHeight;
+    if (!isFiniteNumber(innerWidth) || !isFiniteNumber(innerHeight) || !isFiniteNumber(clientWidth) || !isFiniteNumber(clientHeight)) {
+      return bars;
+    }
+    var edge = options.overlayScrollbar;
+    var vertical = innerWidth - clientWidth, horizontal = innerHeight - clientHeight;
+    if (!(vertical > 0) && edge > 0 && scroller.scrollHeight > scroller.clientHeight) { vertical = mathMin(edge, clientWidth); }
+    if (!(horizontal > 0) && edge > 0 && scroller.scrollWidth > scroller.clientWidth) { horizontal = mathMin(edge, clientHeight); }
+    if (vertical > 0) { bars[bars.length] = [innerWidth - vertical, 0, vertical, innerHeight, 'scrollbar-vertical']; }
+    if (horizontal > 0) { bars[bars.length] = [0, innerHeight - horizontal, innerWidth - (vertical > 0 ? vertical : 0), horizontal, 'scrollbar-horizontal']; }
+    return bars;
+  }
+
+  function onScrollbar(vx, vy) {
+    var bars = scrollbars();
+    for (var i = 0; i < bars.length; i += 1) {
+      var b = bars[i];
+      if (vx >= b[0] && vx < b[0] + b[2] && vy >= b[1] && vy < b[1] + b[3]) { return true; }
+    }
+    return false;
   }
 
   function snapshot() {
@@ -262,6 +300,18 @@
       var id = elementId(elements[i]);
       if (id !== undefined) { region.element = id; }
       regions[count] = region;
+      count += 1;
+    }
+    // The page's scrollbars are interactive: a press there scrolls, it does not write.
+    var bars = scrollbars();
+    for (var j = 0; j < bars.length && count < options.maxRegions; j += 1) {
+      var bar = record();
+      bar.x = round2(bars[j][0] + sx);
+      bar.y = round2(bars[j][1] + sy);
+      bar.width = round2(bars[j][2]);
+      bar.height = round2(bars[j][3]);
+      bar.element = bars[j][4];
+      regions[count] = bar;
       count += 1;
     }
     var message = record();
@@ -341,6 +391,11 @@
     if (isFiniteNumber(maxAge) && maxAge >= 0) { options.maxAge = maxAge; }
     if (isFiniteNumber(throttle) && throttle >= 0) { options.throttle = throttle; }
     if (isSafeInteger(maxRegions) && maxRegions >= 0) { options.maxRegions = maxRegions; }
+    var overlayScrollbar = given.overlayScrollbar;
+    if (isFiniteNumber(overlayScrollbar) && overlayScrollbar >= 0 && overlayScrollbar !== options.overlayScrollbar) {
+      options.overlayScrollbar = overlayScrollbar;
+      changed = true;
+    }
     if (changed) { layoutChanged(); } // answers under the old selector no longer hold
   }
 

@@ -180,5 +180,28 @@ extension WebKitGTK {
                 _ = window.finish()
             }
         }
+
+        @Test("the page's scrollbar is interactive: the real mouse dragging it scrolls the page natively, and writes nothing")
+        func scrollbarScrolls() throws {
+            try GTKThread.shared.run {
+                guard scratchpad_xtest_available() != 0 else {
+                    Issue.record("no XTest on this display")
+                    return
+                }
+                let window = try Self.open("long.html")
+                // WebKitGTK's scrollbars are overlay scrollbars: the page script stands a strip
+                // along the edge for the vertical one, and the overlay has a hole there.
+                let hole = try #require(window.inputShapeHoles?.first { $0.maxX >= 1024 && $0.height >= 700 },
+                                        "the scrollbar is a hole of the overlay's input shape: \(window.inputShapeHoles ?? [])")
+                let x = (hole.minX + hole.maxX) / 2
+                Self.drag(window, from: CanvasPoint(x: x, y: 60), to: CanvasPoint(x: x, y: 300))
+                GTK.spin(for: 0.5)
+                let scrolled = Double((try window.page.evaluate("window.scrollY", inPageWorld: true)).flatMap { $0 } ?? "") ?? 0
+                let report = window.finish()
+                #expect(scrolled > 100, "the page scrolled by \(scrolled)")
+                #expect(report.isVerified && report.strokes == 0, "\(report.verificationFailures)")
+                #expect(report.ledger.releasedNatively == report.ledger.received && report.ledger.received > 0, "\(report.ledger)")
+            }
+        }
     }
 }
