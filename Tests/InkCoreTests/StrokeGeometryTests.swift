@@ -444,4 +444,23 @@ struct InkLayerTests {
         #expect(layer.active.isEmpty)
         #expect(layer.strokes.count == 1)
     }
+
+    @Test("undo removes the last finished stroke; clear removes every finished stroke; strokes being drawn stay")
+    func undoAndClear() throws {
+        var layer = InkLayer()
+        let samples = StrokeGeometryTests.line(count: 8)
+        for id in 1...3 {
+            for s in samples { _ = layer.apply(.ink(TouchID(UInt64(id)), s)) }
+            _ = layer.apply(.endInk(TouchID(UInt64(id))))
+        }
+        for s in samples { _ = layer.apply(.ink(TouchID(9), s)) }   // still being drawn
+        let undone = try #require(layer.removeLastStroke())
+        #expect(undone.touch == TouchID(3) && undone.removed && undone.bounds != nil)
+        #expect(layer.finished.map(\.touch) == [TouchID(1), TouchID(2)] && layer.active.map(\.touch) == [TouchID(9)])
+        #expect(layer.removeFinishedStrokes() != nil)
+        #expect(layer.finished.isEmpty && layer.active.map(\.touch) == [TouchID(9)])
+        #expect(layer.removeLastStroke() == nil && layer.removeFinishedStrokes() == nil)
+        // A refinement for an erased stroke finds nothing to change.
+        #expect(layer.apply(.refineInk(TouchID(1), index: 0, samples[0])) == nil)
+    }
 }

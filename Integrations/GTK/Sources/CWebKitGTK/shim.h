@@ -177,6 +177,22 @@ static inline GdkEvent *scratchpad_make_grab_broken(GtkWidget *widget) {
     return event;
 }
 
+/// A synthesized key press for a realized widget's window, with the given modifier state.
+/// Free with gdk_event_free.
+static inline GdkEvent *scratchpad_make_key_press(GtkWidget *widget, guint keyval, guint state) {
+    GdkEvent *event = gdk_event_new(GDK_KEY_PRESS);
+    GdkWindow *target = gtk_widget_get_window(widget);
+    event->key.window = target ? g_object_ref(target) : NULL;
+    event->key.send_event = TRUE;
+    event->key.time = GDK_CURRENT_TIME;
+    event->key.state = state;
+    event->key.keyval = keyval;
+    GdkSeat *seat = gdk_display_get_default_seat(gtk_widget_get_display(widget));
+    GdkDevice *keyboard = seat ? gdk_seat_get_keyboard(seat) : NULL;
+    if (keyboard) { gdk_event_set_device(event, keyboard); }
+    return event;
+}
+
 /// The event's type (GdkEvent is a union).
 static inline GdkEventType scratchpad_event_type(const GdkEvent *event) { return event->type; }
 

@@ -180,5 +180,33 @@ extension WebKitGTK {
                 #expect(Set(report.outcomes.compactMap(\.verdict)) == [.ink, .page] && report.outcomes.count == 2)
             }
         }
+
+        @Test("undo and clear, by API and by Ctrl+Alt+Z and Ctrl+Alt+C: the ink goes, the ledger stays")
+        func undoAndClear() throws {
+            try GTKThread.shared.run {
+                let window = try Self.open("blocks.html")
+                var events = Self.stroke(1, from: CanvasPoint(x: 600, y: 450), to: CanvasPoint(x: 700, y: 470))
+                events += Self.stroke(2, from: CanvasPoint(x: 600, y: 520), to: CanvasPoint(x: 700, y: 540), start: 0.5)
+                events += Self.stroke(3, from: CanvasPoint(x: 600, y: 590), to: CanvasPoint(x: 700, y: 610), start: 1)
+                var player = LogPlayer()
+                _ = player.play(Self.log(events), into: window)
+                let ledger = window.engine.ledger
+                #expect(window.ink.strokes.count == 3 && ledger.inked == 72)
+                #expect(window.undo() && window.ink.strokes.map(\.touch.rawValue).count == 2)
+                func key(_ keyval: Int32, _ state: UInt32) {
+                    guard let event = scratchpad_make_key_press(window.window, guint(keyval), guint(state)) else { return }
+                    defer { gdk_event_free(event) }
+                    _ = gtk_widget_event(window.window, event)
+                }
+                key(GDK_KEY_z, GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue)
+                #expect(window.ink.strokes.count == 1)
+                key(GDK_KEY_z, GDK_CONTROL_MASK.rawValue)   // the page's own Ctrl+Z: not ours
+                #expect(window.ink.strokes.count == 1)
+                key(GDK_KEY_c, GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue)
+                #expect(window.ink.strokes.isEmpty && !window.undo())
+                let report = window.finish()
+                #expect(report.isVerified && report.ledger == ledger, "\(report.ledger) \(ledger)")
+            }
+        }
     }
 }
