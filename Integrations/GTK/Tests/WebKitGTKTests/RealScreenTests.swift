@@ -123,6 +123,25 @@ extension WebKitGTK {
                 }
                 #expect(inside > 200, "the ink shows on the real screen (\(inside) pixels changed)")
                 #expect(outside == 0, "\(outside) pixels changed away from the ink")
+                // The page repaints (a block dragged natively by the real mouse, through a hole):
+                // nothing changes on the real screen away from the row of blocks.
+                Self.drag(window, from: CanvasPoint(x: 168, y: 348), to: CanvasPoint(x: 420, y: 350))
+                GTK.spin(for: 0.5)
+                let repainted = try Self.screen(window)
+                var away = 0, inRow = 0
+                for y in 0..<repainted.height {
+                    for x in 0..<repainted.width {
+                        let (r0, g0, b0) = after.rgb(x, y), (r1, g1, b1) = repainted.rgb(x, y)
+                        guard abs(r0 - r1) > 24 || abs(g0 - g1) > 24 || abs(b0 - b1) > 24 else { continue }
+                        if y >= 290 && y <= 406 && x >= 110 && x <= 586 { inRow += 1 } else { away += 1 }
+                    }
+                }
+                #expect(try window.page.bodyData("drags") == "1")
+                #expect(inRow > 100, "the blocks were repainted in their new order (\(inRow) pixels)")
+                #expect(away == 0, "\(away) pixels changed away from the blocks after the page repainted")
+                let final = window.finish()
+                #expect(final.isVerified && final.ledger.inked == report.ledger.inked && final.ledger.releasedNatively > 0,
+                        "\(final.ledger)")
             }
         }
 

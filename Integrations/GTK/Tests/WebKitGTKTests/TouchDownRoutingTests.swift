@@ -208,5 +208,25 @@ extension WebKitGTK {
                 #expect(report.isVerified && report.ledger == ledger, "\(report.ledger) \(ledger)")
             }
         }
+
+        @Test("the hostile page (forgeries, layout churn every millisecond): a stroke across the blocks stays ink and no trusted event reaches the page; a drag on a block reaches the page, natively or replayed, and moves it")
+        func hostilePage() throws {
+            try GTKThread.shared.run {
+                let window = try Self.open("hostile.html")
+                var player = LogPlayer()
+                var events = Self.stroke(1, from: CanvasPoint(x: 60, y: 348), to: CanvasPoint(x: 650, y: 350))
+                events += Self.stroke(2, from: CanvasPoint(x: 168, y: 348), to: CanvasPoint(x: 420, y: 350), start: 0.6)
+                _ = player.play(Self.log(events), into: window)
+                GTK.spin(for: 0.3)
+                let report = window.finish()
+                #expect(report.isVerified, "\(report.verificationFailures)")
+                #expect(report.outcomes.map(\.verdict) == [.ink, .page], "\(report.outcomes.map(\.reason))")
+                #expect(report.ledger.inked == 24 && report.ledger.released == 24
+                        && report.ledger.releasedNatively + report.ledger.replayed == 24, "\(report.ledger)")
+                #expect(report.bridge.unknownAnswers == 0 && report.refusedMessages == 0, "\(report.bridge)")
+                #expect(try window.page.bodyData("drags") == "1")
+                #expect(try window.page.bodyData("order") == "block-2,block-3,block-1,block-4")
+            }
+        }
     }
 }
