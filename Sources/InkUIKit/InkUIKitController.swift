@@ -4,8 +4,9 @@ import InkCore
 import HitTestBridge
 
 /// The iOS front end in one object: it owns the ``InkEngine``, places an ``InkOverlayView``
-/// above the web view, attaches a ``TouchObservingRecognizer`` to their common superview,
-/// installs the ``WKWebViewPageOracle``, and carries out the engine's events in order.
+/// above the web view, attaches a ``TouchObservingRecognizer`` and a
+/// ``HoverObservingRecognizer`` to their common superview, installs the
+/// ``WKWebViewPageOracle``, and carries out the engine's events in order.
 ///
 /// The engine runs with `TouchRouting.decideAtTouchDown`: the overlay's hit test asks it
 /// where each touch goes; touches the overlay takes are inked (or, when nothing could decide
@@ -16,7 +17,9 @@ import HitTestBridge
 /// A two-finger gesture that starts on the overlay is the page's
 /// (`RouterAction.decided(_, .page, .multiTouchGesture)`), but the web view never gets those
 /// touches: the controller scrolls the web view's scroll view by the lead finger's movement
-/// (its `.release` samples) and tells the engine the new layout.
+/// (its `.release` samples) and tells the engine the new layout. While no region snapshot is
+/// fresh, a hovering Apple Pencil (or pointer) asks the page script to push one, at most every
+/// 100 ms, so the touch that follows can be routed at touch-down.
 ///
 /// Every input is taken with `now` = `ProcessInfo.processInfo.systemUptime`, the clock of
 /// `UITouch.timestamp`. One `Timer` on the main run loop (common modes, so it fires while a
@@ -38,10 +41,15 @@ public final class InkUIKitController {
     public let overlay: InkOverlayView
     /// The recognizer on the common superview.
     public let recognizer: TouchObservingRecognizer
+    /// The hover recognizer on the common superview: a hovering pencil asks the page for a
+    /// region snapshot while none is fresh.
+    public let hoverRecognizer: HoverObservingRecognizer
     /// The page side.
     public let oracle: WKWebViewPageOracle
     /// Sees every batch of events after it was carried out (for an audit, a log, metrics).
     public var onEvents: (([EngineEvent]) -> Void)?
+    /// How many times a hover asked the page script for a region snapshot.
+    public private(set) var hoverRequests = 0
     /// How many times a two-finger gesture on the overlay scrolled the web view.
     public private(set) var gestureScrolls = 0
 
@@ -51,6 +59,8 @@ public final class InkUIKitController {
     private var timer: Timer?
     private var timerDeadline: Double?
     private var scrollFollower: ScrollFollower?
+    /// When a hover last asked the page for a snapshot (system uptime).
+    private var hoverAskedAt = -Double.infinity
     /// The touches of two-finger gestures the engine gave the page, the lead first.
     private var gestureTouches: [TouchID] = []
     /// The lead touch's last released sample (canvas points).
@@ -83,14 +93,17 @@ public final class InkUIKitController {
         overlay.pageTransform = transform
         overlay.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         recognizer = TouchObservingRecognizer(overlay: overlay)
+        hoverRecognizer = HoverObservingRecognizer()
         oracle = try WKWebViewPageOracle(webView: webView)
 
         container.insertSubview(overlay, aboveSubview: webView)
         container.addGestureRecognizer(recognizer)
+        container.addGestureRecognizer(hoverRecognizer)
         overlay.router = { [unowned self] point, tool in
             self.engine.route(at: point, tool: tool, now: ProcessInfo.processInfo.systemUptime)
         }
         recognizer.deliver = { [unowned self] inputs in self.take(inputs) }
+        hoverRecognizer.onHover = { [unowned self] in self.hovered() }
         oracle.onMessage = { [unowned self] body in self.take([.pageMessage(body)]) }
         oracle.onSendFailed = { [unowned self] token in self.take([.sendFailed(token)]) }
         // Follow scroll and zoom; when the app already is the scroll view's delegate, it calls
@@ -158,6 +171,8 @@ public final class InkUIKitController {
         overlay.router = nil
         recognizer.deliver = nil
         recognizer.view?.removeGestureRecognizer(recognizer)
+        hoverRecognizer.onHover = nil
+        hoverRecognizer.view?.removeGestureRecognizer(hoverRecognizer)
         gestureTouches.removeAll()
         gestureLead = nil
         pendingScroll = (0, 0)
@@ -280,6 +295,19 @@ public final class InkUIKitController {
         // The scroll view's delegate (the follower, or the app's, which calls pageDidScroll())
         // reports the scroll, and the layout is queued; if nothing did, report it here.
         if Self.transform(of: scrollView) != overlay.pageTransform { pageDidScroll() }
+    }
+
+    // MARK: - Hover
+
+    /// A hover update: while no region snapshot is fresh, asks the page script to push one
+    /// now, at most every 100 ms, so the touch that follows is routed at touch-down.
+    private func hovered() {
+        guard engine.configuration.useRegionCache else { return }
+        let now = ProcessInfo.processInfo.systemUptime
+        guard now - hoverAskedAt >= 0.1, engine.touchDownRegions(now: now) == nil else { return }
+        hoverAskedAt = now
+        hoverRequests += 1
+        oracle.askForRegions()
     }
 }
 

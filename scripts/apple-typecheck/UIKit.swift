@@ -173,6 +173,14 @@ open class UIBezierPath: NSObject {
     }
 }
 
+// MARK: UIHoverGestureRecognizer
+// https://developer.apple.com/documentation/uikit/uihovergesturerecognizer (iOS 13; `@MainActor class`,
+//   a continuous recognizer; Apple Pencil hover reports through it on supporting iPads, iOS 16.1:
+//   https://developer.apple.com/documentation/uikit/adopting-hover-support-for-apple-pencil)
+// Its initializers are UIGestureRecognizer's, inherited.
+@available(iOS 13.0, *)
+@MainActor open class UIHoverGestureRecognizer: UIGestureRecognizer {}
+
 // MARK: UIInteraction, UIScribbleInteraction
 // https://developer.apple.com/documentation/uikit/uiinteraction (iOS 11)
 // https://developer.apple.com/documentation/uikit/uiscribbleinteraction (iOS 14)
