@@ -4,14 +4,22 @@ import InkCore
 import HitTestBridge
 
 /// The iOS front end in one object: it owns the ``InkEngine``, places an ``InkOverlayView``
-/// above the web view, attaches a ``TouchObservingRecognizer`` to their common superview,
-/// installs the ``WKWebViewPageOracle``, and carries out the engine's events in order.
+/// above the web view, attaches a ``TouchObservingRecognizer`` and a
+/// ``HoverObservingRecognizer`` to their common superview, installs the
+/// ``WKWebViewPageOracle``, and carries out the engine's events in order.
 ///
 /// The engine runs with `TouchRouting.decideAtTouchDown`: the overlay's hit test asks it
 /// where each touch goes; touches the overlay takes are inked (or, when nothing could decide
 /// at touch-down, inked speculatively while the page is asked, and replayed to the page as
 /// untrusted DOM events if it claims them); touches the web view takes reach the page natively
 /// and are counted released at touch-down.
+///
+/// A two-finger gesture that starts on the overlay is the page's
+/// (`RouterAction.decided(_, .page, .multiTouchGesture)`), but the web view never gets those
+/// touches: the controller scrolls the web view's scroll view by the lead finger's movement
+/// (its `.release` samples) and tells the engine the new layout. While no region snapshot is
+/// fresh, a hovering Apple Pencil (or pointer) asks the page script to push one, at most every
+/// 100 ms, so the touch that follows can be routed at touch-down.
 ///
 /// Every input is taken with `now` = `ProcessInfo.processInfo.systemUptime`, the clock of
 /// `UITouch.timestamp`. One `Timer` on the main run loop (common modes, so it fires while a
@@ -33,10 +41,17 @@ public final class InkUIKitController {
     public let overlay: InkOverlayView
     /// The recognizer on the common superview.
     public let recognizer: TouchObservingRecognizer
+    /// The hover recognizer on the common superview: a hovering pencil asks the page for a
+    /// region snapshot while none is fresh.
+    public let hoverRecognizer: HoverObservingRecognizer
     /// The page side.
     public let oracle: WKWebViewPageOracle
     /// Sees every batch of events after it was carried out (for an audit, a log, metrics).
     public var onEvents: (([EngineEvent]) -> Void)?
+    /// How many times a hover asked the page script for a region snapshot.
+    public private(set) var hoverRequests = 0
+    /// How many times a two-finger gesture on the overlay scrolled the web view.
+    public private(set) var gestureScrolls = 0
 
     private var events: [EngineEvent] = []
     private var inbox: [EngineInput] = []
@@ -44,6 +59,14 @@ public final class InkUIKitController {
     private var timer: Timer?
     private var timerDeadline: Double?
     private var scrollFollower: ScrollFollower?
+    /// When a hover last asked the page for a snapshot (system uptime).
+    private var hoverAskedAt = -Double.infinity
+    /// The touches of two-finger gestures the engine gave the page, the lead first.
+    private var gestureTouches: [TouchID] = []
+    /// The lead touch's last released sample (canvas points).
+    private var gestureLead: CanvasPoint?
+    /// The scroll the lead touch asks for and the web view has not made yet (canvas points).
+    private var pendingScroll = (x: 0.0, y: 0.0)
 
     /// Errors setting up the front end.
     public enum SetupError: Error, Sendable, Hashable {
@@ -70,14 +93,17 @@ public final class InkUIKitController {
         overlay.pageTransform = transform
         overlay.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         recognizer = TouchObservingRecognizer(overlay: overlay)
+        hoverRecognizer = HoverObservingRecognizer()
         oracle = try WKWebViewPageOracle(webView: webView)
 
         container.insertSubview(overlay, aboveSubview: webView)
         container.addGestureRecognizer(recognizer)
+        container.addGestureRecognizer(hoverRecognizer)
         overlay.router = { [unowned self] point, tool in
             self.engine.route(at: point, tool: tool, now: ProcessInfo.processInfo.systemUptime)
         }
         recognizer.deliver = { [unowned self] inputs in self.take(inputs) }
+        hoverRecognizer.onHover = { [unowned self] in self.hovered() }
         oracle.onMessage = { [unowned self] body in self.take([.pageMessage(body)]) }
         oracle.onSendFailed = { [unowned self] token in self.take([.sendFailed(token)]) }
         // Follow scroll and zoom; when the app already is the scroll view's delegate, it calls
@@ -99,13 +125,21 @@ public final class InkUIKitController {
         guard !draining else { return }
         draining = true
         defer { draining = false }
+        drainInbox()
+        armTimer()
+    }
+
+    /// Takes the waiting inputs in order, carrying out each batch's events (and the scroll a
+    /// gesture asks for, whose layout is queued here too) before the next. Call with
+    /// `draining` set.
+    private func drainInbox() {
         while !inbox.isEmpty {
             let batch = inbox
             inbox.removeAll()
             engine.take(batch, now: ProcessInfo.processInfo.systemUptime, into: &events)
             carryOut()
+            scrollForGesture()
         }
-        armTimer()
     }
 
     /// The page scrolled or zoomed: moves the ink with it and tells the engine. Called by the
@@ -137,6 +171,11 @@ public final class InkUIKitController {
         overlay.router = nil
         recognizer.deliver = nil
         recognizer.view?.removeGestureRecognizer(recognizer)
+        hoverRecognizer.onHover = nil
+        hoverRecognizer.view?.removeGestureRecognizer(hoverRecognizer)
+        gestureTouches.removeAll()
+        gestureLead = nil
+        pendingScroll = (0, 0)
         overlay.removeFromSuperview()
         oracle.detach()
         if let scrollFollower, let webView, webView.scrollView.delegate === scrollFollower {
@@ -158,7 +197,9 @@ public final class InkUIKitController {
         guard !events.isEmpty else { return }
         for event in events {
             switch event.kind {
-            case let .action(action): overlay.apply(action)
+            case let .action(action):
+                overlay.apply(action)
+                followGesture(action)
             case let .send(request, _): oracle.send(request)
             case let .replay(replay): oracle.replay(replay)
             default: break
@@ -186,9 +227,87 @@ public final class InkUIKitController {
     private func deadlinePassed() {
         timer = nil
         timerDeadline = nil
+        guard !draining else { armTimer(); return }
+        draining = true
+        defer { draining = false }
         engine.advance(to: ProcessInfo.processInfo.systemUptime, into: &events)
         carryOut()
+        scrollForGesture()
+        drainInbox()
         armTimer()
+    }
+
+    // MARK: - Two-finger gestures
+
+    /// Follows a two-finger gesture the engine gave the page: the lead finger's released
+    /// samples say how far to scroll. The web view never got these touches (the overlay
+    /// holds them), so it cannot scroll natively; the page script's replay of them is
+    /// untrusted and scrolls nothing either.
+    private func followGesture(_ action: RouterAction) {
+        switch action {
+        case let .decided(id, .page, .multiTouchGesture):
+            if !gestureTouches.contains(id) { gestureTouches.append(id) }
+        case let .release(id, sample) where id == gestureTouches.first:
+            if let lead = gestureLead {
+                // The content follows the finger: the offset moves against it.
+                pendingScroll.x += lead.x - sample.x
+                pendingScroll.y += lead.y - sample.y
+            }
+            gestureLead = sample.point
+        case let .touchFinished(id, _):
+            if id == gestureTouches.first { gestureLead = nil }
+            gestureTouches.removeAll { $0 == id }
+        default:
+            break
+        }
+    }
+
+    /// Scrolls the web view's scroll view by the pending gesture movement, clamped to its
+    /// content, without animation; then makes sure the engine hears the new layout.
+    ///
+    /// Canvas points to scroll-view points: a canvas point is a point of the overlay, which
+    /// has the web view's frame, and `contentOffset` is in the scroll view's own points, where
+    /// the page's content is drawn `zoomScale` points per CSS pixel (``transform(of:)``). A
+    /// finger movement of `d` canvas points is `d / zoomScale` CSS pixels of page, which is
+    /// `d / zoomScale * zoomScale = d` points of offset, at any zoom: the page moves under
+    /// the finger exactly, as with the scroll view's own pan.
+    private func scrollForGesture() {
+        guard pendingScroll.x != 0 || pendingScroll.y != 0 else { return }
+        let move = pendingScroll
+        pendingScroll = (0, 0)
+        guard let webView else { return }
+        let scrollView = webView.scrollView
+        let zoom = Double(scrollView.zoomScale) > 0 ? Double(scrollView.zoomScale) : 1
+        let pageMove = (x: move.x / zoom, y: move.y / zoom)           // CSS pixels
+        let offsetMove = (x: pageMove.x * zoom, y: pageMove.y * zoom)  // scroll-view points
+        // The offsets the scroll view rests at: from -inset to content - bounds + inset.
+        let inset = scrollView.adjustedContentInset
+        let content = scrollView.contentSize, visible = scrollView.bounds.size
+        let minX = -Double(inset.left), minY = -Double(inset.top)
+        let maxX = max(minX, Double(content.width) - Double(visible.width) + Double(inset.right))
+        let maxY = max(minY, Double(content.height) - Double(visible.height) + Double(inset.bottom))
+        let current = scrollView.contentOffset
+        let x = min(max(Double(current.x) + offsetMove.x, minX), maxX)
+        let y = min(max(Double(current.y) + offsetMove.y, minY), maxY)
+        guard x != Double(current.x) || y != Double(current.y) else { return }
+        gestureScrolls += 1
+        scrollView.setContentOffset(CGPoint(x: x, y: y), animated: false)
+        // The scroll view's delegate (the follower, or the app's, which calls pageDidScroll())
+        // reports the scroll, and the layout is queued; if nothing did, report it here.
+        if Self.transform(of: scrollView) != overlay.pageTransform { pageDidScroll() }
+    }
+
+    // MARK: - Hover
+
+    /// A hover update: while no region snapshot is fresh, asks the page script to push one
+    /// now, at most every 100 ms, so the touch that follows is routed at touch-down.
+    private func hovered() {
+        guard engine.configuration.useRegionCache else { return }
+        let now = ProcessInfo.processInfo.systemUptime
+        guard now - hoverAskedAt >= 0.1, engine.touchDownRegions(now: now) == nil else { return }
+        hoverAskedAt = now
+        hoverRequests += 1
+        oracle.askForRegions()
     }
 }
 

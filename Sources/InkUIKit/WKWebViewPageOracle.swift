@@ -30,6 +30,8 @@ public final class WKWebViewPageOracle {
     /// Replays the page script did not take (evaluation failed, or the script was not there):
     /// the engine counted their samples replayed, and the page never saw them.
     public private(set) var failedReplays = 0
+    /// Requests for a snapshot (``askForRegions()``) the page script did not take.
+    public private(set) var regionRequestsNotTaken = 0
     private var proxy: ScriptMessageProxy?
 
     /// Installs the page script and the message handler in `webView`'s user content controller.
@@ -74,6 +76,23 @@ public final class WKWebViewPageOracle {
             self?.failedReplays += 1
         }
     }
+
+    /// Asks the page script to push a region snapshot now (`pushRegions()`), evaluated in the
+    /// page script's world; the snapshot comes as a message, validated by the engine like
+    /// any other.
+    public func askForRegions() {
+        guard let webView else { regionRequestsNotTaken += 1; return }
+        webView.evaluateJavaScript(Self.pushRegionsInvocation, in: nil, in: world) { [weak self] result in
+            // `false` or a failure: the page script was not there; no snapshot will come.
+            if case .success(let taken as Bool) = result, taken { return }
+            self?.regionRequestsNotTaken += 1
+        }
+    }
+
+    /// The invocation ``askForRegions()`` evaluates: `true` when the page script was
+    /// there to push a snapshot, `false` when it was not, never `undefined`.
+    public static let pushRegionsInvocation =
+        "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)"
 
     /// Removes the message handler (the user script stays until the controller's scripts are
     /// removed); call it when the page goes away.

@@ -173,6 +173,14 @@ open class UIBezierPath: NSObject {
     }
 }
 
+// MARK: UIHoverGestureRecognizer
+// https://developer.apple.com/documentation/uikit/uihovergesturerecognizer (iOS 13; `@MainActor class`,
+//   a continuous recognizer; Apple Pencil hover reports through it on supporting iPads, iOS 16.1:
+//   https://developer.apple.com/documentation/uikit/adopting-hover-support-for-apple-pencil)
+// Its initializers are UIGestureRecognizer's, inherited.
+@available(iOS 13.0, *)
+@MainActor open class UIHoverGestureRecognizer: UIGestureRecognizer {}
+
 // MARK: UIInteraction, UIScribbleInteraction
 // https://developer.apple.com/documentation/uikit/uiinteraction (iOS 11)
 // https://developer.apple.com/documentation/uikit/uiscribbleinteraction (iOS 14)
@@ -207,6 +215,9 @@ extension UIScribbleInteractionDelegate {
 // https://developer.apple.com/documentation/uikit/uiscrollview
 // https://developer.apple.com/documentation/uikit/uiscrollview/contentoffset
 // https://developer.apple.com/documentation/uikit/uiscrollview/zoomscale
+// https://developer.apple.com/documentation/uikit/uiscrollview/contentsize
+// https://developer.apple.com/documentation/uikit/uiscrollview/adjustedcontentinset (iOS 11, get-only)
+// https://developer.apple.com/documentation/uikit/uiscrollview/setcontentoffset(_:animated:)
 // https://developer.apple.com/documentation/uikit/uiscrollview/delegate (weak)
 // https://developer.apple.com/documentation/uikit/uiscrollviewdelegate (`@MainActor protocol … : NSObjectProtocol`)
 // https://developer.apple.com/documentation/uikit/uiscrollviewdelegate/scrollviewdidscroll(_:) (optional)
@@ -214,6 +225,9 @@ extension UIScribbleInteractionDelegate {
 @MainActor open class UIScrollView: UIView {
     open var contentOffset: CGPoint { get { standIn() } set { standIn() } }
     open var zoomScale: CGFloat { get { standIn() } set { standIn() } }
+    open var contentSize: CGSize { get { standIn() } set { standIn() } }
+    @available(iOS 11.0, *) open var adjustedContentInset: UIEdgeInsets { standIn() }
+    open func setContentOffset(_ contentOffset: CGPoint, animated: Bool) { standIn() }
     open var delegate: (any UIScrollViewDelegate)? { get { standIn() } set { standIn() } }   // weak in Apple's SDK
 }
 @MainActor public protocol UIScrollViewDelegate: NSObjectProtocol {
@@ -225,4 +239,18 @@ extension UIScrollViewDelegate {
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {}
     /// `optional` in Apple's protocol.
     public func scrollViewDidZoom(_ scrollView: UIScrollView) {}
+}
+
+// MARK: UIEdgeInsets
+// https://developer.apple.com/documentation/uikit/uiedgeinsets (a C struct: top, left, bottom, right)
+// https://developer.apple.com/documentation/uikit/uiedgeinsets/init(top:left:bottom:right:)
+public struct UIEdgeInsets: Sendable, Equatable {
+    public var top: CGFloat
+    public var left: CGFloat
+    public var bottom: CGFloat
+    public var right: CGFloat
+    public init() { top = 0; left = 0; bottom = 0; right = 0 }
+    public init(top: CGFloat, left: CGFloat, bottom: CGFloat, right: CGFloat) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
 }
