@@ -62,6 +62,13 @@ struct LatencyRow: Sendable {
     var ledger: String
     /// Samples that became ink (on the page's target: touches the page never got).
     var inkedSamples: Int
+    /// The bridge's counters at the end: questions asked of the page (round trips),
+    /// questions the decision timeout settled, answers for an older layout (asked again).
+    var bridge: BridgeMetrics
+    /// The window's round trips (question sent to answer taken, the page latency included), seconds.
+    var roundTrips: [Double]
+    /// How the touches were decided: "verdict/reason" and how many.
+    var decisions: [String: Int]
 
     /// Trials that saw nothing within the time limit.
     var timeouts: Int { trials - latencies.count }
@@ -126,7 +133,7 @@ struct LatencyBench {
         guard FileManager.default.fileExists(atPath: url.path) else { throw Failure.pageMissing(url.path) }
         var options = ScratchpadWindow.Options(
             configuration: InkEngineConfiguration(useRegionCache: condition.regionCache, routing: .decideAtTouchDown),
-            keepsOutcomes: false)
+            keepsOutcomes: true)
         options.pageMessageDelay = condition.pageDelay
         let window = try ScratchpadWindow(options: options)
         try window.show(loading: url)
@@ -144,6 +151,12 @@ struct LatencyBench {
                 found = try pageHandler(window, trial: trial, polls: &polls, pollTime: &pollTime)
             }
             if let found { latencies.append(found) }
+            // Every trial starts on a settled page: the page's messages about the last one
+            // (held by the page latency) taken, no question in flight. (Pressed sooner, the
+            // page's snapshot of a new layout, arriving while the next press's question is
+            // out, makes the engine ask again: two page latencies.)
+            GTK.spin(for: condition.pageDelay + 0.05)
+            GTK.spin(timeout: 1) { window.engine.waitingQuestions == 0 }
         }
         GTK.spin(for: condition.pageDelay + 0.1)  // the last answers in
         let report = window.finish()
@@ -152,7 +165,10 @@ struct LatencyBench {
                           verified: report.isVerified,
                           ledger: "received \(l.received) = inked \(l.inked) + released \(l.released) (natively \(l.releasedNatively), "
                             + "replayed \(l.replayed)) + cancelled \(l.cancelled) + refused \(l.refused); dropped \(l.dropped)",
-                          inkedSamples: l.inked,
+                          inkedSamples: l.inked, bridge: report.bridge, roundTrips: report.roundTrips,
+                          decisions: report.outcomes.reduce(into: [:]) { counts, outcome in
+                              counts["\(outcome.verdict.map { "\($0)" } ?? "-")/\(outcome.reason.map { "\($0)" } ?? "-")", default: 0] += 1
+                          },
                           pollInterval: polls > 0 ? pollTime / Double(polls) : nil)
     }
 
@@ -287,23 +303,28 @@ func latencyMarkdown(_ rows: [LatencyRow], trials: Int, command: String, seconds
         + "\(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version()), "
         + "\(trials) trials a row, \(String(format: "%.0f", seconds)) s in all. Routing at touch-down. "
         + "Times from the XTest press (after its flush) to the end of the first screen read that shows the pixel; "
+        + "each trial starts on a settled page (the page latency passed since the last release, no question out); "
         + "the frame interval at 60 Hz is \(ms(frame)) ms.")
     lines.append("")
-    lines.append("| measure | page answer latency | region cache | trials (nothing seen in 2 s) | p50 | p95 | max | within one frame (≤ \(ms(frame)) ms) | screen read every | audit |")
-    lines.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
+    lines.append("| measure | page answer latency | region cache | trials (nothing seen in 2 s) | p50 | p95 | max | within one frame (≤ \(ms(frame)) ms) | screen read every | touches decided | audit |")
+    lines.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
     for row in rows {
         let p = Percentiles(row.latencies)
         let within = row.latencies.filter { $0 <= frame }.count
         lines.append("| \(row.measure.title) | \(String(format: "%.0f", row.condition.pageDelay * 1000)) ms | \(row.condition.regionCache ? "on" : "off") "
             + "| \(row.trials) (\(row.timeouts)) | \(p.map { ms($0.p50) } ?? "–") ms | \(p.map { ms($0.p95) } ?? "–") ms "
             + "| \(p.map { ms($0.max) } ?? "–") ms | \(within) of \(row.trials) "
-            + "| \(row.pollInterval.map { String(format: "%.2f", $0 * 1000) } ?? "–") ms | \(row.verified ? "verified" : "NOT verified") |")
+            + "| \(row.pollInterval.map { String(format: "%.2f", $0 * 1000) } ?? "–") ms "
+            + "| \(row.decisions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) "
+            + "| \(row.verified ? "verified" : "NOT verified") |")
     }
     lines.append("")
     for row in rows where row.measure == .pageHandler && row.inkedSamples > 0 {
         lines.append("Page handler, \(String(format: "%.0f", row.condition.pageDelay * 1000)) ms, cache "
-            + "\(row.condition.regionCache ? "on" : "off"): \(row.inkedSamples) samples on the target became ink "
-            + "(the page's answer, held, came after the engine's decision timeout, 250 ms: the page never got them).")
+            + "\(row.condition.regionCache ? "on" : "off"): \(row.inkedSamples) samples on the target became ink, "
+            + "the page never got them: \(row.bridge.roundTrips) questions for \(row.trials) presses, "
+            + "\(row.bridge.staleAnswers) answers for an older layout (asked again), \(row.bridge.timeouts) settled by the "
+            + "engine's decision timeout (250 ms, fallback ink), \(row.bridge.lateAnswers) answers after it.")
     }
     let inkRows = rows.filter { $0.measure == .firstInk }
     if !inkRows.isEmpty {
@@ -334,6 +355,11 @@ func runLatency(_ arguments: Arguments) throws -> Int32 {
             print("\(measure.rawValue), page \(String(format: "%.0f ms", condition.pageDelay * 1000)), cache \(condition.regionCache ? "on" : "off"): "
                 + "\(row.trials) trials, \(row.timeouts) timed out, p50 \(ms(p?.p50)), p95 \(ms(p?.p95)); \(row.ledger)"
                 + (row.verified ? "" : "; NOT verified"))
+            let trips = Percentiles(row.roundTrips)
+            print("  bridge: \(row.bridge.roundTrips) round trips (p50 \(ms(trips?.p50)), max \(ms(trips?.max))), "
+                + "\(row.bridge.cacheHits) cache hits, \(row.bridge.timeouts) decided by the timeout, "
+                + "\(row.bridge.staleAnswers) stale answers, \(row.bridge.lateAnswers) late answers; touches decided "
+                + row.decisions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             rows.append(row)
         }
     }
