@@ -70,7 +70,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WebKitGTKTests",
-            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad", "GTKLogPlayer"] + app + tooling,
+            // scratchpad-gtk: its latency measurement, by @testable import.
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad", "GTKLogPlayer", "scratchpad-gtk"] + app + tooling,
             swiftSettings: strictSettings
         ),
     ],

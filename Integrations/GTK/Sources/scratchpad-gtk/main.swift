@@ -3,6 +3,7 @@
 //   scratchpad-gtk [PAGE.html] [--routing touch-down|hand-over] [--cache on|off] [--replay LOG.jsonl [--speed X]]
 //                  [--screenshot OUT.png]
 //   scratchpad-gtk round-trips [PAGE.html] [--count N]
+//   scratchpad-gtk latency [--trials N] [--out FILE.md]
 //
 // The first opens the page with the scratchpad over it, routing as an iPad app must
 // (touch-down: the overlay's input shape gives interactive regions to the web view, late
@@ -15,6 +16,12 @@
 //
 // round-trips asks the same questions of the page in WebKitGTK and in headless Chromium,
 // interleaved, in one run, and prints each engine's round-trip percentiles.
+//
+// latency measures, in the real window and from outside it, what a user sees: the real
+// pointer pressed through XTest, the real screen read back until ink shows under it (blank
+// paper) or the page's own handler has painted (a target), at page answer latencies 0, 30
+// and 200 ms, region cache on and off; prints a markdown table (Latency.swift). Run it
+// from the repository's root under Xvfb (xvfb-run -a); it needs XTest.
 import ChromiumBridge
 import CWebKitGTK
 import Foundation
@@ -35,6 +42,7 @@ let usage = """
     usage: scratchpad-gtk [PAGE.html] [--routing touch-down|hand-over] [--cache on|off] [--replay LOG.jsonl [--speed X]]
                           [--screenshot OUT.png]
            scratchpad-gtk round-trips [PAGE.html] [--count N]
+           scratchpad-gtk latency [--trials N] [--out FILE.md]
     PAGE defaults to Fixtures/pages/blocks.html. Needs a display (on a server: xvfb-run -a scratchpad-gtk …).
     """
 
@@ -180,6 +188,9 @@ func compareRoundTrips(_ arguments: Arguments) throws -> Int32 {
 
 let argv = CommandLine.arguments.dropFirst()
 do {
+    if argv.first == "latency" {
+        exit(try runLatency(try Arguments(argv.dropFirst(), known: ["trials", "out"])))
+    }
     if argv.first == "round-trips" {
         exit(try compareRoundTrips(try Arguments(argv.dropFirst(), known: ["count"])))
     }
