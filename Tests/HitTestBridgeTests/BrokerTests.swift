@@ -194,9 +194,8 @@ struct BrokerTests {
         #expect(Self.sent(actions).count == 1)
         actions.removeAll()
         #expect(broker.receive(Array(snapshot.utf8), now: 2, into: &actions) == .regionsAccepted)
-        // The snapshot's newer generation made the round trip in flight stale: sent again.
-        #expect(Self.sent(actions).map(\.generation) == [3])
-        #expect(broker.generation == 3)
+        // The fresh snapshot answers the round trip in flight at once (nothing sent again).
+        #expect(actions == [.verdict(q1, .ink, .cache)] && broker.generation == 3)
         actions.removeAll()
         broker.ask(q2, at: CanvasPoint(x: 10, y: 10), now: 2.5, into: &actions)  // fresh (500 ms)
         #expect(actions == [.verdict(q2, .page, .cache)])
@@ -208,7 +207,33 @@ struct BrokerTests {
         // A newer layout generation known from the host makes the snapshot outdated.
         #expect(broker.cache.lookup(CanvasPoint(x: 10, y: 10), now: 2.1, generation: 3) == .fresh(.page))
         #expect(broker.cache.lookup(CanvasPoint(x: 10, y: 10), now: 2.1, generation: 4) == .outdated)
-        #expect(broker.metrics.cacheHits == 1 && broker.metrics.snapshotsRefused == 1)
+        #expect(broker.metrics.cacheHits == 2 && broker.metrics.snapshotsRefused == 1)
+    }
+
+    @Test("a snapshot of a newer generation that cannot decide a round trip in flight does not send it again; the page's answer for the request's generation decides; an answer naming a newer one is stale and sent again")
+    func newerSnapshotKeepsTheQuestion() throws {
+        // With the cache off, no snapshot decides anything: the question stays out.
+        var broker = Self.broker(BridgeConfiguration(useCache: false))
+        var actions: [BridgeAction] = []
+        broker.ask(q1, at: CanvasPoint(x: 100, y: 100), now: 1, into: &actions)
+        let request = try #require(Self.sent(actions).first)
+        actions.removeAll()
+        let snapshot = #"{"type":"regions","generation":5,"maxAge":1000,"regions":[]}"#
+        #expect(broker.receive(Array(snapshot.utf8), now: 1.01, into: &actions) == .regionsAccepted)
+        #expect(actions.isEmpty && broker.generation == 5)
+        // The page answers for the request's generation (its mapping held): taken.
+        let answer = PageAnswer(token: request.token, verdict: .page, generation: request.generation).json
+        #expect(broker.receive(Array(answer.utf8), now: 1.02, into: &actions) == .answered(queries: 1))
+        #expect(actions == [.verdict(q1, .page, .page)])
+        // Another question; the page's mapping moved on: its answer names generation 6.
+        actions.removeAll()
+        broker.ask(q2, at: CanvasPoint(x: 100, y: 100), now: 1.03, into: &actions)
+        let second = try #require(Self.sent(actions).first)
+        #expect(second.generation == 5)
+        actions.removeAll()
+        let moved = PageAnswer(token: second.token, verdict: .ink, generation: 6).json
+        #expect(broker.receive(Array(moved.utf8), now: 1.04, into: &actions) == .staleGeneration)
+        #expect(Self.sent(actions).map(\.generation) == [6])
     }
 
     @Test("with the cache off every query is a round trip")

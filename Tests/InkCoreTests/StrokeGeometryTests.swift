@@ -454,13 +454,17 @@ struct InkLayerTests {
             _ = layer.apply(.endInk(TouchID(UInt64(id))))
         }
         for s in samples { _ = layer.apply(.ink(TouchID(9), s)) }   // still being drawn
-        let undone = try #require(layer.removeLastStroke())
+        let change = layer.removeLastStroke()
+        let undone = try #require(change)
         #expect(undone.touch == TouchID(3) && undone.removed && undone.bounds != nil)
         #expect(layer.finished.map(\.touch) == [TouchID(1), TouchID(2)] && layer.active.map(\.touch) == [TouchID(9)])
-        #expect(layer.removeFinishedStrokes() != nil)
+        let cleared = layer.removeFinishedStrokes()
+        #expect(cleared != nil)
         #expect(layer.finished.isEmpty && layer.active.map(\.touch) == [TouchID(9)])
-        #expect(layer.removeLastStroke() == nil && layer.removeFinishedStrokes() == nil)
+        let nothingToUndo = layer.removeLastStroke(), nothingToClear = layer.removeFinishedStrokes()
+        #expect(nothingToUndo == nil && nothingToClear == nil)
         // A refinement for an erased stroke finds nothing to change.
-        #expect(layer.apply(.refineInk(TouchID(1), index: 0, samples[0])) == nil)
+        let refined = layer.apply(.refineInk(TouchID(1), index: 0, samples[0]))
+        #expect(refined == nil)
     }
 }
