@@ -152,9 +152,9 @@ struct LatencyBench {
             }
             if let found { latencies.append(found) }
             // Every trial starts on a settled page: the page's messages about the last one
-            // (held by the page latency) taken, no question in flight. (Pressed sooner, the
-            // page's snapshot of a new layout, arriving while the next press's question is
-            // out, makes the engine ask again: two page latencies.)
+            // (held by the page latency) taken, no question in flight, so each trial stands
+            // alone. (Before the bridge stopped re-sending questions in flight for a newer
+            // snapshot, pressing sooner made a slow page miss the deadline: docs/webkit.md.)
             GTK.spin(for: condition.pageDelay + 0.05)
             GTK.spin(timeout: 1) { window.engine.waitingQuestions == 0 }
         }
