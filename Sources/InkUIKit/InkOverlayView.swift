@@ -96,7 +96,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// Actions about the page change nothing.
     @discardableResult
     public func apply(_ action: RouterAction) -> InkLayer.Change? {
-        let change = ink.apply(inPageCoordinates(action))
+        let change = ink.apply(action.inPageCoordinates(pageTransform))
         if let bounds = change?.bounds { setNeedsDisplay(viewRect(for: bounds)) }
         return change
     }
@@ -157,26 +157,6 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         let b = viewPoint(for: CanvasPoint(x: page.maxX, y: page.maxY))
         return CGRect(x: Double(a.x) - 2, y: Double(a.y) - 2,
                       width: Double(b.x) - Double(a.x) + 4, height: Double(b.y) - Double(a.y) + 4)
-    }
-
-    /// The action with its samples mapped from canvas to page coordinates. A refinement is
-    /// mapped through the transform of now: if the page scrolled between the sample and its
-    /// refinement (milliseconds), the refined point lands where the page is now.
-    private func inPageCoordinates(_ action: RouterAction) -> RouterAction {
-        let transform = pageTransform
-        func page(_ sample: TouchSample) -> TouchSample {
-            var mapped = sample
-            let point = transform.pagePoint(for: sample.point)
-            mapped.x = point.x
-            mapped.y = point.y
-            return mapped
-        }
-        switch action {
-        case let .ink(touch, sample): return .ink(touch, page(sample))
-        case let .predictInk(touch, samples): return .predictInk(touch, samples.map(page))
-        case let .refineInk(touch, index, sample): return .refineInk(touch, index: index, page(sample))
-        default: return action
-        }
     }
 }
 #endif

@@ -61,11 +61,8 @@ public final class InkUIKitController {
     private var scrollFollower: ScrollFollower?
     /// When a hover last asked the page for a snapshot (system uptime).
     private var hoverAskedAt = -Double.infinity
-    /// The touches of two-finger gestures the engine gave the page, the lead first.
-    private var gestureTouches: [TouchID] = []
-    /// The lead touch's last released sample (canvas points).
-    private var gestureLead: CanvasPoint?
-    /// The scroll the lead touch asks for and the web view has not made yet (canvas points).
+    /// The scroll the engine asked for (a two-finger gesture on the overlay) that the web view
+    /// has not made yet, canvas points.
     private var pendingScroll = (x: 0.0, y: 0.0)
 
     /// Errors setting up the front end.
@@ -173,8 +170,6 @@ public final class InkUIKitController {
         recognizer.view?.removeGestureRecognizer(recognizer)
         hoverRecognizer.onHover = nil
         hoverRecognizer.view?.removeGestureRecognizer(hoverRecognizer)
-        gestureTouches.removeAll()
-        gestureLead = nil
         pendingScroll = (0, 0)
         overlay.removeFromSuperview()
         oracle.detach()
@@ -199,9 +194,11 @@ public final class InkUIKitController {
             switch event.kind {
             case let .action(action):
                 overlay.apply(action)
-                followGesture(action)
             case let .send(request, _): oracle.send(request)
             case let .replay(replay): oracle.replay(replay)
+            case let .scrollPage(dx, dy):
+                pendingScroll.x += dx
+                pendingScroll.y += dy
             default: break
             }
         }
@@ -238,29 +235,6 @@ public final class InkUIKitController {
     }
 
     // MARK: - Two-finger gestures
-
-    /// Follows a two-finger gesture the engine gave the page: the lead finger's released
-    /// samples say how far to scroll. The web view never got these touches (the overlay
-    /// holds them), so it cannot scroll natively; the page script's replay of them is
-    /// untrusted and scrolls nothing either.
-    private func followGesture(_ action: RouterAction) {
-        switch action {
-        case let .decided(id, .page, .multiTouchGesture):
-            if !gestureTouches.contains(id) { gestureTouches.append(id) }
-        case let .release(id, sample) where id == gestureTouches.first:
-            if let lead = gestureLead {
-                // The content follows the finger: the offset moves against it.
-                pendingScroll.x += lead.x - sample.x
-                pendingScroll.y += lead.y - sample.y
-            }
-            gestureLead = sample.point
-        case let .touchFinished(id, _):
-            if id == gestureTouches.first { gestureLead = nil }
-            gestureTouches.removeAll { $0 == id }
-        default:
-            break
-        }
-    }
 
     /// Scrolls the web view's scroll view by the pending gesture movement, clamped to its
     /// content, without animation; then makes sure the engine hears the new layout.

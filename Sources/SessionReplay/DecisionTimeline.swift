@@ -248,8 +248,8 @@ public struct DecisionTimeline: Sendable {
             }
         case let .action(action):
             apply(action, at: time)
-        case .replay:
-            break  // the release actions it carries are drawn already
+        case .replay, .scrollPage:
+            break  // the release actions they follow are drawn already
         }
     }
 

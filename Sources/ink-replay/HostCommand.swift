@@ -317,7 +317,7 @@ struct HostSession {
     mutating func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(host.now))
         switch event.kind {
-        case .took, .refused, .pageMessage, .layout, .replay:
+        case .took, .refused, .pageMessage, .layout, .replay, .scrollPage:
             return   // (the host routes by hand-over: no replays) what the host made of its own input is said by the line's error or ignored line
         case let .send(request, touches):
             emit([("kind", .string("query")), t, ("token", .string(request.token.description)),

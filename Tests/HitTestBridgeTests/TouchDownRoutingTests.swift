@@ -202,6 +202,30 @@ struct TouchDownRoutingTests {
         #expect(engine.ledger.replayed == 0 && engine.ledger.cancelled == 3 && engine.ledger.isBalanced)
     }
 
+    @Test("two fingers on the overlay make a gesture: the engine says how far to scroll the page's view, by the lead finger, reversed")
+    func gestureScrolls() {
+        var engine = InkEngine(configuration: Self.atTouchDown, seed: 1)
+        var events: [EngineEvent] = []
+        engine.take([.touch(Self.event(1, .began, Self.sample(300, 300, 1))), .touch(Self.event(2, .began, Self.sample(400, 300, 1.02)))],
+                    now: 1.02, into: &events)
+        for i in 1...10 {
+            let t = 1.02 + Double(i) * 0.016
+            engine.take([.touch(Self.event(1, .moved, Self.sample(300, 300 - Double(i) * 3, t))),
+                         .touch(Self.event(2, .moved, Self.sample(400, 300 - Double(i) * 3, t)))], now: t, into: &events)
+        }
+        engine.take([.touch(Self.event(1, .ended)), .touch(Self.event(2, .ended))], now: 1.2, into: &events)
+        let scrolls = events.compactMap { if case let .scrollPage(dx, dy) = $0.kind { (dx, dy) } else { nil } }
+        #expect(!scrolls.isEmpty)
+        #expect(scrolls.reduce(0) { $0 + $1.0 } == 0 && scrolls.reduce(0) { $0 + $1.1 } == 30, "\(scrolls)")
+        #expect(engine.ledger.isBalanced && engine.ledger.replayed == engine.ledger.received)
+        // Hand-over routing: the platform scrolls for the touches it was handed; no scroll events.
+        var handOver = InkEngine(seed: 1)
+        var other: [EngineEvent] = []
+        handOver.take([.touch(Self.event(1, .began, Self.sample(300, 300, 1))), .touch(Self.event(2, .began, Self.sample(400, 300, 1.02))),
+                       .touch(Self.event(1, .moved, Self.sample(300, 280, 1.05)))], now: 1.05, into: &other)
+        #expect(!other.contains { if case .scrollPage = $0.kind { true } else { false } })
+    }
+
     @Test("hand-over routing (the default) never replays and never speculates without a snapshot")
     func handOverUnchanged() {
         var engine = InkEngine(seed: 1)

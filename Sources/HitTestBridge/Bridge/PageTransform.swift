@@ -25,3 +25,25 @@ public struct PageTransform: Sendable, Hashable {
         CanvasPoint(x: point.x * scale + offsetX, y: point.y * scale + offsetY)
     }
 }
+
+extension RouterAction {
+    /// The action with its samples' positions moved from canvas points to page coordinates
+    /// through `transform`, for a front end that keeps ink on the page (it then scrolls and
+    /// zooms with the content, drawn back through the current transform). Actions that carry
+    /// no sample to draw are returned as they are.
+    public func inPageCoordinates(_ transform: PageTransform) -> RouterAction {
+        func place(_ sample: TouchSample) -> TouchSample {
+            var placed = sample
+            let point = transform.pagePoint(for: sample.point)
+            placed.x = point.x
+            placed.y = point.y
+            return placed
+        }
+        switch self {
+        case let .ink(id, sample): return .ink(id, place(sample))
+        case let .predictInk(id, samples): return .predictInk(id, samples.map(place))
+        case let .refineInk(id, index, sample): return .refineInk(id, index: index, place(sample))
+        default: return self
+        }
+    }
+}

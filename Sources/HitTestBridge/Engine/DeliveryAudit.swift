@@ -97,7 +97,7 @@ public struct DeliveryAudit: Sendable {
             refusedInputs += 1
             ledger.received += input.sampleCount
             ledger.refused += input.sampleCount
-        case .send, .pageMessage, .layout, .replay:
+        case .send, .pageMessage, .layout, .replay, .scrollPage:
             break
         }
         return nil

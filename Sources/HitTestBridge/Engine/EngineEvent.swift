@@ -174,6 +174,13 @@ public struct EngineEvent: Sendable, Hashable {
         /// `release`, `endRelease` or `cancel` actions of the same input), which a front end
         /// on this routing carries out only through it.
         case replay(PageReplay)
+        /// Under ``TouchRouting/decideAtTouchDown``: two fingers that began on the overlay
+        /// make a gesture the engine gave the page, but the page cannot scroll natively for
+        /// touches the overlay holds: scroll the page's view by this much, canvas points
+        /// (the lead finger's movement, reversed: the content follows the fingers). A
+        /// `UIScrollView` moves its `contentOffset` by it; a web page scrolls by it times
+        /// the page transform's scale.
+        case scrollPage(dx: Double, dy: Double)
     }
 
     /// The engine action, when this event is one.

@@ -40,6 +40,12 @@ public struct InkEngine: Sendable {
     private var replaying: [TouchID: ReplayedTouch] = [:]
     /// The replays of the input being emitted, in the order their touches first appear.
     private var replays: [PageReplay] = []
+    /// Under decide-at-touch-down routing: the touches of two-finger gestures the engine gave
+    /// the page (lead first), where the lead last was, and how far the page's view should
+    /// scroll for the input being emitted (canvas points).
+    private var gestureTouches: [TouchID] = []
+    private var gestureLead: CanvasPoint?
+    private var gestureScroll = (dx: 0.0, dy: 0.0)
 
     private struct ReplayedTouch: Sendable {
         var pointerType: PageReplay.PointerType
@@ -291,7 +297,10 @@ public struct InkEngine: Sendable {
                 default: break
                 }
                 events.append(EngineEvent(time: time, touch: touch, roundTrip: roundTrip, kind: .action(action)))
-                if configuration.routing == .decideAtTouchDown { collectReplay(action) }
+                if configuration.routing == .decideAtTouchDown {
+                    collectReplay(action)
+                    followGesture(action)
+                }
                 if case .touchFinished = action { identities.finished(id) }
             case let .send(request, touches):
                 let named = touches.map { EngineTouch(engine: $0, platform: identities.platformID(of: $0) ?? $0.rawValue) }
@@ -304,6 +313,33 @@ public struct InkEngine: Sendable {
             events.append(EngineEvent(time: time, touch: touch, kind: .replay(replay)))
         }
         replays.removeAll(keepingCapacity: true)
+        if gestureScroll.dx != 0 || gestureScroll.dy != 0 {
+            events.append(EngineEvent(time: time, kind: .scrollPage(dx: gestureScroll.dx, dy: gestureScroll.dy)))
+            gestureScroll = (0, 0)
+        }
+    }
+
+    /// Follows a two-finger gesture the engine gave the page (decide-at-touch-down routing):
+    /// the overlay holds its touches, so the page cannot scroll natively, and the page
+    /// script's replay of them is untrusted and scrolls nothing; the lead finger's released
+    /// samples say how far the front end scrolls the page's view.
+    private mutating func followGesture(_ action: RouterAction) {
+        switch action {
+        case let .decided(id, .page, .multiTouchGesture):
+            if !gestureTouches.contains(id) { gestureTouches.append(id) }
+        case let .release(id, sample) where id == gestureTouches.first:
+            if let lead = gestureLead {
+                // The content follows the finger: the view's offset moves against it.
+                gestureScroll.dx += lead.x - sample.x
+                gestureScroll.dy += lead.y - sample.y
+            }
+            gestureLead = sample.point
+        case let .touchFinished(id, _):
+            if id == gestureTouches.first { gestureLead = nil }
+            gestureTouches.removeAll { $0 == id }
+        default:
+            break
+        }
     }
 
     /// Adds what an action hands the page to the replay of its touch (decide-at-touch-down

@@ -28,7 +28,7 @@ import WebKitGTKOracle
 ///   events are evaluated in the page script's world, which dispatches untrusted pointer
 ///   (and touch) events at the samples' page positions, in order, original times attached.
 /// - **Two fingers on the scratch paper scroll the page**: the engine gives a two-finger
-///   gesture to the page; the window scrolls the page by the lead finger's movement.
+///   gesture to the page and says how far to scroll (`EngineEvent.Kind.scrollPage`); the window scrolls it.
 ///
 /// With ``TouchRouting/handOverAfterDecision`` (the Android-like mode, which WKWebView does
 /// not allow) the overlay takes every touch and hands the page's touches to the web view as
@@ -133,10 +133,8 @@ public final class ScratchpadWindow {
     /// The input shape must be computed again (a snapshot, a layout change, freshness ran out).
     private var shapeDirty = true
     private var shapeTimer: guint = 0
-    /// The touches of a two-finger gesture the engine gave the page, lead first, and where the
-    /// lead last was (the page scrolls by its movement).
-    private var gestureTouches: [TouchID] = []
-    private var gestureLead: CanvasPoint?
+    /// How far the engine said to scroll the page for a two-finger gesture on the overlay,
+    /// canvas points, not yet handed to the page (once per batch of inputs).
     private var pendingScroll = (x: 0.0, y: 0.0)
     private var processing = false
     /// Inputs that arrived while one was being carried out: taken after it, in order.
@@ -457,16 +455,15 @@ public final class ScratchpadWindow {
                 }
             case let .action(action):
                 // Ink is kept in page coordinates: it moves with the page.
-                if let change = ink.apply(action.placed(by: transform)), let bounds = change.bounds { invalidate(page: bounds) }
-                if routing == .handOverAfterDecision {
-                    dispatchToPage(action)
-                } else {
-                    followGesture(action)
-                }
+                if let change = ink.apply(action.inPageCoordinates(transform)), let bounds = change.bounds { invalidate(page: bounds) }
+                if routing == .handOverAfterDecision { dispatchToPage(action) }
             case let .send(request, _):
                 send(request)
             case let .replay(replay):
                 replayInPage(replay)
+            case let .scrollPage(dx, dy):
+                pendingScroll.x += dx
+                pendingScroll.y += dy
             case let .pageMessage(_, outcome):
                 switch outcome {
                 case .refused?: refusedMessages += 1
@@ -587,27 +584,6 @@ public final class ScratchpadWindow {
                 self?.replayFailures += 1
                 return
             }
-        }
-    }
-
-    /// Follows a two-finger gesture the engine gave the page: the lead finger's released
-    /// samples say how far to scroll (the page cannot scroll natively for touches the
-    /// overlay holds).
-    private func followGesture(_ action: RouterAction) {
-        switch action {
-        case let .decided(id, .page, .multiTouchGesture):
-            if !gestureTouches.contains(id) { gestureTouches.append(id) }
-        case let .release(id, sample) where id == gestureTouches.first:
-            if let lead = gestureLead {
-                pendingScroll.x += lead.x - sample.x
-                pendingScroll.y += lead.y - sample.y
-            }
-            gestureLead = sample.point
-        case let .touchFinished(id, _):
-            if id == gestureTouches.first { gestureLead = nil }
-            gestureTouches.removeAll { $0 == id }
-        default:
-            break
         }
     }
 
@@ -860,26 +836,6 @@ public final class ScratchpadWindow {
         guard !isDestroyed, let png = scratchpad_widget_png(window) else { return nil }
         defer { g_byte_array_unref(png) }
         return Array(UnsafeBufferPointer(start: png.pointee.data, count: Int(png.pointee.len)))
-    }
-}
-
-extension RouterAction {
-    /// The action with its samples moved from canvas points to page coordinates (ink is
-    /// kept on the page, so it moves with it).
-    func placed(by view: PageTransform) -> RouterAction {
-        func place(_ sample: TouchSample) -> TouchSample {
-            var placed = sample
-            let point = view.pagePoint(for: sample.point)
-            placed.x = point.x
-            placed.y = point.y
-            return placed
-        }
-        switch self {
-        case let .ink(id, sample): return .ink(id, place(sample))
-        case let .predictInk(id, samples): return .predictInk(id, samples.map(place))
-        case let .refineInk(id, index, sample): return .refineInk(id, index: index, place(sample))
-        default: return self
-        }
     }
 }
 
