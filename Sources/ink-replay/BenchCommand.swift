@@ -160,6 +160,7 @@ enum BenchCommand: Command {
                         throw CommandFailure(message: "point \(i): time goes backwards")
                     }
                 }
+                try StrokeGeometryCheck.check(samples)
                 if !samples.isEmpty { strokes.append(samples) }
             } catch {
                 throw CommandFailure(message: "\(file):\(lineNumber): \(error)")
@@ -174,9 +175,10 @@ enum BenchCommand: Command {
         let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) } ?? 1
         var latencies: [Double] = [0, 8, 16, 30, 100, 300]
         if let text = arguments.string("--latencies") {
-            latencies = try text.split(separator: ",").map { item in
+            // Every item is a number: an empty one (",,", a trailing comma) is an error too.
+            latencies = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
                 guard let ms = Double(item), ms >= 0, ms <= 10_000 else {
-                    throw UsageError(message: "'--latencies' takes milliseconds from 0 to 10000, not '\(item)'")
+                    throw UsageError(message: "'--latencies' takes a comma-separated list of milliseconds from 0 to 10000, not '\(text)'")
                 }
                 return ms
             }

@@ -28,11 +28,24 @@ enum FixturesCommand: Command {
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            for (name, log) in SyntheticSessions.all {
-                try log.write(to: PathText.join(directory, "\(name).jsonl"))
-            }
         } catch {
-            throw CommandFailure(message: "\(directory): \(error.localizedDescription)")
+            throw CommandFailure(message: "\(directory): cannot create the directory (\(error.localizedDescription))")
+        }
+        // Every target is checked, and every file written beside its target, before any is
+        // renamed into place: a target the tool must not replace (a symbolic link, a
+        // directory) stops the command with the whole set untouched.
+        var files: [OutputFile] = []
+        do throws(OutputFileError) {
+            for (name, log) in SyntheticSessions.all {
+                var file = try OutputFile(path: PathText.join(directory, "\(name).jsonl"))
+                files.append(file)
+                try file.write(log.jsonLines())
+                files[files.count - 1] = file
+            }
+            for index in files.indices { try files[index].commit() }
+        } catch {
+            for file in files { file.discard() }
+            throw CommandFailure(message: "\(error)")
         }
         print("wrote \(SyntheticSessions.all.count) synthetic sessions to \(directory)")
         return 0

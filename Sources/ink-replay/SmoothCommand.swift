@@ -87,11 +87,14 @@ enum SmoothCommand: Command {
             }
             var stroke = StrokeBuilder(style: style)
             var points: [JSONValue] = []
+            var finite = true
             func point(_ p: CanvasPoint, _ seconds: Double) {
-                points.append(.array([.number(round4(p.x)), .number(round4(p.y)), .number(round4(seconds * 1000))]))
+                let values = [round4(p.x), round4(p.y), round4(seconds * 1000)]
+                finite = finite && values.allSatisfy(\.isFinite)
+                points.append(.array(values.map { .number($0) }))
             }
-            for sample in samples {
-                do { _ = try stroke.append(sample) } catch {
+            for (index, sample) in samples.enumerated() {
+                do { try StrokeGeometryCheck.append(sample, point: index, to: &stroke) } catch {
                     throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
                 }
                 if let tipHorizon, let tip = stroke.volatileSegments.last {
@@ -100,8 +103,11 @@ enum SmoothCommand: Command {
                     point(tip.curve.p3, sample.timestamp + tipHorizon)
                 }
             }
-            _ = stroke.finish()
+            do { try StrokeGeometryCheck.finish(&stroke, last: samples.last, point: samples.count - 1) } catch {
+                throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
+            }
             if tipHorizon != nil {
+                try refuseNonFinite(finite, samples, input, lineNumber)
                 JSONValue.array(points).write(to: &out)
                 out += "\n"
                 continue
@@ -114,6 +120,7 @@ enum SmoothCommand: Command {
                 }
                 if i == segments.count - 1, !segment.isDot { point(segment.curve.p3, segment.endTime) }
             }
+            try refuseNonFinite(finite, samples, input, lineNumber)
             JSONValue.array(points).write(to: &out)
             out += "\n"
         }
@@ -121,7 +128,26 @@ enum SmoothCommand: Command {
         return 0
     }
 
-    static func round4(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+    /// Rounded to 4 decimals; values too large to have decimals left as they are (so the
+    /// rounding itself never overflows).
+    static func round4(_ value: Double) -> Double {
+        guard abs(value) < 1e11 else { return value }
+        return (value * 10_000).rounded() / 10_000
+    }
+
+    /// A smoothed stroke with a value that is not finite (the geometry's arithmetic
+    /// overflowed on enormous input) is refused, naming the input point with the largest
+    /// magnitude, rather than written as `null`.
+    static func refuseNonFinite(_ finite: Bool, _ samples: [TouchSample], _ input: String, _ line: Int) throws {
+        guard !finite else { return }
+        let worst = samples.indices.max { a, b in
+            max(abs(samples[a].x), abs(samples[a].y), abs(samples[a].timestamp)) < max(abs(samples[b].x), abs(samples[b].y), abs(samples[b].timestamp))
+        } ?? 0
+        let sample = samples.isEmpty ? nil : samples[worst]
+        throw CommandFailure(message: "\(input):\(line): point \(worst)"
+            + (sample.map { " (x \($0.x), y \($0.y), t \($0.timestamp * 1000) ms)" } ?? "")
+            + ": the smoothed stroke has a value too large to write (the geometry's arithmetic overflows); refused")
+    }
 
     static func strokeSamples(_ value: JSONValue) throws -> [TouchSample] {
         guard case let .array(points) = value else { throw CommandFailure(message: "expected an array of points") }

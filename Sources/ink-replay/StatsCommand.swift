@@ -50,6 +50,22 @@ enum StatsCommand: Command {
             if lastTime >= firstTime { spans.append(lastTime - firstTime) }
         }
 
+        /// A duration in milliseconds for the JSON report: rounded to the microsecond while that
+        /// means something, always finite (a log's absurd times saturate at the largest
+        /// finite number rather than becoming `null`).
+        static func milliseconds(_ seconds: Double) -> Double {
+            let ms = seconds * 1000
+            guard ms.isFinite else { return ms.isNaN ? 0 : (ms < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude) }
+            return abs(ms) < 1e12 ? (ms * 1000).rounded() / 1000 : ms
+        }
+
+        /// A figure for the table: fixed-point while short, else in exponent form (never a
+        /// 300-digit number or `inf`).
+        static func text(_ value: Double, decimals: Int) -> String {
+            guard value.isFinite else { return value.isNaN ? "-" : (value < 0 ? "-huge" : "huge") }
+            return abs(value) < 1e7 ? String(format: "%.\(decimals)f", value) : String(format: "%.3g", value)
+        }
+
         static func quantile(_ sorted: [Double], _ q: Double) -> Double {
             guard !sorted.isEmpty else { return .nan }
             return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
@@ -67,25 +83,26 @@ enum StatsCommand: Command {
             object.append("zero_intervals", .number(Double(sortedIntervals.count - positive.count)))
             var spread = JSONObject()
             for (label, q) in [("min", 0.0), ("p5", 0.05), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p95", 0.95), ("max", 1.0)] where !positive.isEmpty {
-                spread.append(label, .number((Self.quantile(positive, q) * 1e6).rounded() / 1000))
+                spread.append(label, .number(Self.milliseconds(Self.quantile(positive, q))))
             }
             object.append("interval_ms", .object(spread))
             if !sortedPauses.isEmpty {
                 object.append("pause_ms", .object(JSONObject([
-                    ("p50", .number((Self.quantile(sortedPauses, 0.5) * 1e6).rounded() / 1000)),
-                    ("max", .number((sortedPauses.last! * 1e6).rounded() / 1000)),
+                    ("p50", .number(Self.milliseconds(Self.quantile(sortedPauses, 0.5)))),
+                    ("max", .number(Self.milliseconds(sortedPauses.last!))),
                 ])))
             }
-            object.append("longest_session_s", .number(((spans.max() ?? 0) * 1000).rounded() / 1000))
+            let span = spans.max() ?? 0
+            object.append("longest_session_s", .number(abs(span) < 1e9 ? (span * 1000).rounded() / 1000 : span))
             return .object(object)
         }
 
         func line(name: String) -> String {
             let positive = intervals.filter { $0 > 0 }.sorted()
             let zero = intervals.count - positive.count
-            func ms(_ value: Double) -> String { value.isNaN ? "-" : String(format: "%.1f", value * 1000) }
+            func ms(_ value: Double) -> String { Self.text(value * 1000, decimals: 1) }
             let spread = positive.isEmpty ? "-" : [0.05, 0.5, 0.95].map { ms(Self.quantile(positive, $0)) }.joined(separator: " / ")
-            let pause = pauses.isEmpty ? "-" : ms(Self.quantile(pauses.sorted(), 0.5)) + " / " + String(format: "%.0f s", pauses.max()!)
+            let pause = pauses.isEmpty ? "-" : ms(Self.quantile(pauses.sorted(), 0.5)) + " / " + Self.text(pauses.max()!, decimals: 0) + " s"
             return name.padded(28, left: true)
                 + String(format: "%8d %8d %9d  ", sessions, touches, samples)
                 + spread.padded(20, left: true)
