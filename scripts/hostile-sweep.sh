@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The hostile sweep (run by .ci/run): every ink-replay subcommand over a generated set of
+# hostile inputs, each under a time limit, asserting what a user who trusts the tool with
+# their only copy of a recording expects:
+#   - it ends (no hang: each run is killed after $SWEEP_SECONDS, default 30, and that fails),
+#   - it does not crash (exit code below 128; usage errors are 64, refusals 1),
+#   - it modifies no input (every file of the inputs is hashed before and after),
+#   - its peak memory stays under $SWEEP_MAX_MB (default 400 MB; /usr/bin/time -f %M),
+#   - and an output that names an input is refused (non-zero exit), the input untouched.
+#
+#   scripts/hostile-sweep.sh [path/to/ink-replay]     (default: the debug build's)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-"$(swift build --show-bin-path)/ink-replay"}
+[ -x "$bin" ] || { echo "hostile-sweep: no ink-replay at $bin (swift build --product ink-replay)" >&2; exit 2; }
+seconds=${SWEEP_SECONDS:-30}
+max_kb=$(( ${SWEEP_MAX_MB:-400} * 1024 ))
+work=$(mktemp -d "${TMPDIR:-/tmp}/hostile-sweep.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+in="$work/in" out="$work/out"
+mkdir -p "$in/corpus" "$in/dir" "$out"
+header='{"format":"scratchpad-ink-session","version":1,"canvas":{"width":1024,"height":768}}'
+
+# --- the hostile inputs ---------------------------------------------------------------
+# A first-ink latency beyond Int64 microseconds: the event at 1e13 s, its sample at 0.
+{ echo "$header"
+  echo '{"kind":"touch","t":1e13,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":0,"x":10,"y":10}]}'
+  echo '{"kind":"touch","t":1e13,"touch":1,"phase":"ended","samples":[{"t":1,"x":12,"y":10}]}'; } > "$in/latency-1e13.jsonl"
+# Times at 1e300 s.
+{ echo "$header"
+  echo '{"kind":"touch","t":1,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":1,"x":10,"y":10}]}'
+  echo '{"kind":"touch","t":1e300,"touch":1,"phase":"ended","samples":[{"t":1e300,"x":12,"y":10}]}'; } > "$in/time-1e300.jsonl"
+# Coordinates and sizes at the largest doubles.
+{ echo '{"format":"scratchpad-ink-session","version":1,"canvas":{"width":1.7e308,"height":1.7e308}}'
+  echo '{"kind":"regions","t":0,"generation":1,"max_age":30,"regions":[{"x":0,"y":0,"width":1.7e308,"height":1.7e308}]}'
+  echo '{"kind":"touch","t":1,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":1,"x":1.7e308,"y":-1.7e308}]}'
+  echo '{"kind":"touch","t":1.5,"touch":1,"phase":"moved","samples":[{"t":1.5,"x":-1.7e308,"y":1.7e308}]}'
+  echo '{"kind":"touch","t":2,"touch":1,"phase":"ended","samples":[{"t":2,"x":1e300,"y":1e300}]}'; } > "$in/coordinates-huge.jsonl"
+# Touches that begin and never end, each with a new id.
+awk -v h="$header" 'BEGIN { print h; for (i = 0; i < 20000; i++) { t = 1 + i * 0.01
+  printf "{\"kind\":\"touch\",\"t\":%.4f,\"touch\":%d,\"phase\":\"began\",\"tool\":\"pencil\",\"samples\":[{\"t\":%.4f,\"x\":%d,\"y\":%d}]}\n", t, i + 1, t, 100 + i % 800, 100 + i % 500 } }' \
+  > "$in/never-ending.jsonl"
+# The same, with recorded answers whose touches never come back.
+awk -v h="$header" 'BEGIN { print h; for (i = 0; i < 20000; i++) { t = 1 + i * 0.01
+  printf "{\"kind\":\"touch\",\"t\":%.4f,\"touch\":%d,\"phase\":\"began\",\"tool\":\"pencil\",\"samples\":[{\"t\":%.4f,\"x\":%d,\"y\":%d}]}\n", t, i + 1, t, 100 + i % 800, 100 + i % 500
+  printf "{\"kind\":\"answer\",\"t\":%.4f,\"touch\":%d,\"verdict\":\"ink\"}\n", t + 0.002, i + 1
+  printf "{\"kind\":\"touch\",\"t\":%.4f,\"touch\":%d,\"phase\":\"ended\",\"samples\":[]}\n", t + 0.004, i + 1 } }' \
+  > "$in/ids-never-repeat.jsonl"
+# InkML traces joined by continuation: five of 40,000 points make one stroke.
+{ echo '<ink xmlns="http://www.w3.org/2003/InkML"><traceFormat><channel name="X"/><channel name="Y"/><channel name="T"/></traceFormat>'
+  for k in 1 2 3 4 5; do
+    case $k in 1) attrs='continuation="begin"';; 5) attrs="continuation=\"end\" priorRef=\"#t$((k - 1))\"";;
+               *) attrs="continuation=\"middle\" priorRef=\"#t$((k - 1))\"";; esac
+    printf '<trace xml:id="t%d" %s>' "$k" "$attrs"
+    awk -v k="$k" 'BEGIN { for (i = 0; i < 40000; i++) { n = (k - 1) * 40000 + i; printf "%s%d %d %d", (i ? "," : ""), n % 1000, n % 700, n } }'
+    echo '</trace>'
+  done
+  echo '</ink>'; } > "$in/joined.inkml"
+# Strokes for smooth and bench whose geometry overflows.
+echo '[[1,1,0],[2,2,8]]' > "$in/strokes.jsonl"
+echo '[[1e308,0,0],[-1e308,5,10],[3,4,20]]' >> "$in/strokes.jsonl"
+# A corpus holding non-regular files named like logs.
+cp Fixtures/strokes/decimal-point.jsonl "$in/corpus/ok.jsonl"
+mkfifo "$in/corpus/fifo.jsonl"
+ln -s /dev/zero "$in/corpus/zero.jsonl"
+# Outputs that name an input: the same path, through a detour, a hard link, a symbolic link.
+cp Fixtures/strokes/decimal-point.jsonl "$in/s.jsonl"
+mkdir -p "$in/sub"
+ln "$in/s.jsonl" "$in/hard.jsonl"
+ln -s s.jsonl "$in/soft.jsonl"
+cp Fixtures/strokes/decimal-point.jsonl "$in/dir/plain.jsonl"
+
+hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
+before=$(hash_inputs)
+
+failures=0 runs=0
+# run EXPECT LABEL ARGS...: EXPECT is "any" (exit < 128) or "refuse" (exit 1..127).
+run() {
+  local expect=$1 label=$2; shift 2
+  local stats="$work/time.$$" status kb
+  runs=$((runs + 1))
+  /usr/bin/time -f '%M' -o "$stats" timeout -k 5 "$seconds" "$@" > "$work/stdout" 2> "$work/stderr" < /dev/null
+  status=$?
+  kb=$(tail -1 "$stats" 2>/dev/null | tr -dc 0-9); kb=${kb:-0}
+  local verdict=ok
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then verdict="hung (killed after ${seconds} s)"
+  elif [ "$status" -ge 128 ]; then verdict="crashed (exit $status): $(tail -c 300 "$work/stderr")"
+  elif [ "$expect" = refuse ] && [ "$status" -eq 0 ]; then verdict="accepted an output that names an input"
+  elif [ "$kb" -gt "$max_kb" ]; then verdict="peak memory $((kb / 1024)) MB over $((max_kb / 1024)) MB"
+  fi
+  if [ "$verdict" != ok ]; then
+    failures=$((failures + 1))
+    echo "FAIL  $label: $verdict"
+  else
+    printf '  ok  %-58s exit %3d  %6d MB\n' "$label" "$status" "$((kb / 1024))"
+  fi
+}
+
+echo "hostile sweep: $bin, each run under ${seconds} s and $((max_kb / 1024)) MB"
+for log in latency-1e13 time-1e300 coordinates-huge never-ending ids-never-repeat; do
+  f="$in/$log.jsonl"
+  run any "verify $log" "$bin" verify "$f"
+  run any "run $log" "$bin" run "$f"
+  run any "run $log --oracle-latency 30" "$bin" run "$f" --oracle-latency 30
+  run any "run $log --json" "$bin" run "$f" --json
+  run any "render $log" "$bin" render "$f" -o "$out/$log.svg"
+  run any "timeline $log" "$bin" timeline "$f" -o "$out/$log.timeline.svg"
+  run any "export $log" "$bin" export "$f" -o "$out/$log.inkml"
+  run any "stats $log" "$bin" stats "$f"
+  run any "host $log" bash -c "'$bin' host < '$f'"
+  run any "host --geometry $log" bash -c "'$bin' host --geometry < '$f'"
+done
+run any "host: a tick at 1e13 s, then the end" bash -c "printf '%s\n' '{\"kind\":\"tick\",\"t\":1}' '{\"kind\":\"tick\",\"t\":1e13}' | '$bin' host"
+run any "verify a corpus with a FIFO and a link to /dev/zero" "$bin" verify "$in/corpus"
+run any "run a corpus with a FIFO and a link to /dev/zero" "$bin" run "$in/corpus"
+run any "stats a corpus with a FIFO and a link to /dev/zero" "$bin" stats "$in/corpus"
+run any "render a link to /dev/zero" "$bin" render "$in/corpus/zero.jsonl" -o "$out/zero.svg"
+run any "verify through process substitution" bash -c "'$bin' verify <(cat Fixtures/strokes/decimal-point.jsonl)"
+run any "convert joined InkML traces" "$bin" convert "$in/joined.inkml" -o "$out/joined"
+run any "smooth an overflowing stroke" "$bin" smooth "$in/strokes.jsonl" -o "$out/smooth.jsonl"
+run any "bench strokes an overflowing stroke" "$bin" bench strokes "$in/strokes.jsonl" --passes 1
+run refuse "render s.jsonl -o s.jsonl" "$bin" render "$in/s.jsonl" -o "$in/s.jsonl"
+run refuse "timeline s.jsonl -o s.jsonl" "$bin" timeline "$in/s.jsonl" -o "$in/s.jsonl"
+run refuse "export s.jsonl -o s.jsonl" "$bin" export "$in/s.jsonl" -o "$in/s.jsonl"
+run refuse "render s.jsonl -o sub/../s.jsonl" "$bin" render "$in/s.jsonl" -o "$in/sub/../s.jsonl"
+run refuse "render s.jsonl -o (its hard link)" "$bin" render "$in/s.jsonl" -o "$in/hard.jsonl"
+run refuse "render s.jsonl -o (a link to it)" "$bin" render "$in/s.jsonl" -o "$in/soft.jsonl"
+run refuse "smooth strokes.jsonl -o strokes.jsonl" "$bin" smooth "$in/strokes.jsonl" -o "$in/strokes.jsonl"
+run refuse "convert dir/plain.jsonl --format inkml -o dir" "$bin" convert "$in/dir/plain.jsonl" --format inkml -o "$in/dir"
+for args in "bench --latencies ,,," "bench --strokes -5" "run --jitter -1 $in/s.jsonl" "render" "render $in/s.jsonl" \
+            "verify --oracle psychic $in/s.jsonl" "timeline --json $in/s.jsonl -o $out/t.svg" "soak --hours 0" "soak --hours 1e300" \
+            "fixtures" "convert" "export $in/s.jsonl" "stats --nonsense" "frobnicate" "host --geometry --geometry"; do
+  # shellcheck disable=SC2086
+  run any "absurd: $args" "$bin" $args
+done
+run any "absurd: an empty argument" "$bin" verify ""
+
+after=$(hash_inputs)
+if [ "$before" != "$after" ]; then
+  failures=$((failures + 1))
+  echo "FAIL  an input was modified:"
+  diff <(echo "$before") <(echo "$after") | head -20
+fi
+echo "hostile sweep: $runs runs, $failures failures"
+[ "$failures" -eq 0 ]
