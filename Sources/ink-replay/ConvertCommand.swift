@@ -79,6 +79,7 @@ enum ConvertCommand: Command {
         options.tool = try arguments.choice("--tool", as: ToolKind.self)
         var layout: PageLayout?
         if let path = arguments.string("--layout") {
+            try SessionFiles.requireReadable(path)
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(path): cannot read the layout") }
             do { layout = try PageLayout.parse(Array(data), file: path) } catch { throw CommandFailure(message: error.description) }
         }
@@ -152,14 +153,10 @@ enum ConvertCommand: Command {
     /// FIFO or a device, which would hang or lose its first bytes, is refused before it is
     /// opened. A symbolic link to a regular file is fine.
     static func notARegularFile(_ input: String) -> String? {
-        let resolved = URL(fileURLWithPath: input).resolvingSymlinksInPath().path
-        guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else {
-            return nil   // missing or unreadable: opening it says which
-        }
-        switch type {
-        case .typeRegular: return nil
-        case .typeDirectory: return "is a directory; name the files to convert"
-        default: return "is not a regular file (a pipe, FIFO or device); convert reads its input more than once: save it to a file first"
+        switch InputFileKind(path: input) {
+        case .regular, .missing, .unknown: return nil   // missing or unreadable: opening it says which
+        case .directory: return "is a directory; name the files to convert"
+        case let kind: return "is not a regular file (\(kind.phrase)); convert reads its input more than once: save it to a file first"
         }
     }
 
