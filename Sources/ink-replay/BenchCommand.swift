@@ -183,8 +183,9 @@ enum BenchCommand: Command {
             }
         }
         var recorded: [[TouchSample]] = []
-        if !inputs.isEmpty {
-            for file in try SessionFiles.expand(inputs) {
+        let files = inputs.isEmpty ? [] : try SessionFiles.expand(inputs)
+        if !files.isEmpty {
+            for file in files {
                 let read = SessionLog.read(contentsOf: file)
                 guard let log = read.log, read.failure == nil else {
                     throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
@@ -237,7 +238,7 @@ enum BenchCommand: Command {
         if let plot = arguments.string("--plot") {
             let chart = BenchPlot(results: results, latencies: latencies, strokes: bench.log.samplesByTouch.count,
                                   recordedStrokes: bench.recordedStrokes, samples: bench.log.sampleCount, seed: seed)
-            do { try OutputFile.write(chart.svg(), to: plot) } catch { throw CommandFailure(message: error.description) }
+            do { try OutputFile.write(chart.svg(), to: plot, inputs: files) } catch { throw CommandFailure(message: error.description) }
         }
         return 0
     }

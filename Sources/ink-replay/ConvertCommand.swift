@@ -67,6 +67,9 @@ enum ConvertCommand: Command {
         var strict = false
         /// Counts the bytes read (InkML is read twice) and the files done.
         var progress: JobProgress?
+        /// Every file convert reads (the inputs and the layout): no session log it writes
+        /// replaces one of them.
+        var inputs: [String] = []
     }
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -95,6 +98,7 @@ enum ConvertCommand: Command {
         }
         var totals = Totals()
         let inputs = arguments.positional
+        settings.inputs = inputs + (arguments.string("--layout").map { [$0] } ?? [])
         let problems = inputs.map(notARegularFile)
         let formats = zip(inputs, problems).map { input, problem in problem != nil ? nil : (format == .auto ? detect(input) : format) }
         settings.progress = try JobProgress.standardError(
@@ -239,7 +243,7 @@ enum ConvertCommand: Command {
             return
         }
         var writer: SessionLogWriter
-        do { writer = try SessionLogWriter(path: path, header: header) } catch {
+        do { writer = try SessionLogWriter(path: path, header: header, inputs: settings.inputs) } catch {
             printError("Error: \(error)")
             totals.faults += 1
             return
@@ -329,7 +333,7 @@ enum ConvertCommand: Command {
             do {
                 var log = try SessionLog(quickDraw: drawing, answerLatency: settings.latency, layout: settings.layout)
                 if let source = settings.source { log.header.source = source + "; " + (log.header.source ?? "") }
-                try log.write(to: path)
+                try log.write(to: path, inputs: settings.inputs)
                 totals.written += 1
                 totals.strokes += drawing.strokes.count
                 totals.samples += log.sampleCount

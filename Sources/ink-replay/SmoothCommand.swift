@@ -118,7 +118,7 @@ enum SmoothCommand: Command {
             JSONValue.array(points).write(to: &out)
             out += "\n"
         }
-        do { try OutputFile.write(out, to: output) } catch { throw CommandFailure(message: error.description) }
+        do { try OutputFile.write(out, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
         return 0
     }
 
