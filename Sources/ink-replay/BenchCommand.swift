@@ -144,10 +144,7 @@ enum BenchCommand: Command {
 
     /// The strokes of a file in the ink-quality harness's format (see the help).
     static func strokeFile(_ file: String) throws -> [[TouchSample]] {
-        try SessionFiles.requireReadable(file)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure(message: "\(file): cannot read the file")
-        }
+        let data = try SessionFiles.contents(of: file)
         var strokes: [[TouchSample]] = []
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

@@ -65,6 +65,23 @@ enum SessionFiles {
         if let refusal = InputFileKind.refusal(path) { throw CommandFailure(message: "\(path): \(refusal)") }
     }
 
+    /// The whole of a file a command reads once: a regular file or a pipe (process
+    /// substitution works); a device, a socket or a directory is refused.
+    static func contents(of path: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        do {
+            var source = try FileByteSource(path: path)
+            while true {
+                let chunk = try source.read(upTo: 1 << 16)
+                if chunk.isEmpty { break }
+                bytes += chunk
+            }
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        return bytes
+    }
+
     private static func isSymbolicLink(_ path: String) -> Bool {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeSymbolicLink
     }

@@ -71,10 +71,7 @@ enum SmoothCommand: Command {
             style.predictionHorizon = ms / 1000
         }
         let midpoints = !arguments.flag("--no-midpoints")
-        try SessionFiles.requireReadable(input)
-        guard let data = FileManager.default.contents(atPath: input) else {
-            throw CommandFailure(message: "\(input): cannot read the file")
-        }
+        let data = try SessionFiles.contents(of: input)
         var out = ""
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

@@ -106,6 +106,17 @@ struct HostileFileTests {
         if ["render", "timeline", "export"].contains(command) { #expect(FileManager.default.fileExists(atPath: out)) }
     }
 
+    @Test("smooth and bench strokes read a pipe too (process substitution; smooth used to say 'cannot read the file')")
+    func strokesFromPipe() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("points.jsonl").path
+        let smooth = try Self.run(["exec \"$0\" smooth <(echo '[[0,0,0],[1,1,8],[2,2,16]]') -o \"$1\"", out], shell: true)
+        #expect(smooth.output.status == 0 && FileManager.default.fileExists(atPath: out), "\(smooth.output.stderr)")
+        let bench = try Self.run(["exec \"$0\" bench strokes <(echo '[[0,0,0],[1,1,8],[2,2,16]]') --passes 1 --min-time 0.01", out], shell: true)
+        #expect(bench.output.status == 0, "\(bench.output.stderr)")
+    }
+
     @Test("a FIFO named directly is read once, as asked: a writer feeds it and verify passes")
     func namedFIFO() throws {
         let directory = try CLITests.temporaryDirectory()
