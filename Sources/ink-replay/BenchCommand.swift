@@ -144,9 +144,7 @@ enum BenchCommand: Command {
 
     /// The strokes of a file in the ink-quality harness's format (see the help).
     static func strokeFile(_ file: String) throws -> [[TouchSample]] {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure(message: "\(file): cannot read the file")
-        }
+        let data = try SessionFiles.contents(of: file)
         var strokes: [[TouchSample]] = []
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -184,8 +182,9 @@ enum BenchCommand: Command {
             }
         }
         var recorded: [[TouchSample]] = []
-        if !inputs.isEmpty {
-            for file in try SessionFiles.expand(inputs) {
+        let files = inputs.isEmpty ? [] : try SessionFiles.expand(inputs)
+        if !files.isEmpty {
+            for file in files {
                 let read = SessionLog.read(contentsOf: file)
                 guard let log = read.log, read.failure == nil else {
                     throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
@@ -238,7 +237,7 @@ enum BenchCommand: Command {
         if let plot = arguments.string("--plot") {
             let chart = BenchPlot(results: results, latencies: latencies, strokes: bench.log.samplesByTouch.count,
                                   recordedStrokes: bench.recordedStrokes, samples: bench.log.sampleCount, seed: seed)
-            do { try OutputFile.write(chart.svg(), to: plot) } catch { throw CommandFailure(message: error.description) }
+            do { try OutputFile.write(chart.svg(), to: plot, inputs: files) } catch { throw CommandFailure(message: error.description) }
         }
         return 0
     }

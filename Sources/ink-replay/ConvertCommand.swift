@@ -67,6 +67,9 @@ enum ConvertCommand: Command {
         var strict = false
         /// Counts the bytes read (InkML is read twice) and the files done.
         var progress: JobProgress?
+        /// Every file convert reads (the inputs and the layout): no session log it writes
+        /// replaces one of them.
+        var inputs: [String] = []
     }
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -79,6 +82,7 @@ enum ConvertCommand: Command {
         options.tool = try arguments.choice("--tool", as: ToolKind.self)
         var layout: PageLayout?
         if let path = arguments.string("--layout") {
+            try SessionFiles.requireReadable(path)
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(path): cannot read the layout") }
             do { layout = try PageLayout.parse(Array(data), file: path) } catch { throw CommandFailure(message: error.description) }
         }
@@ -94,6 +98,7 @@ enum ConvertCommand: Command {
         }
         var totals = Totals()
         let inputs = arguments.positional
+        settings.inputs = inputs + (arguments.string("--layout").map { [$0] } ?? [])
         let problems = inputs.map(notARegularFile)
         let formats = zip(inputs, problems).map { input, problem in problem != nil ? nil : (format == .auto ? detect(input) : format) }
         settings.progress = try JobProgress.standardError(
@@ -152,14 +157,10 @@ enum ConvertCommand: Command {
     /// FIFO or a device, which would hang or lose its first bytes, is refused before it is
     /// opened. A symbolic link to a regular file is fine.
     static func notARegularFile(_ input: String) -> String? {
-        let resolved = URL(fileURLWithPath: input).resolvingSymlinksInPath().path
-        guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else {
-            return nil   // missing or unreadable: opening it says which
-        }
-        switch type {
-        case .typeRegular: return nil
-        case .typeDirectory: return "is a directory; name the files to convert"
-        default: return "is not a regular file (a pipe, FIFO or device); convert reads its input more than once: save it to a file first"
+        switch InputFileKind(path: input) {
+        case .regular, .missing, .unknown: return nil   // missing or unreadable: opening it says which
+        case .directory: return "is a directory; name the files to convert"
+        case let kind: return "is not a regular file (\(kind.phrase)); convert reads its input more than once: save it to a file first"
         }
     }
 
@@ -242,7 +243,7 @@ enum ConvertCommand: Command {
             return
         }
         var writer: SessionLogWriter
-        do { writer = try SessionLogWriter(path: path, header: header) } catch {
+        do { writer = try SessionLogWriter(path: path, header: header, inputs: settings.inputs) } catch {
             printError("Error: \(error)")
             totals.faults += 1
             return
@@ -332,7 +333,7 @@ enum ConvertCommand: Command {
             do {
                 var log = try SessionLog(quickDraw: drawing, answerLatency: settings.latency, layout: settings.layout)
                 if let source = settings.source { log.header.source = source + "; " + (log.header.source ?? "") }
-                try log.write(to: path)
+                try log.write(to: path, inputs: settings.inputs)
                 totals.written += 1
                 totals.strokes += drawing.strokes.count
                 totals.samples += log.sampleCount

@@ -16,7 +16,10 @@ enum RunCommand: Command {
         USAGE: \(usage)
 
         ARGUMENTS:
-          <file or directory>     Session logs (*.jsonl); directories are searched recursively.
+          <file or directory>     Session logs (*.jsonl); directories are searched recursively
+                                  for regular files (a FIFO, a device or a link to a directory
+                                  is skipped and named on standard error). A file named here
+                                  may be a pipe, read once: <(…) works.
 
         With --oracle chromium:<page.html> the sessions replay against that page in headless
         Chromium (docs/browser.md): the real page answers every hit test (the log's answers

@@ -71,9 +71,7 @@ enum SmoothCommand: Command {
             style.predictionHorizon = ms / 1000
         }
         let midpoints = !arguments.flag("--no-midpoints")
-        guard let data = FileManager.default.contents(atPath: input) else {
-            throw CommandFailure(message: "\(input): cannot read the file")
-        }
+        let data = try SessionFiles.contents(of: input)
         var out = ""
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -124,7 +122,7 @@ enum SmoothCommand: Command {
             JSONValue.array(points).write(to: &out)
             out += "\n"
         }
-        do { try OutputFile.write(out, to: output) } catch { throw CommandFailure(message: error.description) }
+        do { try OutputFile.write(out, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
         return 0
     }
 

@@ -18,7 +18,10 @@ enum VerifyCommand: Command {
         USAGE: \(usage)
 
         ARGUMENTS:
-          <file or directory>     Session logs (*.jsonl); directories are searched recursively.
+          <file or directory>     Session logs (*.jsonl); directories are searched recursively
+                                  for regular files (a FIFO, a device or a link to a directory
+                                  is skipped and named on standard error). A file named here
+                                  may be a pipe, read once: <(…) works.
 
         OPTIONS:
         \(ReplayOptions.help)

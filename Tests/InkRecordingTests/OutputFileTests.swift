@@ -63,7 +63,7 @@ struct OutputFileTests {
             let failAfter = random.next() % 3 == 0 ? Int(random.next() % UInt64(chunks.count + 1)) : nil   // the producer fails
             var written = false
             do {
-                var file = try OutputFile(path: target)
+                var file = try OutputFile(path: target, inputs: [])
                 do {
                     for (i, chunk) in chunks.enumerated() {
                         if i == failAfter { throw CancellationError() }
@@ -93,7 +93,7 @@ struct OutputFileTests {
 
     @Test("a device node is refused before anything is created beside it")
     func device() {
-        #expect(throws: OutputFileError.self) { try OutputFile.write("x", to: "/dev/null") }
+        #expect(throws: OutputFileError.self) { try OutputFile.write("x", to: "/dev/null", inputs: []) }
         #expect(FileManager.default.fileExists(atPath: "/dev/null"))
     }
 

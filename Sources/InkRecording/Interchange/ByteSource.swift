@@ -59,14 +59,16 @@ public struct FileByteSource: ByteSource {
     /// The path the source reads.
     public let path: String
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading: a regular file or a pipe (``InputFileKind/isReadOnce``).
     ///
-    /// - Throws: ``ByteSourceError`` when the file does not exist or cannot be opened.
+    /// - Throws: ``ByteSourceError`` when the file does not exist, is a directory, a device
+    ///   or a socket (`/dev/zero` would never end), or cannot be opened.
     public init(path: String) throws(ByteSourceError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ByteSourceError(file: path, message: "no such file")
         }
+        if let refusal = InputFileKind.refusal(path) { throw ByteSourceError(file: path, message: refusal) }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
             throw ByteSourceError(file: path, message: "cannot open the file for reading")
         }

@@ -23,6 +23,10 @@ package struct LineSplitter {
 
     package init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
 
+    /// Whether a line over the cap is being dropped, its newline not seen yet: a reader that
+    /// stops at such a line stops here, without reading the rest of it (which may not end).
+    package var isDroppingLine: Bool { discarded != nil }
+
     /// The lines completed by `bytes`, in order.
     package mutating func feed(_ bytes: some BidirectionalCollection<UInt8>, into pieces: inout [Piece]) {
         var rest = bytes[...]

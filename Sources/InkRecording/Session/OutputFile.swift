@@ -10,10 +10,14 @@ import Foundation
 ///   regular file or nothing: a symbolic link, a directory, a device or a FIFO at the target
 ///   is refused and left exactly as it was (a link is never followed);
 /// - on any failure, and on ``discard()``, the temporary file is removed: nothing partial is
-///   left behind, and nothing the tool did not create is deleted or replaced.
+///   left behind, and nothing the tool did not create is deleted or replaced;
+/// - the target is never one of the command's `inputs` (issue 29: `render s.jsonl -o
+///   s.jsonl` replaced the recording): a target that is the same file as an input (the same
+///   device and inode, so also `sub/../s.jsonl` and a hard link; a symbolic link is refused
+///   anyway) is refused at the start and again just before the rename, naming both paths.
 ///
 /// ```swift
-/// var file = try OutputFile(path: "out.svg")
+/// var file = try OutputFile(path: "out.svg", inputs: ["session.jsonl"])
 /// try file.write(svg)
 /// try file.commit()
 /// ```
@@ -24,12 +28,19 @@ public struct OutputFile {
     public let temporaryPath: String
     private let handle: FileHandle
     private var pending: [UInt8] = []
+    /// The files the command reads, never replaced.
+    public let inputs: [String]
 
     /// Checks the target and creates the temporary file beside it.
-    /// - Throws: ``OutputFileError`` when the target is not a regular file (or absent), or the
-    ///   temporary file cannot be created.
-    public init(path: String) throws(OutputFileError) {
-        try Self.checkTarget(path)
+    /// - Parameters:
+    ///   - path: The target.
+    ///   - inputs: Every file the command reads (each file of a directory it walks): the
+    ///     target must not be one of them. Every writer names them; `[]` only when the
+    ///     command reads no file.
+    /// - Throws: ``OutputFileError`` when the target is not a regular file (or absent), is
+    ///   one of `inputs`, or the temporary file cannot be created.
+    public init(path: String, inputs: [String]) throws(OutputFileError) {
+        try Self.checkTarget(path, inputs: inputs)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -41,6 +52,7 @@ public struct OutputFile {
             throw OutputFileError(path: path, message: "cannot create a file beside it (\(Self.systemError()))")
         }
         self.path = path
+        self.inputs = inputs
         temporaryPath = temporary
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
@@ -79,7 +91,7 @@ public struct OutputFile {
             } catch {
                 throw OutputFileError(path: path, message: "cannot write: \(error.localizedDescription)")
             }
-            try Self.checkTarget(path)
+            try Self.checkTarget(path, inputs: inputs)
             guard rename(temporaryPath, path) == 0 else {
                 throw OutputFileError(path: path, message: "cannot replace it (\(Self.systemError()))")
             }
@@ -95,9 +107,10 @@ public struct OutputFile {
         unlink(temporaryPath)
     }
 
-    /// Writes `text` to `path` by the policy above, all at once.
-    public static func write(_ text: String, to path: String) throws(OutputFileError) {
-        var file = try OutputFile(path: path)
+    /// Writes `text` to `path` by the policy above, all at once; `inputs` are the files the
+    /// command reads (never replaced).
+    public static func write(_ text: String, to path: String, inputs: [String]) throws(OutputFileError) {
+        var file = try OutputFile(path: path, inputs: inputs)
         do {
             try file.write(text)
             try file.commit()
@@ -107,9 +120,10 @@ public struct OutputFile {
         }
     }
 
-    /// Writes `bytes` to `path` by the policy above, all at once.
-    public static func write<Bytes: Collection<UInt8>>(bytes: Bytes, to path: String) throws(OutputFileError) {
-        var file = try OutputFile(path: path)
+    /// Writes `bytes` to `path` by the policy above, all at once; `inputs` are the files the
+    /// command reads (never replaced).
+    public static func write<Bytes: Collection<UInt8>>(bytes: Bytes, to path: String, inputs: [String]) throws(OutputFileError) {
+        var file = try OutputFile(path: path, inputs: inputs)
         do {
             try file.write(bytes: bytes)
             try file.commit()
@@ -119,13 +133,19 @@ public struct OutputFile {
         }
     }
 
-    /// Refuses a target that exists and is not a regular file (without following a link).
-    private static func checkTarget(_ path: String) throws(OutputFileError) {
+    /// Refuses a target that exists and is not a regular file (without following a link), or
+    /// is the same file as one of `inputs`.
+    private static func checkTarget(_ path: String, inputs: [String]) throws(OutputFileError) {
         guard !path.isEmpty else { throw OutputFileError(path: path, message: "an empty path") }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let type = attributes[.type] as? FileAttributeType else { return }   // absent
         switch type {
-        case .typeRegular: return
+        case .typeRegular:
+            guard let target = FileIdentity(path: path) else { return }
+            for input in inputs where FileIdentity(path: input) == target {
+                throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
+            }
+            return
         case .typeSymbolicLink:
             throw OutputFileError(path: path, message: "is a symbolic link; not replaced (name the file it points to, or another path)")
         case .typeDirectory:

@@ -25,10 +25,12 @@ extension SessionLog {
     }
 
     /// Writes the log as JSON Lines to a file: through a temporary file beside it, renamed
-    /// over `path` only when `path` is a regular file or absent.
+    /// over `path` only when `path` is a regular file or absent and not one of `inputs`.
+    /// - Parameter inputs: The files the command reads (``OutputFile``): never replaced.
     /// - Throws: an error describing the path when the file cannot be written, or when
-    ///   `path` is a directory, a symbolic link or another non-regular file (left alone).
-    public func write(to path: String) throws {
-        try OutputFile.write(jsonLines(), to: path)
+    ///   `path` is a directory, a symbolic link or another non-regular file, or one of
+    ///   `inputs` (left alone).
+    public func write(to path: String, inputs: [String] = []) throws {
+        try OutputFile.write(jsonLines(), to: path, inputs: inputs)
     }
 }

@@ -44,9 +44,10 @@ package struct SessionLogLineReader {
 
     package init(file: String?) { self.file = file }
 
-    /// Records a line longer than ``SessionLog/maxLineBytes`` (its bytes were not kept);
-    /// returns `false`: the reading stops there.
-    package mutating func refuse(lineOf bytes: Int, number: Int) -> Bool {
+    /// Records a line longer than ``SessionLog/maxLineBytes`` (its bytes were not kept), and
+    /// its length when it is known (`nil` when the reading stopped at the cap); returns
+    /// `false`: the reading stops there.
+    package mutating func refuse(lineOf bytes: Int?, number: Int) -> Bool {
         if failure == nil { failure = error(number, .lineTooLong(bytes: bytes, limit: SessionLog.maxLineBytes)) }
         return false
     }

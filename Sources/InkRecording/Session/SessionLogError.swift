@@ -23,8 +23,9 @@ public struct SessionLogError: Error, Sendable, Hashable, CustomStringConvertibl
         case unknownKind(String)
         /// The line's time is earlier than the previous line's.
         case timeWentBackwards(previous: Double, got: Double)
-        /// A line is longer than the reader accepts.
-        case lineTooLong(bytes: Int, limit: Int)
+        /// A line is longer than the reader accepts; `bytes` is its length when it is known
+        /// (`nil` when a file's reading stopped at the cap, without reading the rest).
+        case lineTooLong(bytes: Int?, limit: Int)
     }
 
     /// The file, when the log came from one.
@@ -58,7 +59,8 @@ public struct SessionLogError: Error, Sendable, Hashable, CustomStringConvertibl
         case let .unsupportedVersion(version): return "format version \(version) is newer than this reader (\(SessionHeader.currentVersion))"
         case let .unknownKind(kind): return "unknown event kind \"\(kind)\""
         case let .timeWentBackwards(previous, got): return "time went backwards from \(JSONValue.format(previous)) s to \(JSONValue.format(got)) s"
-        case let .lineTooLong(bytes, limit): return "line of \(bytes) bytes is longer than the limit of \(limit)"
+        case let .lineTooLong(bytes?, limit): return "line of \(bytes) bytes is longer than the limit of \(limit)"
+        case let .lineTooLong(nil, limit): return "line is longer than the limit of \(limit) bytes (not read further)"
         }
     }
 }

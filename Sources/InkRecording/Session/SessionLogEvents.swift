@@ -122,6 +122,14 @@ public struct SessionLogEvents {
                 }
             }
             guard case var .file(byteSource) = source else { return nil }
+            if splitter.isDroppingLine {
+                // The next line is over the cap and has not ended: stop here rather than
+                // read the rest of it (a link to /dev/zero, a FIFO, never ends one).
+                _ = reader.refuse(lineOf: nil, number: number + 1)
+                failure = reader.firstFailure
+                source = .done
+                return nil
+            }
             pieces.removeAll(keepingCapacity: true)
             pieceIndex = 0
             let chunk: [UInt8]

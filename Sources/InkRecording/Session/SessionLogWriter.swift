@@ -25,12 +25,14 @@ public struct SessionLogWriter {
     /// The number of real samples in the touch events written.
     public private(set) var sampleCount = 0
 
-    /// Starts a log at `path` with its header line.
+    /// Starts a log at `path` with its header line; `inputs` are the files the command reads,
+    /// never replaced (``OutputFile``).
     ///
-    /// - Throws: ``SessionLogWriterError`` when the file cannot be created.
-    public init(path: String, header: SessionHeader) throws(SessionLogWriterError) {
+    /// - Throws: ``SessionLogWriterError`` when the file cannot be created, or `path` is one
+    ///   of `inputs`.
+    public init(path: String, header: SessionHeader, inputs: [String] = []) throws(SessionLogWriterError) {
         self.path = path
-        do { file = try OutputFile(path: path) } catch { throw SessionLogWriterError(file: path, message: error.message) }
+        do { file = try OutputFile(path: path, inputs: inputs) } catch { throw SessionLogWriterError(file: path, message: error.message) }
         SessionLog.headerObject(header).write(to: &pending)
         pending += "\n"
     }
