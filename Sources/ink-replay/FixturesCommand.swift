@@ -37,7 +37,7 @@ enum FixturesCommand: Command {
         var files: [OutputFile] = []
         do throws(OutputFileError) {
             for (name, log) in SyntheticSessions.all {
-                var file = try OutputFile(path: PathText.join(directory, "\(name).jsonl"))
+                var file = try OutputFile(path: PathText.join(directory, "\(name).jsonl"), inputs: [])  // fixtures read no input
                 files.append(file)
                 try file.write(log.jsonLines())
                 files[files.count - 1] = file
