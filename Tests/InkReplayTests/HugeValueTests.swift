@@ -112,4 +112,19 @@ struct HugeValueTests {
         #expect(summary["received"] as? Int == 3 && summary["inked"] as? Int == 3 && summary["dropped"] as? Int == 0, "\(summary)")
     }
 
+    @Test("a region snapshot spanning more than the largest Double (regions at -1e308 and 1e308): verify and host take it")
+    func regionsBeyondTheLargestDouble() throws {
+        let lines = [
+            #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#,
+            #"{"kind":"regions","t":0,"generation":1,"max_age":30,"regions":[{"x":-1e308,"y":0,"width":10,"height":10,"element":"a"},{"x":1e308,"y":0,"width":10,"height":10,"element":"b"},{"x":0,"y":0,"width":10,"height":10,"element":"c"}]}"#,
+            #"{"kind":"touch","t":1,"touch":1,"phase":"began","tool":"finger","samples":[{"t":1,"x":5,"y":5}]}"#,
+            #"{"kind":"touch","t":1.1,"touch":1,"phase":"ended","samples":[{"t":1.1,"x":5,"y":5}]}"#,
+        ].joined(separator: "\n") + "\n"
+        let file = try CLITests.temporaryDirectory().appendingPathComponent("wide.jsonl")
+        try lines.write(to: file, atomically: true, encoding: .utf8)
+        let verify = try CLITests.run("verify", file.path)
+        #expect(verify.status == 0, "\(verify.status) \(verify.stderr)")   // it used to die in RegionIndex with Int(NaN)
+        let host = try HostTests.host(lines)
+        #expect(host.last?["kind"] as? String == "summary" && host.last?["received"] as? Int == 2)
+    }
 }
