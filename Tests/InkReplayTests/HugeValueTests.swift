@@ -127,4 +127,18 @@ struct HugeValueTests {
         let host = try HostTests.host(lines)
         #expect(host.last?["kind"] as? String == "summary" && host.last?["received"] as? Int == 2)
     }
+
+    @Test("run and timeline --oracle chromium refuse a canvas too large for a browser viewport (Int(1e300) stopped them), before starting a browser",
+          arguments: [1e300, 2e7])
+    func browserCanvas(value: Double) throws {
+        let log = try Self.session(value)
+        let page = CLITests.fixtures + "/../pages/blocks.html"
+        for arguments in [["run", log.path, "--oracle", "chromium:" + page],
+                          ["timeline", log.path, "-o", log.deletingLastPathComponent().appendingPathComponent("t.svg").path, "--oracle", "chromium:" + page]] {
+            let result = try CLITests.run(arguments)
+            #expect(result.status == 1, "\(arguments[0]): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("huge.jsonl: line 1: the canvas") && result.stderr.contains("too large for a browser viewport"),
+                    "\(result.stderr)")
+        }
+    }
 }
