@@ -68,8 +68,10 @@ public final class ChromiumPage {
         let created = try connection.call("Page.createIsolatedWorld", JSONObject([
             ("frameId", .string(frameID)), ("worldName", .string(Self.worldName)), ("grantUniveralAccess", .bool(false)),
         ]), session: session)
-        guard case let .number(context)? = created["executionContextId"] else { throw .malformedMessage("no executionContextId") }
-        world = Int(context)
+        guard case let .number(number)? = created["executionContextId"], let context = Int(exactly: number) else {
+            throw .malformedMessage("no executionContextId (a whole number)")
+        }
+        world = context
         let source: String
         do { source = try PageScript.source } catch { throw .scriptFailed("could not load the page script: \(error)") }
         try evaluate(Self.channel)

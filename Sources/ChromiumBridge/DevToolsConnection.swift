@@ -165,7 +165,8 @@ final class DevToolsConnection {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let object = try readMessage(until: deadline, method: method)
-            if case let .number(replyID)? = object["id"], Int(replyID) == id {
+            // `Int(exactly:)`: an id of 1e300 or 0.5 from the browser is no reply of ours, not a trap.
+            if case let .number(replyID)? = object["id"], Int(exactly: replyID) == id {
                 if case let .object(error)? = object["error"] {
                     if case let .string(text)? = error["message"] { throw .commandFailed(method: method, message: text) }
                     throw .commandFailed(method: method, message: JSONValue.object(error).serialized())

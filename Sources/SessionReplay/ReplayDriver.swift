@@ -151,9 +151,12 @@ public struct LatencyCounts: Sendable, Hashable {
     /// An empty count.
     public init() {}
 
-    /// Counts one latency, in seconds.
+    /// Counts one latency, in seconds. A latency beyond what an `Int64` of microseconds holds
+    /// (about 9.2e12 s, 292,000 years: a log whose samples lie that far before their event)
+    /// counts as that largest value, `+infinity` too, and NaN as 0: the figure is only
+    /// reported, and the replay goes on (it used to stop the process).
     public mutating func record(_ seconds: Double) {
-        counts[Int64((seconds * 1e6).rounded()), default: 0] += 1
+        counts[Int64(saturating: seconds * 1e6, rounding: .toNearestOrAwayFromZero), default: 0] += 1
         count += 1
     }
 

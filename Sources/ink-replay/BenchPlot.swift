@@ -152,7 +152,9 @@ struct BenchPlot {
         /// Multiples of the step; on a square-root scale also 1 and 5 times powers of ten
         /// below the step (down to a fiftieth of the maximum), where the scale spreads values.
         var ticks: [Double] {
-            let multiples = (0...Int((maximum / step).rounded())).map { Double($0) * step }
+            // About 6 by construction (`init`); saturated and capped so no maximum traps here.
+            let intervals = Swift.min(Swift.max(0, Int(saturating: maximum / step, rounding: .toNearestOrAwayFromZero)), 60)
+            let multiples = (0...intervals).map { Double($0) * step }
             guard squareRoot else { return multiples }
             var small: [Double] = []
             var power = 1.0

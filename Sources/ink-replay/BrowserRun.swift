@@ -71,14 +71,25 @@ enum BrowserRun {
                 try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink)
     }
 
+    /// The largest viewport side DevTools takes (`Emulation.setDeviceMetricsOverride`: width
+    /// and height at most 10,000,000).
+    static let maxViewportSide = 10_000_000.0
+
     /// Reads a session and replays it against the page at `url` in a fresh headless Chromium,
     /// sized like the session's canvas; the browser stays open for the caller to close.
     static func replay(_ file: String, url: URL, replay: BrowserReplay) throws -> (SessionLog, ChromiumPage, BrowserReplayReport) {
         let log: SessionLog
         do { log = try SessionLog.read(contentsOf: file).get() } catch { throw CommandFailure(message: "\(file): \(error)") }
+        // The viewport is the canvas in whole CSS pixels: refused before any conversion (a
+        // canvas of 1e300 made `Int(width)` stop the process), at DevTools' own limit.
+        let canvas = log.header.canvas
+        guard canvas.width <= maxViewportSide, canvas.height <= maxViewportSide else {
+            throw CommandFailure(message: "\(file): line 1: the canvas, \(JSONValue.format(canvas.width)) × \(JSONValue.format(canvas.height)), "
+                + "is too large for a browser viewport (at most \(JSONValue.format(maxViewportSide)) pixels a side)")
+        }
         let browser: ChromiumPage
         do {
-            browser = try ChromiumPage(url: url, width: Int(log.header.canvas.width), height: Int(log.header.canvas.height))
+            browser = try ChromiumPage(url: url, width: Int(canvas.width), height: Int(canvas.height))
         } catch {
             throw CommandFailure(message: "\(file): \(error)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HitTestBridge
+import InkCore
 import InkRecording
 
 /// Progress of a long job on standard error, the one place the tool shows it (`convert`,
@@ -225,7 +226,7 @@ final class JobProgress {
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "?" }
         if seconds < 10 { return number(seconds, decimals: 1) + " s" }
-        let whole = Int(seconds.rounded())
+        let whole = Int(saturating: seconds, rounding: .toNearestOrAwayFromZero)   // an estimate of 1e300 s: Int.max s
         if whole < 60 { return "\(whole) s" }
         if whole < 3_600 { return "\(whole / 60) min " + String(format: "%02d s", whole % 60) }
         return "\(whole / 3_600) h " + String(format: "%02d min", whole % 3_600 / 60)

@@ -66,5 +66,19 @@ struct DevToolsErrorTests {
             return false
         }
     }
+
+    @Test("a reply whose id is no whole number (1e300, 0.5) is no reply of ours: skipped, not a trap")
+    func hugeReplyID() throws {
+        let browser = try Self.fakeBrowser("huge-reply-id")
+        defer { try? FileManager.default.removeItem(atPath: browser) }
+        #expect {
+            _ = try ChromiumPage(url: Self.page, executable: browser)
+        } throws: { error in
+            if case let .commandFailed(method, message) = error as? DevToolsError {
+                return method == "Target.createTarget" && message == "no targets today"
+            }
+            return false
+        }
+    }
 }
 #endif

@@ -7,5 +7,6 @@ case "$(basename "$0")" in
   *exits-at-once*) exit 0 ;;
   *sends-garbage*) printf 'this is not json\000' >&4; sleep 5 ;;
   *refuses*) printf '{"id":1,"error":{"code":-32000,"message":"no targets today"}}\000' >&4; sleep 5 ;;
+  *huge-reply-id*) printf '{"id":1e300,"result":{}}\000{"id":0.5,"result":{}}\000{"id":1,"error":{"code":-32000,"message":"no targets today"}}\000' >&4; sleep 5 ;;
   *) echo "fake-browser: unknown behaviour $(basename "$0")" >&2; exit 2 ;;
 esac

@@ -372,6 +372,32 @@ struct RegionIndexTests {
         let bad = RegionIndex(regions: [PageRegion(x: .infinity, y: 0, width: 1, height: 1), PageRegion(x: 0, y: 0, width: 2, height: 2)])
         #expect(bad.region(at: CanvasPoint(x: 1, y: 1)) == PageRegion(x: 0, y: 0, width: 2, height: 2))
     }
+
+    /// Issue 29: a snapshot whose finite regions spanned more than the largest Double made the
+    /// grid's cell size infinite and a cell index NaN: `Int(NaN)` stopped the process (any
+    /// app, `verify`, `run`, `host`) as the snapshot arrived.
+    @Test("finite regions spanning more than the largest Double (-1e308 to 1e308, -max to max): built, and every lookup agrees with a scan",
+          arguments: [1e308, Double.greatestFiniteMagnitude])
+    func spanBeyondTheLargestDouble(far: Double) {
+        let regions = [
+            PageRegion(x: -far, y: -far, width: 10, height: 10), PageRegion(x: far - 10, y: far - 10, width: 10, height: 10),
+            PageRegion(x: 0, y: 0, width: 10, height: 10), PageRegion(x: -far, y: 0, width: far, height: 10),
+            PageRegion(x: 20, y: far / 2, width: far / 4, height: 1e300),
+        ]
+        let index = RegionIndex(regions: regions)
+        let points = [CanvasPoint(x: -far, y: -far), CanvasPoint(x: far, y: far), CanvasPoint(x: far - 5, y: far - 5),
+                      CanvasPoint(x: 5, y: 5), CanvasPoint(x: -far / 2, y: 5), CanvasPoint(x: 15, y: 15),
+                      CanvasPoint(x: 1e200, y: far / 2 + 1), CanvasPoint(x: far, y: -far), CanvasPoint(x: 0, y: far)]
+        for p in points {
+            #expect(index.region(at: p) == regions.first { $0.contains(p) }, "\(p)")
+            for margin in [0, 8, 1e300, Double.greatestFiniteMagnitude] {
+                let expected = regions.contains {
+                    p.x >= $0.x - margin && p.x <= $0.x + $0.width + margin && p.y >= $0.y - margin && p.y <= $0.y + $0.height + margin
+                }
+                #expect(index.hasRegion(near: p, margin: margin) == expected, "\(p) ± \(margin)")
+            }
+        }
+    }
 }
 
 @Suite("Speculative ink suggestions")

@@ -42,6 +42,17 @@ struct UptimeClockTests {
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }
 
+    @Test("a deadline beyond what a Duration holds (1e300 s, infinity) sleeps until cancelled instead of trapping",
+          arguments: [1e21, 1e300, Double.greatestFiniteMagnitude, .infinity])
+    func farDeadline(deadline: Double) async throws {
+        // The deadline follows the input's times: a touch at 1e300 s gets one at 1e300 + 0.25.
+        let clock = UptimeClock()
+        let sleeper = Task { try await clock.sleep(until: deadline) }
+        try await Task.sleep(for: .milliseconds(20))   // asleep, not dead
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
     @Test("on a device's uptime, the engine's deadline fires at the touch's time plus the timeout")
     func deadlineAtTouchTimePlusTimeout() async throws {
         let uptime = 86_400.25   // a day after boot, as UITouch.timestamp reads then

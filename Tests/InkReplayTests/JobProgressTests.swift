@@ -170,6 +170,8 @@ struct JobProgressTests {
         #expect(JobProgress.duration(185) == "3 min 05 s")
         #expect(JobProgress.duration(7_380) == "2 h 03 min")
         #expect(JobProgress.duration(.infinity) == "?")
+        // An estimate beyond an Int of seconds (a rate near zero) saturates instead of trapping.
+        #expect(JobProgress.duration(1e300) == "\(Int.max / 3_600) h \(Int.max % 3_600 / 60) min")
     }
 
     @Test("the byte counts a session log's reader reports add up to the file's size")

@@ -35,7 +35,9 @@ public struct UptimeClock: BridgeClock {
         while true {
             let remaining = deadline - now
             guard remaining > 0 else { return }
-            try await Task.sleep(for: .seconds(remaining), tolerance: .milliseconds(1), clock: .suspending)
+            // At most a day at a time (the loop sleeps again): `Duration.seconds` traps on
+            // infinity and beyond about 1.7e20 s, and a deadline follows the input's times.
+            try await Task.sleep(for: .seconds(min(remaining, 86_400)), tolerance: .milliseconds(1), clock: .suspending)
         }
     }
 }

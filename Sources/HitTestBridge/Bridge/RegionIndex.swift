@@ -54,8 +54,9 @@ public struct RegionIndex: Sendable {
             return
         }
         let columns = side, rows = side
-        let cellWidth = max((hi.x - lo.x) / Double(side), 1e-9)
-        let cellHeight = max((hi.y - lo.y) / Double(side), 1e-9)
+        // Finite even when the regions span more than the largest Double (-1e308 to 1e308).
+        let cellWidth = max(Self.cells(from: lo.x, to: hi.x, size: Double(side)), 1e-9)
+        let cellHeight = max(Self.cells(from: lo.y, to: hi.y, size: Double(side)), 1e-9)
         (minX, minY, self.cellWidth, self.cellHeight, self.columns, self.rows) = (lo.x, lo.y, cellWidth, cellHeight, columns, rows)
         // Two passes: count each cell's members, then fill them.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
@@ -63,8 +64,11 @@ public struct RegionIndex: Sendable {
         /// Calls `body` for each cell the box overlaps; `false` when it is too large for that.
         func cells(of box: SIMD4<Double>, _ body: (Int) -> Void) -> Bool {
             guard box.x <= box.z else { return true }
-            let c0 = Self.clamp(Int((box.x - lo.x) / cellWidth), columns), c1 = Self.clamp(Int((box.z - lo.x) / cellWidth), columns)
-            let r0 = Self.clamp(Int((box.y - lo.y) / cellHeight), rows), r1 = Self.clamp(Int((box.w - lo.y) / cellHeight), rows)
+            func cell(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+                Self.clamp(Int(saturating: Self.cells(from: origin, to: value, size: size)), count)
+            }
+            let c0 = cell(box.x, lo.x, cellWidth, columns), c1 = cell(box.z, lo.x, cellWidth, columns)
+            let r0 = cell(box.y, lo.y, cellHeight, rows), r1 = cell(box.w, lo.y, cellHeight, rows)
             guard (c1 - c0 + 1) * (r1 - r0 + 1) <= Self.maxCellsPerRegion else { return false }
             for row in r0...r1 { for column in c0...c1 { body(row * columns + column) } }
             return true
@@ -88,6 +92,14 @@ public struct RegionIndex: Sendable {
 
     private static func clamp(_ value: Int, _ count: Int) -> Int { min(max(value, 0), count - 1) }
 
+    /// `(value - origin) / size`, computed in halves when the difference overflows to
+    /// infinity (finite coordinates near ±1.8e308), so it is never NaN for finite input.
+    @inline(__always)
+    private static func cells(from origin: Double, to value: Double, size: Double) -> Double {
+        let difference = value - origin
+        return difference.isFinite ? difference / size : (value / 2 - origin / 2) / (size / 2)
+    }
+
     /// The first region (in the snapshot's order) containing the page point, edges
     /// included; `nil` when none does.
     public func region(at point: CanvasPoint) -> PageRegion? {
@@ -107,8 +119,8 @@ public struct RegionIndex: Sendable {
             return point.x >= box.x - m && point.x <= box.z + m && point.y >= box.y - m && point.y <= box.w + m
         }
         if large.contains(where: near) { return true }
-        let lo = SIMD2((point.x - m - minX) / cellWidth, (point.y - m - minY) / cellHeight)
-        let hi = SIMD2((point.x + m - minX) / cellWidth, (point.y + m - minY) / cellHeight)
+        let lo = SIMD2(Self.cells(from: minX, to: point.x - m, size: cellWidth), Self.cells(from: minY, to: point.y - m, size: cellHeight))
+        let hi = SIMD2(Self.cells(from: minX, to: point.x + m, size: cellWidth), Self.cells(from: minY, to: point.y + m, size: cellHeight))
         guard hi.x >= 0, hi.y >= 0, lo.x <= Double(columns), lo.y <= Double(rows) else { return false }
         let c0 = Self.clamp(Int(max(lo.x, 0)), columns), c1 = Self.clamp(Int(min(hi.x, Double(columns))), columns)
         let r0 = Self.clamp(Int(max(lo.y, 0)), rows), r1 = Self.clamp(Int(min(hi.y, Double(rows))), rows)
@@ -123,7 +135,7 @@ public struct RegionIndex: Sendable {
 
     private func firstIndex(at point: CanvasPoint) -> Int? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
-        let fx = (point.x - minX) / cellWidth, fy = (point.y - minY) / cellHeight
+        let fx = Self.cells(from: minX, to: point.x, size: cellWidth), fy = Self.cells(from: minY, to: point.y, size: cellHeight)
         guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return nil }
         var best: Int32 = .max
         func test(_ index: Int32) {

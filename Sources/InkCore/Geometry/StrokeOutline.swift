@@ -7,11 +7,10 @@
 /// signed area): the union is the ink. Drawing pieces separately is what lets a renderer
 /// redraw only the volatile tail.
 public enum StrokeOutline {
-    /// `value` clamped to `range`, as a count: the upper bound when it is not finite or
-    /// beyond (huge coordinates), never a trap.
+    /// `value` clamped to `range`, as a count: the upper bound when it is NaN or beyond
+    /// (huge coordinates), never a trap.
     private static func count(_ value: Double, in range: ClosedRange<Int>) -> Int {
-        guard value.isFinite else { return range.upperBound }
-        return Int(min(max(value, Double(range.lowerBound)), Double(range.upperBound)))
+        min(max(Int(saturating: value, nan: range.upperBound), range.lowerBound), range.upperBound)
     }
 
     /// The closed polygon of one segment's body (without its end discs), counter-clockwise.
