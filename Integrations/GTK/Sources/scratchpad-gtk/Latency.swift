@@ -369,7 +369,7 @@ func runLatency(_ arguments: Arguments) throws -> Int32 {
     print("")
     print(markdown, terminator: "")
     if let path = arguments.options["out"] {
-        try OutputFile.write(markdown, to: path)
+        try OutputFile.write(markdown, to: path, inputs: [])  // it reads no file the user named
         print("written: \(path)")
     }
     return rows.allSatisfy { $0.timeouts == 0 } ? 0 : 1

@@ -123,7 +123,8 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
     let report = window.finish()
     if let path = arguments.options["screenshot"] {
         guard let png = window.screenshot() else { throw UsageError(description: "could not draw the window") }
-        try OutputFile.write(bytes: png, to: path)
+        // Never over the page or the log it read.
+        try OutputFile.write(bytes: png, to: path, inputs: [url.path] + (arguments.options["replay"].map { [$0] } ?? []))
         print("screenshot: \(path)")
     }
     print(summary(report))

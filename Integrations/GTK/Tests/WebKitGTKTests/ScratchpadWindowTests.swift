@@ -52,7 +52,7 @@ extension WebKitGTK {
                 #expect(window.framesDrawn > 0)
                 if let png = window.screenshot(), cache, name == "blocks.html" {
                     let out = ProcessInfo.processInfo.environment["SCRATCHPAD_SCREENSHOT"] ?? NSTemporaryDirectory() + "scratchpad-gtk-blocks.png"
-                    try OutputFile.write(bytes: png, to: out)
+                    try OutputFile.write(bytes: png, to: out, inputs: [])
                 }
             }
         }
