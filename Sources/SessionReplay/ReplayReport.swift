@@ -52,6 +52,9 @@ public struct ReplayReport: Sendable {
     /// What happened to each touch and on the page over time, when the replay was asked to
     /// record it (``ReplayConfiguration/recordsTimeline``).
     public var timeline: DecisionTimeline? = nil
+    /// The most log touch ids whose recorded answers the re-timing oracles held at once
+    /// (at most one per touch the engine tracks).
+    package var peakHeldAnswerIDs = 0
 
     /// Samples in the log that were neither accounted for by the audit nor refused with
     /// a reported error. Zero unless the engine lost something.

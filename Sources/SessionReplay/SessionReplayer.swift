@@ -81,10 +81,13 @@ private struct ReplayRun {
         return 0
     }
     var sourceDone = false
-    /// Recorded answers already passed, by log touch id, since that id last began (the
-    /// re-timing oracles may need them when a question is asked again).
+    /// Recorded answers already passed, by log touch id, since that id last began, while the
+    /// engine has not finished its touch (the re-timing oracles may need them when a
+    /// question is asked again; a finished touch asks nothing more). At most one entry per
+    /// touch the engine tracks, whatever the number of ids in the log.
     var passedAnswers: [UInt64: [(time: Double, verdict: HitTestVerdict)]] = [:]
     static let passedAnswerLimit = 64
+    var peakHeldAnswerIDs = 0
     /// The latest region snapshot played.
     var snapshot: (time: Double, snapshot: RegionSnapshot)?
     var jitter: SplitMix64
@@ -144,9 +147,12 @@ private struct ReplayRun {
                 break
             }
             guard case .recorded = configuration.oracle else {
-                // Kept until the id begins again, at most `passedAnswerLimit` per id.
-                if passedAnswers[touch.rawValue, default: []].count < Self.passedAnswerLimit {
+                // Kept while the touch is not finished (until the id begins again, or the
+                // engine finishes it), at most `passedAnswerLimit` per id.
+                if let latest = driver.engine.latestTouch(forPlatform: touch.rawValue), driver.engine.isTracking(latest),
+                   passedAnswers[touch.rawValue, default: []].count < Self.passedAnswerLimit {
                     passedAnswers[touch.rawValue, default: []].append((time, verdict))
+                    peakHeldAnswerIDs = max(peakHeldAnswerIDs, passedAnswers.count)
                 }
                 return  // the re-timing oracles answer from it when asked
             }
@@ -170,7 +176,18 @@ private struct ReplayRun {
     /// The page's side of what the host asked: answers to requests, scheduled.
     mutating func answerRequests() {
         for event in output {
-            if case let .send(request, touches) = event.kind { answer(request, for: touches.first) }
+            switch event.kind {
+            case let .send(request, touches):
+                answer(request, for: touches.first)
+            case .action(.touchFinished):
+                // A finished touch asks no more questions: its passed answers go.
+                if let touch = event.touch, !passedAnswers.isEmpty,
+                   driver.engine.latestTouch(forPlatform: touch.platform) == touch.engine {
+                    passedAnswers[touch.platform] = nil
+                }
+            default:
+                break
+            }
         }
         output.removeAll(keepingCapacity: true)
     }
@@ -268,11 +285,13 @@ private struct ReplayRun {
 
     func report() -> ReplayReport {
         let touches = driver.outcomes.sorted { $0.engineID.rawValue < $1.engineID.rawValue }
-        return ReplayReport(
+        var report = ReplayReport(
             file: events.file, readFailure: events.failure, samples: events.samples, refusedSamples: driver.refusedSamples,
             audit: driver.auditLedger, engineLedger: driver.engine.ledger, counters: driver.engine.counters,
             bridge: driver.engine.bridgeMetrics, touches: touches, touchCount: driver.touchesBegun, firstInk: driver.firstInk,
             issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans,
             timeline: driver.timeline, failures: driver.verificationFailures)
+        report.peakHeldAnswerIDs = peakHeldAnswerIDs
+        return report
     }
 }

@@ -100,6 +100,8 @@ public struct InkEngine: Sendable {
     /// The engine's identifier of the latest touch with this platform identifier, down or
     /// recently ended; `nil` when none began (among the most recent touches).
     package func latestTouch(forPlatform platform: UInt64) -> TouchID? { identities.latestID(for: platform) }
+    /// Whether the engine has not finished this touch yet.
+    package func isTracking(_ touch: TouchID) -> Bool { identities.isTracked(touch) }
     /// How much per-query bookkeeping the join holds (small, unless it leaks).
     package var trackedQueries: Int { host.trackedQueries }
 

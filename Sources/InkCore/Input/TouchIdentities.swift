@@ -84,6 +84,9 @@ package struct TouchIdentities: Sendable {
         platform[id] ?? recent.last { $0.engine == id }?.platform
     }
 
+    /// Whether the engine has not finished `id` yet (a touch mapped and still tracked).
+    package func isTracked(_ id: TouchID) -> Bool { platform[id] != nil }
+
     /// The engine finished `id` (``RouterAction/touchFinished(_:_:)``): forget it.
     ///
     /// A touch the engine finished while its platform touch is still down (evicted at the

@@ -141,8 +141,12 @@ public struct InkMLError: Error, Sendable, Hashable, CustomStringConvertible {
 public struct InkMLReadSummary: Sendable, Hashable {
     /// `<trace>` elements outside `<definitions>`.
     public var traces = 0
-    /// Strokes delivered (a trace with continuations counts once).
+    /// Strokes delivered (a trace with continuations counts once, unless it was split).
     public var strokes = 0
+    /// Times a chain of continued traces reached the per-trace limit of points (500,000)
+    /// and was split there: the joined points so far became one stroke and the
+    /// continuation began the next.
+    public var splitContinuations = 0
     /// Points in the strokes delivered.
     public var points = 0
     /// Pen-up (hover) traces, left out.

@@ -15,7 +15,9 @@ import HitTestBridge
 ///   `timestampRef` and `timeOffset`;
 /// - `<traceGroup>` (nested, passing `contextRef` down), trace `contextRef`, `type`
 ///   (pen-up traces are left out and counted), `timeOffset`, `duration`, and
-///   `continuation`/`priorRef` (a continued trace joins its prior one into one stroke);
+///   `continuation`/`priorRef` (a continued trace joins its prior one into one stroke, of at
+///   most 500,000 points, the per-trace limit: a chain longer than that is split into strokes of at
+///   most that many, each split counted in ``InkMLReadSummary/splitContinuations``);
 /// - the trace grammar and difference encodings (`InkMLTraceDecoder`).
 ///
 /// Conversions: X and Y to canvas points at 96 per inch (`m`, `cm`, `mm`, `in`, `pt`,
@@ -57,13 +59,24 @@ public struct InkMLReader<Source: ByteSource> {
     private var heldOpen = false
     private var ready: [InkMLStroke] = []
     private var previousEnd: Double?
+    /// The most points of one stroke, a trace's or a chain of continued traces': the
+    /// per-trace limit (`InkMLTraceDecoder.maxPoints`, 500,000) unless a test sets less.
+    package let maxStrokePoints: Int
+    /// The most points the reader held at once in a stroke being joined.
+    package private(set) var peakHeldPoints = 0
 
     /// A reader over `source`.
     public init(source: Source, file: String? = nil, options: InkMLImportOptions = InkMLImportOptions()) {
+        self.init(source: source, file: file, options: options, maxStrokePoints: InkMLTraceDecoder.maxPoints)
+    }
+
+    /// A reader whose strokes have at most `maxStrokePoints` points (for tests).
+    package init(source: Source, file: String? = nil, options: InkMLImportOptions = InkMLImportOptions(), maxStrokePoints: Int) {
         // A trace's text: at most 500,000 points of a few channels (see InkMLTraceDecoder.maxPoints).
         xml = XMLPullParser(source: source, maxTextBytes: 64 << 20)
         self.file = file
         self.options = options
+        self.maxStrokePoints = max(1, maxStrokePoints)
     }
 
     /// The largest number of input bytes held at once so far.
@@ -470,7 +483,11 @@ public struct InkMLReader<Source: ByteSource> {
         try join(stroke, continuation: tag.attributes["continuation"], prior: tag.attributes["priorRef"], fault: { fault($0) })
     }
 
-    /// Joins continued traces into one stroke (`continuation` begin, middle, end).
+    /// Joins continued traces into one stroke (`continuation` begin, middle, end). A joined
+    /// stroke holds at most ``maxStrokePoints`` points, like one trace: when a continuation
+    /// would take it past that, the stroke so far is delivered and the continuation starts
+    /// the next one (counted, and named in the summary's notes), so memory stays bounded
+    /// however many traces a chain joins. No point is left out.
     private mutating func join(
         _ stroke: InkMLStroke, continuation: String?, prior: String?, fault: (String) -> InkMLError
     ) throws(InkMLError) {
@@ -481,6 +498,7 @@ public struct InkMLReader<Source: ByteSource> {
         case "begin":
             if let open = held { ready.append(open) }
             held = stroke
+            peakHeldPoints = max(peakHeldPoints, stroke.samples.count)
         case "middle", "end":
             guard let open = held, let prior, open.id.map({ "#" + $0 }) == prior || open.id == prior || lastJoinedID == prior else {
                 if let open = held { ready.append(open); held = nil }
@@ -490,7 +508,15 @@ public struct InkMLReader<Source: ByteSource> {
             if let last = joined.samples.last, let first = stroke.samples.first, first.timestamp < last.timestamp {
                 throw fault("the continued trace begins before its prior trace ends")
             }
-            joined.samples += stroke.samples
+            if joined.samples.count + stroke.samples.count > maxStrokePoints {
+                ready.append(joined)
+                joined = stroke
+                summary.splitContinuations += 1
+                note("continued traces of more than \(maxStrokePoints) points in all were split into strokes of at most that many")
+            } else {
+                joined.samples += stroke.samples
+            }
+            peakHeldPoints = max(peakHeldPoints, joined.samples.count)
             lastJoinedID = stroke.id.map { "#" + $0 }
             if continuation == "end" { ready.append(joined); held = nil; lastJoinedID = nil } else { held = joined }
         case let other?:

@@ -33,6 +33,67 @@ extension SessionLog {
     }
 }
 
+/// The tools of the touches down in a log, remembered so that their later events may omit
+/// `tool`: at most ``limit`` of them. A log whose touches begin and never end, each with a
+/// new id, would otherwise grow the map by one entry per touch; beyond the limit the touch
+/// that began longest ago is forgotten, and a later event of it without `tool` is read with
+/// the finger tool (the engine made room for such a touch long before, at its bound of
+/// active touches, so that event is refused and its samples counted refused anyway).
+package struct HeldTools: Sendable {
+    /// The most touches remembered.
+    package static let limit = 4_096
+    private var tools: [TouchID: (tool: ToolKind, serial: Int)] = [:]
+    /// The touches begun, oldest first, with the serial of their `began`; entries whose
+    /// touch ended (or began again) are skipped, and swept when they pile up.
+    private var order: [(touch: TouchID, serial: Int)] = []
+    private var orderStart = 0
+    private var serial = 0
+
+    package init() {}
+
+    /// The touches remembered.
+    package var count: Int { tools.count }
+    /// Whether a touch was ever forgotten at the limit (a writer then spells out the tool of
+    /// a touch it does not know, so that the reader cannot take an older tool for it).
+    package private(set) var hasForgotten = false
+
+    /// The tool of a touch down, if remembered.
+    package func tool(of touch: TouchID) -> ToolKind? { tools[touch]?.tool }
+
+    /// A touch began with `tool` (remembered as the newest, even if it was known).
+    package mutating func began(_ touch: TouchID, tool: ToolKind) {
+        tools[touch] = nil
+        remember(touch, tool: tool)
+    }
+
+    /// Remembers a touch's tool: a touch already known keeps its place, a new one is the
+    /// newest (and may make the oldest be forgotten).
+    package mutating func remember(_ touch: TouchID, tool: ToolKind) {
+        if tools[touch] != nil {
+            tools[touch]!.tool = tool
+            return
+        }
+        serial += 1
+        tools[touch] = (tool, serial)
+        order.append((touch, serial))
+        while tools.count > Self.limit, orderStart < order.count {
+            let oldest = order[orderStart]
+            orderStart += 1
+            if tools[oldest.touch]?.serial == oldest.serial {
+                tools[oldest.touch] = nil
+                hasForgotten = true
+            }
+        }
+        if order.count - orderStart > 2 * Self.limit || orderStart > Self.limit {
+            order = order[orderStart...].filter { tools[$0.touch]?.serial == $0.serial }
+            orderStart = 0
+        }
+    }
+
+    /// A touch ended or was cancelled: its tool is forgotten.
+    package mutating func ended(_ touch: TouchID) { tools[touch] = nil }
+}
+
 /// Reads a session log line by line (the state between lines of ``SessionLog/parse(_:file:)``).
 package struct SessionLogLineReader {
     let file: String?
@@ -40,9 +101,13 @@ package struct SessionLogLineReader {
     private var failure: SessionLogError?
     private var lastTime = -Double.infinity
     private var sawHeader = false
-    private var tools: [TouchID: ToolKind] = [:]
+    private var tools = HeldTools()
 
     package init(file: String?) { self.file = file }
+
+    /// How many touches' tools the reader remembers (the touches down, at most
+    /// ``HeldTools/limit``).
+    package var heldTools: Int { tools.count }
 
     /// Records a line longer than ``SessionLog/maxLineBytes`` (its bytes were not kept), and
     /// its length when it is known (`nil` when the reading stopped at the cap); returns
@@ -222,8 +287,8 @@ package struct SessionLogLineReader {
             // A touch's tool is remembered while it is down, and only then: the map stays as
             // small as the touches down, whatever the ids.
             switch event.phase {
-            case .began: tools[event.touch] = event.samples.first?.tool ?? .finger
-            case .ended, .cancelled: tools[event.touch] = nil
+            case .began: tools.began(event.touch, tool: event.samples.first?.tool ?? .finger)
+            case .ended, .cancelled: tools.ended(event.touch)
             case .moved: break
             }
             return .touch(event, time: time)
@@ -270,7 +335,7 @@ package struct SessionLogLineReader {
         if fields.has("tool") {
             tool = try fields.choice("tool", as: ToolKind.self)
         } else {
-            tool = tools[touch] ?? .finger
+            tool = tools.tool(of: touch) ?? .finger
         }
         let samples = try self.samples(fields, key: "samples", tool: tool, notAfter: time)
         let predicted = try self.samples(fields, key: "predicted", tool: tool, notAfter: .infinity)

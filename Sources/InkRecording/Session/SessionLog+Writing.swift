@@ -7,7 +7,7 @@ extension SessionLog {
         var out = ""
         SessionLog.headerObject(header).write(to: &out)
         out += "\n"
-        var tools: [TouchID: ToolKind] = [:]
+        var tools = HeldTools()
         for event in events {
             SessionLog.eventObject(event, tools: &tools).write(to: &out)
             out += "\n"
@@ -38,8 +38,9 @@ extension SessionLog {
     }
 
     /// One event as a JSON object. `tools` remembers each touch's tool so that only a
-    /// `began` event (or a change) spells it out.
-    static func eventObject(_ event: SessionEvent, tools: inout [TouchID: ToolKind]) -> JSONValue {
+    /// `began` event (or a change) spells it out; a touch it no longer remembers (beyond
+    /// ``HeldTools/limit`` touches) gets its tool spelled out again.
+    static func eventObject(_ event: SessionEvent, tools: inout HeldTools) -> JSONValue {
         var object = JSONObject()
         switch event {
         case let .touch(touch, time):
@@ -47,11 +48,12 @@ extension SessionLog {
             object.append("t", .number(time))
             object.append("touch", .number(Double(touch.touch.rawValue)))
             object.append("phase", .string(touch.phase.rawValue))
-            let tool = touch.samples.first?.tool ?? tools[touch.touch] ?? .finger
-            if touch.phase == .began || tool != (tools[touch.touch] ?? .finger) {
+            let known = tools.tool(of: touch.touch)
+            let tool = touch.samples.first?.tool ?? known ?? .finger
+            if touch.phase == .began || tool != (known ?? .finger) || (known == nil && tools.hasForgotten) {
                 object.append("tool", .string(tool.rawValue))
             }
-            tools[touch.touch] = tool
+            tools.remember(touch.touch, tool: tool)
             object.append("samples", .array(touch.samples.map(sampleObject)))
             if !touch.predicted.isEmpty {
                 object.append("predicted", .array(touch.predicted.map(sampleObject)))

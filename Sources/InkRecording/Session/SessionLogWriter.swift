@@ -18,7 +18,7 @@ public struct SessionLogWriter {
     private let path: String
     private var file: OutputFile
     private var pending = ""
-    private var tools: [TouchID: ToolKind] = [:]
+    private var tools = HeldTools()
     private var lastTime = -Double.infinity
     /// The number of events written.
     public private(set) var eventCount = 0
