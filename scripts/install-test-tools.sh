@@ -5,7 +5,9 @@
 #   WebKitGTK (libwebkit2gtk-4.1-dev), xvfb and xauth: the WebKit oracle and the native
 #             GTK front end (Integrations/GTK), whose tests run under xvfb-run;
 #   libxtst-dev  XTest, with which the GTK tests drive the real pointer and read the real
-#             screen (Integrations/GTK links it).
+#             screen (Integrations/GTK links it);
+#   time      GNU time (/usr/bin/time): peak memory of a child, for the memory tests and the
+#             hostile sweep.
 # Safe to run again. Without a package manager it says what is missing, and the tests
 # that need it report themselves as skipped, by name.
 set -uo pipefail
@@ -19,6 +21,8 @@ done
 [ -z "$browser" ] && missing+=(chromium)
 pkg-config --exists webkit2gtk-4.1 gtk+-3.0 2>/dev/null || missing+=(libwebkit2gtk-4.1-dev pkg-config)
 pkg-config --exists xtst 2>/dev/null || missing+=(libxtst-dev)
+# GNU time: the memory tests and the hostile sweep read a child's peak memory with it.
+[ -x /usr/bin/time ] || missing+=(time)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 command -v xauth >/dev/null 2>&1 || missing+=(xauth)
 if [ ${#missing[@]} -gt 0 ]; then
