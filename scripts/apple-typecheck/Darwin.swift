@@ -50,8 +50,35 @@ public var EINTR: Int32 { standIn() }
 public var EAGAIN: Int32 { standIn() }
 public var ENOENT: Int32 { standIn() }
 public var EEXIST: Int32 { standIn() }
+public var ENOTDIR: Int32 { standIn() }
 public var _SC_PAGESIZE: Int32 { standIn() }
 @discardableResult public func sysconf(_ name: Int32) -> Int { standIn() }
+
+// MARK: sys/stat.h
+/// Darwin's `struct stat` (the fields used here, with Darwin's types: `st_dev` is an
+/// `Int32`, `st_mode` a `UInt16`, `st_ino` a `UInt64`). `stat(2)` has the struct's name, as
+/// on Darwin (declared in the Foundation stand-in, which re-exports this module: a Swift
+/// source cannot declare a function and a struct of one name, as C can); the `S_IF…`
+/// file-type bits are `mode_t` values.
+public typealias dev_t = Int32
+public typealias ino_t = UInt64
+public struct stat {
+    public var st_dev: dev_t = 0
+    public var st_mode: mode_t = 0
+    public var st_ino: ino_t = 0
+    public var st_size: Int64 = 0
+    public init() {}
+}
+@discardableResult public func lstat(_ path: UnsafePointer<CChar>, _ buf: UnsafeMutablePointer<stat>) -> Int32 { standIn() }
+@discardableResult public func fstat(_ fd: Int32, _ buf: UnsafeMutablePointer<stat>) -> Int32 { standIn() }
+public var S_IFMT: mode_t { standIn() }
+public var S_IFREG: mode_t { standIn() }
+public var S_IFIFO: mode_t { standIn() }
+public var S_IFDIR: mode_t { standIn() }
+public var S_IFCHR: mode_t { standIn() }
+public var S_IFBLK: mode_t { standIn() }
+public var S_IFSOCK: mode_t { standIn() }
+public var S_IFLNK: mode_t { standIn() }
 
 // MARK: sys/resource.h
 /// Darwin's `struct rusage`; `ru_maxrss` is in bytes on Darwin (kilobytes on Linux).

@@ -275,3 +275,6 @@ open class RunLoop: NSObject {
         public static var `default`: Mode { standIn() }
     }
 }
+
+// MARK: stat(2), named like Darwin's `struct stat` (declared in the Darwin stand-in)
+@discardableResult public func stat(_ path: UnsafePointer<CChar>, _ buf: UnsafeMutablePointer<Darwin.stat>) -> Int32 { standIn() }
