@@ -7,12 +7,17 @@ import Foundation
 /// as `cat` does). A device (`/dev/zero` never ends), a socket or a directory is not read
 /// as a file: ``isReadOnce`` is `false` and ``phrase`` names it for the error.
 public enum InputFileKind: Sendable, Hashable {
+    /// A regular file.
     case regular
     /// A pipe or a FIFO.
     case pipe
+    /// A directory.
     case directory
+    /// A character device (`/dev/zero`, a terminal).
     case characterDevice
+    /// A block device (a disk).
     case blockDevice
+    /// A Unix-domain socket.
     case socket
     /// Nothing there (or a dangling link).
     case missing

@@ -26,7 +26,9 @@ extension SessionLog {
 
     /// Writes the log as JSON Lines to a file: through a temporary file beside it, renamed
     /// over `path` only when `path` is a regular file or absent and not one of `inputs`.
-    /// - Parameter inputs: The files the command reads (``OutputFile``): never replaced.
+    /// - Parameters:
+    ///   - path: The file to write.
+    ///   - inputs: The files the command reads (``OutputFile``): never replaced.
     /// - Throws: an error describing the path when the file cannot be written, or when
     ///   `path` is a directory, a symbolic link or another non-regular file, or one of
     ///   `inputs` (left alone).
