@@ -14,7 +14,7 @@ import InkCore
 /// do not.
 public struct PageReplay: Sendable, Hashable {
     /// What one replayed event does.
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    package enum Phase: String, Sendable, Hashable, CaseIterable {
         /// The touch's first sample: `pointerdown`.
         case down
         /// A later sample: `pointermove`.
@@ -26,7 +26,7 @@ public struct PageReplay: Sendable, Hashable {
     }
 
     /// The kind of pointer the page sees (`PointerEvent.pointerType`).
-    public enum PointerType: String, Sendable, Hashable, CaseIterable {
+    package enum PointerType: String, Sendable, Hashable, CaseIterable {
         /// A finger.
         case touch
         /// A stylus.
@@ -35,24 +35,24 @@ public struct PageReplay: Sendable, Hashable {
         case mouse
 
         /// The pointer type of a tool.
-        public init(_ tool: ToolKind) {
+        package init(_ tool: ToolKind) {
             self = tool == .finger ? .touch : .pen
         }
     }
 
     /// One event to replay.
-    public struct Event: Sendable, Hashable {
+    package struct Event: Sendable, Hashable {
         /// What it does.
-        public var phase: Phase
+        package var phase: Phase
         /// Where, in page coordinates (CSS pixels of the document, scroll included).
-        public var pagePoint: CanvasPoint
+        package var pagePoint: CanvasPoint
         /// The sample's original timestamp, seconds on the samples' clock.
-        public var time: Double
+        package var time: Double
         /// The sample's force, 0...1, when it had one.
-        public var pressure: Double?
+        package var pressure: Double?
 
         /// Creates an event.
-        public init(phase: Phase, pagePoint: CanvasPoint, time: Double, pressure: Double? = nil) {
+        package init(phase: Phase, pagePoint: CanvasPoint, time: Double, pressure: Double? = nil) {
             self.phase = phase
             self.pagePoint = pagePoint
             self.time = time
@@ -64,12 +64,15 @@ public struct PageReplay: Sendable, Hashable {
     /// touches apart by it).
     public var touch: TouchID
     /// How the page sees the pointer.
-    public var pointerType: PointerType
-    /// The events, in order.
-    public var events: [Event]
+    package var pointerType: PointerType
+    /// The events, in order (the engine's own; an app hands ``scriptInvocation`` on).
+    package var events: [Event]
+
+    /// How many events the replay carries (down, moves, up or cancel).
+    public var eventCount: Int { events.count }
 
     /// Creates a replay.
-    public init(touch: TouchID, pointerType: PointerType, events: [Event] = []) {
+    package init(touch: TouchID, pointerType: PointerType, events: [Event] = []) {
         self.touch = touch
         self.pointerType = pointerType
         self.events = events

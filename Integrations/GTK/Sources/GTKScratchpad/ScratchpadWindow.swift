@@ -578,7 +578,7 @@ public final class ScratchpadWindow {
     /// touch it claimed late, as untrusted events, in order.
     private func replayInPage(_ replay: PageReplay) {
         replaysSent += 1
-        replayedEvents += replay.events.count
+        replayedEvents += replay.eventCount
         page.evaluate(replay.scriptInvocation) { [weak self] result in
             guard case .success("true") = result else {
                 self?.replayFailures += 1
