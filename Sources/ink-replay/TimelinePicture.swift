@@ -276,6 +276,8 @@ struct TimelinePicture {
         item("<rect x=\"\(n(x))\" y=\"\(n(y - 4))\" width=\"20\" height=\"10\" fill=\"\(Self.inkColour)\"/>", "ink", width: 60)
         item("<rect x=\"\(n(x))\" y=\"\(n(y - 4))\" width=\"20\" height=\"10\" fill=\"\(Self.inkColour)\" fill-opacity=\"0.3\" stroke=\"\(Self.inkColour)\" stroke-dasharray=\"2 2\"/>", "speculative ink", width: 130)
         item("<rect x=\"\(n(x))\" y=\"\(n(y - 4))\" width=\"20\" height=\"10\" fill=\"\(Self.pageColour)\"/>", "to the page", width: 106)
+        // The small dot a lane draws under a touch for each of its notes (`touch.notes`).
+        item("<circle cx=\"\(n(x + 10))\" cy=\"\(n(y + 1))\" r=\"2.5\" fill=\"\(Self.retractColour)\"/>", "note: a late or duplicate answer, a refused event", width: 320)
         out += "</g>\n<g class=\"legend\" fill=\"#343a40\">\n"
         let y2 = y + 24
         x = 10

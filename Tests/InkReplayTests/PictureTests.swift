@@ -100,6 +100,8 @@ struct TimelineTests {
         #expect(svg.all("g", class: "page-lane").count == 1)
         #expect(!svg.all("line", class: "page-event regions").isEmpty, "the page's snapshots")
         #expect(svg.all("g", class: "legend").count == 2)
+        #expect(String(decoding: data, as: UTF8.self).contains(">note: a late or duplicate answer, a refused event</text>"),
+                "the legend names the small dot a lane draws for a touch's notes")
     }
 
     @Test("the deadline's decision is drawn where it fired: 250 ms after touch-down, the late answer on the page lane")
