@@ -3,10 +3,12 @@
 #
 #   scripts/generate-session-log.sh <touches> <output.jsonl> [samples per touch, default 4]
 #
-# Every touch begins, moves and ends with a pencil, 60 ms apart; the page's recorded answer
-# arrives 30 ms after each touch-down (alternately ink and page), and every touch also
-# carries one answer naming a touch that never began (delivered as an unknown answer): two
-# recorded answers per touch. Touch ids are reused in a cycle of three, as platforms do.
+# Touches begin 60 ms apart; each is a pencil whose samples come 4 ms apart and which ends
+# 30 ms after touch-down. The page's recorded answer arrives 11.5 ms after each touch-down
+# (alternately ink and page; before the fourth sample, or after the last when there are
+# fewer), and every touch also carries one answer, 20 ms after touch-down, naming a touch
+# that never began (delivered as an unknown answer): two recorded answers per touch. Touch
+# ids are reused in a cycle of three, as platforms do.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 <touches> <output.jsonl> [samples per touch]" >&2; exit 64; }
 touches=$1 out=$2 samples=${3:-4}
