@@ -25,7 +25,8 @@
 #   (swift package, --package-path) is refused: mark its block skip.
 # - Before the fence, more comments may say:
 #       <!-- docs-check: needs ../shared/data/quickdraw -->   run only when the path exists
-#                                                            (else reported as skipped)
+#       <!-- docs-check: needs chromium google-chrome -->     or one of these commands is on
+#                                                            PATH (else reported as skipped)
 #       <!-- docs-check: picture docs/images/x.svg -->       the block regenerates that
 #                                                            picture: it is deleted from the
 #                                                            scratch copy first, and the new
@@ -352,9 +353,10 @@ def run_block(b):
             skipped.append(f"{where}: {reason}"); return
     for n, d in b.directives:
         if d.startswith("needs "):
-            need = d.split(None, 1)[1]
-            if not os.path.exists(os.path.normpath(os.path.join(scratch, need))):
-                skipped.append(f"{where}: needs {need}, which is absent here"); return
+            alternatives = d.split()[1:]
+            if not any(os.path.exists(os.path.normpath(os.path.join(scratch, a))) if "/" in a else shutil.which(a)
+                       for a in alternatives):
+                skipped.append(f"{where}: needs {' or '.join(alternatives)}, absent here"); return
     if time.monotonic() - started > budget:
         fail(where, f"not run: the check is over its {budget:.0f} s budget"); return
     pics = [os.path.normpath(d.split(None, 1)[1]) for _, d in b.directives if d.startswith("picture ")]

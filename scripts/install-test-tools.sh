@@ -7,7 +7,8 @@
 #   libxtst-dev  XTest, with which the GTK tests drive the real pointer and read the real
 #             screen (Integrations/GTK links it);
 #   time      GNU time (/usr/bin/time): peak memory of a child, for the memory tests and the
-#             hostile sweep.
+#             hostile sweep;
+#   python3   the docs check (scripts/check-docs.sh) reads the docs with it.
 # Safe to run again. Without a package manager it says what is missing, and the tests
 # that need it report themselves as skipped, by name.
 set -uo pipefail
@@ -23,6 +24,7 @@ pkg-config --exists webkit2gtk-4.1 gtk+-3.0 2>/dev/null || missing+=(libwebkit2g
 pkg-config --exists xtst 2>/dev/null || missing+=(libxtst-dev)
 # GNU time: the memory tests and the hostile sweep read a child's peak memory with it.
 [ -x /usr/bin/time ] || missing+=(time)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 command -v xauth >/dev/null 2>&1 || missing+=(xauth)
 if [ ${#missing[@]} -gt 0 ]; then
