@@ -111,7 +111,7 @@ public struct StrokeBuilder: Sendable {
         var count: Int { base + storage.count }
 
         subscript(node: Int) -> NodeInput {
-            get { storage[node - base] }
+            _read { yield storage[node - base] }
             _modify { yield &storage[node - base] }
         }
 
@@ -407,11 +407,13 @@ public struct StrokeBuilder: Sendable {
     }
 
     /// Node `i`'s width before tapers, from its force and speed.
+    @inline(__always)
     private mutating func updateBaseWidth(_ i: Int) {
         inputs[i].baseWidth = style.baseWidth(force: nodes[i].force, speed: inputs[i].speed)
     }
 
     /// The live node `i` (not settled): speed from the filter, force, widths, distance.
+    @inline(__always)
     private mutating func updateLiveNode(_ i: Int) {
         inputs[i].speed = filter.smoothedSpeed
         updateBaseWidth(i)
@@ -422,6 +424,7 @@ public struct StrokeBuilder: Sendable {
     /// distance is measured only while it is short enough to matter (for the start taper,
     /// see ``nearLimit``); past that it is infinite, and the end taper
     /// measures back from the end when the stroke finishes.
+    @inline(__always)
     private mutating func updateDistanceAndWidth(_ i: Int) {
         let previous = i == 0 ? 0 : inputs[i - 1].distance
         guard previous < nearLimit else {
