@@ -6,11 +6,11 @@
 # 1. Writes the shared ink-quality harness's seeded stroke files (../shared/tools/ink-quality,
 #    one stroke per line, [x, y, t_ms, pressure] points at 240 Hz) under .ink-quality/data
 #    if they are not there.
-# 2. Interleaved, `rounds` times: `ink-replay bench strokes` (release build) on the files,
-#    then perfect-freehand's JavaScript `getStroke` (1.2.2, on node) on the same files: ns per
-#    point, each the median of `passes` passes, parsing untimed. A round runs both on every
-#    file before the next round starts, so a change in the machine's load touches both alike;
-#    the table shows the median over the rounds and the ratio of the medians.
+# 2. Interleaved, `rounds` times, file by file: `ink-replay bench strokes` (release build) on
+#    a file, then perfect-freehand's JavaScript `getStroke` (1.2.2, on node) on the same file:
+#    ns per point, each the median of `passes` passes, parsing untimed, so a change in the
+#    machine's load touches both alike. The table shows the median over the rounds, and the
+#    ratios: the median of each round's own ratio.
 #    With BEFORE_BIN=<another ink-replay>, that build runs in the same rounds too.
 # 3. With valgrind: instructions per sample of append and of the outline
 #    (scripts/stroke-callgrind.py), for this build and BEFORE_BIN. Deterministic, unlike time.
@@ -52,9 +52,12 @@ if command -v node >/dev/null && [ -f "$pf" ]; then
   peer="perfect-freehand 1.2.2, JavaScript \`getStroke\` on node $(node --version)"
   for round in $(seq "$rounds"); do
     echo "round $round of $rounds" >&2
-    "$bin" bench strokes "${files[@]}" --passes "$passes" >"$log/ours.$round"
-    PF_MODULE="$pf" node "$pftools/bench_pf.mjs" --runs "$passes" "${files[@]}" >"$log/peer.$round"
-    [ -z "$before" ] || "$before" bench strokes "${files[@]}" --passes "$passes" >"$log/before.$round"
+    # File by file, so the two measurements of a file are seconds apart.
+    for file in "${files[@]}"; do
+      "$bin" bench strokes "$file" --passes "$passes" >>"$log/ours.$round"
+      PF_MODULE="$pf" node "$pftools/bench_pf.mjs" --runs "$passes" "$file" >>"$log/peer.$round"
+      [ -z "$before" ] || "$before" bench strokes "$file" --passes "$passes" >>"$log/before.$round"
+    done
   done
 else
   # Fallback: the Python port, one round (it is far slower than the JavaScript library).
@@ -120,13 +123,15 @@ for path in sorted(glob.glob(f"{log}/peer.*")):
             peers.setdefault(fields["set"], []).append(float(fields["ns_per_point"]))
 
 med = statistics.median
-print(f"Interleaved, {len(next(iter(peers.values()), []))} round(s), each the median of {passes} passes; ns per input point; ratio = {peer.split(',')[0]} ÷ ours\n")
+print(f"Interleaved, {len(next(iter(peers.values()), []))} round(s), each the median of {passes} passes; ns per input point (median over the rounds); ratio = {peer.split(',')[0]} ÷ ours, the median of the rounds' own ratios\n")
 print(f"| set | ours: append | ours: append + outline | {peer} | ratio, append | ratio, append + outline |" + (" before: append | before: append + outline |" if before else ""))
 print("|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if before else ""))
 for name, runs in now.items():
     a = med(r[0] for r in runs); o = med(r[1] for r in runs)
-    p = med(peers.get(name, [float("nan")]))
-    row = f"| `{name}` | {a:.0f} ns | {o:.0f} ns | {p:.0f} ns | {p / a:.2f}× | {p / o:.2f}× |"
+    ps = peers.get(name, [float("nan")])
+    p = med(ps)
+    ra = med(q / r[0] for r, q in zip(runs, ps)); ro = med(q / r[1] for r, q in zip(runs, ps))
+    row = f"| `{name}` | {a:.0f} ns | {o:.0f} ns | {p:.0f} ns | {ra:.2f}× | {ro:.2f}× |"
     if before:
         b = before.get(name, [(float("nan"), float("nan"))])
         row += f" {med(r[0] for r in b):.0f} ns | {med(r[1] for r in b):.0f} ns |"
