@@ -8,8 +8,8 @@ import InkCore
 /// - **append**: every sample through ``StrokeBuilder/append(_:)``, then
 ///   ``StrokeBuilder/finish()``: the engine's work per sample.
 /// - **append + outline**: the same, plus the outline polygon of every segment as it
-///   becomes stable (``StrokeOutline/polygon(for:maxStep:)``): what a renderer adds for the
-///   ink that no longer changes.
+///   becomes stable (``StrokeOutline/appendPolygon(for:maxStep:to:)``, into one reused
+///   buffer): what a renderer adds for the ink that no longer changes.
 /// - **tail reads**: the append pass plus one read of the volatile tail per display frame
 ///   (``StrokeBuilder/appendVolatileSegments(to:)`` at `frameRate`, by the samples' own
 ///   timestamps, and once at the end of each stroke); its extra time over the append pass,
@@ -62,6 +62,8 @@ struct StrokeBench {
         var frames = 0
         var tail: [StrokeSegment] = []
         tail.reserveCapacity(64)
+        var polygon: [CanvasPoint] = []
+        polygon.reserveCapacity(128)
         let frame = 1 / frameRate
         let clock = ContinuousClock()
         let start = clock.now
@@ -71,7 +73,11 @@ struct StrokeBench {
             for sample in stroke {
                 let update = try builder.append(sample)
                 if outline {
-                    for i in update.newlyStable { checksum += Double(StrokeOutline.polygon(for: builder.stableSegments[i]).count) }
+                    for i in update.newlyStable {
+                        polygon.removeAll(keepingCapacity: true)
+                        StrokeOutline.appendPolygon(for: builder.stableSegments[i], to: &polygon)
+                        checksum += Double(polygon.count)
+                    }
                 }
                 if readTail, sample.timestamp >= nextFrame {
                     nextFrame = sample.timestamp + frame
@@ -89,7 +95,11 @@ struct StrokeBench {
             }
             let update = builder.finish()
             if outline {
-                for i in update.newlyStable { checksum += Double(StrokeOutline.polygon(for: builder.stableSegments[i]).count) }
+                for i in update.newlyStable {
+                    polygon.removeAll(keepingCapacity: true)
+                    StrokeOutline.appendPolygon(for: builder.stableSegments[i], to: &polygon)
+                    checksum += Double(polygon.count)
+                }
             }
             checksum += builder.stableSegments.last?.curve.p3.x ?? 0
         }

@@ -56,15 +56,22 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // The same plus the outline polygon of each segment as it becomes stable (what a
-    // renderer adds for the ink that no longer changes).
+    // renderer adds for the ink that no longer changes), written into one reused buffer:
+    // no allocation per sample.
     Benchmark("geometry append + outline, steady state (per sample)", configuration: .init(scalingFactor: .kilo)) { benchmark in
         let stroke = Workload.scribble(length: 3_000)
         var builder = StrokeBuilder()
         for sample in stroke.prefix(2_000) { _ = try? builder.append(sample) }
+        var polygon: [CanvasPoint] = []
+        polygon.reserveCapacity(128)
         benchmark.startMeasurement()
         for sample in stroke.suffix(1_000) {
             if let update = try? builder.append(sample) {
-                for i in update.newlyStable { blackHole(StrokeOutline.polygon(for: builder.stableSegments[i])) }
+                for i in update.newlyStable {
+                    polygon.removeAll(keepingCapacity: true)
+                    StrokeOutline.appendPolygon(for: builder.stableSegments[i], to: &polygon)
+                    blackHole(polygon.count)
+                }
             }
         }
         benchmark.stopMeasurement()

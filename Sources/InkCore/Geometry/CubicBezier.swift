@@ -52,18 +52,48 @@ package enum CatmullRom {
     package static func segment(_ p0: CanvasPoint?, _ p1: CanvasPoint, _ p2: CanvasPoint, _ p3: CanvasPoint?) -> CubicBezier {
         let a = p0 ?? (p1 * 2 - p2)
         let d = p3 ?? (p2 * 2 - p1)
-        // Knot intervals: square roots of the chord lengths, kept away from zero so that
-        // repeated points cannot divide by zero.
-        let epsilon = 1e-6
-        let d01 = max(a.distance(to: p1).squareRoot(), epsilon)
-        let d12 = max(p1.distance(to: p2).squareRoot(), epsilon)
-        let d23 = max(p2.distance(to: d).squareRoot(), epsilon)
+        return segment(a, p1, p2, d, knots(a, p1, p2, d))
+    }
+
+    /// The knots of the segment from `p1` to `p2` between neighbours `a` and `d`:
+    /// reciprocals first, so five divisions in all.
+    @inline(__always)
+    package static func knots(_ a: CanvasPoint, _ p1: CanvasPoint, _ p2: CanvasPoint, _ d: CanvasPoint) -> Knots {
+        let d01 = knot(a, p1), d12 = knot(p1, p2), d23 = knot(p2, d)
+        return Knots(d01: d01, d12: d12, d23: d23, r01: 1 / d01, r12: 1 / d12, r23: 1 / d23,
+                     r012: 1 / (d01 + d12), r123: 1 / (d12 + d23))
+    }
+
+    /// The knot interval of a chord: the square root of its length, kept away from zero so
+    /// that repeated points cannot divide by zero.
+    @inline(__always)
+    package static func knot(_ a: CanvasPoint, _ b: CanvasPoint) -> Double {
+        max(a.distance(to: b).squareRoot(), 1e-6)
+    }
+
+    /// A segment's three knot intervals and the reciprocals it divides by. Consecutive
+    /// segments share two of the three chords, so a caller building them in order computes
+    /// one chord per segment and passes the rest on (see ``next(to:)``).
+    package struct Knots: Sendable {
+        var d01, d12, d23: Double
+        var r01, r12, r23, r012, r123: Double
+
+        /// The next segment's knots, whose last chord (from this one's `p2` to `p3`) has
+        /// interval `d34`: the same values ``CatmullRom/segment(_:_:_:_:)`` computes.
+        @inline(__always)
+        package func next(to d34: Double) -> Knots {
+            Knots(d01: d12, d12: d23, d23: d34, r01: r12, r12: r23, r23: 1 / d34, r012: r123, r123: 1 / (d23 + d34))
+        }
+    }
+
+    /// The segment from `p1` to `p2` with its neighbours and knots given.
+    @inline(__always)
+    package static func segment(_ a: CanvasPoint, _ p1: CanvasPoint, _ p2: CanvasPoint, _ d: CanvasPoint, _ k: Knots) -> CubicBezier {
         // Tangents at p1 and p2 scaled to the [t1, t2] interval (Barry-Goldman form), each
-        // divided by 3 for the control points; reciprocals first, so five divisions in all.
-        let r01 = 1 / d01, r12 = 1 / d12, r23 = 1 / d23, r012 = 1 / (d01 + d12), r123 = 1 / (d12 + d23)
-        let third = d12 / 3
-        let m1 = ((p1 - a) * r01 - (p2 - a) * r012 + (p2 - p1) * r12) * third
-        let m2 = ((p2 - p1) * r12 - (d - p1) * r123 + (d - p2) * r23) * third
+        // divided by 3 for the control points.
+        let third = k.d12 / 3
+        let m1 = ((p1 - a) * k.r01 - (p2 - a) * k.r012 + (p2 - p1) * k.r12) * third
+        let m2 = ((p2 - p1) * k.r12 - (d - p1) * k.r123 + (d - p2) * k.r23) * third
         return CubicBezier(p1, p1 + m1, p2 - m2, p2)
     }
 }

@@ -62,7 +62,9 @@ public struct PenFilter: Sendable, Hashable {
     }
 
     /// The filter's parameters.
-    public var parameters: Parameters
+    public var parameters: Parameters {
+        didSet { weights = StepWeights() }
+    }
     /// What the filter has learnt from the samples so far (everything but its parameters).
     struct State: Sendable, Hashable {
         var position = CanvasPoint(x: 0, y: 0)
@@ -75,6 +77,38 @@ public struct PenFilter: Sendable, Hashable {
 
     /// The filter's state, which ``StrokeBuilder`` saves to redo a step.
     var state = State()
+
+    /// What depends only on the step and the parameters, kept from the last step: a pen's
+    /// samples come at a fixed rate, so most steps reuse it (two divisions saved per step).
+    struct StepWeights: Sendable {
+        /// The step these are for (NaN: none yet).
+        var dt = Double.nan
+        /// The innovation's and the speed's smoothing weights at that step.
+        var innovation = 0.0
+        var speed = 0.0
+        /// From this sample count on, the start-up gains can no longer exceed the tracker's
+        /// (see ``filter(_:at:)``), so they are not computed.
+        var startupEnds = Int.max
+
+        init() {}
+
+        init(dt: Double, _ parameters: Parameters) {
+            self.dt = dt
+            innovation = PenFilter.alpha(cutoff: parameters.innovationCutoff, dt: dt)
+            speed = PenFilter.alpha(cutoff: parameters.speedCutoff, dt: dt)
+            // With non-negative gains (and a speed that stays non-negative) the cutoff is at least minCutoff, so g is at least gMin.
+            // The line's gain 2(2n − 1) / (n(n + 1)) is below 4 / (n + 1), which is below half
+            // of gMin (a margin far wider than rounding) once n + 1 > 8 / gMin.
+            guard parameters.minCutoff > 0, parameters.beta >= 0, parameters.innovationGain >= 0, parameters.speedCutoff >= 0 else {
+                return
+            }
+            let a = PenFilter.alpha(cutoff: parameters.minCutoff, dt: dt)
+            let gMin = 1 - (1 - a) * (1 - a)
+            let limit = 8 / gMin
+            if gMin > 0, limit < 1e9 { startupEnds = Int(limit) + 1 }
+        }
+    }
+    private var weights = StepWeights()
     private var position: CanvasPoint { get { state.position } set { state.position = newValue } }
     private var velocityEstimate: CanvasPoint { get { state.velocityEstimate } set { state.velocityEstimate = newValue } }
     private var speed: Double { get { state.speed } set { state.speed = newValue } }
@@ -85,6 +119,16 @@ public struct PenFilter: Sendable, Hashable {
     /// Creates a filter with no history.
     public init(parameters: Parameters = .handwriting) {
         self.parameters = parameters
+    }
+
+    /// Filters are equal when their parameters and what they learnt are (the weights kept
+    /// from the last step are a cache).
+    public static func == (a: PenFilter, b: PenFilter) -> Bool { a.parameters == b.parameters && a.state == b.state }
+
+    /// Hashes the parameters and what the filter learnt.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(parameters)
+        hasher.combine(state)
     }
 
     /// The tracked velocity in points per second (zero before the second sample).
@@ -120,26 +164,31 @@ public struct PenFilter: Sendable, Hashable {
             lastTime = time
             return point
         }
+        // Steps that differ by rounding only (timestamps converted from another unit) share
+        // the weights: a relative error of 1e-9 in a weight moves the estimate by nanometres.
+        if !(abs(dt - weights.dt) <= 1e-9 * dt) { weights = StepWeights(dt: dt, parameters) }
         let expected = position + velocityEstimate * dt
         let residual = point - expected
-        innovation = innovation + (residual - innovation) * Self.alpha(cutoff: parameters.innovationCutoff, dt: dt)
+        innovation = innovation + (residual - innovation) * weights.innovation
         let cutoff = parameters.minCutoff + parameters.beta * speed + parameters.innovationGain * innovation.length
         let a = Self.alpha(cutoff: cutoff, dt: dt)
         let theta = 1 - a
         var g = 1 - theta * theta
         var h = a * a
         // Start-up: never less than a least-squares line through the samples so far.
-        let n = Double(count)
-        let inverse = 1 / (n * (n + 1))
-        let lineG = 2 * (2 * n - 1) * inverse
-        if lineG > g {
-            g = lineG
-            h = max(h, 6 * inverse)
+        if count < weights.startupEnds {
+            let n = Double(count)
+            let inverse = 1 / (n * (n + 1))
+            let lineG = 2 * (2 * n - 1) * inverse
+            if lineG > g {
+                g = lineG
+                h = max(h, 6 * inverse)
+            }
         }
         position = expected + residual * g
         velocityEstimate = velocityEstimate + residual * (h / dt)
         let measuredSpeed = velocityEstimate.length
-        speed = count == 2 ? measuredSpeed : speed + (measuredSpeed - speed) * Self.alpha(cutoff: parameters.speedCutoff, dt: dt)
+        speed = count == 2 ? measuredSpeed : speed + (measuredSpeed - speed) * weights.speed
         lastTime = time
         return position
     }

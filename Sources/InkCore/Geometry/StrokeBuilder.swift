@@ -111,11 +111,29 @@ public struct StrokeBuilder: Sendable {
         var count: Int { base + storage.count }
 
         subscript(node: Int) -> NodeInput {
-            get { storage[node - base] }
+            _read { yield storage[node - base] }
             _modify { yield &storage[node - base] }
         }
 
         mutating func append(_ input: NodeInput) { storage.append(input) }
+
+        /// `Σ weights[k] × raw position of node first + k`, read without a bounds check per
+        /// node (the window is checked once).
+        func weightedRawSum(from first: Int, weights: [Double]) -> CanvasPoint {
+            precondition(first >= base && first + weights.count <= count)
+            return storage.withUnsafeBufferPointer { nodes in
+                weights.withUnsafeBufferPointer { w in
+                    var x = 0.0, y = 0.0
+                    let offset = first - base
+                    for k in 0..<w.count {
+                        let raw = nodes[offset + k].raw
+                        x += w[k] * raw.x
+                        y += w[k] * raw.y
+                    }
+                    return CanvasPoint(x: x, y: y)
+                }
+            }
+        }
 
         mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
@@ -165,6 +183,9 @@ public struct StrokeBuilder: Sendable {
     private var tailBoxAge = 0
     /// How many updates may grow `tailBox` before it is measured again.
     private static let tailBoxRefresh = 8
+    /// The knots of the last stable segment built between four real nodes, which the next
+    /// one shares (see ``stableSegment(_:)``).
+    private var lastKnots: (segment: Int, knots: CatmullRom.Knots)?
 
     /// Starts an empty stroke.
     public init(style: StrokeStyle = StrokeStyle()) {
@@ -366,7 +387,7 @@ public struct StrokeBuilder: Sendable {
         let window = LocalFit.window(of: j, radius: radius, count: count)
         let even = inputs[window.upperBound].evenSince <= window.lowerBound
         if j - window.lowerBound == radius, window.count == evenKernel.count {
-            if even { return Self.weightedSum(inputs, from: window.lowerBound, weights: evenKernel) }
+            if even { return inputs.weightedRawSum(from: window.lowerBound, weights: evenKernel) }
             return LocalFit.centredParabola(window, center: j, FitSource(inputs: inputs, byTime: false)) ?? inputs[j].raw
         }
         if shiftedWindow != window {
@@ -385,26 +406,14 @@ public struct StrokeBuilder: Sendable {
         func parameter(_ i: Int) -> Double { byTime ? inputs[i].time : inputs[i].rawDistance }
     }
 
-    /// `Σ weights[k] × raw position of node first + k`.
-    private static func weightedSum(_ inputs: NodeInputs, from first: Int, weights: [Double]) -> CanvasPoint {
-        precondition(first >= inputs.base && first + weights.count <= inputs.count)
-        return weights.withUnsafeBufferPointer { w in
-            var x = 0.0, y = 0.0
-            for k in 0..<w.count {
-                let raw = inputs[first + k].raw
-                x += w[k] * raw.x
-                y += w[k] * raw.y
-            }
-            return CanvasPoint(x: x, y: y)
-        }
-    }
-
     /// Node `i`'s width before tapers, from its force and speed.
+    @inline(__always)
     private mutating func updateBaseWidth(_ i: Int) {
         inputs[i].baseWidth = style.baseWidth(force: nodes[i].force, speed: inputs[i].speed)
     }
 
     /// The live node `i` (not settled): speed from the filter, force, widths, distance.
+    @inline(__always)
     private mutating func updateLiveNode(_ i: Int) {
         inputs[i].speed = filter.smoothedSpeed
         updateBaseWidth(i)
@@ -415,12 +424,18 @@ public struct StrokeBuilder: Sendable {
     /// distance is measured only while it is short enough to matter (for the start taper,
     /// see ``nearLimit``); past that it is infinite, and the end taper
     /// measures back from the end when the stroke finishes.
+    @inline(__always)
     private mutating func updateDistanceAndWidth(_ i: Int) {
         let previous = i == 0 ? 0 : inputs[i - 1].distance
         guard previous < nearLimit else {
-            inputs[i].distance = .infinity
-            inputs[i].startTaper = 1
-            nodes[i].width = inputs[i].baseWidth
+            // Far from the start: usually already so (the node was measured live), and
+            // reading is cheaper than writing.
+            let input = inputs[i]
+            if input.distance != .infinity || input.startTaper != 1 {
+                inputs[i].distance = .infinity
+                inputs[i].startTaper = 1
+            }
+            if nodes[i].width != input.baseWidth { nodes[i].width = input.baseWidth }
             return
         }
         let distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
@@ -511,6 +526,28 @@ public struct StrokeBuilder: Sendable {
         return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
     }
 
+    /// Segment `i` as it becomes stable: ``segment(_:count:)`` of the real nodes. Stable
+    /// segments are built in order from settled nodes, which no longer move, so an interior
+    /// one takes two of its three knot intervals from the one before it.
+    @inline(__always)
+    private mutating func stableSegment(_ i: Int) -> StrokeSegment {
+        let count = nodes.count
+        guard i > 0, i + 2 < count else {
+            lastKnots = nil
+            return segment(i, count: count)
+        }
+        let a = nodes[i - 1].position, b = nodes[i], c = nodes[i + 1], d = nodes[i + 2].position
+        let knots: CatmullRom.Knots
+        if let last = lastKnots, last.segment == i - 1 {
+            knots = last.knots.next(to: CatmullRom.knot(c.position, d))
+        } else {
+            knots = CatmullRom.knots(a, b.position, c.position, d)
+        }
+        lastKnots = (i, knots)
+        return StrokeSegment(curve: CatmullRom.segment(a, b.position, c.position, d, knots),
+                             startWidth: b.width, endWidth: c.width, startTime: b.time, endTime: c.time)
+    }
+
     /// Moves newly settled segments to the stable prefix and reports what changed.
     /// - Parameter settled: When the update follows a new sample far from the start of the
     ///   stroke (so no width but the new nodes' changed), the nodes it settled; `nil` when
@@ -525,7 +562,7 @@ public struct StrokeBuilder: Sendable {
             }
         } else {
             while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, firstPending: firstPending) {
-                let settled = segment(stableSegments.count, count: nodes.count)
+                let settled = stableSegment(stableSegments.count)
                 stableSegments.append(settled)
             }
         }

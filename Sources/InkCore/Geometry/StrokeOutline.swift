@@ -9,51 +9,104 @@
 public enum StrokeOutline {
     /// `value` clamped to `range`, as a count: the upper bound when it is NaN or beyond
     /// (huge coordinates), never a trap.
+    @inline(__always)
     private static func count(_ value: Double, in range: ClosedRange<Int>) -> Int {
-        min(max(Int(saturating: value, nan: range.upperBound), range.lowerBound), range.upperBound)
+        if value.isNaN || value >= Double(range.upperBound) { return range.upperBound }
+        if value <= Double(range.lowerBound) { return range.lowerBound }
+        return Int(value)
     }
 
     /// The closed polygon of one segment's body (without its end discs), counter-clockwise.
     /// A dot segment gives the polygon of its disc.
     ///
+    /// It allocates the array it returns; a renderer that outlines every segment can reuse one
+    /// buffer with ``appendPolygon(for:maxStep:to:)`` instead.
+    ///
     /// - Parameters:
     ///   - segment: The segment.
     ///   - maxStep: the longest chord along the centreline, canvas points.
     public static func polygon(for segment: StrokeSegment, maxStep: Double = 2) -> [CanvasPoint] {
-        if segment.isDot {
-            return circle(center: segment.curve.p0, radius: segment.startWidth / 2)
-        }
-        let steps = Self.count((segment.curve.controlPolygonLength / maxStep).rounded(.up), in: 1...32)
-        let chord = (segment.curve.p3 - segment.curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
-        // The left side forwards, then the right side backwards, in one array.
-        let origin = CanvasPoint(x: 0, y: 0)
-        var polygon = [CanvasPoint](repeating: origin, count: 2 * (steps + 1))
-        for k in 0...steps {
-            let t = Double(k) / Double(steps)
-            let p = segment.curve.point(at: t)
-            let direction = segment.curve.derivative(at: t).normalized ?? chord
-            let half = (segment.startWidth + (segment.endWidth - segment.startWidth) * t) / 2
-            let normal = direction.perpendicular * half
-            polygon[k] = p + normal
-            polygon[2 * (steps + 1) - 1 - k] = p - normal
-        }
-        if signedArea(polygon) < 0 { polygon.reverse() }
+        var polygon: [CanvasPoint] = []
+        appendPolygon(for: segment, maxStep: maxStep, to: &polygon)
         return polygon
+    }
+
+    /// Appends the polygon ``polygon(for:maxStep:)`` returns to `polygon`, the same points
+    /// in the same order, after what it already holds. It allocates nothing when `polygon`
+    /// has room for them (at most 66 points for a body, 64 for a dot): clear the buffer with
+    /// `removeAll(keepingCapacity: true)` between segments, or append several polygons and
+    /// draw each from its start index.
+    ///
+    /// - Parameters:
+    ///   - segment: The segment.
+    ///   - maxStep: the longest chord along the centreline, canvas points.
+    ///   - polygon: The caller's buffer.
+    public static func appendPolygon(for segment: StrokeSegment, maxStep: Double = 2, to polygon: inout [CanvasPoint]) {
+        let curve = segment.curve
+        let length = curve.controlPolygonLength
+        if length < 1e-9 {   // a dot (``StrokeSegment/isDot``)
+            appendCircle(center: curve.p0, radius: segment.startWidth / 2, to: &polygon)
+            return
+        }
+        let steps = Self.count((length / maxStep).rounded(.up), in: 1...32)
+        let chord = (curve.p3 - curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
+        let start = polygon.count
+        let total = 2 * (steps + 1)
+        // The polygon is the left side forwards, then the right side backwards, turned
+        // round when its area is negative, which it usually is: so it is written turned round
+        // (the right side forwards, then the left backwards), its area summed in the unturned
+        // order (the same sum, bit for bit), and turned back only when that area is not
+        // negative.
+        polygon.append(contentsOf: repeatElement(CanvasPoint(x: 0, y: 0), count: total))
+        polygon.withUnsafeMutableBufferPointer { buffer in
+            var out = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + total)])
+            for k in 0...steps {
+                let t = Double(k) / Double(steps)
+                let p = curve.point(at: t)
+                let direction = curve.derivative(at: t).normalized ?? chord
+                let half = (segment.startWidth + (segment.endWidth - segment.startWidth) * t) / 2
+                let normal = direction.perpendicular * half
+                out[total - 1 - k] = p + normal
+                out[k] = p - normal
+            }
+            // ``signedArea(_:)`` of the unturned polygon, out[total - 1] down to out[0].
+            var area = 0.0
+            var previous = out[0]
+            for i in stride(from: total - 1, through: 0, by: -1) {
+                let p = out[i]
+                area += previous.x * p.y - p.x * previous.y
+                previous = p
+            }
+            if !(area < 0) { out.reverse() }
+        }
     }
 
     /// A polygon approximating a circle, counter-clockwise, with at most `maxStep` between
     /// vertices (and at least 8 vertices).
     public static func circle(center: CanvasPoint, radius: Double, maxStep: Double = 1) -> [CanvasPoint] {
+        var polygon: [CanvasPoint] = []
+        appendCircle(center: center, radius: radius, maxStep: maxStep, to: &polygon)
+        return polygon
+    }
+
+    /// Appends the points of ``circle(center:radius:maxStep:)`` to `polygon`.
+    static func appendCircle(center: CanvasPoint, radius: Double, maxStep: Double = 1, to polygon: inout [CanvasPoint]) {
         let count = Self.count((2 * Double.pi * radius / maxStep).rounded(.up), in: 8...64)
-        return (0..<count).map { k in
+        for k in 0..<count {
             let a = 2 * Double.pi * Double(k) / Double(count)
-            return CanvasPoint(x: center.x + radius * cosine(a), y: center.y + radius * sine(a))
+            polygon.append(CanvasPoint(x: center.x + radius * cosine(a), y: center.y + radius * sine(a)))
         }
     }
 
     /// Twice the signed area of a polygon (shoelace formula); positive when counter-clockwise
     /// with y up.
     public static func signedArea(_ polygon: [CanvasPoint]) -> Double {
+        polygon.withUnsafeBufferPointer { signedArea($0) }
+    }
+
+    /// ``signedArea(_:)`` of the points in a buffer.
+    @inline(__always)
+    static func signedArea(_ polygon: UnsafeBufferPointer<CanvasPoint>) -> Double {
         guard polygon.count >= 3 else { return 0 }
         var sum = 0.0
         var previous = polygon[polygon.count - 1]

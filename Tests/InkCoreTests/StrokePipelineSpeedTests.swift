@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import InkCore
+
+/// The shortcuts of the fast stroke pipeline (issue 31) give the geometry the plain
+/// computation gives: the knot intervals passed from one stable segment to the next, the
+/// outline written into a caller's buffer, and the filter's weights kept between steps.
+@Suite("Stroke pipeline shortcuts")
+struct StrokePipelineSpeedTests {
+    /// A seeded scribble: steady 240 Hz steps (times in milliseconds converted to seconds, as
+    /// the harness's are), with sometimes a repeated timestamp, a gap or a still pen.
+    static func scribble(seed: UInt64, count: Int) -> [TouchSample] {
+        var random = GeometryRandom(seed: seed)
+        var point = CanvasPoint(x: 300, y: 300)
+        var heading = random.range(0...6.28)
+        var samples: [TouchSample] = []
+        var tick = 0
+        for _ in 0..<count {
+            let u = random.unit()
+            if u > 0.05 { tick += u > 0.97 ? 3 : 1 }
+            heading += random.range(-0.5...0.5)
+            let step = random.unit() > 0.9 ? 0 : random.range(0...5)
+            point = point + CanvasPoint(x: cos(heading), y: sin(heading)) * step
+            samples.append(TouchSample(x: point.x + random.range(-0.5...0.5), y: point.y + random.range(-0.5...0.5),
+                                       timestamp: Double(tick) * (1000.0 / 240) / 1000,
+                                       force: seed % 3 == 0 ? nil : random.unit()))
+        }
+        return samples
+    }
+
+    /// The outline as it was computed before it could be written into a buffer: a fresh
+    /// array per segment, its area summed over the array.
+    static func referencePolygon(_ segment: StrokeSegment, maxStep: Double = 2) -> [CanvasPoint] {
+        if segment.isDot {
+            let radius = segment.startWidth / 2
+            let count = min(max(Int((2 * Double.pi * radius).rounded(.up)), 8), 64)
+            return (0..<count).map { k in
+                let a = 2 * Double.pi * Double(k) / Double(count)
+                return CanvasPoint(x: segment.curve.p0.x + radius * cosine(a), y: segment.curve.p0.y + radius * sine(a))
+            }
+        }
+        let steps = min(max(Int((segment.curve.controlPolygonLength / maxStep).rounded(.up)), 1), 32)
+        let chord = (segment.curve.p3 - segment.curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
+        var polygon = [CanvasPoint](repeating: CanvasPoint(x: 0, y: 0), count: 2 * (steps + 1))
+        for k in 0...steps {
+            let t = Double(k) / Double(steps)
+            let p = segment.curve.point(at: t)
+            let direction = segment.curve.derivative(at: t).normalized ?? chord
+            let half = (segment.startWidth + (segment.endWidth - segment.startWidth) * t) / 2
+            let normal = direction.perpendicular * half
+            polygon[k] = p + normal
+            polygon[2 * (steps + 1) - 1 - k] = p - normal
+        }
+        var area = 0.0
+        var previous = polygon[polygon.count - 1]
+        for p in polygon {
+            area += previous.x * p.y - p.x * previous.y
+            previous = p
+        }
+        if area < 0 { polygon.reverse() }
+        return polygon
+    }
+
+    @Test("every stable segment is the Catmull-Rom segment of its nodes, bit for bit", arguments: 0..<24)
+    func stableSegmentsMatchTheirNodes(seed: UInt64) throws {
+        var stroke = StrokeBuilder()
+        for sample in Self.scribble(seed: seed, count: 20 + Int(seed) * 40) { _ = try stroke.append(sample) }
+        _ = stroke.finish()
+        let nodes = stroke.nodes
+        #expect(stroke.stableSegments.count == max(1, nodes.count - 1))
+        guard nodes.count > 1 else { return }
+        for (i, segment) in stroke.stableSegments.enumerated() {
+            let expected = CatmullRom.segment(i > 0 ? nodes[i - 1].position : nil, nodes[i].position, nodes[i + 1].position,
+                                              i + 2 < nodes.count ? nodes[i + 2].position : nil)
+            #expect(segment.curve == expected, "segment \(i) of \(nodes.count - 1)")
+            #expect(segment.startWidth == nodes[i].width && segment.endWidth == nodes[i + 1].width)
+        }
+    }
+
+    @Test("the outline written into a reused buffer is the polygon computed alone, bit for bit", arguments: 0..<12)
+    func bufferedOutlineMatches(seed: UInt64) throws {
+        var stroke = StrokeBuilder()
+        for sample in Self.scribble(seed: seed, count: 5 + Int(seed) * 30) { _ = try stroke.append(sample) }
+        _ = stroke.finish()
+        var buffer: [CanvasPoint] = [CanvasPoint(x: -1, y: -1)]   // what the caller already holds stays
+        var segments = stroke.stableSegments
+        // A dot, a degenerate piece and a huge one too.
+        let p = CanvasPoint(x: 5, y: 5)
+        segments.append(StrokeSegment(curve: CubicBezier(p, p, p, p), startWidth: 9, endWidth: 9, startTime: 0, endTime: 0))
+        segments.append(StrokeSegment(curve: CubicBezier(p, CanvasPoint(x: 6, y: 5), p, p), startWidth: 3, endWidth: 1,
+                                      startTime: 0, endTime: 1))
+        segments.append(StrokeSegment(curve: CubicBezier(p, CanvasPoint(x: 1e6, y: 5), CanvasPoint(x: 1e6, y: 1e6), p),
+                                      startWidth: 300, endWidth: 1, startTime: 0, endTime: 1))
+        for segment in segments {
+            let start = buffer.count
+            StrokeOutline.appendPolygon(for: segment, to: &buffer)
+            let reference = Self.referencePolygon(segment)
+            #expect(Array(buffer[start...]) == reference)
+            #expect(StrokeOutline.polygon(for: segment) == reference)
+        }
+        #expect(buffer[0] == CanvasPoint(x: -1, y: -1))
+    }
+
+    @Test("the filter's kept weights give the weights computed afresh, to 1e-9 pt")
+    func filterWeightsKept() {
+        var kept = PenFilter()
+        var fresh = PenFilter()
+        for (i, sample) in Self.scribble(seed: 7, count: 2_000).enumerated() {
+            let a = kept.filter(sample.point, at: sample.timestamp)
+            // A filter whose cache is dropped before every step (setting the parameters drops it).
+            let parameters = fresh.parameters
+            fresh.parameters = parameters
+            let b = fresh.filter(sample.point, at: sample.timestamp)
+            #expect(a.distance(to: b) < 1e-9, "sample \(i)")
+        }
+    }
+
+    @Test("the start-up gains stop only where they can no longer win")
+    func startupCutoffIsSafe() {
+        // A filter whose cutoff is as low as it gets (a pen at rest) at 240 Hz and 60 Hz: the
+        // line's gain at the cut-off sample is below the tracker's.
+        for dt in [1.0 / 240, 1.0 / 60, 1.0 / 1000] {
+            let parameters = PenFilter.Parameters.handwriting
+            let weights = PenFilter.StepWeights(dt: dt, parameters)
+            #expect(weights.startupEnds < Int.max)
+            let n = Double(weights.startupEnds)
+            let lineG = 2 * (2 * n - 1) / (n * (n + 1))
+            let a = PenFilter.alpha(cutoff: parameters.minCutoff, dt: dt)
+            #expect(lineG < 1 - (1 - a) * (1 - a))
+        }
+        // Negative gains switch the shortcut off.
+        var odd = PenFilter.Parameters.handwriting
+        odd.beta = -1
+        #expect(PenFilter.StepWeights(dt: 1.0 / 240, odd).startupEnds == Int.max)
+    }
+}
