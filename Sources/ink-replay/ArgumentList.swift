@@ -213,11 +213,11 @@ struct ArgumentList {
             try Self.check(value, of: option)
             values[canonical] = value
         }
-        for option in table.options where option.required && !isGiven(option.name) {
-            throw UsageError(message: "missing '\(option.name) \(option.kind.placeholder)'")
-        }
         for rule in table.rules where holds(rule.when) {
             if let refused = rule.refuses.first(where: isGiven) { throw UsageError(message: "'\(refused)' \(rule.reason)") }
+        }
+        for option in table.options where option.required && !isGiven(option.name) {
+            throw UsageError(message: "missing '\(option.name) \(option.kind.placeholder)'")
         }
     }
 

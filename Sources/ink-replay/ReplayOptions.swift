@@ -94,8 +94,8 @@ enum ReplayOptions {
                           progressTitle: String? = nil) throws -> ReplayedSessions {
         var configuration = try configuration(arguments)
         configuration.keepsTouches = keepingTouches
-        let all = try SessionFiles.expand(arguments.positional)
         let shard = arguments.declares("--shard") ? try CIOptions.shard(arguments) : nil
+        let all = try SessionFiles.expand(arguments.positional)
         let indexes = shard.map { CIOptions.share(of: all, shard: $0) } ?? Array(all.indices)
         let files = indexes.map { all[$0] }
         let jobs = arguments.declares("--jobs") ? CIOptions.jobs(arguments) : 1
