@@ -38,6 +38,15 @@ for run in $(seq 1 "$runs"); do
     cmp -s "$corpus.out1" "$corpus.out$jobs" && cmp -s "$corpus.err1" "$corpus.err$jobs" \
         && cmp -s "$corpus.status1" "$corpus.status$jobs" || { echo "FAIL: --jobs $jobs output differs from --jobs 1"; exit 1; }
 done
+# A control: two separate one-job processes at once. If they take twice one's time, the
+# machine has no second core free now, and no number of threads can beat one job.
+start=$(now)
+"$bin" verify "$corpus" --jobs 1 --no-progress >/dev/null 2>&1 &
+"$bin" verify "$corpus" --jobs 1 --no-progress >/dev/null 2>&1 || true
+wait || true
+control=$(echo "$(now) - $start" | bc -l)
+printf 'control: two --jobs 1 processes at once took %.3f s, %.2f of one run (1.0 means a free second core, 2.0 none)\n' \
+    "$control" "$(echo "$control / $best1" | bc -l)"
 rm -f "$corpus".out* "$corpus".err* "$corpus".status*
 printf 'best of %d: --jobs 1 %.3f s, --jobs %d %.3f s; ratio %.2f (target at most 0.6 with 2 jobs on 2 cores); same output\n' \
     "$runs" "$best1" "$jobs" "$best2" "$(echo "$best2 / $best1" | bc -l)"

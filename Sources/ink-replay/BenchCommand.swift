@@ -51,7 +51,7 @@ enum BenchCommand: Command {
         "--passes": ["geometry", "strokes"], "--min-time": ["regions"],
     ]
     static let options = OptionTable(
-        [Option("--strokes", kind: .number("n", 0...1_000_000), help: "Generated short strokes (strategies).", default: "2000"),
+        [Option("--strokes", kind: .number("n", 0...1_000_000), help: "Generated short strokes (strategies)", default: "2000"),
          Option("--latencies", kind: .text("ms,..."), help: "Oracle latencies (strategies), each from 0 to 10000", default: "0,8,16,30,100,300"),
          Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed of the strokes and the jitter (strategies)", default: "1"),
          Option("--plot", kind: .text("file.svg"),

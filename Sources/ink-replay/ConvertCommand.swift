@@ -41,7 +41,12 @@ enum ConvertCommand: Command {
          Option("--tool", kind: .choice(ToolKind.allCases.map(\.rawValue)), help: "The tool the touches record", default: "pencil when there is a force channel, else finger"),
          Option("--source", kind: .text("text"), help: "The session header's source (dataset, licence)", default: "the file name"),
          Option("--strict", help: "InkML whose traces are not in time order is refused. Without it, traces in layout order are sorted by time, and traces that restart their clock are laid end to end (--stroke-gap apart); the session header's device line says which repair was made.")],
-        JobProgress.options(json: false), rules: [JobProgress.rule])
+        JobProgress.options(json: false),
+        rules: [OptionRule(when: .value("--format", prefix: "quickdraw"), refuses: ["--sample-rate", "--stroke-gap", "--tool", "--strict"],
+                           reason: "does not apply with '--format quickdraw' (it sets how InkML is read; Quick, Draw! drawings carry their times and are finger strokes)"),
+                OptionRule(when: .value("--format", prefix: "inkml"), refuses: ["--limit"],
+                           reason: "does not apply with '--format inkml' (it limits the drawings of a Quick, Draw! file)"),
+                JobProgress.rule])
 
     enum Format: String, CaseIterable { case auto, inkml, quickdraw }
 

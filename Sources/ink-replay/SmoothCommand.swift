@@ -32,7 +32,8 @@ enum SmoothCommand: Command {
         Option("--settle", kind: .text("n"), help: "Settle radius of the lag-free fit, a whole number of samples; 0 keeps the live filter's output", default: "4"),
         Option("--filter", kind: .text("c,b,g,v,i,p"),
                help: "Pen filter parameters: min cutoff (Hz), beta (Hz per pt/s), innovation gain (Hz per pt), speed cutoff (Hz), innovation cutoff (Hz), prediction damping (0-1)."),
-    ])
+    ], rules: [OptionRule(when: .given("--tip"), refuses: ["--no-midpoints"],
+                          reason: "does not apply with '--tip' (it writes the tip after each sample, not the centreline's nodes and midpoints)")])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.count == 1, let input = arguments.positional.first else {

@@ -58,6 +58,10 @@ struct OptionTableTests {
             for names in documented {
                 #expect(names.contains { usage.contains($0) }, "\(command.name): \(names) not in the usage line")
             }
+            // Every refused combination is in the help, with its reason.
+            let refused = help.components(separatedBy: "Refused together (exit 64):").dropFirst().joined()
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            for rule in table.rules { #expect(refused.contains(rule.helpText), "\(command.name): \(rule.helpText)") }
         }
     }
 
