@@ -248,6 +248,12 @@ struct ArgumentList {
         }
     }
 
+    /// The options among `names` that were given, in `names`' order, as they would be typed
+    /// (`--cache on --pencil-only`): what a shard's report says it was run with.
+    func given(among names: [String]) -> String {
+        names.filter(isGiven).map { name in values[name].map { "\(name) \($0)" } ?? name }.joined(separator: " ")
+    }
+
     /// Whether the option (canonical name) was given.
     func isGiven(_ name: String) -> Bool { setFlags.contains(name) || values[name] != nil }
 

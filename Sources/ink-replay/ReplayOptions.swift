@@ -106,7 +106,8 @@ enum ReplayOptions {
         }
         defer { progress?.finish() }
         let reports = SessionWorkers.replay(files, jobs: jobs, replayer: replayer, progress: progress)
-        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard)
+        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard,
+                                settings: arguments.given(among: arguments.table.options.map(\.name).filter { simulated.map(\.name).contains($0) || $0 == "--oracle" }))
     }
 }
 
@@ -119,4 +120,7 @@ struct ReplayedSessions {
     /// How many sessions the inputs name in all (every shard's).
     var total: Int
     var shard: Shard?
+    /// The replay options given (`--oracle regions --cache on`): every shard of a run must
+    /// have the same.
+    var settings: String
 }

@@ -28,12 +28,14 @@ struct VerifyVerdict: Equatable {
     var total: Int
     /// With a shard: its sessions' positions in the whole run and their files.
     var files: [(index: Int, file: String)] = []
+    /// With a shard: the replay options it was run with (`--cache on`), the same for every shard.
+    var settings = ""
 
     var verified: Bool { failedSessions == 0 }
 
     static func == (a: VerifyVerdict, b: VerifyVerdict) -> Bool {
         a.counts == b.counts && a.failures == b.failures && a.failedSessions == b.failedSessions && a.shard == b.shard
-            && a.total == b.total && a.files.map(\.index) == b.files.map(\.index) && a.files.map(\.file) == b.files.map(\.file)
+            && a.total == b.total && a.settings == b.settings && a.files.map(\.index) == b.files.map(\.index) && a.files.map(\.file) == b.files.map(\.file)
     }
 
     init(_ replayed: ReplayedSessions) {
@@ -47,7 +49,10 @@ struct VerifyVerdict: Equatable {
         failedSessions = summary.failed.count
         shard = replayed.shard
         total = replayed.total
-        if shard != nil { files = zip(replayed.indexes, replayed.reports).map { ($0, $1.file ?? "") } }
+        if shard != nil {
+            files = zip(replayed.indexes, replayed.reports).map { ($0, $1.file ?? "") }
+            settings = replayed.settings
+        }
     }
 
     /// `verified 59 sessions, …` or `FAILED: …`.
@@ -75,7 +80,7 @@ struct VerifyVerdict: Equatable {
         if let shard {
             object.append("shard", .object(JSONObject([
                 ("index", .number(Double(shard.index))), ("count", .number(Double(shard.count))),
-                ("sessions_total", .number(Double(total))),
+                ("sessions_total", .number(Double(total))), ("options", .string(settings)),
                 ("files", .array(files.map { .object(JSONObject([("session", .number(Double($0.index))), ("file", .string($0.file))])) })),
             ])))
         }
@@ -116,6 +121,8 @@ struct VerifyVerdict: Equatable {
         }
         self.shard = Shard(index: try int(shard["index"], "shard.index"), count: try int(shard["count"], "shard.count"))
         total = try int(shard["sessions_total"], "shard.sessions_total")
+        guard case let .string(settings)? = shard["options"] else { throw fail("'shard.options' is not a string") }
+        self.settings = settings
         guard case let .array(files)? = shard["files"] else { throw fail("'shard.files' is not an array") }
         self.files = try files.map { item in
             guard case let .object(entry) = item, case let .string(file)? = entry["file"] else { throw fail("a shard file without its name") }
@@ -150,6 +157,9 @@ struct VerifyVerdict: Equatable {
         if let other = parts.first(where: { $0.verdict.total != total }) {
             throw CommandFailure(message: "\(other.source) counts \(other.verdict.total) sessions in the run, \(first.source) \(total): the reports are not of one run")
         }
+        if let other = parts.first(where: { $0.verdict.settings != first.verdict.settings }) {
+            throw CommandFailure(message: "\(other.source) was replayed with '\(other.verdict.settings)', \(first.source) with '\(first.verdict.settings)': the reports are not of one run")
+        }
         var owner = [String?](repeating: nil, count: total)
         for part in parts where part.verdict.shard != nil {
             for (index, _) in part.verdict.files {
@@ -167,6 +177,7 @@ struct VerifyVerdict: Equatable {
         var merged = first.verdict
         merged.shard = nil
         merged.files = []
+        merged.settings = ""
         merged.total = total
         for key in totals { merged.counts[key] = parts.reduce(0) { $0 + ($1.verdict.counts[key] ?? 0) } }
         merged.failedSessions = parts.reduce(0) { $0 + $1.verdict.failedSessions }

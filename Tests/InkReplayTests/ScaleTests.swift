@@ -94,6 +94,11 @@ struct ScaleTests {
         try other.stdout.write(toFile: otherPath, atomically: true, encoding: .utf8)
         let mixed = try CLITests.run("merge-reports", reports[1], reports[2], otherPath)
         #expect(mixed.status == 1 && mixed.stderr.contains("split the run differently"))
+        let cached = try CLITests.run("verify", corpus.path, "--shard", "3/3", "--json", "--cache", "on")
+        let cachedPath = corpus.appendingPathComponent("cached.json").path
+        try cached.stdout.write(toFile: cachedPath, atomically: true, encoding: .utf8)
+        let unlike = try CLITests.run("merge-reports", reports[0], reports[1], cachedPath)
+        #expect(unlike.status == 1 && unlike.stderr.contains("replayed with '--cache on'"), "\(unlike.stderr)")
     }
 
     @Test("--junit writes one test case per session, parses as XML, and names the broken log with its line and sentence")
