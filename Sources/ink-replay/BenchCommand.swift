@@ -9,8 +9,8 @@ import InkCore
 /// shared ink-quality harness's format), and region lookups (`regions`).
 enum BenchCommand: Command {
     static let name = "bench"
-    static let usage = "ink-replay bench [strategies|geometry|strokes|regions] [<file or directory> ...] [--strokes <n>] [--latencies <ms,...>] [--seed <n>] [--plot <file.svg>] [--passes <n>] [--min-time <s>] [--json] [--progress|--no-progress]"
-    static let help = """
+    static let synopsis = "[strategies|geometry|strokes|regions] [<file or directory> ...]"
+    static let overview = """
         OVERVIEW: Measure:
           strategies  (the default) short strokes (dots, decimal points, dashes: 1-12
                       samples within 60 ms; generated, plus those of the given session
@@ -39,43 +39,38 @@ enum BenchCommand: Command {
         the append pass). Timings are wall-clock and machine-dependent: the numbers are for
         comparison within one run, not for tests. For repeatable counts use valgrind
         --tool=callgrind.
-
-        USAGE: \(usage)
-
-        ARGUMENTS:
-          <file or directory>     Session logs (directories: every *.jsonl below).
-
-        OPTIONS:
-          --strokes <n>           Generated short strokes (strategies; default 2000).
-          --latencies <ms,...>    Oracle latencies (strategies; default 0,8,16,30,100,300).
-          --seed <n>              Seed of the strokes and the jitter (default 1).
-          --plot <file.svg>       Also write the strategies table as a chart (strategies
-                                  only): first-ink p50 and p95 and samples lost against
-                                  oracle latency, one colour per strategy, each point's
-                                  numbers in its tooltip. Same run, same numbers.
-          --passes <n>            Timed passes per row (geometry, strokes; default 7).
-          --min-time <s>          Measure each row for at least this long (regions;
-                                  default 0.3).
-          --json                  One JSON object per row.
-        \(JobProgress.help)
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(valued: ["--min-time": "--min-time", "--strokes": "--strokes", "--latencies": "--latencies",
-                                            "--seed": "--seed", "--passes": "--passes", "--plot": "--plot"], flags: JobProgress.flags.union(["--json"]))
+    static let details = """
+        ARGUMENTS:
+          <file or directory>     Session logs (directories: every *.jsonl below); for
+                                  'strokes', stroke files.
+        """
+    /// Which modes each mode-specific option applies to: refused with the others.
+    static let modesOf: [String: Set<String>] = [
+        "--strokes": ["strategies"], "--latencies": ["strategies"], "--seed": ["strategies"], "--plot": ["strategies"],
+        "--passes": ["geometry", "strokes"], "--min-time": ["regions"],
+    ]
+    static let options = OptionTable(
+        [Option("--strokes", kind: .number("n", 0...1_000_000), help: "Generated short strokes (strategies)", default: "2000"),
+         Option("--latencies", kind: .text("ms,..."), help: "Oracle latencies (strategies), each from 0 to 10000", default: "0,8,16,30,100,300"),
+         Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed of the strokes and the jitter (strategies)", default: "1"),
+         Option("--plot", kind: .text("file.svg"),
+                help: "Also write the strategies table as a chart (strategies only): first-ink p50 and p95 and samples lost against oracle latency, one colour per strategy, each point's numbers in its tooltip. Same run, same numbers."),
+         Option("--passes", kind: .number("n", 1...1_000), help: "Timed passes per row (geometry, strokes)", default: "7"),
+         Option("--min-time", kind: .number("s", 0.001...60), help: "Measure each row for at least this long (regions)", default: "0.3"),
+         ReplayOptions.json("One JSON object per row.")],
+        JobProgress.options(json: true), rules: [JobProgress.rule])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        var minTime = 0.3
-        if let text = arguments.string("--min-time") {
-            guard let value = Double(text), value > 0, value <= 60 else {
-                throw UsageError(message: "'--min-time' takes seconds from 0 to 60, not '\(text)'")
-            }
-            minTime = value
-        }
+        let minTime = arguments.number("--min-time") ?? 0.3
         var positional = arguments.positional
         let modes = ["strategies", "geometry", "strokes", "regions"]
         let mode = modes.contains(positional.first ?? "") ? positional.removeFirst() : "strategies"
         if mode != "strategies", arguments.string("--plot") != nil {
             throw UsageError(message: "'--plot' draws the strategies table; 'bench \(mode)' has no plot")
+        }
+        for (option, modes) in modesOf.sorted(by: { $0.key < $1.key }) where arguments.isGiven(option) && !modes.contains(mode) {
+            throw UsageError(message: "'\(option)' does not apply to 'bench \(mode)' (only \(modes.sorted().joined(separator: ", ")))")
         }
         switch mode {
         case "strategies": return try strategies(arguments, inputs: positional)
@@ -85,7 +80,7 @@ enum BenchCommand: Command {
             return regions(minTime: minTime, json: arguments.flag("--json"), progress: progress)
         default: break
         }
-        let passes = try arguments.number("--passes", in: 1...1_000).map { Int($0) } ?? 7
+        let passes = arguments.number("--passes").map { Int($0) } ?? 7
         var rows: [(name: String, strokes: [[TouchSample]])] = []
         if mode == "strokes" {
             guard !positional.isEmpty else { throw UsageError(message: "'bench strokes' needs stroke files") }
@@ -169,8 +164,8 @@ enum BenchCommand: Command {
     }
 
     static func strategies(_ arguments: ArgumentList, inputs: [String]) throws -> Int32 {
-        let strokes = try arguments.number("--strokes", in: 0...1_000_000).map { Int($0) } ?? 2_000
-        let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) } ?? 1
+        let strokes = arguments.number("--strokes").map { Int($0) } ?? 2_000
+        let seed = arguments.number("--seed").map { UInt64($0) } ?? 1
         var latencies: [Double] = [0, 8, 16, 30, 100, 300]
         if let text = arguments.string("--latencies") {
             // Every item is a number: an empty one (",,", a trailing comma) is an error too.

@@ -67,7 +67,7 @@ enum BrowserRun {
     /// The page and the options a replay against it takes (`--cache`, default on; `--fallback`).
     static func options(_ arguments: ArgumentList, page: String) throws -> (url: URL, cache: Bool, fallback: HitTestVerdict) {
         guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
-        return (URL(fileURLWithPath: page).standardizedFileURL, try arguments.onOff("--cache") ?? true,
+        return (URL(fileURLWithPath: page).standardizedFileURL, arguments.onOff("--cache") ?? true,
                 try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink)
     }
 

@@ -6,8 +6,8 @@ import InkRecording
 /// `ink-replay convert`: recorded ink from other formats into session logs.
 enum ConvertCommand: Command {
     static let name = "convert"
-    static let usage = "ink-replay convert <input>... -o <directory> [--layout <file>] [--format auto|inkml|quickdraw] [options]"
-    static let help = """
+    static let synopsis = "<input>..."
+    static let overview = """
         OVERVIEW: Convert recorded ink (W3C InkML, Quick, Draw! raw) into session logs.
 
         Each stroke becomes a touch at its recorded pace. The page under the ink is a
@@ -25,34 +25,28 @@ enum ConvertCommand: Command {
 
         A trace or drawing that cannot be read is reported with its file, line and index;
         the rest is still converted (exit 1 at the end).
-
-        USAGE: \(usage)
-
+        """
+    static let details = """
         ARGUMENTS:
           <input>                 InkML (.inkml, .xml) or Quick, Draw! (.json, .ndjson) files.
-
-        OPTIONS:
-          -o, --output <dir>      Where to write the session logs (created if missing).
-          --format <format>       auto (by extension and content; default), inkml or quickdraw.
-          --layout <file>         The page to lay under the ink (scratchpad-ink-layout JSON).
-          --limit <n>             Quick, Draw!: convert at most the first n drawings of each input.
-          --answer-latency <ms>   Recorded answer latency (default: 16).
-          --sample-rate <hz>      InkML without T: samples per second when the file states none (default: 60).
-          --stroke-gap <ms>       InkML without T: time between strokes (default: 200).
-          --tool <tool>           finger or pencil (default: pencil when there is a force channel).
-          --source <text>         The session header's source (dataset, licence); default: the file name.
-          --strict                InkML whose traces are not in time order is refused. Without it, traces
-                                  in layout order are sorted by time, and traces that restart their clock
-                                  are laid end to end (--stroke-gap apart); the session header's device
-                                  line says which repair was made.
-        \(JobProgress.help)
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(
-        valued: ["-o": "--output", "--output": "--output", "--limit": "--limit", "--answer-latency": "--answer-latency",
-                 "--layout": "--layout", "--format": "--format", "--sample-rate": "--sample-rate",
-                 "--stroke-gap": "--stroke-gap", "--tool": "--tool", "--source": "--source"],
-        flags: JobProgress.flags.union(["--strict"]))
+    static let options = OptionTable(
+        [ReplayOptions.output("directory", help: "Where to write the session logs (created if missing)."),
+         Option("--format", kind: .choice(Format.allCases.map(\.rawValue)), help: "auto (by extension and content), inkml or quickdraw", default: "auto"),
+         Option("--layout", kind: .text("file"), help: "The page to lay under the ink (scratchpad-ink-layout JSON)."),
+         Option("--limit", kind: .number("n", 1...1_000_000_000), help: "Quick, Draw!: convert at most the first n drawings of each input."),
+         Option("--answer-latency", kind: .number("ms", 0...3_600_000), help: "Recorded answer latency", default: "16"),
+         Option("--sample-rate", kind: .number("hz", 0.001...1_000_000), help: "InkML without T: samples per second when the file states none", default: "60"),
+         Option("--stroke-gap", kind: .number("ms", 0...86_400_000), help: "InkML without T: time between strokes", default: "200"),
+         Option("--tool", kind: .choice(ToolKind.allCases.map(\.rawValue)), help: "The tool the touches record", default: "pencil when there is a force channel, else finger"),
+         Option("--source", kind: .text("text"), help: "The session header's source (dataset, licence)", default: "the file name"),
+         Option("--strict", help: "InkML whose traces are not in time order is refused. Without it, traces in layout order are sorted by time, and traces that restart their clock are laid end to end (--stroke-gap apart); the session header's device line says which repair was made.")],
+        JobProgress.options(json: false),
+        rules: [OptionRule(when: .value("--format", prefix: "quickdraw"), refuses: ["--sample-rate", "--stroke-gap", "--tool", "--strict"],
+                           reason: "does not apply with '--format quickdraw' (it sets how InkML is read; Quick, Draw! drawings carry their times and are finger strokes)"),
+                OptionRule(when: .value("--format", prefix: "inkml"), refuses: ["--limit"],
+                           reason: "does not apply with '--format inkml' (it limits the drawings of a Quick, Draw! file)"),
+                JobProgress.rule])
 
     enum Format: String, CaseIterable { case auto, inkml, quickdraw }
 
@@ -74,11 +68,11 @@ enum ConvertCommand: Command {
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "missing <input>") }
-        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <directory>'") }
+        let output = arguments.string("--output") ?? ""   // required by the table
         let format = try arguments.choice("--format", as: Format.self) ?? .auto
         var options = InkMLImportOptions()
-        options.sampleRate = try arguments.number("--sample-rate", in: 0.001...1_000_000) ?? 60
-        options.strokeGap = (try arguments.number("--stroke-gap", in: 0...86_400_000) ?? 200) / 1000
+        options.sampleRate = arguments.number("--sample-rate") ?? 60
+        options.strokeGap = (arguments.number("--stroke-gap") ?? 200) / 1000
         options.tool = try arguments.choice("--tool", as: ToolKind.self)
         var layout: PageLayout?
         if let path = arguments.string("--layout") {
@@ -88,8 +82,8 @@ enum ConvertCommand: Command {
         }
         var settings = Settings(
             output: output, layout: layout,
-            limit: try arguments.number("--limit", in: 1...1_000_000_000).map { Int($0) } ?? Int.max,
-            latency: (try arguments.number("--answer-latency", in: 0...3_600_000) ?? 16) / 1000,
+            limit: arguments.number("--limit").map { Int($0) } ?? Int.max,
+            latency: (arguments.number("--answer-latency") ?? 16) / 1000,
             options: options, source: arguments.string("--source"), strict: arguments.flag("--strict"))
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

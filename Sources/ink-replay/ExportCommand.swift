@@ -7,27 +7,25 @@ import InkCore
 /// `ink-replay export`: a session's ink as W3C InkML.
 enum ExportCommand: Command {
     static let name = "export"
-    static let usage = "ink-replay export <session.jsonl> -o <file.inkml> [--all-touches] [replay options]"
-    static let help = """
+    static let synopsis = "<session.jsonl>"
+    static let overview = """
         OVERVIEW: Replay a session and write the strokes that became ink as W3C InkML: one
         trace per inked touch, channels X, Y (canvas points, units "px"), T (ms on the
         session's clock) and, where every sample has them, F, OE and OA. Touches that went
         to the page or were cancelled are left out (--all-touches writes every touch as
-        recorded instead). Reading the file back with `convert` gives the same positions
-        and timestamps.
-
-        USAGE: \(usage)
-
+        recorded instead, without replaying). Reading the file back with `convert` gives
+        the same positions and timestamps.
+        """
+    static let details = """
         ARGUMENTS:
           <session.jsonl>         The session log.
-
-        OPTIONS:
-          -o, --output <file>     Where to write the InkML document.
-          --all-touches           Every touch's samples as recorded, not only the ink.
-        \(ReplayOptions.help)
-          -h, --help              Show help information.
         """
-    static let spec = ReplayOptions.specWithOutput(flags: ["--all-touches"])
+    static let options = OptionTable(
+        [ReplayOptions.output("file.inkml", help: "Where to write the InkML document."),
+         Option("--all-touches", help: "Every touch's samples as recorded, not only the ink (nothing is replayed).")],
+        ReplayOptions.all,
+        rules: [OptionRule(when: .given("--all-touches"), refuses: ReplayOptions.all.map(\.name),
+                           reason: "does not apply with '--all-touches' (it writes the touches as recorded, without a replay)")])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)

@@ -6,21 +6,18 @@ import InkRecording
 /// `ink-replay fixtures`: (re)generate the synthetic fixture sessions.
 enum FixturesCommand: Command {
     static let name = "fixtures"
-    static let usage = "ink-replay fixtures <directory>"
-    static let help = """
-        OVERVIEW: Write the synthetic fixture sessions (decimal point, tap, drag, long
-        stroke, two-finger scroll, cancelled touches, answers after lift, no answer) as
-        session logs. The output is byte-identical on every run.
-
-        USAGE: \(usage)
-
+    static let synopsis = "<directory>"
+    /// The sessions' names, from the code that writes them.
+    static var overview: String {
+        let names = SyntheticSessions.all.map(\.name)
+        return OptionTable.wrap("OVERVIEW: Write the \(names.count) synthetic fixture sessions as session logs, <name>.jsonl: "
+            + names.joined(separator: ", ") + ". The output is byte-identical on every run.", width: 88).joined(separator: "\n")
+    }
+    static let details = """
         ARGUMENTS:
           <directory>             Where to write them (created if missing).
-
-        OPTIONS:
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec()
+    static let options = OptionTable()
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.count == 1, let directory = arguments.positional.first else {

@@ -9,8 +9,8 @@ import InkCore
 /// do as JSON Lines from standard output. The protocol is documented in docs/host.md.
 enum HostCommand: Command {
     static let name = "host"
-    static let usage = "ink-replay host [--geometry] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback ink|page] [--gesture-window <ms>] [--pencil-only] [--seed <n>]"
-    static let help = """
+    static let synopsis = ""
+    static let overview = """
         OVERVIEW: Run the engine and the bridge live over standard input and output.
 
         Reads JSON Lines: an optional session header first (for the page transform), then
@@ -25,40 +25,29 @@ enum HostCommand: Command {
         summary at the end of the input. Output is flushed after every input line. A
         session log piped in replays through the engine: its recorded answers are given to
         the round trips their touches wait for. Protocol: docs/host.md.
-
-        USAGE: \(usage)
-
-        OPTIONS:
-          --geometry              Also write each changed stroke's outline as SVG path data.
-          --cache <on|off>        Let fresh region snapshots decide without a round trip (default: on).
-          --speculative <on|off>  Draw a touch that waits for a round trip as tentative ink when the
-                                  page's last region snapshot (kept even when too old to decide,
-                                  or with --cache off) shows nothing interactive near it
-                                  (default: off). With a fresh snapshot and the cache on, the
-                                  cache decides at once, and with no snapshot there is nothing
-                                  to go on: no tentative ink then.
-          --timeout <ms>          Deadline for an unanswered hit test (default: 250).
-          --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
-          --gesture-window <ms>   A second finger within this time makes a gesture (default: 150).
-          --pencil-only           Fingers go to the page, pencils ink, without asking.
-          --seed <n>              Seed the query tokens (default: unpredictable; for tests).
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(
-        valued: ["--cache": "--cache", "--speculative": "--speculative", "--timeout": "--timeout", "--fallback": "--fallback",
-                 "--gesture-window": "--gesture-window", "--seed": "--seed"],
-        flags: ["--geometry", "--pencil-only"])
+    static let options = OptionTable([
+        Option("--geometry", help: "Also write each changed stroke's outline as SVG path data."),
+        Option("--cache", kind: .onOff, help: "Let fresh region snapshots decide without a round trip", default: "on"),
+        Option("--speculative", kind: .onOff,
+               help: "Draw a touch that waits for a round trip as tentative ink when the page's last region snapshot (kept even when too old to decide, or with --cache off) shows nothing interactive near it (default: off). With a fresh snapshot and the cache on, the cache decides at once, and with no snapshot there is nothing to go on: no tentative ink then."),
+        Option("--timeout", kind: .number("ms", 0...3_600_000), help: "Deadline for an unanswered hit test", default: "250"),
+        Option("--fallback", kind: .choice(HitTestVerdict.allCases.map(\.rawValue)), help: "Where an unanswered touch goes", default: "ink"),
+        Option("--gesture-window", kind: .number("ms", 0...60_000), help: "A second finger within this time makes a gesture", default: "150"),
+        Option("--pencil-only", help: "Fingers go to the page, pencils ink, without asking."),
+        Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed the query tokens", default: "unpredictable; for tests"),
+    ])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         var configuration = InkEngineConfiguration()
-        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { configuration.decisionTimeout = timeout / 1000 }
-        if let window = try arguments.number("--gesture-window", in: 0...60_000) { configuration.gestureWindow = window / 1000 }
+        if let timeout = arguments.number("--timeout") { configuration.decisionTimeout = timeout / 1000 }
+        if let window = arguments.number("--gesture-window") { configuration.gestureWindow = window / 1000 }
         configuration.pencilOnly = arguments.flag("--pencil-only")
         configuration.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
-        configuration.useRegionCache = try arguments.onOff("--cache") ?? true
-        configuration.speculativeInk = try arguments.onOff("--speculative") ?? false
-        let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) }
+        configuration.useRegionCache = arguments.onOff("--cache") ?? true
+        configuration.speculativeInk = arguments.onOff("--speculative") ?? false
+        let seed = arguments.number("--seed").map { UInt64($0) }
         var session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"))
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and handle complete lines one by one.

@@ -20,6 +20,7 @@ enum InkReplay {
         SUBCOMMANDS:
           run                     Replay sessions and report the ledger and first-ink latency.
           verify                  Check that every sample is accounted for (what CI runs).
+          merge-reports           Join the --json reports of 'verify --shard' into one verdict.
           render                  Draw a replayed session as SVG.
           timeline                Draw each touch's decision over time (SVG or HTML).
           convert                 Convert recorded ink (InkML, Quick, Draw!) into session logs.
@@ -34,7 +35,7 @@ enum InkReplay {
           See 'ink-replay help <subcommand>' for detailed help.
         """
 
-    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, HostCommand.self, SoakCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, TimelineCommand.self, BenchCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, VerifyCommand.self, MergeReportsCommand.self, ConvertCommand.self, ExportCommand.self, StatsCommand.self, HostCommand.self, SoakCommand.self, FixturesCommand.self, SmoothCommand.self, RenderCommand.self, TimelineCommand.self, BenchCommand.self]
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -62,8 +63,7 @@ enum InkReplay {
             return 0
         }
         do {
-            var parsed = try ArgumentList(rest, spec: command.spec)
-            if command.spec.flags.isSuperset(of: JobProgress.flags) { _ = try JobProgress.forced(parsed) }   // not both
+            var parsed = try ArgumentList(rest, table: command.options)
             return try command.run(&parsed)
         } catch let error as UsageError {
             return usageError(error.message, usage: command.usage, command: command.name)
@@ -84,13 +84,33 @@ enum InkReplay {
     }
 }
 
-/// One subcommand.
+/// One subcommand. Its usage line, the OPTIONS section of its help and its parser come from
+/// one declaration, ``options``; the prose around them is written by hand.
 protocol Command: Sendable {
     static var name: String { get }
-    static var usage: String { get }
-    static var help: String { get }
-    static var spec: ArgumentSpec { get }
+    /// The positional part of the usage line (`<file or directory>...`), or empty.
+    static var synopsis: String { get }
+    /// The help before USAGE: `OVERVIEW: …` and any paragraphs.
+    static var overview: String { get }
+    /// The help between USAGE and OPTIONS (`ARGUMENTS:` and notes), or empty.
+    static var details: String { get }
+    /// Every option the command takes, and the combinations it refuses.
+    static var options: OptionTable { get }
     static func run(_ arguments: inout ArgumentList) throws -> Int32
+}
+
+extension Command {
+    static var details: String { "" }
+
+    /// `ink-replay verify <file or directory>... [--json] …`: made from the table.
+    static var usage: String {
+        ["ink-replay", name, synopsis, options.usage].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The whole help: the prose, the usage line, and the OPTIONS made from the table.
+    static var help: String {
+        overview + "\n\nUSAGE: " + usage + (details.isEmpty ? "" : "\n\n" + details) + "\n\nOPTIONS:\n" + options.help
+    }
 }
 
 /// A mistake in how the tool was called (exit 64).

@@ -234,16 +234,18 @@ final class JobProgress {
 
     // MARK: The command line
 
-    /// The flags each command with progress takes.
-    static let flags: Set<String> = ["--progress", "--no-progress"]
+    /// `--progress` and `--no-progress`, as a command with progress declares them: `json`
+    /// when the command has `--json` (progress is then off by default).
+    static func options(json: Bool) -> [Option] {
+        [Option("--progress", help: "Show progress on standard error even when it is not a terminal (complete lines then)"
+                    + (json ? " or with --json." : ".")),
+         Option("--no-progress", help: "Never show progress",
+                default: "shown when standard error is a terminal" + (json ? " and --json is not given" : ""))]
+    }
 
-    /// The help lines of those flags.
-    static let help = """
-          --progress              Show progress on standard error even when it is not a
-                                  terminal (complete lines then) or with --json.
-          --no-progress           Never show progress (default: shown when standard error is
-                                  a terminal and --json is not given).
-        """
+    /// Refuses `--progress` with `--no-progress`.
+    static let rule = OptionRule(when: .given("--no-progress"), refuses: ["--progress"],
+                                 reason: "cannot be given with '--no-progress'")
 
     /// `true` (`--progress`), `false` (`--no-progress`) or `nil` (neither).
     static func forced(_ arguments: ArgumentList) throws -> Bool? {
@@ -270,7 +272,7 @@ final class JobProgress {
     /// or `nil` when it is not to be shown (see ``style(forced:json:terminal:)``).
     static func standardError(_ arguments: ArgumentList, title: String, unit: String, rateUnit: String? = nil,
                               decimals: Int = 0, total: Double?, byteTotal: Int? = nil) throws -> JobProgress? {
-        guard let style = style(forced: try forced(arguments), json: arguments.flag("--json"),
+        guard let style = style(forced: try forced(arguments), json: arguments.declares("--json") && arguments.flag("--json"),
                                 terminal: Terminal.standardErrorIsTerminal) else { return nil }
         let clock = ContinuousClock()
         let origin = clock.now

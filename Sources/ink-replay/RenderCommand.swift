@@ -7,23 +7,17 @@ import InkCore
 /// `ink-replay render`: a picture of a replayed session.
 enum RenderCommand: Command {
     static let name = "render"
-    static let usage = "ink-replay render <session.jsonl> -o <picture.svg> [--oracle-latency <ms>] [--timeout <ms>] [--fallback <owner>]"
-    static let help = """
+    static let synopsis = "<session.jsonl>"
+    static let overview = """
         OVERVIEW: Replay a session and draw it as SVG: ink filled, touches that went to the
         page as dashed lines, cancelled touches dotted, interactive regions outlined, with a
         legend and the ledger.
-
-        USAGE: \(usage)
-
+        """
+    static let details = """
         ARGUMENTS:
           <session.jsonl>         The session log.
-
-        OPTIONS:
-          -o, --output <file>     Where to write the SVG.
-        \(ReplayOptions.help)
-          -h, --help              Show help information.
         """
-    static let spec = ReplayOptions.specWithOutput()
+    static let options = OptionTable([ReplayOptions.output("picture.svg", help: "Where to write the SVG.")], ReplayOptions.all)
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)

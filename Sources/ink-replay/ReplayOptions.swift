@@ -5,95 +5,122 @@ import InkCore
 
 /// The replay options `run` and `verify` share.
 enum ReplayOptions {
-    static let spec = ArgumentSpec(
-        valued: ["--oracle": "--oracle", "--oracle-latency": "--oracle-latency", "--jitter": "--jitter", "--seed": "--seed",
-                 "--cache": "--cache", "--speculative": "--speculative", "--timeout": "--timeout", "--fallback": "--fallback",
-                 "--gesture-window": "--gesture-window"],
-        flags: ["--json", "--pencil-only"])
+    /// `--oracle`: who answers hit tests. Only `run` and `timeline` take a real page.
+    static func oracle(chromium: Bool) -> Option {
+        Option("--oracle", kind: .choice(["recorded", "regions"] + (chromium ? ["chromium:<page.html>"] : [])),
+               help: "Who answers hit tests: recorded (the log's answers) or regions (the page answers from the region snapshots the log records)"
+                   + (chromium ? ", or chromium:<page.html> (a real page in headless Chromium)" : ""),
+               default: "recorded")
+    }
 
-    static let help = """
-          --oracle <source>       Who answers hit tests: recorded (the log's answers),
-                                  regions (the page answers from the region snapshots the
-                                  log records), or chromium:<page.html> (run only: a real
-                                  page in headless Chromium) (default: recorded).
-          --oracle-latency <ms>   Answers arrive this many ms after their question (default:
-                                  as recorded; with --oracle regions: 30).
-          --jitter <ms>           Add a seeded random 0..<ms to each round trip's latency.
-          --seed <n>              Seed of the jitter and the query ids (default: 1).
-          --cache <on|off>        Let fresh region snapshots answer without a round trip
-                                  (default: off, so recorded answers are replayed as such).
-          --speculative <on|off>  Draw a touch that waits for a round trip as tentative ink
-                                  when the last snapshot, even stale, shows nothing
-                                  interactive near it; retract it if the page disagrees
-                                  (default: off).
-          --timeout <ms>          Deadline for an unanswered hit test (default: 250).
-          --fallback <owner>      Where an unanswered touch goes: ink or page (default: ink).
-          --gesture-window <ms>   A second finger within this time makes a gesture that goes
-                                  to the page; 0 disables (default: 150).
-          --pencil-only           Fingers go to the page, pencils ink, without asking.
-          --json                  Print one JSON object instead of a table.
-        """
+    /// The options that set up a replay in simulated time (`--oracle` apart).
+    static let simulated: [Option] = [
+        Option("--oracle-latency", kind: .number("ms", 0...3_600_000), help: "Answers arrive this many ms after their question",
+               default: "as recorded; with --oracle regions: 30"),
+        Option("--jitter", kind: .number("ms", 0...3_600_000), help: "Add a seeded random 0..<ms to each round trip's latency."),
+        Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed of the jitter and the query ids", default: "1"),
+        Option("--cache", kind: .onOff, help: "Let fresh region snapshots answer without a round trip",
+               default: "off, so recorded answers are replayed as such; with --oracle chromium: on"),
+        Option("--speculative", kind: .onOff,
+               help: "Draw a touch that waits for a round trip as tentative ink when the last snapshot, even stale, shows nothing interactive near it; retract it if the page disagrees",
+               default: "off"),
+        Option("--timeout", kind: .number("ms", 0...3_600_000), help: "Deadline for an unanswered hit test", default: "250"),
+        Option("--fallback", kind: .choice(HitTestVerdict.allCases.map(\.rawValue)), help: "Where an unanswered touch goes", default: "ink"),
+        Option("--gesture-window", kind: .number("ms", 0...60_000),
+               help: "A second finger within this time makes a gesture that goes to the page; 0 disables", default: "150"),
+        Option("--pencil-only", help: "Fingers go to the page, pencils ink, without asking."),
+    ]
 
-    /// The options of a command that replays one session into one file (`render`, `export`,
-    /// `timeline`): these, `-o`/`--output`, and the command's own `flags`.
-    static func specWithOutput(flags: Set<String> = []) -> ArgumentSpec {
-        var spec = Self.spec
-        spec.valued["-o"] = "--output"
-        spec.valued["--output"] = "--output"
-        spec.flags.formUnion(flags)
-        return spec
+    /// The replay options of a command that replays in simulated time only.
+    static let all: [Option] = [oracle(chromium: false)] + simulated
+
+    /// What a replay against a real page takes of those options: the rest are refused with it.
+    static let chromiumTakes: Set<String> = ["--oracle", "--cache", "--fallback"]
+
+    /// Refuses, with `--oracle chromium:…`, the options of `options` a replay against a real
+    /// page does not use.
+    static func chromiumRule(_ options: [Option], alsoTakes: Set<String> = []) -> OptionRule {
+        OptionRule(when: .value("--oracle", prefix: "chromium:"),
+                   refuses: options.map(\.name).filter { !chromiumTakes.contains($0) && !alsoTakes.contains($0) },
+                   reason: "does not apply with '--oracle chromium:<page.html>' (the real page answers in real time; only "
+                       + (chromiumTakes.subtracting(["--oracle"]).union(alsoTakes)).sorted().joined(separator: ", ") + " apply there)")
+    }
+
+    /// `--json`, with what it prints instead.
+    static func json(_ help: String = "Print one JSON object instead of a table.") -> Option {
+        Option("--json", help: help)
+    }
+
+    /// `-o`/`--output` of a command that writes one file.
+    static func output(_ placeholder: String, help: String) -> Option {
+        Option("--output", "-o", kind: .text(placeholder), help: help, required: true)
     }
 
     /// The one session and the output file of such a command.
-    /// - Throws: ``UsageError`` without exactly one session or without `--output`.
+    /// - Throws: ``UsageError`` without exactly one session (the table requires `--output`).
     static func sessionAndOutput(_ arguments: ArgumentList) throws -> (session: String, output: String) {
         guard arguments.positional.count == 1, let input = arguments.positional.first else {
             throw UsageError(message: "expected one <session.jsonl>")
         }
-        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
-        return (input, output)
+        return (input, arguments.string("--output") ?? "")
     }
 
     static func configuration(_ arguments: ArgumentList) throws -> ReplayConfiguration {
-        var engine = InkEngineConfiguration(useRegionCache: try arguments.onOff("--cache") ?? false)
-        if let timeout = try arguments.number("--timeout", in: 0...3_600_000) { engine.decisionTimeout = timeout / 1000 }
-        if let window = try arguments.number("--gesture-window", in: 0...60_000) { engine.gestureWindow = window / 1000 }
+        var engine = InkEngineConfiguration(useRegionCache: arguments.onOff("--cache") ?? false)
+        if let timeout = arguments.number("--timeout") { engine.decisionTimeout = timeout / 1000 }
+        if let window = arguments.number("--gesture-window") { engine.gestureWindow = window / 1000 }
         engine.pencilOnly = arguments.flag("--pencil-only")
-        engine.speculativeInk = try arguments.onOff("--speculative") ?? false
+        engine.speculativeInk = arguments.onOff("--speculative") ?? false
         if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) { engine.fallback = fallback }
         var configuration = ReplayConfiguration(engine: engine)
-        let latency = try arguments.number("--oracle-latency", in: 0...3_600_000).map { $0 / 1000 }
+        let latency = arguments.number("--oracle-latency").map { $0 / 1000 }
         switch arguments.string("--oracle") ?? "recorded" {
         case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded
         case "regions": configuration.oracle = .regions(latency: latency ?? 0.030)
-        case let other: throw UsageError(message: "'--oracle' takes one of recorded, regions, chromium:<page.html>, not '\(other)'")
+        case let other: throw UsageError(message: "'--oracle \(other)' is not a simulated oracle")   // a real page is run elsewhere
         }
-        if let jitter = try arguments.number("--jitter", in: 0...3_600_000) { configuration.latencyJitter = jitter / 1000 }
-        if let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991) { configuration.seed = UInt64(seed) }
+        if let jitter = arguments.number("--jitter") { configuration.latencyJitter = jitter / 1000 }
+        if let seed = arguments.number("--seed") { configuration.seed = UInt64(seed) }
         return configuration
     }
 
-    /// Replays every log named, each read line by line as it plays; a report keeps each
-    /// touch's outcome only when `keepingTouches` (a picture needs them), so memory does not
-    /// grow with the logs otherwise. With `progressTitle`, shows progress on standard error
-    /// (sessions and bytes of the logs' total size) when the arguments ask for it.
+    /// Replays every log named (or, with `--shard`, its share), each read line by line as it
+    /// plays, on `--jobs` threads; a report keeps each touch's outcome only when
+    /// `keepingTouches` (a picture needs them), so memory does not grow with the logs
+    /// otherwise. With `progressTitle`, shows progress on standard error (sessions and bytes
+    /// of the logs' total size) when the arguments ask for it. The reports come in the order
+    /// of the expanded inputs whatever the number of jobs.
     static func replayAll(_ arguments: ArgumentList, keepingTouches: Bool = false,
-                          progressTitle: String? = nil) throws -> [ReplayReport] {
+                          progressTitle: String? = nil) throws -> ReplayedSessions {
         var configuration = try configuration(arguments)
         configuration.keepsTouches = keepingTouches
-        let files = try SessionFiles.expand(arguments.positional)
+        let shard = arguments.declares("--shard") ? try CIOptions.shard(arguments) : nil
+        let all = try SessionFiles.expand(arguments.positional)
+        let indexes = shard.map { CIOptions.share(of: all, shard: $0) } ?? Array(all.indices)
+        let files = indexes.map { all[$0] }
+        let jobs = arguments.declares("--jobs") ? CIOptions.jobs(arguments) : 1
         let replayer = SessionReplayer(configuration: configuration)
-        guard let title = progressTitle,
-              let progress = try JobProgress.standardError(arguments, title: title, unit: "sessions", total: Double(files.count),
-                                                        byteTotal: JobProgress.totalSize(files)) else {
-            return files.map { file in replayer.replay(contentsOf: file) }
+        let progress = try progressTitle.flatMap { title in
+            try JobProgress.standardError(arguments, title: title, unit: "sessions", total: Double(files.count),
+                                          byteTotal: JobProgress.totalSize(files))
         }
-        defer { progress.finish() }
-        return files.map { file in
-            progress.set(detail: PathText.lastComponent(file))
-            let report = replayer.replay(SessionLogEvents(contentsOf: file, onRead: { progress.advance(bytes: $0) }))
-            progress.advance()
-            return report
-        }
+        defer { progress?.finish() }
+        let reports = SessionWorkers.replay(files, jobs: jobs, replayer: replayer, progress: progress)
+        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard,
+                                settings: arguments.given(among: arguments.table.options.map(\.name).filter { simulated.map(\.name).contains($0) || $0 == "--oracle" }))
     }
+}
+
+/// What ``ReplayOptions/replayAll(_:keepingTouches:progressTitle:)`` replayed: the reports,
+/// each one's position in the whole expanded list of sessions, and the shard they make.
+struct ReplayedSessions {
+    var reports: [ReplayReport]
+    /// Each report's position among all the sessions the inputs name (0-based).
+    var indexes: [Int]
+    /// How many sessions the inputs name in all (every shard's).
+    var total: Int
+    var shard: Shard?
+    /// The replay options given (`--oracle regions --cache on`): every shard of a run must
+    /// have the same.
+    var settings: String
 }

@@ -5,16 +5,15 @@ import InkCore
 /// `ink-replay run`: replay sessions and report.
 enum RunCommand: Command {
     static let name = "run"
-    static let usage = "ink-replay run <file or directory>... [--oracle recorded|regions|chromium:<page.html>] [--picture <file.html>] [--oracle-latency <ms>] [--jitter <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>] [--json] [--progress|--no-progress]"
-    static let help = """
+    static let synopsis = "<file or directory>..."
+    static let overview = """
         OVERVIEW: Replay sessions through the engine in simulated time and report where every
         sample went and how long ink took to appear.
 
         First-ink latency is the time from touch-down to the touch's first sample becoming
         ink, for touches that became ink.
-
-        USAGE: \(usage)
-
+        """
+    static let details = """
         ARGUMENTS:
           <file or directory>     Session logs (*.jsonl); directories are searched recursively
                                   for regular files (a FIFO, a device or a link to a directory
@@ -26,23 +25,29 @@ enum RunCommand: Command {
         and snapshots are not used), touches that go to the page are dispatched to it as
         real touch events, and the report gives the real round-trip latency. --cache
         defaults to on there; --picture <file.html> writes a screenshot of the page after
-        the replay with the ink over it. It prints a row per session as it goes and shows
-        no other progress.
-
-        OPTIONS:
-        \(ReplayOptions.help)
-        \(JobProgress.help)
-          -h, --help              Show help information.
+        the replay with the ink over it. It prints a row per session as it goes, one
+        session at a time, and shows no other progress.
         """
-    static let spec = ArgumentSpec(valued: ReplayOptions.spec.valued.merging(["--picture": "--picture"]) { a, _ in a },
-                                   flags: ReplayOptions.spec.flags.union(JobProgress.flags))
+    static let picture = Option("--picture", kind: .text("file.html"),
+                                help: "With --oracle chromium: (one session), write the page as the browser showed it after the replay, with the ink over it.")
+    static let replayOptions = [ReplayOptions.oracle(chromium: true)] + ReplayOptions.simulated
+    static let options = OptionTable(
+        replayOptions, [picture], CIOptions.all(merged: false), [ReplayOptions.json()], JobProgress.options(json: true),
+        rules: [ReplayOptions.chromiumRule(replayOptions + CIOptions.all(merged: false) + [ReplayOptions.json()] + JobProgress.options(json: true),
+                                           alsoTakes: ["--picture", "--no-progress"]),
+                OptionRule(when: .notValue("--oracle", prefix: "chromium:"), refuses: ["--picture"],
+                           reason: "needs '--oracle chromium:<page.html>' (it is a screenshot of the real page)"),
+                JobProgress.rule])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
             return try BrowserRun.run(arguments, page: String(oracle.dropFirst("chromium:".count)))
         }
-        if arguments.string("--picture") != nil { throw UsageError(message: "'--picture' needs '--oracle chromium:<page.html>'") }
-        let summary = Summary(reports: try ReplayOptions.replayAll(arguments, progressTitle: "run"))
+        let replayed = try ReplayOptions.replayAll(arguments, progressTitle: "run")
+        if let junit = arguments.string("--junit") {
+            try CIOptions.writeJUnit(replayed.reports, suite: "ink-replay run", to: junit, inputs: replayed.reports.compactMap(\.file))
+        }
+        let summary = Summary(reports: replayed.reports)
         if arguments.flag("--json") {
             var object = summary.ledgerJSON()
             object.append("first_ink_ms", Summary.latencyJSON(summary.firstInk))

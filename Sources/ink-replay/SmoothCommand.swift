@@ -7,8 +7,8 @@ import InkRecording
 /// ink-quality harness.
 enum SmoothCommand: Command {
     static let name = "smooth"
-    static let usage = "ink-replay smooth <strokes.jsonl> -o <points.jsonl> [--no-midpoints] [--tip <ms>] [--settle <n>] [--filter <c,b,g,v,i,p>]"
-    static let help = """
+    static let synopsis = "<strokes.jsonl>"
+    static let overview = """
         OVERVIEW: Run strokes through the geometry pipeline and write the smoothed centreline
         in the ink-quality harness's format (scripts/ink-quality.sh uses it).
 
@@ -20,32 +20,26 @@ enum SmoothCommand: Command {
         With --tip, the output is instead what a user sees live: after each sample, the
         tip of the tentative stroke <ms> milliseconds ahead (the built-in predictor), or
         the live filter's newest point with --tip 0, stamped with the time it stands for.
-
-        USAGE: \(usage)
-
+        """
+    static let details = """
         ARGUMENTS:
           <strokes.jsonl>         Input strokes.
-
-        OPTIONS:
-          -o, --output <file>     Where to write the points.
-          --no-midpoints          Write the nodes only.
-          --tip <ms>              Write the live (and predicted) tip after each sample.
-          --settle <n>            Settle radius of the lag-free fit (default 4; 0 keeps
-                                  the live filter's output).
-          --filter <c,b,g,v,i,p>  Pen filter parameters: min cutoff (Hz), beta (Hz per
-                                  pt/s), innovation gain (Hz per pt), speed cutoff (Hz),
-                                  innovation cutoff (Hz), prediction damping (0-1).
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(valued: ["-o": "--output", "--output": "--output", "--filter": "--filter",
-                                             "--tip": "--tip", "--settle": "--settle"],
-                                   flags: ["--no-midpoints"])
+    static let options = OptionTable([
+        ReplayOptions.output("points.jsonl", help: "Where to write the points."),
+        Option("--no-midpoints", help: "Write the nodes only."),
+        Option("--tip", kind: .number("ms", 0...100), help: "Write the live (and predicted) tip after each sample, this many ms ahead."),
+        Option("--settle", kind: .text("n"), help: "Settle radius of the lag-free fit, a whole number of samples; 0 keeps the live filter's output", default: "4"),
+        Option("--filter", kind: .text("c,b,g,v,i,p"),
+               help: "Pen filter parameters: min cutoff (Hz), beta (Hz per pt/s), innovation gain (Hz per pt), speed cutoff (Hz), innovation cutoff (Hz), prediction damping (0-1)."),
+    ], rules: [OptionRule(when: .given("--tip"), refuses: ["--no-midpoints"],
+                          reason: "does not apply with '--tip' (it writes the tip after each sample, not the centreline's nodes and midpoints)")])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.count == 1, let input = arguments.positional.first else {
             throw UsageError(message: "expected one <strokes.jsonl>")
         }
-        guard let output = arguments.string("--output") else { throw UsageError(message: "missing '--output <file>'") }
+        let output = arguments.string("--output") ?? ""   // required by the table
         var style = StrokeStyle()
         if let text = arguments.string("--filter") {
             let values = text.split(separator: ",").compactMap { Double($0) }
@@ -63,10 +57,7 @@ enum SmoothCommand: Command {
             style.settleRadius = radius
         }
         var tipHorizon: Double?
-        if let text = arguments.string("--tip") {
-            guard let ms = Double(text), ms >= 0, ms <= 100 else {
-                throw UsageError(message: "'--tip' takes milliseconds from 0 to 100, not '\(text)'")
-            }
+        if let ms = arguments.number("--tip") {
             tipHorizon = ms / 1000
             style.predictionHorizon = ms / 1000
         }

@@ -8,8 +8,8 @@ import InkCore
 /// every touch, and reports whether memory stays flat.
 enum SoakCommand: Command {
     static let name = "soak"
-    static let usage = "ink-replay soak [--hours <h>] [--seed <n>] [--checkpoint <minutes>] [--max-growth <MiB>] [--progress|--no-progress]"
-    static let help = """
+    static let synopsis = ""
+    static let overview = """
         OVERVIEW: Run a generated session of many simulated hours through the engine and the
         bridge (EngineHost): a student writing, dotting, tapping and two-finger scrolling
         with reused platform touch ids, some touches cancelled, late force updates; a page
@@ -20,26 +20,20 @@ enum SoakCommand: Command {
         resident memory. Fails (exit 1) when a sample is dropped or pending at the end, the
         audit finds a problem, or resident memory grows by more than --max-growth between
         the first checkpoint and the last.
-
-        USAGE: \(usage)
-
-        OPTIONS:
-          --hours <h>             Simulated hours (default 8).
-          --seed <n>              Seed (default 1).
-          --checkpoint <minutes>  Simulated minutes between checkpoints (default 60).
-          --max-growth <MiB>      Allowed growth of resident memory (default 16).
-        \(JobProgress.help)
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(valued: ["--hours": "--hours", "--seed": "--seed", "--checkpoint": "--checkpoint",
-                                            "--max-growth": "--max-growth"], flags: JobProgress.flags)
+    static let options = OptionTable(
+        [Option("--hours", kind: .number("h", 0...1_000), help: "Simulated hours", default: "8"),
+         Option("--seed", kind: .number("n", 0...1e15), help: "Seed", default: "1"),
+         Option("--checkpoint", kind: .number("minutes", 0.1...60_000), help: "Simulated minutes between checkpoints", default: "60"),
+         Option("--max-growth", kind: .number("MiB", 0...100_000), help: "Allowed growth of resident memory", default: "16")],
+        JobProgress.options(json: false), rules: [JobProgress.rule])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        let hours = try arguments.number("--hours", in: 0...1_000) ?? 8
-        let seed = try arguments.number("--seed", in: 0...1e15).map { UInt64($0) } ?? 1
-        let checkpoint = try arguments.number("--checkpoint", in: 0.1...60_000) ?? 60
-        let maxGrowth = try arguments.number("--max-growth", in: 0...100_000) ?? 16
+        let hours = arguments.number("--hours") ?? 8
+        let seed = arguments.number("--seed").map { UInt64($0) } ?? 1
+        let checkpoint = arguments.number("--checkpoint") ?? 60
+        let maxGrowth = arguments.number("--max-growth") ?? 16
         var soak = SoakRun(
             configuration: SoakConfiguration(duration: hours * 3_600, seed: seed, checkpointInterval: checkpoint * 60),
             memoryProbe: ProcessMemory.residentBytes)

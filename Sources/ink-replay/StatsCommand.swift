@@ -6,26 +6,21 @@ import InkRecording
 /// `ink-replay stats`: what a corpus of sessions holds, without replaying it.
 enum StatsCommand: Command {
     static let name = "stats"
-    static let usage = "ink-replay stats <file or directory>... [--json] [--progress|--no-progress]"
-    static let help = """
+    static let synopsis = "<file or directory>..."
+    static let overview = """
         OVERVIEW: Describe session logs: sessions, touches and samples, the spread of sample
         intervals within touches (repeated timestamps counted apart), the pauses between
         touches and the sessions' spans; one line per directory and a total.
-
-        USAGE: \(usage)
-
+        """
+    static let details = """
         ARGUMENTS:
           <file or directory>     Session logs (*.jsonl); directories are searched recursively
                                   for regular files (a FIFO, a device or a link to a directory
                                   is skipped and named on standard error). A file named here
                                   may be a pipe, read once: <(…) works.
-
-        OPTIONS:
-          --json                  One JSON object per group instead of the table.
-        \(JobProgress.help)
-          -h, --help              Show help information.
         """
-    static let spec = ArgumentSpec(flags: JobProgress.flags.union(["--json"]))
+    static let options = OptionTable([ReplayOptions.json("One JSON object per group instead of the table.")],
+                                     JobProgress.options(json: true), rules: [JobProgress.rule])
 
     struct Group {
         var sessions = 0

@@ -9,8 +9,8 @@ import ChromiumBridge
 /// `ink-replay timeline`: a replayed session's decisions over time, as SVG or HTML.
 enum TimelineCommand: Command {
     static let name = "timeline"
-    static let usage = "ink-replay timeline <session.jsonl> -o <timeline.svg> [--html] [--oracle recorded|regions|chromium:<page.html>] [--oracle-latency <ms>] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback <owner>]"
-    static let help = """
+    static let synopsis = "<session.jsonl>"
+    static let overview = """
         OVERVIEW: Replay a session and draw what the engine decided for each touch, over time:
         one lane per touch on a shared time axis (touch-down, the span queued while its
         question was open, the round trip or the cache hit that answered it, the verdict and
@@ -22,24 +22,22 @@ enum TimelineCommand: Command {
         It replays with the same options as 'run', so a timeline shows what a setting
         changes. The same session and options give the same picture, byte for byte (except
         with --oracle chromium:, whose latencies are real; there, as with 'run', only --cache
-        and --fallback apply). Exits 1 when the replay does not verify.
-
-        USAGE: \(usage)
-
+        and --fallback apply, and the others are refused). Exits 1 when the replay does not
+        verify.
+        """
+    static let details = """
         ARGUMENTS:
           <session.jsonl>         The session log.
-
-        OPTIONS:
-          -o, --output <file>     Where to write the picture.
-          --html                  Write one HTML file a browser opens (the SVG inline).
-        \(ReplayOptions.help)
-          -h, --help              Show help information.
         """
-    static let spec = ReplayOptions.specWithOutput(flags: ["--html"])
+    static let replayOptions = [ReplayOptions.oracle(chromium: true)] + ReplayOptions.simulated
+    static let options = OptionTable(
+        [ReplayOptions.output("timeline.svg", help: "Where to write the picture."),
+         Option("--html", help: "Write one HTML file a browser opens (the SVG inline).")],
+        replayOptions,
+        rules: [ReplayOptions.chromiumRule(replayOptions)])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
-        if arguments.flag("--json") { throw UsageError(message: "'--json' does not apply to timeline (it writes a picture)") }
         let title = PathText.lastComponent(input)
         let picture: TimelinePicture
         var failed = false

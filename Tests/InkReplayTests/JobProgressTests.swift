@@ -155,11 +155,11 @@ struct JobProgressTests {
         #expect(JobProgress.style(forced: true, json: false, terminal: true) == .terminal)
         #expect(JobProgress.style(forced: false, json: false, terminal: true) == nil)
         #expect(JobProgress.style(forced: false, json: true, terminal: false) == nil)
-        let spec = ArgumentSpec(flags: JobProgress.flags)
-        #expect(try JobProgress.forced(ArgumentList(["--no-progress"], spec: spec)) == false)
-        #expect(try JobProgress.forced(ArgumentList(["--progress"], spec: spec)) == true)
-        #expect(try JobProgress.forced(ArgumentList([], spec: spec)) == nil)
-        #expect(throws: UsageError.self) { try JobProgress.forced(ArgumentList(["--progress", "--no-progress"], spec: spec)) }
+        let table = OptionTable(JobProgress.options(json: false), rules: [JobProgress.rule])
+        #expect(try JobProgress.forced(ArgumentList(["--no-progress"], table: table)) == false)
+        #expect(try JobProgress.forced(ArgumentList(["--progress"], table: table)) == true)
+        #expect(try JobProgress.forced(ArgumentList([], table: table)) == nil)
+        #expect(throws: UsageError.self) { try ArgumentList(["--progress", "--no-progress"], table: table) }
     }
 
     @Test("durations")
@@ -253,7 +253,7 @@ struct JobProgressTests {
         for command in ["run", "verify", "stats", "convert", "soak", "bench"] {
             let both = try CLITests.run(command, CLITests.fixtures, "--progress", "--no-progress")
             #expect(both.status == 64, "\(command)")
-            #expect(both.stderr.contains("'--progress' and '--no-progress' cannot be given together"), "\(command)")
+            #expect(both.stderr.contains("'--progress' cannot be given with '--no-progress'"), "\(command)")
             #expect(try CLITests.run("help", command).stdout.contains("--no-progress"), "\(command)")
         }
     }

@@ -55,7 +55,7 @@ struct SmoothBenchTests {
         #expect(first[8][0] > 26)
         let bad = try CLITests.run("smooth", input.path, "-o", output.path, "--tip", "-1")
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("'--tip' takes milliseconds from 0 to 100, not '-1'"))
+        #expect(bad.stderr.contains("'--tip' takes a number from 0 to 100, not '-1'"))
     }
 
     @Test("bench strokes measures stroke files in the harness's format, and refuses bad ones by line")
