@@ -26,6 +26,11 @@ public struct ReplayConfiguration: Sendable, Hashable {
     /// The most log events the replay holds ahead of the one it plays (for the re-timing
     /// oracles); memory stays bounded on logs with millions of events at one instant.
     public var lookaheadLimit: Int = 100_000
+    /// Whether a live recording (a header naming the engine's configuration) replays with
+    /// the configuration it was recorded with, rather than ``engine`` (default `true`). With
+    /// the recorded configuration and the recorded oracle, the replay checks that every
+    /// touch is decided and inked as it was live (``ReplayReport/identity``).
+    public var usesRecordedEngine = true
 
     /// Creates a configuration; the defaults replay answers as recorded, without the region
     /// cache, with a 250 ms timeout that falls back to ink.

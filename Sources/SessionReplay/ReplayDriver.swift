@@ -128,6 +128,14 @@ public struct ReplayDriver: Sendable {
         for outcome in audit.close() { finished(outcome) }
     }
 
+    /// Settles every undecided touch by the fallback now, as a front end does when it calls
+    /// `InkEngine.finish(into:)` (a recording's `finish` line); the session may go on.
+    package mutating func settle(into events: inout [EngineEvent]) {
+        let start = events.count
+        engine.finish(into: &events)
+        observe(events[start...])
+    }
+
     private mutating func observe(_ events: ArraySlice<EngineEvent>) {
         for event in events {
             if let outcome = audit.observe(event) { finished(outcome) }

@@ -192,6 +192,9 @@ struct HostSession {
                 case let .update(update, _): input = .update(update)
                 case let .regions(snapshot, _): input = .decodedPageMessage(.regions(snapshot))
                 case let .answer(touch, verdict, _): input = .recordedAnswer(touch: touch, verdict: verdict)
+                case let .recorded(.nativePageTouch(event), _): input = .nativePageTouch(event)
+                case .recorded:
+                    throw EngineInputError("a '\(kind)' line belongs to a recording's replay (ink-replay verify), not to a live host")
                 }
             }
             let step = driver.deliver(input, at: time, into: &output)
