@@ -76,6 +76,9 @@ public struct ReplayReport: Sendable {
     public var divergence: String?
     /// The log line of ``divergence``, when known.
     public var divergenceLine: Int?
+    /// `true` when the log is a live recording that replayed identically: checked (nothing
+    /// dropped while recording) and no divergence.
+    public var isIdentical = false
 
     /// `true` when the log read completely, nothing was refused, every sample is
     /// accounted for exactly once and in order, the engine's ledger agrees, and a live

@@ -118,9 +118,11 @@ private struct ReplayRun {
         // none, unless the log is a live recording, which names the engine's start.
         var engineConfiguration = configuration.engine
         var generation: UInt64 = 0
-        if configuration.usesRecordedEngine, let header = events.header, let recorded = header.engineConfiguration {
-            engineConfiguration = recorded
+        if let header = events.header, let recorded = header.engineConfiguration {
+            if configuration.usesRecordedEngine { engineConfiguration = recorded }
             generation = header.pageGeneration ?? 0
+            // Replayed as recorded, it must decide as it did live (with another
+            // configuration too: that is how a changed setting shows what it changes).
             if case .recorded = configuration.oracle { identity = IdentityCheck() }
         }
         tracksRoundTrips = events.header?.isRecording ?? false
@@ -352,6 +354,7 @@ private struct ReplayRun {
             report.identity = identity.summary
             report.divergence = identity.divergence?.message
             report.divergenceLine = identity.divergence?.line
+            report.isIdentical = identity.isActive
         }
         return report
     }

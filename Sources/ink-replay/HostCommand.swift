@@ -9,7 +9,7 @@ import InkCore
 /// do as JSON Lines from standard output. The protocol is documented in docs/host.md.
 enum HostCommand: Command {
     static let name = "host"
-    static let usage = "ink-replay host [--geometry] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback ink|page] [--gesture-window <ms>] [--pencil-only] [--seed <n>]"
+    static let usage = "ink-replay host [--geometry] [--cache on|off] [--speculative on|off] [--timeout <ms>] [--fallback ink|page] [--gesture-window <ms>] [--pencil-only] [--seed <n>] [--record <file>]"
     static let help = """
         OVERVIEW: Run the engine and the bridge live over standard input and output.
 
@@ -42,11 +42,15 @@ enum HostCommand: Command {
           --gesture-window <ms>   A second finger within this time makes a gesture (default: 150).
           --pencil-only           Fingers go to the page, pencils ink, without asking.
           --seed <n>              Seed the query tokens (default: unpredictable; for tests).
+          --record <file>         Record the session (what the engine took and decided) as a
+                                  session log, streamed to a temporary file beside <file> and
+                                  renamed to <file> at the end of the input; `ink-replay verify
+                                  <file>` replays it and checks every decision.
           -h, --help              Show help information.
         """
     static let spec = ArgumentSpec(
         valued: ["--cache": "--cache", "--speculative": "--speculative", "--timeout": "--timeout", "--fallback": "--fallback",
-                 "--gesture-window": "--gesture-window", "--seed": "--seed"],
+                 "--gesture-window": "--gesture-window", "--seed": "--seed", "--record": "--record"],
         flags: ["--geometry", "--pencil-only"])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -60,6 +64,9 @@ enum HostCommand: Command {
         configuration.speculativeInk = try arguments.onOff("--speculative") ?? false
         let seed = try arguments.number("--seed", in: 0...9_007_199_254_740_991).map { UInt64($0) }
         var session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"))
+        if let path = arguments.string("--record") {
+            do { session.recording = try RecordingFile(path: path) } catch { throw UsageError(message: "--record: \(error.message)") }
+        }
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and handle complete lines one by one.
         var number = 0
@@ -83,7 +90,7 @@ enum HostCommand: Command {
         if let last = lines.finish() { handle(last) }
         session.finish()
         session.flush()
-        return 0
+        return session.commitRecording() ? 0 : 1
     }
 
 }
@@ -105,6 +112,11 @@ struct HostSession {
     var errors = 0
     /// The next deadline last announced in a `deadline` line (`nil`: none pending).
     var announcedDeadline: Double?
+    /// With `--record`: the file the recording streams to, and the recorder (begun at the
+    /// first line after an optional header, which names the canvas).
+    var recording: RecordingFile?
+    var recorder: SessionRecorder?
+    var canvas = (width: 1024.0, height: 768.0)
 
     init(configuration: InkEngineConfiguration, seed: UInt64?, geometry: Bool) {
         self.configuration = configuration
@@ -150,6 +162,7 @@ struct HostSession {
             if object.has("format") {
                 guard !started else { throw EngineInputError("a session header is only accepted as the first line") }
                 let header = try reader.decodeHeader(value: value, number: number)
+                canvas = (header.canvas.width, header.canvas.height)
                 driver = ReplayDriver(engine: InkEngine(configuration: configuration, transform: header.pageTransform ?? .identity,
                                                         seed: seed),
                                       keepsOutcomes: false)
@@ -197,7 +210,9 @@ struct HostSession {
                     throw EngineInputError("a '\(kind)' line belongs to a recording's replay (ink-replay verify), not to a live host")
                 }
             }
+            beginRecording()
             let step = driver.deliver(input, at: time, into: &output)
+            recorder?.record(input, at: time, events: output)
             if let refusal = step.refusal { throw EngineInputError(refusal.description) }
             switch step.outcome {
             case let .refused(why)?: throw EngineInputError("page message refused: \(why)")
@@ -230,7 +245,10 @@ struct HostSession {
 
     mutating func finish() {
         var output: [EngineEvent] = []
+        beginRecording()
         driver.finish(runningDeadlines: false, into: &output)
+        let now = host.now
+        recorder?.recordFinish(at: now, events: output)
         write(output)
         let ledger = host.ledger
         let metrics = host.bridgeMetrics
@@ -254,6 +272,33 @@ struct HostSession {
               count("refused_lines", errors), count("audit_problems", driver.problems.count)])
         for problem in driver.problems.first {
             emit([("kind", .string("audit")), ("message", .string(problem))])
+        }
+    }
+
+    /// Starts the recording, once, from the engine as it is before its first input.
+    mutating func beginRecording() {
+        guard let recording, recorder == nil else { return }
+        var started = SessionRecorder(canvasWidth: canvas.width, canvasHeight: canvas.height, device: "ink-replay host",
+                                      sink: { bytes in recording.offer(bytes) })
+        started.begin(host)
+        recorder = started
+    }
+
+    /// Writes what the recorder still holds and renames the recording into place; `false`
+    /// (said on standard error) when it could not be written.
+    mutating func commitRecording() -> Bool {
+        guard let recording else { return true }
+        beginRecording()
+        recorder?.flush()
+        do {
+            try recording.commit()
+            if let recorder, !recorder.isComplete {
+                printError("Warning: --record \(recording.path): \(recorder.droppedLines) lines were left out (the file could not take them)")
+            }
+            return true
+        } catch {
+            printError("Error: --record \(recording.path): \(error.message)")
+            return false
         }
     }
 
@@ -361,4 +406,45 @@ struct HostSession {
 struct EngineInputError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The file `host --record` streams the recording to, through the one output-file policy:
+/// a temporary file beside the target, renamed into place at the end of the input. Killed
+/// before that, the host leaves the lines written so far in the temporary file
+/// (`.<name>.<random>.tmp`) and the target untouched. The recorder's sink: it takes every
+/// piece at once unless a write failed (then the recorder counts what it leaves out).
+final class RecordingFile: @unchecked Sendable {
+    // @unchecked: the one host thread offers and commits; the lock makes that a rule.
+    private let lock = NSLock()
+    private var file: OutputFile
+    private var failure: OutputFileError?
+    let path: String
+
+    init(path: String) throws(OutputFileError) {
+        file = try OutputFile(path: path, inputs: [])
+        self.path = path
+    }
+
+    func offer(_ bytes: [UInt8]) -> Bool {
+        lock.withLock {
+            guard failure == nil else { return false }
+            do throws(OutputFileError) { try file.write(bytes: bytes) } catch {
+                failure = error
+                return false
+            }
+            return true
+        }
+    }
+
+    func commit() throws(OutputFileError) {
+        let result: Result<Void, OutputFileError> = lock.withLock {
+            if let failure {
+                file.discard()
+                return .failure(failure)
+            }
+            do throws(OutputFileError) { try file.commit() } catch { return .failure(error) }
+            return .success(())
+        }
+        try result.get()
+    }
 }

@@ -21,7 +21,11 @@ enum ReplayOptions {
           --jitter <ms>           Add a seeded random 0..<ms to each round trip's latency.
           --seed <n>              Seed of the jitter and the query ids (default: 1).
           --cache <on|off>        Let fresh region snapshots answer without a round trip
-                                  (default: off, so recorded answers are replayed as such).
+                                  (default: off, so recorded answers are replayed as such;
+                                  a live recording replays with the configuration it names
+                                  unless one of the engine options --cache, --speculative,
+                                  --timeout, --fallback, --gesture-window, --pencil-only is
+                                  given, and must then still decide as it did live).
           --speculative <on|off>  Draw a touch that waits for a round trip as tentative ink
                                   when the last snapshot, even stale, shows nothing
                                   interactive near it; retract it if the page disagrees
@@ -62,6 +66,11 @@ enum ReplayOptions {
         engine.speculativeInk = try arguments.onOff("--speculative") ?? false
         if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) { engine.fallback = fallback }
         var configuration = ReplayConfiguration(engine: engine)
+        // A live recording replays with the configuration it names, unless an engine option
+        // is given: then with these options (and the replay's defaults for the rest), and
+        // `verify` names the first touch that decides differently from the recording.
+        let engineOptions = ["--cache", "--timeout", "--gesture-window", "--speculative", "--fallback"]
+        configuration.usesRecordedEngine = !arguments.flag("--pencil-only") && engineOptions.allSatisfy { arguments.string($0) == nil }
         let latency = try arguments.number("--oracle-latency", in: 0...3_600_000).map { $0 / 1000 }
         switch arguments.string("--oracle") ?? "recorded" {
         case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded

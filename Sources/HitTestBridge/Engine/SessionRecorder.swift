@@ -163,7 +163,7 @@ public struct SessionRecorder: Sendable {
     /// Records that the front end called ``InkEngine/finish(into:)`` at `time` (the engine's
     /// `now`), and the events it appended: a replay settles the same touches at the same point.
     public mutating func recordFinish(at time: Double, events: some Collection<EngineEvent>) {
-        guard begun else { return }
+        guard begun, time.isFinite else { return }   // an engine given no input has nothing to settle
         write(SessionLogLines.finish(time: time), time: time, samples: 0)
         recordDecisions(events, time: time)
     }
