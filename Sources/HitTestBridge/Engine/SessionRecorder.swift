@@ -116,7 +116,7 @@ public struct SessionRecorder: Sendable {
               time: -.infinity, samples: 0)
     }
 
-    /// Records one input the engine took at `time` (the `now` given to ``InkEngine/take(_:now:into:)``)
+    /// Records one input the engine took at `time` (the `now` given to ``InkEngine/take(_:now:into:)-(EngineInput,_,_)``)
     /// and the events it appended for it: the input's line (unless it was refused, or is a
     /// tick), then a `decided` line per decision and a `finished` line per finished touch.
     /// Before ``begin(_:)`` it records nothing and counts the input as dropped.
