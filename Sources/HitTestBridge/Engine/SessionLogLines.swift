@@ -40,32 +40,81 @@ package enum SessionLogLines {
         .object(JSONObject([("scale", .number(t.scale)), ("offset_x", .number(t.offsetX)), ("offset_y", .number(t.offsetY))]))
     }
 
-    /// A `touch` line. `tools` remembers each touch's tool so that only a `began` event (or
-    /// a change) spells it out; a touch it no longer remembers (beyond ``HeldTools/limit``
-    /// touches) gets its tool spelled out again. `nativePage`: the front end routed the touch
-    /// to the page at touch-down (`EngineInput.nativePageTouch`).
-    package static func touch(_ touch: TouchEvent, time: Double, nativePage: Bool = false, tools: inout HeldTools) -> JSONValue {
-        var object = JSONObject()
-        object.append("kind", .string("touch"))
-        object.append("t", .number(time))
-        object.append("touch", .number(Double(touch.touch.rawValue)))
-        object.append("phase", .string(touch.phase.rawValue))
+    /// Writes a `touch` line (without its newline) to `out`: the one line per platform event,
+    /// written straight into the text rather than through a `JSONValue` tree (a recorder
+    /// writes one per sample). `tools` remembers each touch's tool so that only a `began`
+    /// event (or a change) spells it out; a touch it no longer remembers (beyond
+    /// ``HeldTools/limit`` touches) gets its tool spelled out again. `nativePage`: the front
+    /// end routed the touch to the page at touch-down (`EngineInput.nativePageTouch`).
+    package static func writeTouch(_ touch: TouchEvent, time: Double, nativePage: Bool = false, tools: inout HeldTools,
+                                   to out: inout String) {
+        out += #"{"kind":"touch","t":"#
+        writeNumber(time, to: &out)
+        out += #","touch":"#
+        out += String(touch.touch.rawValue)
+        out += #","phase":""#
+        out += touch.phase.rawValue
+        out += "\""
         let known = tools.tool(of: touch.touch)
         let tool = touch.samples.first?.tool ?? known ?? .finger
         if touch.phase == .began || tool != (known ?? .finger) || (known == nil && tools.hasForgotten) {
-            object.append("tool", .string(tool.rawValue))
+            out += #","tool":""#
+            out += tool.rawValue
+            out += "\""
         }
         switch touch.phase {
         case .began: tools.began(touch.touch, tool: tool)
         case .ended, .cancelled: tools.ended(touch.touch)
         case .moved: tools.remember(touch.touch, tool: tool)
         }
-        if nativePage { object.append("native_page", .bool(true)) }
-        object.append("samples", .array(touch.samples.map(sample)))
+        if nativePage { out += #","native_page":true"# }
+        out += #","samples":["#
+        writeSamples(touch.samples, to: &out)
+        out += "]"
         if !touch.predicted.isEmpty {
-            object.append("predicted", .array(touch.predicted.map(sample)))
+            out += #","predicted":["#
+            writeSamples(touch.predicted, to: &out)
+            out += "]"
         }
-        return .object(object)
+        out += "}"
+    }
+
+    private static func writeSamples(_ samples: [TouchSample], to out: inout String) {
+        for (i, sample) in samples.enumerated() {
+            if i > 0 { out += "," }
+            out += #"{"t":"#
+            writeNumber(sample.timestamp, to: &out)
+            out += #","x":"#
+            writeNumber(sample.x, to: &out)
+            out += #","y":"#
+            writeNumber(sample.y, to: &out)
+            if let force = sample.force {
+                out += #","force":"#
+                writeNumber(force, to: &out)
+            }
+            if let altitude = sample.altitude {
+                out += #","altitude":"#
+                writeNumber(altitude, to: &out)
+            }
+            if let azimuth = sample.azimuth {
+                out += #","azimuth":"#
+                writeNumber(azimuth, to: &out)
+            }
+            if let index = sample.estimationUpdateIndex {
+                out += #","update_index":"#
+                out += String(index)
+            }
+            out += "}"
+        }
+    }
+
+    /// A number as ``JSONValue`` writes it.
+    private static func writeNumber(_ value: Double, to out: inout String) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            out += String(Int64(value))
+        } else {
+            out += JSONValue.format(value)
+        }
     }
 
     /// An `update` line.

@@ -142,9 +142,9 @@ public struct SessionRecorder: Sendable {
             case .tick:
                 break
             case let .touch(event):
-                write(SessionLogLines.touch(event, time: time, tools: &tools), time: time, samples: event.samples.count)
+                writeTouch(event, nativePage: false, time: time)
             case let .nativePageTouch(event):
-                write(SessionLogLines.touch(event, time: time, nativePage: true, tools: &tools), time: time, samples: event.samples.count)
+                writeTouch(event, nativePage: true, time: time)
             case let .update(update):
                 write(SessionLogLines.update(update, time: time), time: time, samples: 0)
             case .pageMessage, .decodedPageMessage:
@@ -236,16 +236,35 @@ public struct SessionRecorder: Sendable {
         }
     }
 
+    /// A touch line, the one written per sample: encoded straight into the line.
+    private mutating func writeTouch(_ event: TouchEvent, nativePage: Bool, time: Double) {
+        // The tools are remembered even when the line is dropped: the reader then meets a
+        // gap, and the identity check is off anyway.
+        var text = ""
+        swap(&text, &line)
+        text.removeAll(keepingCapacity: true)
+        SessionLogLines.writeTouch(event, time: time, nativePage: nativePage, tools: &tools, to: &text)
+        swap(&text, &line)
+        append(time: time, samples: event.samples.count)
+    }
+
     /// Encodes a line into the buffer, or drops it when the buffer is full; offers the buffer
     /// to the sink once it holds a chunk.
     private mutating func write(_ value: JSONValue, time: Double, samples: Int) {
-        if buffer.count >= chunk { flush() }
         line.removeAll(keepingCapacity: true)
-        if let gap {
-            SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &line)
-            line += "\n"
-        }
         value.write(to: &line)
+        append(time: time, samples: samples)
+    }
+
+    /// Appends ``line`` (and, after a gap, the `dropped` line before it) to the buffer, or
+    /// drops it when the budget is full.
+    private mutating func append(time: Double, samples: Int) {
+        if buffer.count >= chunk { flush() }
+        if let gap {
+            var marker = ""
+            SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &marker)
+            line = marker + "\n" + line
+        }
         line += "\n"
         let count = line.utf8.count
         guard buffer.count + count <= budget else {

@@ -9,7 +9,7 @@ extension SessionLog {
         out += "\n"
         var tools = HeldTools()
         for event in events {
-            SessionLog.eventObject(event, tools: &tools).write(to: &out)
+            SessionLog.writeEvent(event, tools: &tools, to: &out)
             out += "\n"
         }
         return out
@@ -32,31 +32,37 @@ extension SessionLog {
             synthesizedTiming: header.synthesizedTiming.map { ($0.sampleRate, $0.strokeGap) }, recorder: recorder)
     }
 
-    /// One event as a JSON object, through HitTestBridge's one encoder of session-log lines.
-    /// `tools` remembers each touch's tool so that only a `began` event (or a change) spells
-    /// it out.
-    static func eventObject(_ event: SessionEvent, tools: inout HeldTools) -> JSONValue {
+    /// Writes one event's line (without its newline) through HitTestBridge's one encoder of
+    /// session-log lines. `tools` remembers each touch's tool so that only a `began` event
+    /// (or a change) spells it out.
+    static func writeEvent(_ event: SessionEvent, tools: inout HeldTools, to out: inout String) {
+        let value: JSONValue
         switch event {
-        case let .touch(touch, time): return SessionLogLines.touch(touch, time: time, tools: &tools)
-        case let .update(update, time): return SessionLogLines.update(update, time: time)
-        case let .answer(touch, verdict, time): return SessionLogLines.answer(touch: touch, verdict: verdict, time: time)
-        case let .regions(snapshot, time): return SessionLogLines.regions(snapshot, time: time)
+        case let .touch(touch, time):
+            SessionLogLines.writeTouch(touch, time: time, tools: &tools, to: &out)
+            return
+        case let .update(update, time): value = SessionLogLines.update(update, time: time)
+        case let .answer(touch, verdict, time): value = SessionLogLines.answer(touch: touch, verdict: verdict, time: time)
+        case let .regions(snapshot, time): value = SessionLogLines.regions(snapshot, time: time)
         case let .recorded(recorded, time):
             switch recorded {
-            case let .nativePageTouch(touch): return SessionLogLines.touch(touch, time: time, nativePage: true, tools: &tools)
+            case let .nativePageTouch(touch):
+                SessionLogLines.writeTouch(touch, time: time, nativePage: true, tools: &tools, to: &out)
+                return
             case let .pageAnswer(roundTrip, verdict, generation):
-                return SessionLogLines.pageAnswer(roundTrip: roundTrip, verdict: verdict, generation: generation, time: time)
-            case let .layout(transform, generation): return SessionLogLines.layout(transform, generation: generation, time: time)
-            case let .sendFailed(roundTrip): return SessionLogLines.sendFailed(roundTrip: roundTrip, time: time)
-            case .finish: return SessionLogLines.finish(time: time)
+                value = SessionLogLines.pageAnswer(roundTrip: roundTrip, verdict: verdict, generation: generation, time: time)
+            case let .layout(transform, generation): value = SessionLogLines.layout(transform, generation: generation, time: time)
+            case let .sendFailed(roundTrip): value = SessionLogLines.sendFailed(roundTrip: roundTrip, time: time)
+            case .finish: value = SessionLogLines.finish(time: time)
             case let .decided(touch, owner, reason, at):
-                return SessionLogLines.decided(touch: touch, owner: owner, reason: reason, at: at, time: time)
+                value = SessionLogLines.decided(touch: touch, owner: owner, reason: reason, at: at, time: time)
             case let .finished(touch, ledger, ink, at):
-                return SessionLogLines.finished(touch: touch, ledger: ledger, ink: ink, at: at, time: time)
+                value = SessionLogLines.finished(touch: touch, ledger: ledger, ink: ink, at: at, time: time)
             case let .dropped(lines, samples, from, to):
-                return SessionLogLines.dropped(lines: lines, samples: samples, from: from, to: to, time: time)
+                value = SessionLogLines.dropped(lines: lines, samples: samples, from: from, to: to, time: time)
             }
         }
+        value.write(to: &out)
     }
 
     /// A sample as the session log writes it (the host protocol uses the same form).
