@@ -108,12 +108,15 @@ package enum SessionLogLines {
         }
     }
 
-    /// A number as ``JSONValue`` writes it.
+    /// A number as ``JSONValue`` writes it (its text streamed into `out`, with no string of
+    /// its own to allocate).
     private static func writeNumber(_ value: Double, to out: inout String) {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
             out += String(Int64(value))
+        } else if value.isFinite {
+            value.write(to: &out)
         } else {
-            out += JSONValue.format(value)
+            out += "null"
         }
     }
 
