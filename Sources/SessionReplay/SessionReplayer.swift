@@ -77,8 +77,10 @@ private struct ReplayRun {
     static let lookaheadSampleLimit = 1_000_000
 
     static func samples(in event: SessionEvent) -> Int {
-        if case let .touch(touch, _) = event { return touch.samples.count + touch.predicted.count }
-        return 0
+        switch event {
+        case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _): return touch.samples.count + touch.predicted.count
+        default: return 0
+        }
     }
     var sourceDone = false
     /// Recorded answers already passed, by log touch id, since that id last began, while the

@@ -50,7 +50,10 @@ public struct SessionLogWriter {
         SessionLog.writeEvent(event, tools: &tools, to: &pending)
         pending += "\n"
         eventCount += 1
-        if case let .touch(touch, _) = event { sampleCount += touch.samples.count }
+        switch event {
+        case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _): sampleCount += touch.samples.count
+        default: break
+        }
         if pending.utf8.count >= 1 << 16 { try flush() }
     }
 
