@@ -26,6 +26,12 @@ public struct ReplayConfiguration: Sendable, Hashable {
     /// The most log events the replay holds ahead of the one it plays (for the re-timing
     /// oracles); memory stays bounded on logs with millions of events at one instant.
     public var lookaheadLimit: Int = 100_000
+    /// Whether a live recording (a header naming the engine's configuration) replays with
+    /// the configuration it was recorded with, rather than ``engine`` (default `true`).
+    /// Replayed with the recorded oracle, a live recording is always checked against its
+    /// live decisions (``ReplayReport/identity``): with another configuration, the check
+    /// names the first touch the change decides differently.
+    public var usesRecordedEngine = true
 
     /// Creates a configuration; the defaults replay answers as recorded, without the region
     /// cache, with a 250 ms timeout that falls back to ink.

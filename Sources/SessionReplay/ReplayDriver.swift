@@ -23,7 +23,9 @@ import InkCore
 public struct ReplayDriver: Sendable {
     /// The engine.
     public private(set) var engine: InkEngine
-    package private(set) var audit = DeliveryAudit()
+    /// The audit, counting the page's samples the way the engine routes them (natively at
+    /// touch-down, replayed by the page script, or handed over).
+    package private(set) var audit: DeliveryAudit
     private var queue = TimedQueue<EngineInput>()
     /// Touches that finished (or were closed by ``finish(runningDeadlines:into:)``), with what happened to
     /// them, while ``keepsOutcomes`` is on; in the order they finished.
@@ -43,6 +45,7 @@ public struct ReplayDriver: Sendable {
     public init(engine: InkEngine, keepsOutcomes: Bool = true) {
         self.engine = engine
         self.keepsOutcomes = keepsOutcomes
+        audit = DeliveryAudit(routing: engine.configuration.routing)
     }
 
     /// What one step delivered, and what came of it.
@@ -126,6 +129,14 @@ public struct ReplayDriver: Sendable {
         engine.finish(into: &events)
         observe(events[start...])
         for outcome in audit.close() { finished(outcome) }
+    }
+
+    /// Settles every undecided touch by the fallback now, as a front end does when it calls
+    /// `InkEngine.finish(into:)` (a recording's `finish` line); the session may go on.
+    package mutating func settle(into events: inout [EngineEvent]) {
+        let start = events.count
+        engine.finish(into: &events)
+        observe(events[start...])
     }
 
     private mutating func observe(_ events: ArraySlice<EngineEvent>) {

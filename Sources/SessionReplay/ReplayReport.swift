@@ -67,9 +67,23 @@ public struct ReplayReport: Sendable {
     /// definition every replay and front end uses); empty when they do.
     public var failures: [String] = []
 
+    /// For a live recording replayed with its configuration and the recorded oracle: whether
+    /// every touch was decided and inked as recorded live, as a sentence (`nil` for a log
+    /// that carries no live decisions).
+    public var identity: String?
+    /// The first divergence from the live recording, when there is one: the sentence that
+    /// fails verification, naming the touch; ``divergenceLine`` is its log line.
+    public var divergence: String?
+    /// The log line of ``divergence``, when known.
+    public var divergenceLine: Int?
+    /// `true` when the log is a live recording that replayed identically: checked (nothing
+    /// dropped while recording) and no divergence.
+    public var isIdentical = false
+
     /// `true` when the log read completely, nothing was refused, every sample is
-    /// accounted for exactly once and in order, and the engine's ledger agrees.
-    public var isVerified: Bool { readFailure == nil && failures.isEmpty && audit.received == samples }
+    /// accounted for exactly once and in order, the engine's ledger agrees, and a live
+    /// recording replayed identically (``divergence`` is `nil`).
+    public var isVerified: Bool { readFailure == nil && failures.isEmpty && divergence == nil && audit.received == samples }
 }
 
 /// Nearest-rank percentiles of a list of values.

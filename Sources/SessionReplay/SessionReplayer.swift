@@ -77,8 +77,10 @@ private struct ReplayRun {
     static let lookaheadSampleLimit = 1_000_000
 
     static func samples(in event: SessionEvent) -> Int {
-        if case let .touch(touch, _) = event { return touch.samples.count + touch.predicted.count }
-        return 0
+        switch event {
+        case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _): return touch.samples.count + touch.predicted.count
+        default: return 0
+        }
     }
     var sourceDone = false
     /// Recorded answers already passed, by log touch id, since that id last began, while the
@@ -97,13 +99,37 @@ private struct ReplayRun {
     /// How many refused lines a report keeps (all are counted).
     static let issueLimit = 100
     var orphans = 0
+    /// For a live recording replayed as recorded: the check against its live decisions.
+    var identity: IdentityCheck?
+    /// The round trips the replay sent, by their order in the session (a recording's
+    /// `page_answer` lines name them so); the last ``roundTripMemory`` only.
+    var roundTrips: [Int: QueryToken] = [:]
+    var sentRoundTrips: Set<QueryToken> = []
+    var nextRoundTrip = 0
+    var unknownRoundTrips = 0
+    /// Whether the log is a live recording (its `page_answer` lines name round trips).
+    var tracksRoundTrips = false
+    static let roundTripMemory = 4_096
+    /// The time of the last line played.
+    var lastLineTime = -Double.infinity
 
     init(configuration: ReplayConfiguration, events: SessionLogEvents) {
         self.configuration = configuration
         self.events = events
-        // A log's snapshots and answers name their own generations: the replay starts knowing none.
-        let engine = InkEngine(configuration: configuration.engine, transform: events.header?.pageTransform ?? .identity,
-                               pageGeneration: 0, seed: configuration.seed)
+        // A log's snapshots and answers name their own generations: the replay starts knowing
+        // none, unless the log is a live recording, which names the engine's start.
+        var engineConfiguration = configuration.engine
+        var generation: UInt64 = 0
+        if let header = events.header, let recorded = header.engineConfiguration {
+            if configuration.usesRecordedEngine { engineConfiguration = recorded }
+            generation = header.pageGeneration ?? 0
+            // Replayed as recorded, it must decide as it did live (with another
+            // configuration too: that is how a changed setting shows what it changes).
+            if case .recorded = configuration.oracle { identity = IdentityCheck() }
+        }
+        tracksRoundTrips = events.header?.isRecording ?? false
+        let engine = InkEngine(configuration: engineConfiguration, transform: events.header?.pageTransform ?? .identity,
+                               pageGeneration: generation, seed: configuration.seed)
         driver = ReplayDriver(engine: engine, keepsOutcomes: configuration.keepsTouches)
         if configuration.recordsTimeline { driver.timeline = DecisionTimeline() }
         jitter = SplitMix64(seed: configuration.seed ^ 0x5EED)
@@ -122,15 +148,43 @@ private struct ReplayRun {
             runScheduled(until: event.time)
             play(event, line: line)
         }
+        identity?.end(at: lastLineTime)
         // The session goes on after its last line: answers still due arrive, deadlines pass.
         while driver.step(until: .infinity, into: &output) != nil { answerRequests() }
         driver.finish(into: &output)
+        if identity != nil { for event in output { identity!.observe(event) } }
         output.removeAll()
     }
 
     mutating func play(_ event: SessionEvent, line: Int?) {
         let input: EngineInput
+        lastLineTime = event.time
         switch event {
+        case let .recorded(recorded, time):
+            switch recorded {
+            case let .nativePageTouch(touch):
+                input = .nativePageTouch(touch)
+            case let .pageAnswer(order, verdict, generation):
+                // An answer to a round trip the replay never sent goes to the bridge under a
+                // token never issued (the live bridge met an unknown id too).
+                let known = order.flatMap { roundTrips[$0] }
+                if known == nil { unknownRoundTrips += 1 }
+                let token = known ?? QueryToken(high: .max - 1, low: UInt64(unknownRoundTrips))
+                input = .decodedPageMessage(.answer(PageAnswer(token: token, verdict: verdict, generation: generation)))
+            case let .layout(transform, generation):
+                input = .layout(transform, generation: generation)
+            case let .sendFailed(order):
+                guard let token = roundTrips[order] else { return }
+                input = .sendFailed(token)
+            case .finish:
+                _ = driver.deliver(.tick, at: time, into: &output)
+                driver.settle(into: &output)
+                answerRequests()
+                return
+            case .decided, .finished, .dropped:
+                identity?.check(recorded, line: line)
+                return
+            }
         case let .touch(touch, _):
             input = .touch(touch)
         case let .update(update, _):
@@ -176,8 +230,14 @@ private struct ReplayRun {
     /// The page's side of what the host asked: answers to requests, scheduled.
     mutating func answerRequests() {
         for event in output {
+            if identity != nil { identity!.observe(event) }
             switch event.kind {
             case let .send(request, touches):
+                if tracksRoundTrips, sentRoundTrips.insert(request.token).inserted {
+                    roundTrips[nextRoundTrip] = request.token
+                    if let old = roundTrips.removeValue(forKey: nextRoundTrip - Self.roundTripMemory) { sentRoundTrips.remove(old) }
+                    nextRoundTrip += 1
+                }
                 answer(request, for: touches.first)
             case .action(.touchFinished):
                 // A finished touch asks no more questions: its passed answers go.
@@ -292,6 +352,12 @@ private struct ReplayRun {
             issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans,
             timeline: driver.timeline, failures: driver.verificationFailures)
         report.peakHeldAnswerIDs = peakHeldAnswerIDs
+        if let identity {
+            report.identity = identity.summary
+            report.divergence = identity.divergence?.message
+            report.divergenceLine = identity.divergence?.line
+            report.isIdentical = identity.isActive
+        }
         return report
     }
 }

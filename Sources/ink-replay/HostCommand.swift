@@ -36,6 +36,8 @@ enum HostCommand: Command {
         Option("--gesture-window", kind: .number("ms", 0...60_000), help: "A second finger within this time makes a gesture", default: "150"),
         Option("--pencil-only", help: "Fingers go to the page, pencils ink, without asking."),
         Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed the query tokens", default: "unpredictable; for tests"),
+        Option("--record", kind: .text("file"),
+               help: "Record the session (what the engine took and decided) as a session log, streamed to a temporary file beside <file> and renamed to <file> at the end of the input; `ink-replay verify <file>` replays it and checks every decision."),
     ])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
@@ -49,6 +51,9 @@ enum HostCommand: Command {
         configuration.speculativeInk = arguments.onOff("--speculative") ?? false
         let seed = arguments.number("--seed").map { UInt64($0) }
         var session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"))
+        if let path = arguments.string("--record") {
+            do { session.recording = try RecordingFile(path: path) } catch { throw UsageError(message: "--record: \(error.message)") }
+        }
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and handle complete lines one by one.
         var number = 0
@@ -72,7 +77,7 @@ enum HostCommand: Command {
         if let last = lines.finish() { handle(last) }
         session.finish()
         session.flush()
-        return 0
+        return session.commitRecording() ? 0 : 1
     }
 
 }
@@ -94,6 +99,11 @@ struct HostSession {
     var errors = 0
     /// The next deadline last announced in a `deadline` line (`nil`: none pending).
     var announcedDeadline: Double?
+    /// With `--record`: the file the recording streams to, and the recorder (begun at the
+    /// first line after an optional header, which names the canvas).
+    var recording: RecordingFile?
+    var recorder: SessionRecorder?
+    var canvas = (width: 1024.0, height: 768.0)
 
     init(configuration: InkEngineConfiguration, seed: UInt64?, geometry: Bool) {
         self.configuration = configuration
@@ -139,6 +149,7 @@ struct HostSession {
             if object.has("format") {
                 guard !started else { throw EngineInputError("a session header is only accepted as the first line") }
                 let header = try reader.decodeHeader(value: value, number: number)
+                canvas = (header.canvas.width, header.canvas.height)
                 driver = ReplayDriver(engine: InkEngine(configuration: configuration, transform: header.pageTransform ?? .identity,
                                                         seed: seed),
                                       keepsOutcomes: false)
@@ -181,9 +192,14 @@ struct HostSession {
                 case let .update(update, _): input = .update(update)
                 case let .regions(snapshot, _): input = .decodedPageMessage(.regions(snapshot))
                 case let .answer(touch, verdict, _): input = .recordedAnswer(touch: touch, verdict: verdict)
+                case let .recorded(.nativePageTouch(event), _): input = .nativePageTouch(event)
+                case .recorded:
+                    throw EngineInputError("a '\(kind)' line belongs to a recording's replay (ink-replay verify), not to a live host")
                 }
             }
+            beginRecording()
             let step = driver.deliver(input, at: time, into: &output)
+            recorder?.record(input, at: time, events: output)
             if let refusal = step.refusal { throw EngineInputError(refusal.description) }
             switch step.outcome {
             case let .refused(why)?: throw EngineInputError("page message refused: \(why)")
@@ -216,7 +232,10 @@ struct HostSession {
 
     mutating func finish() {
         var output: [EngineEvent] = []
+        beginRecording()
         driver.finish(runningDeadlines: false, into: &output)
+        let now = host.now
+        recorder?.recordFinish(at: now, events: output)
         write(output)
         let ledger = host.ledger
         let metrics = host.bridgeMetrics
@@ -240,6 +259,33 @@ struct HostSession {
               count("refused_lines", errors), count("audit_problems", driver.problems.count)])
         for problem in driver.problems.first {
             emit([("kind", .string("audit")), ("message", .string(problem))])
+        }
+    }
+
+    /// Starts the recording, once, from the engine as it is before its first input.
+    mutating func beginRecording() {
+        guard let recording, recorder == nil else { return }
+        var started = SessionRecorder(canvasWidth: canvas.width, canvasHeight: canvas.height, device: "ink-replay host",
+                                      sink: { bytes in recording.offer(bytes) })
+        started.begin(host)
+        recorder = started
+    }
+
+    /// Writes what the recorder still holds and renames the recording into place; `false`
+    /// (said on standard error) when it could not be written.
+    mutating func commitRecording() -> Bool {
+        guard let recording else { return true }
+        beginRecording()
+        recorder?.flush()
+        do {
+            try recording.commit()
+            if let recorder, !recorder.isComplete {
+                printError("Warning: --record \(recording.path): \(recorder.droppedLines) lines were left out (the file could not take them)")
+            }
+            return true
+        } catch {
+            printError("Error: --record \(recording.path): \(error.message)")
+            return false
         }
     }
 

@@ -20,7 +20,7 @@ enum ReplayOptions {
         Option("--jitter", kind: .number("ms", 0...3_600_000), help: "Add a seeded random 0..<ms to each round trip's latency."),
         Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed of the jitter and the query ids", default: "1"),
         Option("--cache", kind: .onOff, help: "Let fresh region snapshots answer without a round trip",
-               default: "off, so recorded answers are replayed as such; with --oracle chromium: on"),
+               default: "off, so recorded answers are replayed as such; with --oracle chromium: on. A live recording replays with the configuration it names unless one of the engine options --cache, --speculative, --timeout, --fallback, --gesture-window, --pencil-only is given, and must then still decide as it did live"),
         Option("--speculative", kind: .onOff,
                help: "Draw a touch that waits for a round trip as tentative ink when the last snapshot, even stale, shows nothing interactive near it; retract it if the page disagrees",
                default: "off"),
@@ -73,6 +73,11 @@ enum ReplayOptions {
         engine.speculativeInk = arguments.onOff("--speculative") ?? false
         if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) { engine.fallback = fallback }
         var configuration = ReplayConfiguration(engine: engine)
+        // A live recording replays with the configuration it names, unless an engine option
+        // is given: then with these options (and the replay's defaults for the rest), and
+        // `verify` names the first touch that decides differently from the recording.
+        let engineOptions = ["--cache", "--timeout", "--gesture-window", "--speculative", "--fallback", "--pencil-only"]
+        configuration.usesRecordedEngine = engineOptions.allSatisfy { !arguments.isGiven($0) }
         let latency = arguments.number("--oracle-latency").map { $0 / 1000 }
         switch arguments.string("--oracle") ?? "recorded" {
         case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded

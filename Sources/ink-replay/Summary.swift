@@ -37,6 +37,7 @@ struct Summary {
         if report.issueCount > report.issues.count {
             lines.append((nil, "… \(report.issueCount - report.issues.count) more refused lines"))
         }
+        if let divergence = report.divergence { lines.append((report.divergenceLine, divergence)) }
         for problem in report.problems { lines.append((nil, problem)) }
         if report.problemCount > report.problems.count {
             lines.append((nil, "… \(report.problemCount - report.problems.count) more problems"))

@@ -13,7 +13,11 @@ enum VerifyCommand: Command {
         and every sample of every touch comes out exactly once, in order, with its original
         position and time: as ink, to the page, or cancelled with its touch. The account is
         rebuilt from the engine's actions and compared with the log, independently of the
-        engine's own counters, which must agree with it. Otherwise exit 1, naming file and
+        engine's own counters, which must agree with it. A live recording (ink-replay host
+        --record, scratchpad-gtk --record, an app's SessionRecorder) replays with the
+        configuration it names, and must replay identically: every touch the same owner for
+        the same reason, the same samples to the same owner, the same ink (an engine option
+        given here replaces the recorded configuration). Otherwise exit 1, naming file and
         line.
         """
     static let details = """

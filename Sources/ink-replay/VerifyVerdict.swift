@@ -17,10 +17,15 @@ struct VerifyVerdict: Equatable {
     }
 
     /// The ledger totals, in the order `verify --json` prints them.
-    static let totals = ["sessions", "touches", "samples", "inked", "released", "cancelled", "refused", "dropped"]
+    /// `recordings`: the live recordings among the sessions; `identical`: those that replayed
+    /// identically (docs/session-format.md).
+    static let totals = ["sessions", "touches", "samples", "inked", "released", "cancelled", "refused", "dropped", "recordings", "identical"]
 
     var counts: [String: Int]
     var failures: [Failure]
+    /// Live recordings over which no identity is claimed though nothing diverged (the
+    /// recorder's sink fell behind: lines are missing), each with the sentence saying so.
+    var notes: [Failure] = []
     /// Sessions that did not verify (a session fails with at least one line).
     var failedSessions: Int
     var shard: Shard?
@@ -34,7 +39,7 @@ struct VerifyVerdict: Equatable {
     var verified: Bool { failedSessions == 0 }
 
     static func == (a: VerifyVerdict, b: VerifyVerdict) -> Bool {
-        a.counts == b.counts && a.failures == b.failures && a.failedSessions == b.failedSessions && a.shard == b.shard
+        a.counts == b.counts && a.failures == b.failures && a.notes == b.notes && a.failedSessions == b.failedSessions && a.shard == b.shard
             && a.total == b.total && a.settings == b.settings && a.files.map(\.index) == b.files.map(\.index) && a.files.map(\.file) == b.files.map(\.file)
     }
 
@@ -42,7 +47,13 @@ struct VerifyVerdict: Equatable {
         let summary = Summary(reports: replayed.reports)
         counts = ["sessions": replayed.reports.count, "touches": summary.touches, "samples": summary.samples,
                   "inked": summary.inked, "released": summary.released, "cancelled": summary.cancelled,
-                  "refused": summary.refused, "dropped": summary.dropped]
+                  "refused": summary.refused, "dropped": summary.dropped,
+                  "recordings": replayed.reports.filter { $0.identity != nil }.count,
+                  "identical": replayed.reports.filter(\.isIdentical).count]
+        notes = zip(replayed.indexes, replayed.reports).compactMap { index, report in
+            guard let identity = report.identity, !report.isIdentical, report.divergence == nil else { return nil }
+            return Failure(session: index, file: report.file ?? "", line: nil, message: identity)
+        }
         failures = zip(replayed.indexes, replayed.reports).flatMap { index, report in
             Summary.failures(of: report).map { Failure(session: index, file: report.file ?? "", line: $0.line, message: $0.message) }
         }
@@ -62,6 +73,8 @@ struct VerifyVerdict: Equatable {
             + "\(n("samples")) samples: inked \(n("inked")), released \(n("released")), "
             + "cancelled \(n("cancelled")), refused \(n("refused")), dropped \(n("dropped"))"
             + (shard.map { " (shard \($0.text) of \(total) sessions)" } ?? "")
+            + (n("recordings") > 0 ? "\nidentity: \(n("identical")) of \(n("recordings")) live recordings replayed identically" : "")
+            + notes.map { "\n\($0.location): \($0.message)" }.joined()
     }
 
     /// `verify --json`: the totals, the verdict, every failure (with its session's position),
@@ -70,13 +83,17 @@ struct VerifyVerdict: Equatable {
         var object = JSONObject(Self.totals.map { ($0, .number(Double(counts[$0] ?? 0))) })
         object.append("verified", .bool(verified))
         object.append("failed_sessions", .number(Double(failedSessions)))
-        object.append("failures", .array(failures.map { failure in
-            var item = JSONObject([("file", .string(failure.file))])
-            item.append("line", ifPresent: failure.line.map { .number(Double($0)) })
-            item.append("message", .string(failure.message))
-            item.append("session", .number(Double(failure.session)))
-            return .object(item)
-        }))
+        func items(_ list: [Failure]) -> JSONValue {
+            .array(list.map { failure in
+                var item = JSONObject([("file", .string(failure.file))])
+                item.append("line", ifPresent: failure.line.map { .number(Double($0)) })
+                item.append("message", .string(failure.message))
+                item.append("session", .number(Double(failure.session)))
+                return .object(item)
+            })
+        }
+        object.append("failures", items(failures))
+        object.append("notes", items(notes))
         if let shard {
             object.append("shard", .object(JSONObject([
                 ("index", .number(Double(shard.index))), ("count", .number(Double(shard.count))),
@@ -107,13 +124,17 @@ struct VerifyVerdict: Equatable {
         for key in Self.totals { counts[key] = try int(object[key], key) }
         self.counts = counts
         failedSessions = try int(object["failed_sessions"], "failed_sessions")
-        guard case let .array(items)? = object["failures"] else { throw fail("'failures' is not an array") }
-        failures = try items.map { item in
-            guard case let .object(failure) = item, case let .string(file)? = failure["file"],
-                  case let .string(message)? = failure["message"] else { throw fail("a failure without file and message") }
-            return Failure(session: try int(failure["session"], "session"), file: file,
-                           line: try failure["line"].map { try int($0, "line") }, message: message)
+        func list(_ name: String) throws -> [Failure] {
+            guard case let .array(items)? = object[name] else { throw fail("'\(name)' is not an array") }
+            return try items.map { item in
+                guard case let .object(failure) = item, case let .string(file)? = failure["file"],
+                      case let .string(message)? = failure["message"] else { throw fail("an entry of '\(name)' without file and message") }
+                return Failure(session: try int(failure["session"], "session"), file: file,
+                               line: try failure["line"].map { try int($0, "line") }, message: message)
+            }
         }
+        failures = try list("failures")
+        notes = try list("notes")
         guard case let .object(shard)? = object["shard"] else {
             self.shard = nil
             total = counts["sessions"] ?? 0
@@ -184,6 +205,7 @@ struct VerifyVerdict: Equatable {
         // The run's order: by session position; a session's own lines keep their order.
         merged.failures = parts.flatMap(\.verdict.failures).enumerated()
             .sorted { ($0.element.session, $0.offset) < ($1.element.session, $1.offset) }.map(\.element)
+        merged.notes = parts.flatMap(\.verdict.notes).sorted { $0.session < $1.session }
         return merged
     }
 }

@@ -173,10 +173,16 @@ struct HostTests {
                            "ends-before-verdict", "never-answered", "real/myscript/1943", "real/wacom/ink",
                            "real/quickdraw-drag-blocks/quickdraw-bee-4727732971765760"]
 
-    @Test("a fixture piped through the host: every sample out exactly once, the same ledger as the replay", arguments: fixtures)
+    @Test("a fixture piped through the host: every sample out exactly once, the same ledger as the replay; recorded, it verifies identically", arguments: fixtures)
     func fixture(name: String) throws {
         let path = CLITests.fixtures + "/\(name).jsonl"
-        let lines = try Self.host(try String(contentsOfFile: path, encoding: .utf8), "--seed", "1", "--cache", "off")
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recording = directory.appendingPathComponent(name.replacingOccurrences(of: "/", with: "-") + ".jsonl").path
+        let lines = try Self.host(try String(contentsOfFile: path, encoding: .utf8), "--seed", "1", "--cache", "off", "--record", recording)
+        // Recorded live, the session replays identically.
+        let verify = try CLITests.run("verify", recording)
+        #expect(verify.status == 0 && verify.stdout.contains("identity: 1 of 1"), "\(verify.stdout)\(verify.stderr)")
         let summary = try #require(lines.last)
         #expect(summary["kind"] as? String == "summary")
         #expect(summary["dropped"] as? Int == 0)
@@ -209,6 +215,57 @@ struct HostTests {
             let recorded = samples.map(\.timestamp)
             #expect(times.count <= recorded.count && zip(times, recorded).allSatisfy { abs($0 - $1) < 1e-9 }, "touch \(touch)")
         }
+    }
+
+    @Test("host --record: a live session (the page answers by token: answered, duplicate, forged, stale, late; deadlines) recorded and verified identically; an edited cache setting fails naming the touch", arguments: [["--cache", "off"], ["--cache", "on", "--speculative", "on"]])
+    func recordAndVerify(options: [String]) throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
+        let regions = #"{"kind":"regions","t":0.5,"generation":1,"max_age":30,"regions":[{"x":70,"y":70,"width":20,"height":20,"element":"go"}]}"#
+        let touches = [
+            #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+            #"{"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":10,"y":11}]}"#,
+            #"{"kind":"touch","t":1.02,"touch":2,"phase":"began","samples":[{"t":1.02,"x":80,"y":80}]}"#,
+            #"{"kind":"touch","t":1.03,"touch":2,"phase":"ended","samples":[{"t":1.03,"x":80,"y":81}]}"#,
+            #"{"kind":"touch","t":1.04,"touch":3,"phase":"began","samples":[{"t":1.04,"x":40,"y":40}]}"#,
+            #"{"kind":"touch","t":1.05,"touch":3,"phase":"ended","samples":[{"t":1.05,"x":40,"y":41}]}"#,
+        ]
+        let arguments = options + ["--seed", "9"]
+        let first = try Self.host(([header, regions] + touches).joined(separator: "\n") + "\n", arguments)
+        let queries = first.filter { $0["kind"] as? String == "query" }
+        let tokens = queries.compactMap { $0["token"] as? String }
+        let generation = queries.first?["generation"] as? Int ?? 1
+        func answer(_ t: Double, _ token: String, generation: Int, interactive: Bool = false) -> String {
+            #"{"kind":"page","t":\#(t),"message":{"type":"answer","id":"\#(token)","interactive":\#(interactive),"generation":\#(generation)}}"#
+        }
+        var input = [header, regions] + touches
+        if tokens.count >= 3 {
+            input += [answer(1.06, tokens[0], generation: generation), answer(1.07, tokens[0], generation: generation),
+                      answer(1.08, String(repeating: "0", count: 32), generation: generation),
+                      answer(1.10, tokens[1], generation: generation + 5, interactive: true),
+                      #"{"kind":"tick","t":2}"#, answer(2.01, tokens[2], generation: generation)]
+        } else {
+            input += [#"{"kind":"tick","t":2}"#]
+        }
+        input.append(#"{"kind":"touch","t":2.5,"touch":4,"phase":"began","samples":[{"t":2.5,"x":30,"y":30}]}"#)  // still down at the end
+        let recording = directory.appendingPathComponent("live.jsonl").path
+        let lines = try Self.host(input.joined(separator: "\n") + "\n", arguments + ["--record", recording])
+        #expect(!lines.contains { $0["kind"] as? String == "error" })
+        let verify = try CLITests.run("verify", recording)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("identity: 1 of 1 live recordings replayed identically"), "\(verify.stdout)")
+        // Nothing is left beside the recording: the temporary file was renamed into place.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["live.jsonl"])
+        // The recording's header edited to the other cache setting: caught, naming a touch.
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        let cacheOn = options[1] == "on"
+        let edited = directory.appendingPathComponent("edited.jsonl").path
+        try text.replacingOccurrences(of: #""region_cache":\#(cacheOn)"#, with: #""region_cache":\#(!cacheOn)"#)
+            .write(toFile: edited, atomically: true, encoding: .utf8)
+        let caught = try CLITests.run("verify", edited)
+        #expect(caught.status == 1)
+        #expect(caught.stderr.contains("edited.jsonl:") && caught.stderr.contains("not identical to the live recording: touch "), "\(caught.stderr)")
     }
 
     @Test("a live front end: the host asks, the page answers by token, the samples go where the page says")

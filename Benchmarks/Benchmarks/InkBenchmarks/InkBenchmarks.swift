@@ -5,8 +5,8 @@ import InkCore
 import InkRecording
 import SessionReplay
 
-/// Engine plus geometry per sample by stroke length, region lookups, session log parsing
-/// and a 1-million-sample replay. BENCHMARKS.md explains each and quotes a run.
+/// Engine plus geometry per sample by stroke length, the recorder's cost per sample, region
+/// lookups, session log parsing and a 1-million-sample replay. BENCHMARKS.md explains each and quotes a run.
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
     Benchmark.defaultConfiguration = .init(metrics: metrics, warmupIterations: 3, maxDuration: .seconds(2))
@@ -41,6 +41,38 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.stopMeasurement()
                 precondition(audit.problemCount == 0)
                 blackHole(builder.stableSegments.count)
+            }
+        }
+    }
+
+    // The recorder's cost per sample: one 1,000-sample pencil stroke through InkEngine, with
+    // and without a SessionRecorder beside it (every input encoded as a session-log line,
+    // decisions and the ink digest folded in, pieces handed to a sink that takes them). The
+    // difference between the two rows, divided by 1,000, is what recording adds per sample.
+    do {
+        let stroke = Workload.scribble(length: 1_000)
+        let inputs = [EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [stroke[0]]))]
+            + stroke.dropFirst().map { EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .moved, samples: [$0])) }
+        for records in [false, true] {
+            Benchmark("engine\(records ? "+recorder" : ""), one 1000-sample stroke") { benchmark in
+                var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
+                var recorder = SessionRecorder(canvasWidth: 1024, canvasHeight: 768) { bytes in
+                    blackHole(bytes.count)
+                    return true
+                }
+                recorder.begin(engine)
+                var events: [EngineEvent] = []
+                events.reserveCapacity(8)
+                benchmark.startMeasurement()
+                for (input, sample) in zip(inputs, stroke) {
+                    events.removeAll(keepingCapacity: true)
+                    engine.take(input, now: sample.timestamp, into: &events)
+                    if records { recorder.record(input, at: sample.timestamp, events: events) }
+                }
+                recorder.flush()
+                benchmark.stopMeasurement()
+                precondition(recorder.isComplete)
+                blackHole(recorder.linesWritten)
             }
         }
     }

@@ -98,6 +98,8 @@ public actor InkSession {
     private var batch: [EngineEvent] = []
     /// Events published to ``events`` so far.
     private var published = 0
+    /// Records what the engine takes and decides, when the app asked for a recording.
+    public private(set) var recorder: SessionRecorder?
 
     /// What happened, one batch per submission taken (a `submit` call, a reply from the page,
     /// a timer tick), in order. Iterate it from one task; it ends when ``run()`` returns.
@@ -114,10 +116,19 @@ public actor InkSession {
     ///   - clock: The clock the deadlines run on, on the samples' timebase (default
     ///     ``UptimeClock``, the platform touch timestamps' clock).
     ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random generator).
+    ///   - recorder: Records the session for `ink-replay verify` (see ``SessionRecorder``):
+    ///     every input taken and every decision, as session-log lines handed to the
+    ///     recorder's sink from the session's actor. The session begins it with its engine;
+    ///     it offers what it holds at the end of ``run()``, on ``flush()`` and on
+    ///     ``flushRecording()``. `nil`, the default, records nothing.
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
                 pageGeneration: UInt64 = PageScript.firstGeneration, oracle: any HitTestOracle,
-                clock: any BridgeClock = UptimeClock(), seed: UInt64? = nil) {
+                clock: any BridgeClock = UptimeClock(), seed: UInt64? = nil, recorder: SessionRecorder? = nil) {
         engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
+        if var recorder {
+            recorder.begin(engine)
+            self.recorder = recorder
+        }
         self.oracle = oracle
         self.clock = clock
         (queue, enqueue) = AsyncStream.makeStream(of: Queued.self)
@@ -161,6 +172,7 @@ public actor InkSession {
             }
         }
         stop()
+        recorder?.flush()
         eventSink.finish()
         for waiter in settledWaiters { waiter.resume() }
         settledWaiters.removeAll()
@@ -205,14 +217,31 @@ public actor InkSession {
     /// Settles every undecided touch by the fallback now (the page is going away); the
     /// events go out as usual.
     public func flush() {
+        let start = batch.count
         engine.finish(into: &batch)
+        recorder?.recordFinish(at: engine.now, events: batch[start...])
+        recorder?.flush()
         publish()
     }
+
+    /// Offers what the recorder holds to its sink now (a sink that was behind may have
+    /// caught up). Returns `true` when nothing is held (or nothing is recorded).
+    @discardableResult
+    public func flushRecording() -> Bool { recorder?.flush() ?? true }
 
     // MARK: - The one place that takes inputs
 
     private func take(_ inputs: [EngineInput]) {
-        engine.take(inputs, now: max(clock.now, engine.now), into: &batch)
+        let now = max(clock.now, engine.now)
+        if recorder != nil {
+            for input in inputs {
+                let start = batch.count
+                engine.take(input, now: now, into: &batch)
+                recorder!.record(input, at: now, events: batch[start...])
+            }
+        } else {
+            engine.take(inputs, now: now, into: &batch)
+        }
         publish()
     }
 

@@ -104,6 +104,15 @@ public struct InkEngine: Sendable {
     package func isTracking(_ touch: TouchID) -> Bool { identities.isTracked(touch) }
     /// How much per-query bookkeeping the join holds (small, unless it leaks).
     package var trackedQueries: Int { host.trackedQueries }
+    /// Canvas points to page coordinates, as the engine holds them now.
+    package var pageTransform: PageTransform { host.transform }
+    /// The page's layout generation the engine holds now.
+    package var pageGeneration: UInt64 { host.generation }
+
+    /// The engine's version, as a recording's header names it (``SessionRecorder``): it
+    /// changes when a release changes what the engine decides or inks for the same inputs,
+    /// so that a replay can tell a recording made by another engine.
+    public static let version = "1.0"
 
     // MARK: - Routing at touch-down
 

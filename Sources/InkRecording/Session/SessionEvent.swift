@@ -11,12 +11,43 @@ public enum SessionEvent: Sendable, Hashable {
     case answer(touch: TouchID, verdict: HitTestVerdict, time: Double)
     /// The page pushed a snapshot of its interactive regions at `time`.
     case regions(RegionSnapshot, time: Double)
+    /// A line only a live recording carries (format version 2): an input the engine took
+    /// that the kinds above cannot say, or what the live engine decided (see
+    /// ``RecordedEvent``), at `time`.
+    case recorded(RecordedEvent, time: Double)
 
     /// When the event happened, in seconds on the samples' clock.
     public var time: Double {
         switch self {
-        case let .touch(_, time), let .update(_, time), let .answer(_, _, time), let .regions(_, time):
+        case let .touch(_, time), let .update(_, time), let .answer(_, _, time), let .regions(_, time), let .recorded(_, time):
             return time
         }
     }
+}
+
+/// What a live recording (``SessionHeader/isRecording``) adds to the inputs: inputs only a
+/// live front end gives the engine, and what the live engine decided, for `ink-replay verify`
+/// to check the replay against. Written by HitTestBridge's `SessionRecorder`; the lines are
+/// documented in docs/session-format.md.
+public enum RecordedEvent: Sendable, Hashable {
+    /// A touch the front end routed to the page at touch-down (`EngineInput.nativePageTouch`).
+    case nativePageTouch(TouchEvent)
+    /// The page's answer to the session's `roundTrip`-th round trip (0-based, in the order the
+    /// engine sent them; `nil`: one the engine never sent), computed for layout `generation`.
+    case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64)
+    /// The page's transform changed (`EngineInput.layout`).
+    case layout(PageTransform, generation: UInt64?)
+    /// The transport could not send the `roundTrip`-th round trip (`EngineInput.sendFailed`).
+    case sendFailed(roundTrip: Int)
+    /// The front end settled every undecided touch by the fallback (`InkEngine.finish`).
+    case finish
+    /// The live engine decided `touch` (`at`: when, on the engine's clock).
+    case decided(touch: EngineTouch, owner: HitTestVerdict, reason: DecisionReason, at: Double)
+    /// The live engine finished `touch`: where its samples went (received, inked, released,
+    /// cancelled) and a digest of its ink (16 hex digits).
+    case finished(touch: EngineTouch, ledger: SampleLedger, ink: String, at: Double)
+    /// The recorder's sink fell behind: `lines` lines carrying `samples` touch samples,
+    /// recorded from `from` to `to`, are missing here. No identity is claimed over such a
+    /// recording.
+    case dropped(lines: Int, samples: Int, from: Double, to: Double)
 }

@@ -4,8 +4,10 @@ import HitTestBridge
 public struct SessionHeader: Sendable, Hashable {
     /// The format name every session log carries.
     public static let formatName = "scratchpad-ink-session"
-    /// The newest format version this library reads and writes.
-    public static let currentVersion = 1
+    /// The newest format version this library reads and writes: 2, a live recording (a
+    /// header with ``engineConfiguration``, and the lines of ``RecordedEvent``). A log that
+    /// carries only inputs is written as version 1, which older readers read too.
+    public static let currentVersion = 2
 
     /// Format version of the log. Readers refuse versions newer than ``currentVersion``.
     public var version: Int
@@ -25,11 +27,25 @@ public struct SessionHeader: Sendable, Hashable {
     /// file without a time channel); `nil` for recorded timestamps.
     public var synthesizedTiming: SynthesizedTiming?
 
-    /// Creates a header for the current format version.
+    /// For a live recording: the version of the engine that recorded it (`InkEngine.version`).
+    public var engineVersion: String?
+    /// For a live recording: the configuration the engine ran with; a replay that checks
+    /// identity runs with it. `nil` for a log that is not a live recording.
+    public var engineConfiguration: InkEngineConfiguration?
+    /// For a live recording: the page's layout generation when recording began.
+    public var pageGeneration: UInt64?
+    /// For a live recording: whether region snapshots kept the page's element ids (`false`:
+    /// the app left them out).
+    public var elementIDs = true
+
+    /// Whether the log is a live recording (it names the engine's configuration).
+    public var isRecording: Bool { engineConfiguration != nil }
+
+    /// Creates a header (format version 1: a log of inputs).
     public init(
         canvas: CanvasSize, pageTransform: PageTransform? = nil, exercise: String? = nil,
         device: String? = nil, source: String? = nil, synthesizedTiming: SynthesizedTiming? = nil,
-        version: Int = SessionHeader.currentVersion
+        version: Int = 1
     ) {
         self.synthesizedTiming = synthesizedTiming
         self.version = version

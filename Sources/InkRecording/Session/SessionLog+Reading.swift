@@ -33,67 +33,6 @@ extension SessionLog {
     }
 }
 
-/// The tools of the touches down in a log, remembered so that their later events may omit
-/// `tool`: at most ``limit`` of them. A log whose touches begin and never end, each with a
-/// new id, would otherwise grow the map by one entry per touch; beyond the limit the touch
-/// that began longest ago is forgotten, and a later event of it without `tool` is read with
-/// the finger tool (the engine made room for such a touch long before, at its bound of
-/// active touches, so that event is refused and its samples counted refused anyway).
-package struct HeldTools: Sendable {
-    /// The most touches remembered.
-    package static let limit = 4_096
-    private var tools: [TouchID: (tool: ToolKind, serial: Int)] = [:]
-    /// The touches begun, oldest first, with the serial of their `began`; entries whose
-    /// touch ended (or began again) are skipped, and swept when they pile up.
-    private var order: [(touch: TouchID, serial: Int)] = []
-    private var orderStart = 0
-    private var serial = 0
-
-    package init() {}
-
-    /// The touches remembered.
-    package var count: Int { tools.count }
-    /// Whether a touch was ever forgotten at the limit (a writer then spells out the tool of
-    /// a touch it does not know, so that the reader cannot take an older tool for it).
-    package private(set) var hasForgotten = false
-
-    /// The tool of a touch down, if remembered.
-    package func tool(of touch: TouchID) -> ToolKind? { tools[touch]?.tool }
-
-    /// A touch began with `tool` (remembered as the newest, even if it was known).
-    package mutating func began(_ touch: TouchID, tool: ToolKind) {
-        tools[touch] = nil
-        remember(touch, tool: tool)
-    }
-
-    /// Remembers a touch's tool: a touch already known keeps its place, a new one is the
-    /// newest (and may make the oldest be forgotten).
-    package mutating func remember(_ touch: TouchID, tool: ToolKind) {
-        if tools[touch] != nil {
-            tools[touch]!.tool = tool
-            return
-        }
-        serial += 1
-        tools[touch] = (tool, serial)
-        order.append((touch, serial))
-        while tools.count > Self.limit, orderStart < order.count {
-            let oldest = order[orderStart]
-            orderStart += 1
-            if tools[oldest.touch]?.serial == oldest.serial {
-                tools[oldest.touch] = nil
-                hasForgotten = true
-            }
-        }
-        if order.count - orderStart > 2 * Self.limit || orderStart > Self.limit {
-            order = order[orderStart...].filter { tools[$0.touch]?.serial == $0.serial }
-            orderStart = 0
-        }
-    }
-
-    /// A touch ended or was cancelled: its tool is forgotten.
-    package mutating func ended(_ touch: TouchID) { tools[touch] = nil }
-}
-
 /// Reads a session log line by line (the state between lines of ``SessionLog/parse(_:file:)``).
 package struct SessionLogLineReader {
     let file: String?
@@ -101,6 +40,8 @@ package struct SessionLogLineReader {
     private var failure: SessionLogError?
     private var lastTime = -Double.infinity
     private var sawHeader = false
+    /// Whether the header is a live recording's.
+    private var isRecording = false
     private var tools = HeldTools()
 
     package init(file: String?) { self.file = file }
@@ -163,7 +104,9 @@ package struct SessionLogLineReader {
             }
             if !sawHeader {
                 sawHeader = true
-                return .header(try header(from: value, line: number))
+                let header = try header(from: value, line: number)
+                isRecording = header.isRecording
+                return .header(header)
             }
             let event = try event(from: value, line: number)
             guard event.time >= lastTime else {
@@ -234,12 +177,12 @@ package struct SessionLogLineReader {
         return SessionLogReadResult(log: log, failure: failure)
     }
 
-    private func error(_ line: Int, _ reason: SessionLogError.Reason) -> SessionLogError {
+    func error(_ line: Int, _ reason: SessionLogError.Reason) -> SessionLogError {
         SessionLogError(file: file, line: line, reason: reason)
     }
 
     /// Runs a field-reading body, turning its shape error into a located log error.
-    private func fields<T>(_ line: Int, _ body: () throws(JSONShapeError) -> T) throws(SessionLogError) -> T {
+    func fields<T>(_ line: Int, _ body: () throws(JSONShapeError) -> T) throws(SessionLogError) -> T {
         do { return try body() } catch { throw self.error(line, .invalidField(field: error.field, message: error.message)) }
     }
 
@@ -270,10 +213,12 @@ package struct SessionLogLineReader {
                     throw JSONShapeError(field: "synthesized_timing", message: "sample_rate must be positive and stroke_gap not negative")
                 }
             }
-            return SessionHeader(
+            var header = SessionHeader(
                 canvas: size, pageTransform: transform, exercise: try object.optionalString("exercise"),
                 device: try object.optionalString("device"), source: try object.optionalString("source"),
                 synthesizedTiming: timing, version: Int(version))
+            try Self.readRecorder(object, into: &header)
+            return header
         }
     }
 
@@ -290,6 +235,9 @@ package struct SessionLogLineReader {
             case .began: tools.began(event.touch, tool: event.samples.first?.tool ?? .finger)
             case .ended, .cancelled: tools.ended(event.touch)
             case .moved: break
+            }
+            if try fields(line, { () throws(JSONShapeError) in try object.optionalBool("native_page") }) == true {
+                return .recorded(.nativePageTouch(event), time: time)
             }
             return .touch(event, time: time)
         case "update":
@@ -322,7 +270,8 @@ package struct SessionLogLineReader {
                                                regions: regions), time: time)
             }
         default:
-            throw error(line, .unknownKind(kind))
+            guard let recorded = try recordedEvent(kind, object, line: line) else { throw error(line, .unknownKind(kind)) }
+            return .recorded(recorded, time: time)
         }
     }
 
@@ -356,7 +305,9 @@ package struct SessionLogLineReader {
             if let force = sample.force, !(0...1).contains(force) {
                 throw JSONShapeError(field: s.fieldPath("force"), message: "must be within 0...1, found \(JSONValue.format(force))")
             }
-            guard sample.timestamp <= time + 1e-9 else {
+            // A live recording's `t` is when the engine took the event, on the front end's
+            // clock; the platform may stamp a sample a little later.
+            guard sample.timestamp <= time + 1e-9 || isRecording else {
                 throw JSONShapeError(field: s.fieldPath("t"), message: "sample time \(JSONValue.format(sample.timestamp)) is after the event's time \(JSONValue.format(time))")
             }
             samples.append(sample)

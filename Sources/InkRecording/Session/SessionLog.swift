@@ -52,7 +52,10 @@ public struct SessionLog: Sendable, Hashable {
     /// The number of real samples in all touch events.
     public var sampleCount: Int {
         events.reduce(0) { count, event in
-            if case let .touch(touch, _) = event { return count + touch.samples.count }
+            switch event {
+            case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _): return count + touch.samples.count
+            default: break
+            }
             return count
         }
     }

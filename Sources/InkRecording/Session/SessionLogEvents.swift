@@ -103,7 +103,10 @@ public struct SessionLogEvents {
     }
 
     private mutating func count(_ event: SessionEvent) {
-        if case let .touch(touch, _) = event { samples += touch.samples.count }
+        switch event {
+        case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _): samples += touch.samples.count
+        default: break
+        }
     }
 
     /// The next line of the file, split and capped; `nil` at the end or on a fault.

@@ -47,10 +47,13 @@ public struct SessionLogWriter {
                 file: path, message: "event \(eventCount + 1) at \(event.time) s is earlier than the one before it (\(lastTime) s)")
         }
         lastTime = event.time
-        SessionLog.eventObject(event, tools: &tools).write(to: &pending)
+        SessionLog.writeEvent(event, tools: &tools, to: &pending)
         pending += "\n"
         eventCount += 1
-        if case let .touch(touch, _) = event { sampleCount += touch.samples.count }
+        switch event {
+        case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _): sampleCount += touch.samples.count
+        default: break
+        }
         if pending.utf8.count >= 1 << 16 { try flush() }
     }
 

@@ -64,7 +64,9 @@ public struct LogPlayer {
                 break
             }
             switch event {
-            case let .touch(touch, time):
+            case let .touch(touch, time), let .recorded(.nativePageTouch(touch), time):
+                // A recording's touch routed to the page is played as a touch: the overlay's
+                // input shape routes it again.
                 let due = start + (time - origin) / speed
                 if due > GTK.now { GTK.spin(timeout: due - GTK.now + 1) { GTK.now >= due } }
                 played.worstLag = max(played.worstLag, GTK.now - due)
@@ -73,6 +75,8 @@ public struct LogPlayer {
                 played.updatesSkipped += 1
             case .answer, .regions:
                 break  // the real page answers
+            case .recorded:
+                break  // a recording's answers, layout changes and decisions: the real page and engine make their own
             }
         }
         GTK.spin(timeout: 5) { window.engine.waitingQuestions == 0 || window.closeRequested }

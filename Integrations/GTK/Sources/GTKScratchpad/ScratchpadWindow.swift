@@ -58,6 +58,11 @@ public final class ScratchpadWindow {
         /// Seconds every message from the page is held before the engine takes it: a slower
         /// page, for measuring what a user sees at a given page latency. Default 0.
         public var pageMessageDelay: Double = 0
+        /// Records the session (what the engine took and decided) for `ink-replay verify`,
+        /// through its sink; `nil`, the default, records nothing. The window begins it with
+        /// its engine, feeds it every input in the order the engine takes them, and flushes
+        /// it in ``ScratchpadWindow/finish()``.
+        public var recorder: SessionRecorder?
 
         /// Settings for a `width` × `height` page. The default configuration routes at
         /// touch-down, as an iPad app must (``TouchRouting/decideAtTouchDown``).
@@ -130,6 +135,8 @@ public final class ScratchpadWindow {
     private var hoverAskedAt = -Double.infinity
     private var overlay: UnsafeMutablePointer<GtkWidget>
     private var events: [EngineEvent] = []
+    /// Records what the engine takes and decides, when the options asked for it.
+    private var recorder: SessionRecorder?
     /// The input shape must be computed again (a snapshot, a layout change, freshness ran out).
     private var shapeDirty = true
     private var shapeTimer: guint = 0
@@ -171,6 +178,10 @@ public final class ScratchpadWindow {
         routing = options.configuration.routing
         pageMessageDelay = options.pageMessageDelay.isFinite ? max(0, options.pageMessageDelay) : 0
         keepsOutcomes = options.keepsOutcomes
+        if var recorder = options.recorder {
+            recorder.begin(engine)
+            self.recorder = recorder
+        }
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
         gtk_window_set_title(cast(window), "ScratchpadInk")
@@ -424,7 +435,10 @@ public final class ScratchpadWindow {
         defer { processing = false }
         var next = 0
         while next < waiting.count {
-            engine.take(waiting[next], now: max(GTK.now, engine.now), into: &events)
+            let now = max(GTK.now, engine.now)
+            let start = events.count
+            engine.take(waiting[next], now: now, into: &events)
+            recorder?.record(waiting[next], at: now, events: events[start...])
             next += 1
             carryOut()
         }
@@ -802,13 +816,16 @@ public final class ScratchpadWindow {
         deliver(.tick)
         if !processing {
             processing = true
+            let start = events.count
             engine.finish(into: &events)
+            recorder?.recordFinish(at: engine.now, events: events[start...])
             carryOut()
             processing = false
             takeWaiting()  // what finishing queued (nothing waits for a decision any more)
         }
         if timer != 0 { g_source_remove(timer) }
         timer = 0
+        recorder?.flush()
         let open = audit.close()
         if keepsOutcomes { outcomes.append(contentsOf: open) }
         return report
@@ -827,7 +844,8 @@ public final class ScratchpadWindow {
                                 bridge: engine.bridgeMetrics, roundTrips: roundTrips, pageEventsDispatched: pageEventsDispatched,
                                 refusals: refusals, refusedInputs: audit.refusedInputs, refusedMessages: refusedMessages,
                                 strokes: ink.strokes.count, replays: replaysSent, replayedEvents: replayedEvents,
-                                verificationFailures: failures)
+                                verificationFailures: failures, recordedLines: recorder?.linesWritten ?? 0,
+                                recordingDroppedLines: recorder?.droppedLines ?? 0)
     }
 
     /// A PNG of the window as it is on screen: the page with the ink over it; `nil` once
@@ -876,6 +894,11 @@ public struct ScratchpadReport: Sendable {
     /// that every touch handed to the web view was ended or cancelled there. Empty when it
     /// verifies.
     public var verificationFailures: [String]
+    /// Lines the recorder's sink took, when the window records (``ScratchpadWindow/Options/recorder``).
+    public var recordedLines = 0
+    /// Lines the recorder left out because its sink was behind (written into the recording
+    /// as a `dropped` line; `verify` then claims no identity over it).
+    public var recordingDroppedLines = 0
 
     /// Samples of refused touch events, from the engine's ledger.
     public var refusedSamples: Int { ledger.refused }

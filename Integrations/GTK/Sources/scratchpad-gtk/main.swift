@@ -1,7 +1,7 @@
 // scratchpad-gtk: the native GTK front end over a WebKitGTK page, and its tools.
 //
 //   scratchpad-gtk [PAGE.html] [--routing touch-down|hand-over] [--cache on|off] [--replay LOG.jsonl [--speed X]]
-//                  [--screenshot OUT.png]
+//                  [--screenshot OUT.png] [--record SESSION.jsonl]
 //   scratchpad-gtk round-trips [PAGE.html] [--count N]
 //   scratchpad-gtk latency [--trials N] [--out FILE.md]
 //
@@ -13,6 +13,10 @@
 // window is closed (draw with a mouse, a pen or a touchscreen), then prints the audit. With
 // --replay it plays the log into the window at its recorded pace, prints what happened and
 // exits: 0 when every sample was accounted for and the audit found nothing, 1 otherwise.
+// With --record it also records the session (what the engine took and decided: every sample,
+// the page's answers and regions, each touch's decision) through the engine's recorder to
+// SESSION.jsonl (streamed beside it, renamed into place when the window finishes);
+// `ink-replay verify SESSION.jsonl` replays it and checks every decision and the ink.
 //
 // round-trips asks the same questions of the page in WebKitGTK and in headless Chromium,
 // interleaved, in one run, and prints each engine's round-trip percentiles.
@@ -40,7 +44,7 @@ struct UsageError: Error, CustomStringConvertible {
 
 let usage = """
     usage: scratchpad-gtk [PAGE.html] [--routing touch-down|hand-over] [--cache on|off] [--replay LOG.jsonl [--speed X]]
-                          [--screenshot OUT.png]
+                          [--screenshot OUT.png] [--record SESSION.jsonl]
            scratchpad-gtk round-trips [PAGE.html] [--count N]
            scratchpad-gtk latency [--trials N] [--out FILE.md]
     PAGE defaults to Fixtures/pages/blocks.html. Needs a display (on a server: xvfb-run -a scratchpad-gtk …).
@@ -103,8 +107,19 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
         return value
     } ?? 1
 
+    // The recording never replaces the page or the log it plays (the one output-file policy).
+    let recording = try arguments.options["record"].map { path in
+        do { return try RecordingFile(path: path, inputs: [url.path] + (arguments.options["replay"].map { [$0] } ?? [])) } catch {
+            throw UsageError(description: "--record: \(error)")
+        }
+    }
+    var options = ScratchpadWindow.Options(configuration: configuration, keepsOutcomes: log != nil)
+    if let recording {
+        options.recorder = SessionRecorder(canvasWidth: Double(options.width), canvasHeight: Double(options.height),
+                                           device: "scratchpad-gtk (WebKitGTK)", sink: { recording.offer($0) })
+    }
     try GTK.initialize()
-    let window = try ScratchpadWindow(options: .init(configuration: configuration, keepsOutcomes: log != nil))
+    let window = try ScratchpadWindow(options: options)
     try window.show(loading: url)
     if let log {
         var player = LogPlayer(speed: speed)
@@ -128,6 +143,11 @@ func runWindow(_ arguments: Arguments) throws -> Int32 {
         print("screenshot: \(path)")
     }
     print(summary(report))
+    if let recording {
+        do { try recording.commit() } catch { throw UsageError(description: "--record: \(error)") }
+        print("recorded: \(recording.path) (\(report.recordedLines) lines"
+            + (report.recordingDroppedLines > 0 ? "; \(report.recordingDroppedLines) left out: the sink fell behind)" : ")"))
+    }
     return report.isVerified ? 0 : 1
 }
 
@@ -195,7 +215,7 @@ do {
     if argv.first == "round-trips" {
         exit(try compareRoundTrips(try Arguments(argv.dropFirst(), known: ["count"])))
     }
-    exit(try runWindow(try Arguments(argv, known: ["cache", "replay", "speed", "screenshot"])))
+    exit(try runWindow(try Arguments(argv, known: ["routing", "cache", "replay", "speed", "screenshot", "record"])))
 } catch {
     FileHandle.standardError.write(Data("scratchpad-gtk: \(error)\n".utf8))
     exit(2)

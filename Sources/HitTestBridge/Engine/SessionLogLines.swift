@@ -1,0 +1,423 @@
+import InkCore
+
+/// The one encoder of session-log lines (docs/session-format.md): the recorder an app
+/// embeds (``SessionRecorder``) and the tooling's writers (InkRecording's `SessionLog`,
+/// `SessionLogWriter`) both write through it. Not public API.
+package enum SessionLogLines {
+    /// The format name every session log's header carries.
+    package static let formatName = "scratchpad-ink-session"
+    /// The version of a log that carries only inputs (touches, updates, answers, regions).
+    package static let plainVersion = 1
+    /// The version of a recording: a header with a `recorder` block, and the recorded
+    /// kinds (`decided`, `finished`, `page_answer`, `layout`, `send_failed`, `finish`,
+    /// `dropped`, touches with `native_page`). A version-1 reader refuses it up front.
+    package static let recordingVersion = 2
+
+    /// A header line's object.
+    package static func header(version: Int, canvasWidth: Double, canvasHeight: Double, transform: PageTransform?,
+                               exercise: String?, device: String?, source: String?,
+                               synthesizedTiming: (sampleRate: Double, strokeGap: Double)?,
+                               recorder: JSONObject?) -> JSONValue {
+        var object = JSONObject()
+        object.append("format", .string(formatName))
+        object.append("version", .number(Double(version)))
+        object.append("canvas", .object(JSONObject([("width", .number(canvasWidth)), ("height", .number(canvasHeight))])))
+        if let transform { object.append("page_transform", transformObject(transform)) }
+        object.append("exercise", ifPresent: exercise.map(JSONValue.string))
+        object.append("device", ifPresent: device.map(JSONValue.string))
+        object.append("source", ifPresent: source.map(JSONValue.string))
+        if let timing = synthesizedTiming {
+            object.append("synthesized_timing", .object(JSONObject([
+                ("sample_rate", .number(timing.sampleRate)), ("stroke_gap", .number(timing.strokeGap)),
+            ])))
+        }
+        if let recorder { object.append("recorder", .object(recorder)) }
+        return .object(object)
+    }
+
+    /// A page transform as headers and `layout` lines write it.
+    package static func transformObject(_ t: PageTransform) -> JSONValue {
+        .object(JSONObject([("scale", .number(t.scale)), ("offset_x", .number(t.offsetX)), ("offset_y", .number(t.offsetY))]))
+    }
+
+    /// Writes a `touch` line (without its newline) to `out`: the one line per platform event,
+    /// written straight into the text rather than through a `JSONValue` tree (a recorder
+    /// writes one per sample). `tools` remembers each touch's tool so that only a `began`
+    /// event (or a change) spells it out; a touch it no longer remembers (beyond
+    /// ``HeldTools/limit`` touches) gets its tool spelled out again. `nativePage`: the front
+    /// end routed the touch to the page at touch-down (`EngineInput.nativePageTouch`).
+    package static func writeTouch(_ touch: TouchEvent, time: Double, nativePage: Bool = false, tools: inout HeldTools,
+                                   to out: inout String) {
+        out += #"{"kind":"touch","t":"#
+        writeNumber(time, to: &out)
+        out += #","touch":"#
+        out += String(touch.touch.rawValue)
+        out += #","phase":""#
+        out += touch.phase.rawValue
+        out += "\""
+        let known = tools.tool(of: touch.touch)
+        let tool = touch.samples.first?.tool ?? known ?? .finger
+        if touch.phase == .began || tool != (known ?? .finger) || (known == nil && tools.hasForgotten) {
+            out += #","tool":""#
+            out += tool.rawValue
+            out += "\""
+        }
+        switch touch.phase {
+        case .began: tools.began(touch.touch, tool: tool)
+        case .ended, .cancelled: tools.ended(touch.touch)
+        case .moved: tools.remember(touch.touch, tool: tool)
+        }
+        if nativePage { out += #","native_page":true"# }
+        out += #","samples":["#
+        writeSamples(touch.samples, to: &out)
+        out += "]"
+        if !touch.predicted.isEmpty {
+            out += #","predicted":["#
+            writeSamples(touch.predicted, to: &out)
+            out += "]"
+        }
+        out += "}"
+    }
+
+    private static func writeSamples(_ samples: [TouchSample], to out: inout String) {
+        for (i, sample) in samples.enumerated() {
+            if i > 0 { out += "," }
+            out += #"{"t":"#
+            writeNumber(sample.timestamp, to: &out)
+            out += #","x":"#
+            writeNumber(sample.x, to: &out)
+            out += #","y":"#
+            writeNumber(sample.y, to: &out)
+            if let force = sample.force {
+                out += #","force":"#
+                writeNumber(force, to: &out)
+            }
+            if let altitude = sample.altitude {
+                out += #","altitude":"#
+                writeNumber(altitude, to: &out)
+            }
+            if let azimuth = sample.azimuth {
+                out += #","azimuth":"#
+                writeNumber(azimuth, to: &out)
+            }
+            if let index = sample.estimationUpdateIndex {
+                out += #","update_index":"#
+                out += String(index)
+            }
+            out += "}"
+        }
+    }
+
+    /// A number as ``JSONValue`` writes it (its text streamed into `out`, with no string of
+    /// its own to allocate).
+    private static func writeNumber(_ value: Double, to out: inout String) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            out += String(Int64(value))
+        } else if value.isFinite {
+            value.write(to: &out)
+        } else {
+            out += "null"
+        }
+    }
+
+    /// An `update` line.
+    package static func update(_ update: EstimatedPropertyUpdate, time: Double) -> JSONValue {
+        var object = JSONObject()
+        object.append("kind", .string("update"))
+        object.append("t", .number(time))
+        object.append("touch", .number(Double(update.touch.rawValue)))
+        object.append("update_index", .number(Double(update.updateIndex)))
+        object.append("force", ifPresent: update.force.map(JSONValue.number))
+        object.append("altitude", ifPresent: update.altitude.map(JSONValue.number))
+        object.append("azimuth", ifPresent: update.azimuth.map(JSONValue.number))
+        if !update.isFinal { object.append("final", .bool(false)) }
+        return .object(object)
+    }
+
+    /// An `answer` line: the page's answer by touch (a recorded answer).
+    package static func answer(touch: TouchID, verdict: HitTestVerdict, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("answer")), ("t", .number(time)), ("touch", .number(Double(touch.rawValue))),
+                            ("verdict", .string(verdict.rawValue))]))
+    }
+
+    /// A `regions` line; `elementIDs: false` leaves the regions' element ids out.
+    package static func regions(_ snapshot: RegionSnapshot, time: Double, elementIDs: Bool = true) -> JSONValue {
+        var object = JSONObject()
+        object.append("kind", .string("regions"))
+        object.append("t", .number(time))
+        object.append("generation", .number(Double(snapshot.generation)))
+        object.append("max_age", ifPresent: snapshot.maxAge.map(JSONValue.number))
+        object.append("regions", .array(snapshot.regions.map { region in
+            var r = JSONObject([("x", .number(region.x)), ("y", .number(region.y)),
+                                ("width", .number(region.width)), ("height", .number(region.height))])
+            if elementIDs { r.append("element", ifPresent: region.element.map(JSONValue.string)) }
+            return .object(r)
+        }))
+        return .object(object)
+    }
+
+    /// A sample as the session log writes it (the host protocol uses the same form).
+    package static func sample(_ sample: TouchSample) -> JSONValue {
+        var object = JSONObject([("t", .number(sample.timestamp)), ("x", .number(sample.x)), ("y", .number(sample.y))])
+        object.append("force", ifPresent: sample.force.map(JSONValue.number))
+        object.append("altitude", ifPresent: sample.altitude.map(JSONValue.number))
+        object.append("azimuth", ifPresent: sample.azimuth.map(JSONValue.number))
+        object.append("update_index", ifPresent: sample.estimationUpdateIndex.map { .number(Double($0)) })
+        return .object(object)
+    }
+
+    // MARK: - The recorded kinds (version 2)
+
+    /// A `page_answer` line: the page's answer to the `roundTrip`-th round trip of the
+    /// session (0-based, in the order the engine sent them; `nil`: a round trip the engine
+    /// never sent, or one the recorder no longer remembers).
+    package static func pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("page_answer")), ("t", .number(time)),
+                            ("round_trip", roundTrip.map { .number(Double($0)) } ?? .null),
+                            ("verdict", .string(verdict.rawValue)), ("generation", .number(Double(generation)))]))
+    }
+
+    /// A `layout` line: the page's transform changed.
+    package static func layout(_ transform: PageTransform, generation: UInt64?, time: Double) -> JSONValue {
+        var object = JSONObject([("kind", .string("layout")), ("t", .number(time)), ("page_transform", transformObject(transform))])
+        object.append("generation", ifPresent: generation.map { .number(Double($0)) })
+        return .object(object)
+    }
+
+    /// A `send_failed` line: the transport could not send the `roundTrip`-th round trip.
+    package static func sendFailed(roundTrip: Int, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("send_failed")), ("t", .number(time)), ("round_trip", .number(Double(roundTrip)))]))
+    }
+
+    /// A `finish` line: the front end settled every undecided touch by the fallback.
+    package static func finish(time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("finish")), ("t", .number(time))]))
+    }
+
+    /// A `decided` line: the live engine decided a touch (`at`: the engine's time of the
+    /// decision, which a deadline may put before `t`).
+    package static func decided(touch: EngineTouch, owner: HitTestVerdict, reason: DecisionReason, at: Double, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("decided")), ("t", .number(time)), ("touch", .number(Double(touch.platform))),
+                            ("engine", .number(Double(touch.engine.rawValue))), ("owner", .string(owner.rawValue)),
+                            ("reason", .string(reason.rawValue)), ("at", .number(at))]))
+    }
+
+    /// A `finished` line: where a touch's samples went, live, and a digest of its ink.
+    package static func finished(touch: EngineTouch, ledger: SampleLedger, ink: String, at: Double, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("finished")), ("t", .number(time)), ("touch", .number(Double(touch.platform))),
+                            ("engine", .number(Double(touch.engine.rawValue))),
+                            ("received", .number(Double(ledger.received))), ("inked", .number(Double(ledger.inked))),
+                            ("released", .number(Double(ledger.released))), ("cancelled", .number(Double(ledger.cancelled))),
+                            ("ink", .string(ink)), ("at", .number(at))]))
+    }
+
+    /// A `dropped` line: the sink fell behind and the recorder left out `lines` lines
+    /// (carrying `samples` touch samples), recorded between `from` and `to`.
+    package static func dropped(lines: Int, samples: Int, from: Double, to: Double, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("dropped")), ("t", .number(time)), ("lines", .number(Double(lines))),
+                            ("samples", .number(Double(samples))), ("from", .number(from)), ("to", .number(to))]))
+    }
+
+    // MARK: - The configuration in the header
+
+    /// The engine's configuration as a recording's header names it.
+    package static func configuration(_ c: InkEngineConfiguration) -> JSONValue {
+        let limits = c.limits
+        return .object(JSONObject([
+            ("decision_timeout", .number(c.decisionTimeout)), ("fallback", .string(c.fallback.rawValue)),
+            ("pencil_only", .bool(c.pencilOnly)), ("gesture_window", .number(c.gestureWindow)),
+            ("region_cache", .bool(c.useRegionCache)), ("speculative_ink", .bool(c.speculativeInk)),
+            ("speculation_margin", .number(c.speculationMargin)), ("share_radius", .number(c.shareRadius)),
+            ("default_region_max_age", .number(c.defaultRegionMaxAge)), ("routing", .string(c.routing.rawValue)),
+            ("limits", .object(JSONObject([
+                ("queued_samples_per_touch", .number(Double(limits.queuedSamplesPerTouch))),
+                ("active_touches", .number(Double(limits.activeTouches))), ("bound_fallback", .string(limits.boundFallback.rawValue)),
+                ("message_bytes", .number(Double(limits.messageBytes))), ("regions", .number(Double(limits.regions))),
+                ("round_trips_in_flight", .number(Double(limits.roundTripsInFlight))),
+            ]))),
+        ]))
+    }
+
+    /// Reads a configuration written by ``configuration(_:)``; a field left out keeps its
+    /// default.
+    package static func configuration(from object: JSONFieldReader) throws(JSONShapeError) -> InkEngineConfiguration {
+        var c = InkEngineConfiguration()
+        func seconds(_ key: String) throws(JSONShapeError) -> Double? {
+            guard let value = try object.optionalDouble(key) else { return nil }
+            guard value >= 0 else { throw JSONShapeError(field: object.fieldPath(key), message: "must not be negative") }
+            return value
+        }
+        if let v = try seconds("decision_timeout") { c.decisionTimeout = v }
+        if object.has("fallback") { c.fallback = try object.choice("fallback", as: HitTestVerdict.self) }
+        if let v = try object.optionalBool("pencil_only") { c.pencilOnly = v }
+        if let v = try seconds("gesture_window") { c.gestureWindow = v }
+        if let v = try object.optionalBool("region_cache") { c.useRegionCache = v }
+        if let v = try object.optionalBool("speculative_ink") { c.speculativeInk = v }
+        if let v = try seconds("speculation_margin") { c.speculationMargin = v }
+        if let v = try seconds("share_radius") { c.shareRadius = v }
+        if let v = try seconds("default_region_max_age") { c.defaultRegionMaxAge = v }
+        if object.has("routing") { c.routing = try object.choice("routing", as: TouchRouting.self) }
+        if let l = try object.optionalNested("limits") {
+            func count(_ key: String) throws(JSONShapeError) -> Int? {
+                guard let value = try l.optionalUnsigned(key) else { return nil }
+                guard value >= 1, value <= UInt64(Int32.max) else { throw JSONShapeError(field: l.fieldPath(key), message: "must be 1 to 2147483647") }
+                return Int(value)
+            }
+            if let v = try count("queued_samples_per_touch") { c.limits.queuedSamplesPerTouch = v }
+            if let v = try count("active_touches") { c.limits.activeTouches = v }
+            if l.has("bound_fallback") { c.limits.boundFallback = try l.choice("bound_fallback", as: HitTestVerdict.self) }
+            if let v = try count("message_bytes") { c.limits.messageBytes = v }
+            if let v = try count("regions") { c.limits.regions = v }
+            if let v = try count("round_trips_in_flight") { c.limits.roundTripsInFlight = v }
+        }
+        return c
+    }
+}
+
+/// A digest of one touch's ink: every sample committed to its stroke (time, position,
+/// force, altitude, azimuth, bit for bit), every refinement, every retraction and its end,
+/// in order. The stroke geometry (and so every stable segment a renderer draws) is a pure
+/// function of that sequence, so two runs with equal digests drew the same ink. FNV-1a, 64
+/// bits: a check of identity, not a security measure.
+package struct InkDigest: Sendable, Hashable {
+    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// Ink samples taken in.
+    package private(set) var samples = 0
+
+    package init() {}
+
+    /// 16 lowercase hex digits.
+    package var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private mutating func mix(_ word: UInt64) {
+        var word = word
+        for _ in 0..<8 {
+            value = (value ^ (word & 0xFF)) &* 0x0000_0100_0000_01B3
+            word >>= 8
+        }
+    }
+
+    private mutating func mix(_ sample: TouchSample) {
+        mix(sample.timestamp.bitPattern)
+        mix(sample.x.bitPattern)
+        mix(sample.y.bitPattern)
+        mix(sample.force?.bitPattern ?? 0x7FF8_DEAD_0000_0001)
+        mix(sample.altitude?.bitPattern ?? 0x7FF8_DEAD_0000_0002)
+        mix(sample.azimuth?.bitPattern ?? 0x7FF8_DEAD_0000_0003)
+    }
+
+    /// Takes an ink action of the touch in; other actions change nothing.
+    package mutating func take(_ action: RouterAction) {
+        switch action {
+        case let .ink(_, sample):
+            mix(1)
+            mix(sample)
+            samples += 1
+        case let .refineInk(_, index, sample):
+            mix(2)
+            mix(UInt64(truncatingIfNeeded: index))
+            mix(sample)
+        case .retractInk:
+            mix(3)
+        case .endInk:
+            mix(4)
+        default:
+            break
+        }
+    }
+}
+
+/// The ink digests of the touches a run has not finished, folded from its event stream:
+/// what the recorder writes into `finished` lines and what the identity replay compares.
+/// Holds one entry per unfinished touch the engine tracks.
+package struct InkDigests: Sendable {
+    private var open: [TouchID: InkDigest] = [:]
+
+    package init() {}
+
+    /// Touches with a digest in progress.
+    package var count: Int { open.count }
+
+    /// Folds one action in; returns the touch's digest when the action finished it.
+    package mutating func take(_ action: RouterAction) -> InkDigest? {
+        switch action {
+        case .ink, .retractInk, .endInk:
+            open[action.touch, default: InkDigest()].take(action)
+            return nil
+        case .refineInk:
+            // A refinement after the touch finished (force refined after lift) is not in
+            // its digest: the digest was written when the touch finished.
+            if open[action.touch] != nil { open[action.touch]!.take(action) }
+            return nil
+        case let .touchFinished(touch, _):
+            return open.removeValue(forKey: touch) ?? InkDigest()
+        default:
+            return nil
+        }
+    }
+}
+
+/// The tools of the touches down in a log, remembered so that their later events may omit
+/// `tool`: at most ``limit`` of them. A log whose touches begin and never end, each with a
+/// new id, would otherwise grow the map by one entry per touch; beyond the limit the touch
+/// that began longest ago is forgotten, and a later event of it without `tool` is read with
+/// the finger tool (the engine made room for such a touch long before, at its bound of
+/// active touches, so that event is refused and its samples counted refused anyway).
+package struct HeldTools: Sendable {
+    /// The most touches remembered.
+    package static let limit = 4_096
+    private var tools: [TouchID: (tool: ToolKind, serial: Int)] = [:]
+    /// The touches begun, oldest first, with the serial of their `began`; entries whose
+    /// touch ended (or began again) are skipped, and swept when they pile up.
+    private var order: [(touch: TouchID, serial: Int)] = []
+    private var orderStart = 0
+    private var serial = 0
+
+    package init() {}
+
+    /// The touches remembered.
+    package var count: Int { tools.count }
+    /// Whether a touch was ever forgotten at the limit (a writer then spells out the tool of
+    /// a touch it does not know, so that the reader cannot take an older tool for it).
+    package private(set) var hasForgotten = false
+
+    /// The tool of a touch down, if remembered.
+    package func tool(of touch: TouchID) -> ToolKind? { tools[touch]?.tool }
+
+    /// A touch began with `tool` (remembered as the newest, even if it was known).
+    package mutating func began(_ touch: TouchID, tool: ToolKind) {
+        tools[touch] = nil
+        remember(touch, tool: tool)
+    }
+
+    /// Remembers a touch's tool: a touch already known keeps its place, a new one is the
+    /// newest (and may make the oldest be forgotten).
+    package mutating func remember(_ touch: TouchID, tool: ToolKind) {
+        if tools[touch] != nil {
+            tools[touch]!.tool = tool
+            return
+        }
+        serial += 1
+        tools[touch] = (tool, serial)
+        order.append((touch, serial))
+        while tools.count > Self.limit, orderStart < order.count {
+            let oldest = order[orderStart]
+            orderStart += 1
+            if tools[oldest.touch]?.serial == oldest.serial {
+                tools[oldest.touch] = nil
+                hasForgotten = true
+            }
+        }
+        if order.count - orderStart > 2 * Self.limit || orderStart > Self.limit {
+            order = order[orderStart...].filter { tools[$0.touch]?.serial == $0.serial }
+            orderStart = 0
+        }
+    }
+
+    /// A touch ended or was cancelled: its tool is forgotten.
+    package mutating func ended(_ touch: TouchID) { tools[touch] = nil }
+}
+

@@ -1,0 +1,281 @@
+import InkCore
+
+/// Records a live session as session-log lines (docs/session-format.md, version 2) and hands
+/// them to a sink the app owns: what ``InkEngine`` took (touches, native page touches,
+/// estimated updates, the page's answers and region snapshots, layout changes) and what it
+/// decided (each touch's owner and reason, where its samples went, a digest of its ink), under
+/// a header naming the engine's version and configuration. `ink-replay verify` replays such a
+/// recording and checks that every touch is decided and inked the same way.
+///
+/// It does no file I/O and never blocks: it encodes each line into a buffer of at most
+/// `budgetBytes` and offers the buffer to the sink (a closure that must return at once) when
+/// it holds `chunkBytes` or more, and on ``flush()``. A sink that returns `false` is behind:
+/// the buffer is offered again later. When a line does not fit the budget it is dropped and
+/// counted; the first line the sink takes after a gap is a `dropped` line saying how many lines
+/// (and samples) are missing and when, so that a replay claims no identity over it.
+///
+/// A recording holds handwriting (every sample: position, time, force, tilt), times, the
+/// page's interactive rectangles and, unless `elementIDs` is `false`, the element ids the page
+/// script reports; never page text. Where the lines go is the app's decision.
+///
+/// Drive it beside the engine, on the same thread or actor (``InkSession`` does, when given
+/// one):
+///
+/// ```swift
+/// var recorder = SessionRecorder(canvasWidth: 1024, canvasHeight: 768) { bytes in
+///     writer.offer(bytes)          // returns at once: false when it is behind
+/// }
+/// recorder.begin(engine)           // the header: engine version, configuration, transform
+/// let start = events.count
+/// engine.take(input, now: now, into: &events)
+/// recorder.record(input, at: now, events: events[start...])
+/// // … at the end:
+/// recorder.recordFinish(at: engine.now, events: [])  // only if the front end called engine.finish
+/// recorder.flush()
+/// ```
+public struct SessionRecorder: Sendable {
+    private let sink: @Sendable ([UInt8]) -> Bool
+    private let canvas: (width: Double, height: Double)
+    private let exercise: String?
+    private let device: String?
+    private let elementIDs: Bool
+    private let budget: Int
+    private let chunk: Int
+    private var buffer: [UInt8] = []
+    private var line = ""
+    private var begun = false
+    private var tools = HeldTools()
+    private var digests = InkDigests()
+    /// The round trips sent, by token: their 0-based order in the session (the last
+    /// ``roundTripMemory`` only).
+    private var roundTrips: [QueryToken: Int] = [:]
+    private var roundTripOrder: [QueryToken] = []
+    private var roundTripStart = 0
+    private var nextRoundTrip = 0
+    /// The drops not yet reported in a `dropped` line.
+    private var gap: (lines: Int, samples: Int, from: Double, to: Double)?
+
+    /// How many round trips the recorder remembers, to name the one a page answer is for.
+    static let roundTripMemory = 4_096
+
+    /// Lines the recorder left out because the sink was behind, over the whole session.
+    public private(set) var droppedLines = 0
+    /// Touch samples in the lines left out.
+    public private(set) var droppedSamples = 0
+    /// Lines the sink has taken.
+    public private(set) var linesWritten = 0
+    /// Bytes held, waiting for the sink.
+    public var bufferedBytes: Int { buffer.count }
+    private var linesBuffered = 0
+
+    /// Creates a recorder; it writes nothing until ``begin(_:)``.
+    /// - Parameters:
+    ///   - canvasWidth: The canvas's width in canvas points (> 0), for the header.
+    ///   - canvasHeight: The canvas's height in canvas points (> 0).
+    ///   - exercise: An identifier path of the exercise under the canvas, for the header.
+    ///   - device: Free text about the device, for the header.
+    ///   - elementIDs: Whether region snapshots keep the page's element ids (`false` leaves
+    ///     them out: the recording then holds rectangles only).
+    ///   - budgetBytes: The most bytes held for the sink (default 1 MiB, at least 64 KiB); a
+    ///     line that does not fit is dropped and counted.
+    ///   - chunkBytes: The sink is offered the buffer once it holds this many bytes (default
+    ///     16 KiB), and on ``flush()``.
+    ///   - sink: Takes a piece of the log (whole lines, each ending with a newline) and returns
+    ///     `true`, or returns `false` at once when it cannot take it now (the same bytes, and
+    ///     more, are offered again later). Called on the recorder's caller's thread.
+    public init(canvasWidth: Double, canvasHeight: Double, exercise: String? = nil, device: String? = nil,
+                elementIDs: Bool = true, budgetBytes: Int = 1 << 20, chunkBytes: Int = 16 << 10,
+                sink: @escaping @Sendable (_ lines: [UInt8]) -> Bool) {
+        canvas = (canvasWidth > 0 && canvasWidth.isFinite ? canvasWidth : 1, canvasHeight > 0 && canvasHeight.isFinite ? canvasHeight : 1)
+        self.exercise = exercise
+        self.device = device
+        self.elementIDs = elementIDs
+        budget = max(budgetBytes, 64 << 10)
+        chunk = min(max(chunkBytes, 1), budget)
+        self.sink = sink
+    }
+
+    /// Whether nothing was left out so far.
+    public var isComplete: Bool { droppedLines == 0 }
+
+    /// Writes the header from the engine's state before its first input: its version, its
+    /// configuration, its page transform and layout generation. Call it once, before the
+    /// first ``record(_:at:events:)``; a second call does nothing.
+    public mutating func begin(_ engine: InkEngine) {
+        guard !begun else { return }
+        begun = true
+        var recorder = JSONObject()
+        recorder.append("engine", .string(InkEngine.version))
+        recorder.append("configuration", SessionLogLines.configuration(engine.configuration))
+        recorder.append("page_generation", .number(Double(engine.pageGeneration)))
+        recorder.append("element_ids", .bool(elementIDs))
+        let transform = engine.pageTransform
+        write(SessionLogLines.header(version: SessionLogLines.recordingVersion, canvasWidth: canvas.width, canvasHeight: canvas.height,
+                                     transform: transform == .identity ? nil : transform, exercise: exercise, device: device,
+                                     source: "recorded live by SessionRecorder", synthesizedTiming: nil, recorder: recorder),
+              time: -.infinity, samples: 0)
+    }
+
+    /// Records one input the engine took at `time` (the `now` given to ``InkEngine/take(_:now:into:)-(EngineInput,_,_)``)
+    /// and the events it appended for it: the input's line (unless it was refused, or is a
+    /// tick), then a `decided` line per decision and a `finished` line per finished touch.
+    /// Before ``begin(_:)`` it records nothing and counts the input as dropped.
+    public mutating func record(_ input: EngineInput, at time: Double, events: some Collection<EngineEvent>) {
+        guard begun else {
+            drop(samples: input.sampleCount, time: time)
+            return
+        }
+        var refused = false
+        var page: (PageMessage?, ReceiveOutcome?)?
+        // Decisions a deadline made before the input are written after it, at its time (a
+        // line's `t` never goes back); `at` keeps when they happened.
+        for event in events {
+            switch event.kind {
+            case .refused: refused = true
+            case let .pageMessage(message, outcome): page = (message, outcome)
+            case let .send(request, _): noteRoundTrip(request.token)
+            default: break
+            }
+        }
+        if !refused {
+            switch input {
+            case .tick:
+                break
+            case let .touch(event):
+                writeTouch(event, nativePage: false, time: time)
+            case let .nativePageTouch(event):
+                writeTouch(event, nativePage: true, time: time)
+            case let .update(update):
+                write(SessionLogLines.update(update, time: time), time: time, samples: 0)
+            case .pageMessage, .decodedPageMessage:
+                recordPage(page, time: time)
+            case let .recordedAnswer(touch, verdict):
+                write(SessionLogLines.answer(touch: touch, verdict: verdict, time: time), time: time, samples: 0)
+            case let .layout(transform, generation):
+                write(SessionLogLines.layout(transform, generation: generation, time: time), time: time, samples: 0)
+            case let .sendFailed(token):
+                if let order = roundTrips[token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
+            }
+        }
+        recordDecisions(events, time: time)
+    }
+
+    /// Records that the front end called ``InkEngine/finish(into:)`` at `time` (the engine's
+    /// `now`), and the events it appended: a replay settles the same touches at the same point.
+    public mutating func recordFinish(at time: Double, events: some Collection<EngineEvent>) {
+        guard begun, time.isFinite else { return }   // an engine given no input has nothing to settle
+        write(SessionLogLines.finish(time: time), time: time, samples: 0)
+        recordDecisions(events, time: time)
+    }
+
+    /// Offers everything held to the sink now. Returns `true` when the sink took it (nothing
+    /// is held), `false` when it is behind.
+    @discardableResult
+    public mutating func flush() -> Bool {
+        guard !buffer.isEmpty else { return true }
+        guard sink(buffer) else { return false }
+        buffer.removeAll(keepingCapacity: buffer.capacity <= chunk * 2)
+        linesWritten += linesBuffered
+        linesBuffered = 0
+        return true
+    }
+
+    // MARK: - Private
+
+    private mutating func recordDecisions(_ events: some Collection<EngineEvent>, time: Double) {
+        for event in events {
+            guard case let .action(action) = event.kind else { continue }
+            let digest = digests.take(action)
+            guard let touch = event.touch else { continue }
+            switch action {
+            case let .decided(_, owner, reason):
+                write(SessionLogLines.decided(touch: touch, owner: owner, reason: reason, at: event.time, time: time), time: time, samples: 0)
+            case let .touchFinished(_, ledger):
+                write(SessionLogLines.finished(touch: touch, ledger: ledger, ink: (digest ?? InkDigest()).hex, at: event.time, time: time),
+                      time: time, samples: 0)
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func recordPage(_ page: (PageMessage?, ReceiveOutcome?)?, time: Double) {
+        guard let (message, outcome) = page, let message else { return }   // refused: it changed nothing but a count
+        switch message {
+        case let .answer(answer):
+            write(SessionLogLines.pageAnswer(roundTrip: roundTrips[answer.token], verdict: answer.verdict,
+                                             generation: answer.generation, time: time), time: time, samples: 0)
+        case let .regions(snapshot):
+            if case .regionsRefused = outcome { return }
+            write(SessionLogLines.regions(snapshot, time: time, elementIDs: elementIDs), time: time, samples: 0)
+        }
+    }
+
+    private mutating func noteRoundTrip(_ token: QueryToken) {
+        guard roundTrips[token] == nil else { return }
+        roundTrips[token] = nextRoundTrip
+        nextRoundTrip += 1
+        roundTripOrder.append(token)
+        if roundTripOrder.count - roundTripStart > Self.roundTripMemory {
+            roundTrips[roundTripOrder[roundTripStart]] = nil
+            roundTripStart += 1
+            if roundTripStart >= Self.roundTripMemory {
+                roundTripOrder.removeFirst(roundTripStart)
+                roundTripStart = 0
+            }
+        }
+    }
+
+    private mutating func drop(samples: Int, time: Double) {
+        droppedLines += 1
+        droppedSamples += samples
+        if let current = gap {
+            gap = (current.lines + 1, current.samples + samples, current.from, max(current.to, time))
+        } else {
+            gap = (1, samples, time, time)
+        }
+    }
+
+    /// A touch line, the one written per sample: encoded straight into the line.
+    private mutating func writeTouch(_ event: TouchEvent, nativePage: Bool, time: Double) {
+        // The tools are remembered even when the line is dropped: the reader then meets a
+        // gap, and the identity check is off anyway.
+        var text = ""
+        swap(&text, &line)
+        text.removeAll(keepingCapacity: true)
+        SessionLogLines.writeTouch(event, time: time, nativePage: nativePage, tools: &tools, to: &text)
+        swap(&text, &line)
+        append(time: time, samples: event.samples.count)
+    }
+
+    /// Encodes a line into the buffer, or drops it when the buffer is full; offers the buffer
+    /// to the sink once it holds a chunk.
+    private mutating func write(_ value: JSONValue, time: Double, samples: Int) {
+        line.removeAll(keepingCapacity: true)
+        value.write(to: &line)
+        append(time: time, samples: samples)
+    }
+
+    /// Appends ``line`` (and, after a gap, the `dropped` line before it) to the buffer, or
+    /// drops it when the budget is full.
+    private mutating func append(time: Double, samples: Int) {
+        if buffer.count >= chunk { flush() }
+        if let gap {
+            var marker = ""
+            SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &marker)
+            line = marker + "\n" + line
+        }
+        line += "\n"
+        let count = line.utf8.count
+        guard buffer.count + count <= budget else {
+            drop(samples: samples, time: time)
+            return
+        }
+        if gap != nil {
+            gap = nil
+            linesBuffered += 1
+        }
+        buffer.append(contentsOf: line.utf8)
+        linesBuffered += 1
+    }
+}

@@ -1,0 +1,64 @@
+import InkCore
+import HitTestBridge
+
+// Reading the lines of a live recording (format version 2; docs/session-format.md). The
+// lines are written by HitTestBridge's `SessionLogLines`, the one encoder.
+extension SessionLogLineReader {
+    /// Reads a header's `recorder` block, when there is one.
+    static func readRecorder(_ object: JSONFieldReader, into header: inout SessionHeader) throws(JSONShapeError) {
+        guard let recorder = try object.optionalNested("recorder") else { return }
+        guard header.version >= SessionLogLines.recordingVersion else {
+            throw JSONShapeError(field: "recorder", message: "a recording is format version \(SessionLogLines.recordingVersion) or later")
+        }
+        header.engineVersion = try recorder.optionalString("engine")
+        header.engineConfiguration = try SessionLogLines.configuration(from: try recorder.nested("configuration"))
+        header.pageGeneration = try recorder.optionalUnsigned("page_generation")
+        header.elementIDs = try recorder.optionalBool("element_ids") ?? true
+    }
+
+    /// Decodes a line of a recorded kind; `nil` for a kind that is not one.
+    func recordedEvent(_ kind: String, _ object: JSONFieldReader, line: Int) throws(SessionLogError) -> RecordedEvent? {
+        try fields(line) { () throws(JSONShapeError) -> RecordedEvent? in
+            func roundTrip(_ key: String) throws(JSONShapeError) -> Int? {
+                guard let value = try object.optionalUnsigned(key) else { return nil }
+                guard value <= UInt64(Int.max) else { throw JSONShapeError(field: key, message: "too large") }
+                return Int(value)
+            }
+            func touch() throws(JSONShapeError) -> EngineTouch {
+                EngineTouch(engine: TouchID(try object.unsigned("engine")), platform: try object.unsigned("touch"))
+            }
+            func count(_ key: String) throws(JSONShapeError) -> Int {
+                let value = try object.unsigned(key)
+                guard value <= UInt64(Int.max) else { throw JSONShapeError(field: key, message: "too large") }
+                return Int(value)
+            }
+            switch kind {
+            case "page_answer":
+                return .pageAnswer(roundTrip: try roundTrip("round_trip"), verdict: try object.choice("verdict", as: HitTestVerdict.self),
+                                   generation: try object.unsigned("generation"))
+            case "layout":
+                let t = try object.nested("page_transform")
+                let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
+                                              offsetY: try t.optionalDouble("offset_y") ?? 0)
+                return .layout(transform, generation: try object.optionalUnsigned("generation"))
+            case "send_failed":
+                guard let order = try roundTrip("round_trip") else { throw JSONShapeError(field: "round_trip", message: "missing") }
+                return .sendFailed(roundTrip: order)
+            case "finish":
+                return .finish
+            case "decided":
+                return .decided(touch: try touch(), owner: try object.choice("owner", as: HitTestVerdict.self),
+                                reason: try object.choice("reason", as: DecisionReason.self), at: try object.optionalDouble("at") ?? 0)
+            case "finished":
+                let ledger = SampleLedger(received: try count("received"), inked: try count("inked"), released: try count("released"),
+                                          cancelled: try count("cancelled"))
+                return .finished(touch: try touch(), ledger: ledger, ink: try object.string("ink"), at: try object.optionalDouble("at") ?? 0)
+            case "dropped":
+                return .dropped(lines: try count("lines"), samples: try count("samples"), from: try object.optionalDouble("from") ?? 0,
+                                to: try object.optionalDouble("to") ?? 0)
+            default:
+                return nil
+            }
+        }
+    }
+}
