@@ -157,15 +157,23 @@ package struct SessionLogLineReader {
             guard line.count <= SessionLog.maxLineBytes else {
                 throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
             }
-            let value: JSONValue
-            do { value = try JSONParser.parse(line) } catch {
-                throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+            let event: SessionEvent
+            if sawHeader, let fast = line.withContiguousStorageIfAvailable({ SessionLineDecoder.decode($0, tools: tools) }) ?? nil {
+                // The common lines, read straight from their bytes; any other line, or any
+                // fault, is read below, which names it.
+                if case let .touch(touch, _) = fast { noteTool(of: touch) }
+                event = fast
+            } else {
+                let value: JSONValue
+                do { value = try JSONParser.parse(line) } catch {
+                    throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+                }
+                if !sawHeader {
+                    sawHeader = true
+                    return .header(try header(from: value, line: number))
+                }
+                event = try self.event(from: value, line: number)
             }
-            if !sawHeader {
-                sawHeader = true
-                return .header(try header(from: value, line: number))
-            }
-            let event = try event(from: value, line: number)
             guard event.time >= lastTime else {
                 throw error(number, .timeWentBackwards(previous: lastTime, got: event.time))
             }
@@ -284,13 +292,7 @@ package struct SessionLogLineReader {
         switch kind {
         case "touch":
             let event = try fields(line) { () throws(JSONShapeError) in try touchEvent(object, time: time) }
-            // A touch's tool is remembered while it is down, and only then: the map stays as
-            // small as the touches down, whatever the ids.
-            switch event.phase {
-            case .began: tools.began(event.touch, tool: event.samples.first?.tool ?? .finger)
-            case .ended, .cancelled: tools.ended(event.touch)
-            case .moved: break
-            }
+            noteTool(of: event)
             return .touch(event, time: time)
         case "update":
             return try fields(line) { () throws(JSONShapeError) in
@@ -323,6 +325,16 @@ package struct SessionLogLineReader {
             }
         default:
             throw error(line, .unknownKind(kind))
+        }
+    }
+
+    /// A touch's tool is remembered while it is down, and only then: the map stays as small
+    /// as the touches down, whatever the ids.
+    private mutating func noteTool(of event: TouchEvent) {
+        switch event.phase {
+        case .began: tools.began(event.touch, tool: event.samples.first?.tool ?? .finger)
+        case .ended, .cancelled: tools.ended(event.touch)
+        case .moved: break
         }
     }
 

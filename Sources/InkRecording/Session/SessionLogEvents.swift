@@ -31,6 +31,9 @@ public struct SessionLogEvents {
     private var splitter = LineSplitter(maxLineBytes: SessionLog.maxLineBytes)
     private var pieces: [LineSplitter.Piece] = []
     private var pieceIndex = 0
+    /// The last chunk read, and where its unread part starts.
+    private var chunk: [UInt8] = []
+    private var cursor = 0
     private var number = 0
     private let onRead: ((Int) -> Void)?
 
@@ -121,6 +124,26 @@ public struct SessionLogEvents {
                     return nil
                 }
             }
+            if cursor < chunk.count {
+                let newline = chunk[cursor...].firstIndex(of: 0x0A)
+                if let newline, splitter.isIdle, newline - cursor <= splitter.maxLineBytes {
+                    // A line wholly inside the chunk: handed on in place, not copied.
+                    var end = newline
+                    if end > cursor, chunk[end - 1] == 0x0D { end -= 1 }
+                    let line = chunk[cursor..<end]
+                    cursor = newline + 1
+                    number += 1
+                    return (line, number)
+                }
+                // The end of a line begun in an earlier chunk, or the start of one that ends
+                // in a later one: through the splitter, which holds it (up to its cap).
+                pieces.removeAll(keepingCapacity: true)
+                pieceIndex = 0
+                let end = newline.map { $0 + 1 } ?? chunk.count
+                splitter.feed(chunk[cursor..<end], into: &pieces)
+                cursor = end
+                continue
+            }
             guard case var .file(byteSource) = source else { return nil }
             if splitter.isDroppingLine {
                 // The next line is over the cap and has not ended: stop here rather than
@@ -132,7 +155,6 @@ public struct SessionLogEvents {
             }
             pieces.removeAll(keepingCapacity: true)
             pieceIndex = 0
-            let chunk: [UInt8]
             do { chunk = try byteSource.read(upTo: 1 << 16) } catch {
                 _ = reader.refuse(unreadable: error.message, number: number + 1)
                 failure = reader.firstFailure
@@ -147,7 +169,7 @@ public struct SessionLogEvents {
                 pieces = [last]
                 continue
             }
-            splitter.feed(chunk, into: &pieces)
+            cursor = 0
         }
     }
 }

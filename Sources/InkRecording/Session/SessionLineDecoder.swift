@@ -1,0 +1,300 @@
+import InkCore
+import HitTestBridge
+
+/// The session-log reader's fast path: decodes the lines that make up almost every log (touch
+/// events and answers) straight from their UTF-8 bytes, with no JSON tree, no `String` per key
+/// or value and no text round trip per number.
+///
+/// It accepts only a line it reads exactly as the general reader does (``JSONParser`` then the
+/// field checks in ``SessionLogLineReader``), and returns `nil` for anything else: another
+/// kind, a key it does not know or a repeated key, a `null`, an escape or a non-ASCII byte in
+/// a string, an unknown phase, tool or verdict, a value out of range, a JSON fault. The general
+/// reader then reads that line, so every fault is found and named exactly as before. A new
+/// event kind needs only the general reader; it belongs here too when it is frequent (the
+/// kinds are the `Kind` cases, their keys the `Key` bits).
+struct SessionLineDecoder {
+    /// Decodes `line` as a touch event or an answer, reading a touch's remembered tool from
+    /// `tools` when the line leaves it out (and changing nothing: the caller remembers).
+    static func decode(_ line: UnsafeBufferPointer<UInt8>, tools: borrowing HeldTools) -> SessionEvent? {
+        var cursor = SessionLineDecoder(bytes: line)
+        return cursor.event(tools: tools)
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The top-level keys of the kinds read here, one bit each (a repeated key is refused).
+    private struct Key: OptionSet {
+        let rawValue: UInt16
+        static let kind = Key(rawValue: 1 << 0), time = Key(rawValue: 1 << 1), touch = Key(rawValue: 1 << 2)
+        static let phase = Key(rawValue: 1 << 3), tool = Key(rawValue: 1 << 4), samples = Key(rawValue: 1 << 5)
+        static let predicted = Key(rawValue: 1 << 6), verdict = Key(rawValue: 1 << 7)
+        /// The keys each kind may carry (any other goes to the general reader).
+        static let touchEvent: Key = [.kind, .time, .touch, .phase, .tool, .samples, .predicted]
+        static let answer: Key = [.kind, .time, .touch, .verdict]
+    }
+
+    private enum Kind { case touch, answer }
+
+    private static let kinds: [([UInt8], Kind)] = [(Array("touch".utf8), .touch), (Array("answer".utf8), .answer)]
+    private static let phases = TouchPhase.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let toolKinds = ToolKind.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let verdicts = HitTestVerdict.allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    private mutating func event(tools: borrowing HeldTools) -> SessionEvent? {
+        skipWhitespace()
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var seen: Key = []
+        var kind: Kind?
+        var time = 0.0, touch: UInt64 = 0
+        var phase: TouchPhase?, tool: ToolKind?, verdict: HitTestVerdict?
+        var samples: [TouchSample] = [], predicted: [TouchSample] = []
+        repeat {
+            skipWhitespace()
+            guard let key = topLevelKey(), !seen.contains(key) else { return nil }
+            seen.insert(key)
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipWhitespace()
+            switch key {
+            case .kind: guard let value = choice(Self.kinds) else { return nil }; kind = value
+            case .time: guard let value = number() else { return nil }; time = value
+            case .touch: guard let value = number(), let id = Self.unsigned(value) else { return nil }; touch = id
+            case .phase: guard let value = choice(Self.phases) else { return nil }; phase = value
+            case .tool: guard let value = choice(Self.toolKinds) else { return nil }; tool = value
+            case .verdict: guard let value = choice(Self.verdicts) else { return nil }; verdict = value
+            case .samples: guard sampleArray(into: &samples) else { return nil }
+            case .predicted: guard sampleArray(into: &predicted) else { return nil }
+            default: return nil
+            }
+            skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")) else { return nil }
+        skipWhitespace()
+        guard index == bytes.count, let kind, seen.contains([.kind, .time, .touch]) else { return nil }
+        switch kind {
+        case .answer:
+            guard Key.answer.isSuperset(of: seen), let verdict else { return nil }
+            return .answer(touch: TouchID(touch), verdict: verdict, time: time)
+        case .touch:
+            guard Key.touchEvent.isSuperset(of: seen), let phase else { return nil }
+            if phase == .began, samples.isEmpty { return nil }
+            let id = TouchID(touch)
+            let tool = tool ?? tools.tool(of: id) ?? .finger
+            for i in samples.indices {
+                // The general reader's checks, in its terms (it names the fault).
+                guard samples[i].timestamp <= time + 1e-9 else { return nil }
+                samples[i].tool = tool
+            }
+            for i in predicted.indices { predicted[i].tool = tool }
+            return .touch(TouchEvent(touch: id, phase: phase, samples: samples, predicted: predicted), time: time)
+        }
+    }
+
+    /// A whole number a log may use as an id or index (what ``JSONFieldReader/unsigned(_:)``
+    /// accepts), or `nil`.
+    private static func unsigned(_ number: Double) -> UInt64? {
+        guard number >= 0, number == number.rounded(), number <= 9_007_199_254_740_991 else { return nil }
+        return UInt64(number)
+    }
+
+    /// `[` sample objects `]`, appended to `samples`; `false` at anything else.
+    private mutating func sampleArray(into samples: inout [TouchSample]) -> Bool {
+        guard take(UInt8(ascii: "[")) else { return false }
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return true }
+        repeat {
+            skipWhitespace()
+            guard let sample = sample() else { return false }
+            samples.append(sample)
+            skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]"))
+    }
+
+    /// One sample object (its tool is set by the caller), or `nil`.
+    private mutating func sample() -> TouchSample? {
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var seen: UInt8 = 0
+        var sample = TouchSample(x: 0, y: 0, timestamp: 0)
+        repeat {
+            skipWhitespace()
+            guard let key = sampleKey(), seen & key == 0 else { return nil }
+            seen |= key
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipWhitespace()
+            guard let value = number() else { return nil }
+            switch key {
+            case 1: sample.timestamp = value
+            case 2: sample.x = value
+            case 4: sample.y = value
+            case 8:
+                guard (0...1).contains(value) else { return nil }
+                sample.force = value
+            case 16: sample.altitude = value
+            case 32: sample.azimuth = value
+            default:
+                guard let index = Self.unsigned(value) else { return nil }
+                sample.estimationUpdateIndex = index
+            }
+            skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")), seen & 7 == 7 else { return nil }
+        return sample
+    }
+
+    // MARK: Bytes
+
+    @inline(__always) private mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    @inline(__always) private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// The bytes of a plain string (ASCII, no escape, no control character), the cursor after
+    /// its closing quote; `nil` for any other string.
+    private mutating func plainString() -> Range<Int>? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return start..<(index - 1)
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    private func equals(_ range: Range<Int>, _ word: [UInt8]) -> Bool {
+        guard range.count == word.count else { return false }
+        var i = range.lowerBound
+        for byte in word {
+            guard bytes[i] == byte else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private mutating func choice<Value>(_ table: [([UInt8], Value)]) -> Value? {
+        guard let range = plainString() else { return nil }
+        for (word, value) in table where equals(range, word) { return value }
+        return nil
+    }
+
+    private mutating func topLevelKey() -> Key? {
+        guard let range = plainString() else { return nil }
+        let first = bytes[range.lowerBound]
+        switch (range.count, first) {
+        case (1, UInt8(ascii: "t")): return .time
+        case (4, UInt8(ascii: "k")) where equals(range, Self.kindWord): return .kind
+        case (4, UInt8(ascii: "t")) where equals(range, Self.toolWord): return .tool
+        case (5, UInt8(ascii: "t")) where equals(range, Self.touchWord): return .touch
+        case (5, UInt8(ascii: "p")) where equals(range, Self.phaseWord): return .phase
+        case (7, UInt8(ascii: "s")) where equals(range, Self.samplesWord): return .samples
+        case (7, UInt8(ascii: "v")) where equals(range, Self.verdictWord): return .verdict
+        case (9, UInt8(ascii: "p")) where equals(range, Self.predictedWord): return .predicted
+        default: return nil
+        }
+    }
+
+    /// A sample key's bit: t 1, x 2, y 4, force 8, altitude 16, azimuth 32, update_index 64.
+    private mutating func sampleKey() -> UInt8? {
+        guard let range = plainString() else { return nil }
+        let first = bytes[range.lowerBound]
+        switch (range.count, first) {
+        case (1, UInt8(ascii: "t")): return 1
+        case (1, UInt8(ascii: "x")): return 2
+        case (1, UInt8(ascii: "y")): return 4
+        case (5, UInt8(ascii: "f")) where equals(range, Self.forceWord): return 8
+        case (8, UInt8(ascii: "a")) where equals(range, Self.altitudeWord): return 16
+        case (7, UInt8(ascii: "a")) where equals(range, Self.azimuthWord): return 32
+        case (12, UInt8(ascii: "u")) where equals(range, Self.updateIndexWord): return 64
+        default: return nil
+        }
+    }
+
+    private static let kindWord = Array("kind".utf8), toolWord = Array("tool".utf8), touchWord = Array("touch".utf8)
+    private static let phaseWord = Array("phase".utf8), samplesWord = Array("samples".utf8)
+    private static let verdictWord = Array("verdict".utf8), predictedWord = Array("predicted".utf8)
+    private static let forceWord = Array("force".utf8), altitudeWord = Array("altitude".utf8)
+    private static let azimuthWord = Array("azimuth".utf8), updateIndexWord = Array("update_index".utf8)
+
+    // MARK: Numbers
+
+    /// Exact powers of ten as `Double` (10^22 is the largest).
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// A JSON number (RFC 8259 grammar, as ``JSONParser`` reads it), the same `Double` the
+    /// parser's text conversion gives: exactly, by one correctly rounded operation on exact
+    /// operands when the digits fit in 53 bits and the power of ten is at most 10^22 (Clinger's
+    /// fast path), otherwise through the same text conversion. `nil` on a malformed or
+    /// out-of-range number.
+    private mutating func number() -> Double? {
+        let start = index
+        let negative = take(UInt8(ascii: "-"))
+        guard index < bytes.count, Self.isDigit(bytes[index]) else { return nil }
+        var mantissa: UInt64 = 0
+        var significant = 0   // digits in the mantissa from its first non-zero one
+        var exponent = 0
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, Self.isDigit(bytes[index]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+                significant += 1
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, Self.isDigit(bytes[index]) else { return nil }
+            while index < bytes.count, Self.isDigit(bytes[index]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+                if mantissa != 0 { significant += 1 }
+                exponent -= 1
+                index += 1
+            }
+        }
+        var textExponent = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            let negativeExponent = take(UInt8(ascii: "-"))
+            if !negativeExponent { _ = take(UInt8(ascii: "+")) }
+            guard index < bytes.count, Self.isDigit(bytes[index]) else { return nil }
+            while index < bytes.count, Self.isDigit(bytes[index]) {
+                if textExponent < 100_000 { textExponent = textExponent * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
+                index += 1
+            }
+            exponent += negativeExponent ? -textExponent : textExponent
+        }
+        if significant <= 19, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+            let magnitude = Double(mantissa)
+            let value = exponent >= 0 ? magnitude * Self.powersOfTen[exponent] : magnitude / Self.powersOfTen[-exponent]
+            return negative ? -value : value
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}
