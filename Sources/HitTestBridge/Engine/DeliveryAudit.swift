@@ -129,9 +129,10 @@ public struct DeliveryAudit: Sendable {
             let outcome = TouchOutcome(touch: TouchID(platformID ?? event.touch.rawValue), engineID: event.touch,
                                        samples: event.samples.count)
             open[event.touch] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
-        } else if open[event.touch] != nil {
-            open[event.touch]!.fed.append(contentsOf: event.samples)
-            open[event.touch]!.outcome.samples += event.samples.count
+        } else if let i = open.index(forKey: event.touch) {
+            // One lookup, then in place through the index (no copy of the touch's samples).
+            open.values[i].fed.append(contentsOf: event.samples)
+            open.values[i].outcome.samples += event.samples.count
         } else {
             problem("\(event.touch): an accepted \(event.phase) event for a touch that is not open")
         }
@@ -150,21 +151,23 @@ public struct DeliveryAudit: Sendable {
             open[id]!.outcome.verdict = verdict
             open[id]!.outcome.reason = reason
         case let .ink(id, sample):
-            guard let downTime = open[id]?.downTime else {
+            guard let i = open.index(forKey: id) else {
                 problem("\(id): ink for a touch that is not open")
                 return nil
             }
-            if open[id]!.outcome.firstInkLatency == nil { open[id]!.outcome.firstInkLatency = max(0, now - downTime) }
-            open[id]!.outcome.inked.append(sample)   // in place: no copy of the touch's samples
+            if open.values[i].outcome.firstInkLatency == nil {
+                open.values[i].outcome.firstInkLatency = max(0, now - open.values[i].downTime)
+            }
+            open.values[i].outcome.inked.append(sample)   // in place: no copy of the touch's samples
         case let .refineInk(id, index, sample):
             // Refinements may follow a touch's end; they change no count.
             if open[id]?.outcome.inked.indices.contains(index) == true { open[id]!.outcome.inked[index] = sample }
         case let .release(id, sample):
-            guard open[id] != nil else {
+            guard let i = open.index(forKey: id) else {
                 problem("\(id): a release for a touch that is not open")
                 return nil
             }
-            open[id]!.outcome.released.append(sample)
+            open.values[i].outcome.released.append(sample)
         case let .nativeRelease(id, sample):
             guard open[id] != nil else {
                 problem("\(id): a native release for a touch that is not open")
