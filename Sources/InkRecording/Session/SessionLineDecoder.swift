@@ -38,7 +38,6 @@ struct SessionLineDecoder {
 
     private enum Kind { case touch, answer }
 
-    private static let kinds: [([UInt8], Kind)] = [(Array("touch".utf8), .touch), (Array("answer".utf8), .answer)]
     private static let phases = TouchPhase.allCases.map { (Array($0.rawValue.utf8), $0) }
     private static let toolKinds = ToolKind.allCases.map { (Array($0.rawValue.utf8), $0) }
     private static let verdicts = HitTestVerdict.allCases.map { (Array($0.rawValue.utf8), $0) }
@@ -59,12 +58,20 @@ struct SessionLineDecoder {
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
             switch key {
-            case .kind: guard let value = choice(Self.kinds) else { return nil }; kind = value
+            case .kind:
+                guard let range = plainString() else { return nil }
+                if equals(range, "touch") { kind = .touch } else if equals(range, "answer") { kind = .answer } else { return nil }
             case .time: guard let value = number() else { return nil }; time = value
             case .touch: guard let value = number(), let id = Self.unsigned(value) else { return nil }; touch = id
-            case .phase: guard let value = choice(Self.phases) else { return nil }; phase = value
-            case .tool: guard let value = choice(Self.toolKinds) else { return nil }; tool = value
-            case .verdict: guard let value = choice(Self.verdicts) else { return nil }; verdict = value
+            case .phase:
+                guard let range = plainString() else { return nil }
+                // The common phase first, without the table.
+                if equals(range, "moved") { phase = .moved } else {
+                    guard let value = choice(range, Self.phases) else { return nil }
+                    phase = value
+                }
+            case .tool: guard let range = plainString(), let value = choice(range, Self.toolKinds) else { return nil }; tool = value
+            case .verdict: guard let range = plainString(), let value = choice(range, Self.verdicts) else { return nil }; verdict = value
             case .samples: guard sampleArray(into: &samples) else { return nil }
             case .predicted: guard sampleArray(into: &predicted) else { return nil }
             default: return nil
@@ -190,8 +197,14 @@ struct SessionLineDecoder {
         return true
     }
 
-    private mutating func choice<Value>(_ table: [([UInt8], Value)]) -> Value? {
-        guard let range = plainString() else { return nil }
+    @inline(__always) private func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {
+        guard range.count == word.utf8CodeUnitCount else { return false }
+        let start = word.utf8Start
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] != start[offset] { return false }
+        return true
+    }
+
+    private func choice<Value>(_ range: Range<Int>, _ table: [([UInt8], Value)]) -> Value? {
         for (word, value) in table where equals(range, word) { return value }
         return nil
     }
@@ -201,13 +214,13 @@ struct SessionLineDecoder {
         let first = bytes[range.lowerBound]
         switch (range.count, first) {
         case (1, UInt8(ascii: "t")): return .time
-        case (4, UInt8(ascii: "k")) where equals(range, Self.kindWord): return .kind
-        case (4, UInt8(ascii: "t")) where equals(range, Self.toolWord): return .tool
-        case (5, UInt8(ascii: "t")) where equals(range, Self.touchWord): return .touch
-        case (5, UInt8(ascii: "p")) where equals(range, Self.phaseWord): return .phase
-        case (7, UInt8(ascii: "s")) where equals(range, Self.samplesWord): return .samples
-        case (7, UInt8(ascii: "v")) where equals(range, Self.verdictWord): return .verdict
-        case (9, UInt8(ascii: "p")) where equals(range, Self.predictedWord): return .predicted
+        case (4, UInt8(ascii: "k")) where equals(range, "kind"): return .kind
+        case (4, UInt8(ascii: "t")) where equals(range, "tool"): return .tool
+        case (5, UInt8(ascii: "t")) where equals(range, "touch"): return .touch
+        case (5, UInt8(ascii: "p")) where equals(range, "phase"): return .phase
+        case (7, UInt8(ascii: "s")) where equals(range, "samples"): return .samples
+        case (7, UInt8(ascii: "v")) where equals(range, "verdict"): return .verdict
+        case (9, UInt8(ascii: "p")) where equals(range, "predicted"): return .predicted
         default: return nil
         }
     }
@@ -220,27 +233,44 @@ struct SessionLineDecoder {
         case (1, UInt8(ascii: "t")): return 1
         case (1, UInt8(ascii: "x")): return 2
         case (1, UInt8(ascii: "y")): return 4
-        case (5, UInt8(ascii: "f")) where equals(range, Self.forceWord): return 8
-        case (8, UInt8(ascii: "a")) where equals(range, Self.altitudeWord): return 16
-        case (7, UInt8(ascii: "a")) where equals(range, Self.azimuthWord): return 32
-        case (12, UInt8(ascii: "u")) where equals(range, Self.updateIndexWord): return 64
+        case (5, UInt8(ascii: "f")) where equals(range, "force"): return 8
+        case (8, UInt8(ascii: "a")) where equals(range, "altitude"): return 16
+        case (7, UInt8(ascii: "a")) where equals(range, "azimuth"): return 32
+        case (12, UInt8(ascii: "u")) where equals(range, "update_index"): return 64
         default: return nil
         }
     }
 
-    private static let kindWord = Array("kind".utf8), toolWord = Array("tool".utf8), touchWord = Array("touch".utf8)
-    private static let phaseWord = Array("phase".utf8), samplesWord = Array("samples".utf8)
-    private static let verdictWord = Array("verdict".utf8), predictedWord = Array("predicted".utf8)
-    private static let forceWord = Array("force".utf8), altitudeWord = Array("altitude".utf8)
-    private static let azimuthWord = Array("azimuth".utf8), updateIndexWord = Array("update_index".utf8)
-
     // MARK: Numbers
 
-    /// Exact powers of ten as `Double` (10^22 is the largest).
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
+    /// 10^exponent for 0...22, exactly (10^22 is the largest power of ten a `Double` holds
+    /// exactly); literals, so the hot path reads no lazily made table.
+    @inline(__always) private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
@@ -290,7 +320,7 @@ struct SessionLineDecoder {
         }
         if significant <= 19, mantissa <= 1 << 53, (-22...22).contains(exponent) {
             let magnitude = Double(mantissa)
-            let value = exponent >= 0 ? magnitude * Self.powersOfTen[exponent] : magnitude / Self.powersOfTen[-exponent]
+            let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

@@ -151,7 +151,7 @@ package struct SessionLogLineReader {
     /// byte order mark at the start of line 1 is skipped.
     package mutating func take<Bytes: Collection>(line: Bytes, number: Int) -> Line where Bytes.Element == UInt8 {
         if number == 1, line.starts(with: Self.byteOrderMark) { return take(line: Self.withoutByteOrderMark(line), number: 1) }
-        guard failure == nil else { return .failed }
+        if case .some = failure { return .failed }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         do throws(SessionLogError) {
             guard line.count <= SessionLog.maxLineBytes else {

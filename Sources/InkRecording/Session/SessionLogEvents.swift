@@ -90,7 +90,7 @@ public struct SessionLogEvents {
             count(log.events[index])
             return (log.events[index], log.line(ofEvent: index))
         case .file:
-            while failure == nil, let (bytes, number) = nextLine() {
+            while case .none = failure, let (bytes, number) = nextLine() {
                 switch reader.take(line: bytes, number: number) {
                 case .blank: continue
                 case let .event(event):
@@ -125,7 +125,7 @@ public struct SessionLogEvents {
                 }
             }
             if cursor < chunk.count {
-                let newline = chunk[cursor...].firstIndex(of: 0x0A)
+                let newline = Self.firstNewline(in: chunk, from: cursor)
                 if let newline, splitter.isIdle, newline - cursor <= splitter.maxLineBytes {
                     // A line wholly inside the chunk: handed on in place, not copied.
                     var end = newline
@@ -170,6 +170,27 @@ public struct SessionLogEvents {
                 continue
             }
             cursor = 0
+        }
+    }
+
+    /// The index of the first LF in `bytes` at or after `start` (which is in range), eight
+    /// bytes at a time.
+    private static func firstNewline(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeRawPointer(buffer.baseAddress!)
+            var i = start
+            while i + 8 <= buffer.count {
+                // A zero byte of word ^ LFs is an LF; the lowest flagged byte is the first one.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zero != 0 { return i + zero.trailingZeroBitCount >> 3 }
+                i += 8
+            }
+            while i < buffer.count {
+                if buffer[i] == 0x0A { return i }
+                i += 1
+            }
+            return nil
         }
     }
 }
