@@ -59,15 +59,13 @@ struct SessionLineDecoder {
             skipWhitespace()
             switch key {
             case .kind:
-                guard let range = plainString() else { return nil }
-                if equals(range, "touch") { kind = .touch } else if equals(range, "answer") { kind = .answer } else { return nil }
+                if literal(#""touch""#) { kind = .touch } else if literal(#""answer""#) { kind = .answer } else { return nil }
             case .time: guard let value = number() else { return nil }; time = value
             case .touch: guard let value = number(), let id = Self.unsigned(value) else { return nil }; touch = id
             case .phase:
-                guard let range = plainString() else { return nil }
                 // The common phase first, without the table.
-                if equals(range, "moved") { phase = .moved } else {
-                    guard let value = choice(range, Self.phases) else { return nil }
+                if literal(#""moved""#) { phase = .moved } else {
+                    guard let range = plainString(), let value = choice(range, Self.phases) else { return nil }
                     phase = value
                 }
             case .tool: guard let range = plainString(), let value = choice(range, Self.toolKinds) else { return nil }; tool = value
@@ -197,48 +195,56 @@ struct SessionLineDecoder {
         return true
     }
 
-    @inline(__always) private func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {
-        guard range.count == word.utf8CodeUnitCount else { return false }
-        let start = word.utf8Start
-        for offset in 0..<range.count where bytes[range.lowerBound + offset] != start[offset] { return false }
-        return true
-    }
-
     private func choice<Value>(_ range: Range<Int>, _ table: [([UInt8], Value)]) -> Value? {
         for (word, value) in table where equals(range, word) { return value }
         return nil
     }
 
+    /// Whether the bytes at the cursor are `text` (a key or value with its quotes); if so the
+    /// cursor moves past them.
+    @inline(__always) private mutating func literal(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let start = text.utf8Start
+        for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+        index += count
+        return true
+    }
+
+    /// The key at the cursor, quotes included (any other string, or none, is `nil`).
     private mutating func topLevelKey() -> Key? {
-        guard let range = plainString() else { return nil }
-        let first = bytes[range.lowerBound]
-        switch (range.count, first) {
-        case (1, UInt8(ascii: "t")): return .time
-        case (4, UInt8(ascii: "k")) where equals(range, "kind"): return .kind
-        case (4, UInt8(ascii: "t")) where equals(range, "tool"): return .tool
-        case (5, UInt8(ascii: "t")) where equals(range, "touch"): return .touch
-        case (5, UInt8(ascii: "p")) where equals(range, "phase"): return .phase
-        case (7, UInt8(ascii: "s")) where equals(range, "samples"): return .samples
-        case (7, UInt8(ascii: "v")) where equals(range, "verdict"): return .verdict
-        case (9, UInt8(ascii: "p")) where equals(range, "predicted"): return .predicted
-        default: return nil
+        guard index + 1 < bytes.count else { return nil }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "t"):
+            if literal(#""t""#) { return .time }
+            if literal(#""touch""#) { return .touch }
+            if literal(#""tool""#) { return .tool }
+        case UInt8(ascii: "k"): if literal(#""kind""#) { return .kind }
+        case UInt8(ascii: "p"):
+            if literal(#""phase""#) { return .phase }
+            if literal(#""predicted""#) { return .predicted }
+        case UInt8(ascii: "s"): if literal(#""samples""#) { return .samples }
+        case UInt8(ascii: "v"): if literal(#""verdict""#) { return .verdict }
+        default: break
         }
+        return nil
     }
 
     /// A sample key's bit: t 1, x 2, y 4, force 8, altitude 16, azimuth 32, update_index 64.
     private mutating func sampleKey() -> UInt8? {
-        guard let range = plainString() else { return nil }
-        let first = bytes[range.lowerBound]
-        switch (range.count, first) {
-        case (1, UInt8(ascii: "t")): return 1
-        case (1, UInt8(ascii: "x")): return 2
-        case (1, UInt8(ascii: "y")): return 4
-        case (5, UInt8(ascii: "f")) where equals(range, "force"): return 8
-        case (8, UInt8(ascii: "a")) where equals(range, "altitude"): return 16
-        case (7, UInt8(ascii: "a")) where equals(range, "azimuth"): return 32
-        case (12, UInt8(ascii: "u")) where equals(range, "update_index"): return 64
-        default: return nil
+        guard index + 1 < bytes.count else { return nil }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "t"): if literal(#""t""#) { return 1 }
+        case UInt8(ascii: "x"): if literal(#""x""#) { return 2 }
+        case UInt8(ascii: "y"): if literal(#""y""#) { return 4 }
+        case UInt8(ascii: "f"): if literal(#""force""#) { return 8 }
+        case UInt8(ascii: "a"):
+            if literal(#""altitude""#) { return 16 }
+            if literal(#""azimuth""#) { return 32 }
+        case UInt8(ascii: "u"): if literal(#""update_index""#) { return 64 }
+        default: break
         }
+        return nil
     }
 
     // MARK: Numbers
@@ -281,49 +287,56 @@ struct SessionLineDecoder {
     /// fast path), otherwise through the same text conversion. `nil` on a malformed or
     /// out-of-range number.
     private mutating func number() -> Double? {
+        // Locals, not the cursor's stored index, in the loops: they stay in registers.
+        let bytes = self.bytes
+        let count = bytes.count
         let start = index
-        let negative = take(UInt8(ascii: "-"))
-        guard index < bytes.count, Self.isDigit(bytes[index]) else { return nil }
+        var i = index
+        let negative = i < count && bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < count, Self.isDigit(bytes[i]) else { return nil }
         var mantissa: UInt64 = 0
         var significant = 0   // digits in the mantissa from its first non-zero one
         var exponent = 0
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
         } else {
-            while index < bytes.count, Self.isDigit(bytes[index]) {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+            while i < count, Self.isDigit(bytes[i]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
                 significant += 1
-                index += 1
+                i += 1
             }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, Self.isDigit(bytes[index]) else { return nil }
-            while index < bytes.count, Self.isDigit(bytes[index]) {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+        if i < count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < count, Self.isDigit(bytes[i]) else { return nil }
+            let fraction = i
+            while i < count, Self.isDigit(bytes[i]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
                 if mantissa != 0 { significant += 1 }
-                exponent -= 1
-                index += 1
+                i += 1
             }
+            exponent -= i - fraction
         }
-        var textExponent = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            let negativeExponent = take(UInt8(ascii: "-"))
-            if !negativeExponent { _ = take(UInt8(ascii: "+")) }
-            guard index < bytes.count, Self.isDigit(bytes[index]) else { return nil }
-            while index < bytes.count, Self.isDigit(bytes[index]) {
-                if textExponent < 100_000 { textExponent = textExponent * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
-                index += 1
+        if i < count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            let negativeExponent = i < count && bytes[i] == UInt8(ascii: "-")
+            if negativeExponent || (i < count && bytes[i] == UInt8(ascii: "+")) { i += 1 }
+            guard i < count, Self.isDigit(bytes[i]) else { return nil }
+            var textExponent = 0
+            while i < count, Self.isDigit(bytes[i]) {
+                if textExponent < 100_000 { textExponent = textExponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+                i += 1
             }
             exponent += negativeExponent ? -textExponent : textExponent
         }
-        if significant <= 19, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+        index = i
+        if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let magnitude = Double(mantissa)
             let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
             return negative ? -value : value
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
         return value
     }
