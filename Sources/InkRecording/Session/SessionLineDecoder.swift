@@ -336,8 +336,54 @@ struct SessionLineDecoder {
             let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
             return negative ? -value : value
         }
+        if significant <= 19, exponent < 0, exponent >= -22, let value = Self.quotient(mantissa, byPowerOfTen: -exponent) {
+            // 17 to 19 digits (what float arithmetic leaves in times, like 0.036000000000000004).
+            return negative ? -value : value
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// `digits / 10^power` correctly rounded (to nearest, ties to even), for a quotient whose
+    /// digits do not fit in 53 bits: a first guess within an ulp or two, then moved to the
+    /// neighbour the exact 128-bit comparisons with the midpoints around it call for. `nil`
+    /// when the comparison would not fit (the caller converts the text instead).
+    private static func quotient(_ digits: UInt64, byPowerOfTen power: Int) -> Double? {
+        let fives = fivePower(power)
+        var guess = Double(digits) / powerOfTen(power)
+        for _ in 0..<4 {
+            guard let above = compare(digits, power, fives, midpointAbove: guess) else { return nil }
+            if above > 0 { guess = guess.nextUp; continue }
+            guard let below = compare(digits, power, fives, midpointAbove: guess.nextDown) else { return nil }
+            if below < 0 { guess = guess.nextDown; continue }
+            let even = guess.significandBitPattern & 1 == 0
+            if above == 0 { return even ? guess : guess.nextUp }
+            if below == 0 { return even ? guess : guess.nextDown }
+            return guess
+        }
+        return nil
+    }
+
+    /// The sign of `digits / 10^power` minus the midpoint between `value` (positive, normal)
+    /// and the next larger double, compared exactly: with value = m·2^e, the midpoint is
+    /// (2m+1)·2^(e-1), and the quotient is above it when digits·2^(1-e-power) > (2m+1)·5^power.
+    private static func compare(_ digits: UInt64, _ power: Int, _ fives: UInt64, midpointAbove value: Double) -> Int? {
+        guard value.isNormal, value > 0 else { return nil }
+        let m = value.significandBitPattern | (1 << 52)
+        let shift = 1 - (Int(value.exponent) - 52) - power
+        guard shift >= 0, shift < 64 else { return nil }
+        let left: (high: UInt64, low: UInt64) = shift == 0 ? (0, digits) : (digits >> (64 - shift), digits << shift)
+        let right = (2 * m + 1).multipliedFullWidth(by: fives)
+        if left.high != right.high { return left.high < right.high ? -1 : 1 }
+        if left.low != right.low { return left.low < right.low ? -1 : 1 }
+        return 0
+    }
+
+    /// 5^power for 0...22 (5^22 < 2^52).
+    private static func fivePower(_ power: Int) -> UInt64 {
+        var value: UInt64 = 1
+        for _ in 0..<power { value &*= 5 }
         return value
     }
 }
