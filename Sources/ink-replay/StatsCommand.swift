@@ -10,7 +10,9 @@ enum StatsCommand: Command {
     static let help = """
         OVERVIEW: Describe session logs: sessions, touches and samples, the spread of sample
         intervals within touches (repeated timestamps counted apart), the pauses between
-        touches and the sessions' spans; one line per directory and a total.
+        touches and the sessions' spans; one line per directory and a total. Logs are read as
+        streams, in memory that does not grow with them: the spreads are exact up to 32,768
+        distinct values, then rounded (the JSON says "rounded_to_bits").
 
         USAGE: \(usage)
 
