@@ -1,4 +1,5 @@
 import InkCore
+import HitTestBridge
 import InkRecording
 
 /// A multiset of numbers kept as counts of distinct values, for exact quantiles in memory
