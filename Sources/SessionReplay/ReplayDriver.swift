@@ -104,15 +104,17 @@ public struct ReplayDriver: Sendable {
         let start = events.count
         engine.take(input, now: time, into: &events)
         var step = Step(time: engine.now, input: input)
-        for event in events[start...] {
-            switch event.kind {
+        // One pass over what the engine did: the step's facts, then the audit.
+        for index in start..<events.count {
+            switch events[index].kind {
             case let .refused(_, refusal): step.refusal = refusal
             case let .pageMessage(_, outcome): step.outcome = outcome
             case let .took(touchEvent) where touchEvent.phase == .began: touchesBegun += 1
             default: break
             }
+            if let outcome = audit.observe(events[index]) { finished(outcome) }
+            timeline?.observe(events[index])
         }
-        observe(events[start...])
         return step
     }
 

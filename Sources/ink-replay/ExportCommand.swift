@@ -14,7 +14,8 @@ enum ExportCommand: Command {
         session's clock) and, where every sample has them, F, OE and OA. Touches that went
         to the page or were cancelled are left out (--all-touches writes every touch as
         recorded instead, without replaying). Reading the file back with `convert` gives
-        the same positions and timestamps.
+        the same positions and timestamps. It holds the whole session: a log over 64 MiB is
+        refused (verify, run and stats stream logs of any size).
         """
     static let details = """
         ARGUMENTS:
@@ -29,13 +30,12 @@ enum ExportCommand: Command {
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
-        let read = SessionLog.read(contentsOf: input)
-        guard let log = read.log else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
+        let (log, readFailure) = try ReplayOptions.wholeSession(input, for: "export")
         let strokes: [[TouchSample]]
         if arguments.flag("--all-touches") {
             strokes = log.samplesByTouch.map(\.samples)
         } else {
-            let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(read, file: input)
+            let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(SessionLogEvents(log, file: input, failure: readFailure))
             strokes = report.touches.filter { !$0.cancelled }.map(\.inked)
         }
         var annotations: [(type: String, text: String)] = [("title", PathText.lastComponent(input))]
@@ -45,7 +45,7 @@ enum ExportCommand: Command {
         do { try OutputFile.write(text, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
         let kept = strokes.filter { !$0.isEmpty }
         print("wrote \(kept.count) traces (\(kept.reduce(0) { $0 + $1.count }) samples) to \(output)")
-        if let failure = read.failure {
+        if let failure = readFailure {
             printError("Error: \(failure) (the export holds the valid part)")
             return 1
         }

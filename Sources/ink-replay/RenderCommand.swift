@@ -11,7 +11,8 @@ enum RenderCommand: Command {
     static let overview = """
         OVERVIEW: Replay a session and draw it as SVG: ink filled, touches that went to the
         page as dashed lines, cancelled touches dotted, interactive regions outlined, with a
-        legend and the ledger.
+        legend and the ledger. It holds the whole session: a log over 64 MiB is refused
+        (verify, run and stats stream logs of any size).
         """
     static let details = """
         ARGUMENTS:
@@ -21,13 +22,12 @@ enum RenderCommand: Command {
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
-        let read = SessionLog.read(contentsOf: input)
-        guard let log = read.log else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
-        let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(read, file: input)
+        let (log, readFailure) = try ReplayOptions.wholeSession(input, for: "render")
+        let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(SessionLogEvents(log, file: input, failure: readFailure))
         let title = PathText.lastComponent(input)
         let svg = SessionPicture(log: log, report: report, title: title).svg()
         do { try OutputFile.write(svg, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
-        if let failure = read.failure {
+        if let failure = readFailure {
             printError("Error: \(failure) (the picture shows the valid part)")
             return 1
         }

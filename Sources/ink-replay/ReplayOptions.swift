@@ -65,6 +65,35 @@ enum ReplayOptions {
         return (input, arguments.string("--output") ?? "")
     }
 
+    /// The largest log `render` and `export` take, in bytes (64 MiB, about 550,000 samples of
+    /// recorded ink): they draw or write a whole session, so they hold it in memory; `verify`,
+    /// `run` and `stats` stream logs of any size.
+    static let wholeSessionByteLimit = 64 << 20
+
+    /// Reads a whole session for a command that needs all of it at once, refusing a log over
+    /// ``wholeSessionByteLimit`` (counted as read, so a pipe is refused too, and the memory
+    /// held stops there). A log without a header is refused; a later fault is returned with
+    /// the part before it.
+    static func wholeSession(_ path: String, for command: String) throws -> (log: SessionLog, failure: SessionLogError?) {
+        var bytes = 0
+        var events = SessionLogEvents(contentsOf: path, onRead: { bytes += $0 })
+        guard let header = events.header else {
+            throw CommandFailure(message: events.failure?.description ?? "\(path): unreadable")
+        }
+        var log = SessionLog(header: header)
+        func refuse() -> CommandFailure {
+            CommandFailure(message: "\(path): larger than \(wholeSessionByteLimit >> 20) MiB; `\(command)` holds a whole session "
+                + "in memory and takes at most that (split the log; verify, run and stats stream logs of any size)")
+        }
+        while let (event, line) = events.next() {
+            guard bytes <= wholeSessionByteLimit else { throw refuse() }
+            log.events.append(event)
+            if let line { log.eventLines.append(line) }
+        }
+        guard bytes <= wholeSessionByteLimit else { throw refuse() }
+        return (log, events.failure)
+    }
+
     static func configuration(_ arguments: ArgumentList) throws -> ReplayConfiguration {
         var engine = InkEngineConfiguration(useRegionCache: arguments.onOff("--cache") ?? false)
         if let timeout = arguments.number("--timeout") { engine.decisionTimeout = timeout / 1000 }

@@ -10,7 +10,9 @@ enum StatsCommand: Command {
     static let overview = """
         OVERVIEW: Describe session logs: sessions, touches and samples, the spread of sample
         intervals within touches (repeated timestamps counted apart), the pauses between
-        touches and the sessions' spans; one line per directory and a total.
+        touches and the sessions' spans; one line per directory and a total. Logs are read as
+        streams, in memory that does not grow with them: the spreads are exact up to 32,768
+        distinct values, then rounded (the JSON says "rounded_to_bits").
         """
     static let details = """
         ARGUMENTS:
@@ -22,32 +24,26 @@ enum StatsCommand: Command {
     static let options = OptionTable([ReplayOptions.json("One JSON object per group instead of the table.")],
                                      JobProgress.options(json: true), rules: [JobProgress.rule])
 
+    /// The statistics of a group of sessions, gathered event by event: memory does not grow
+    /// with the logs (the touches down are held, at most ``TouchTracker/limit``, and the
+    /// distinct values of the spreads, see ``ValueCounts``).
     struct Group {
         var sessions = 0
         var touches = 0
         var samples = 0
-        var intervals: [Double] = []
-        var pauses: [Double] = []
-        var spans: [Double] = []
+        var intervals = ValueCounts()
+        var pauses = ValueCounts()
+        var longestSpan: Double?
 
-        mutating func add(_ log: SessionLog) {
+        /// Adds one session's figures (``TouchTracker``'s, once its log has ended).
+        mutating func add(_ session: TouchTracker) {
             sessions += 1
-            let touches = log.samplesByTouch
-            self.touches += touches.count
-            var firstTime = Double.infinity, lastTime = -Double.infinity
-            var previousEnd: Double?
-            for (_, samples) in touches {
-                self.samples += samples.count
-                for (a, b) in zip(samples, samples.dropFirst()) { intervals.append(b.timestamp - a.timestamp) }
-                guard let first = samples.first, let last = samples.last else { continue }
-                if let end = previousEnd { pauses.append(first.timestamp - end) }
-                previousEnd = last.timestamp
-                firstTime = min(firstTime, first.timestamp)
-                lastTime = max(lastTime, last.timestamp)
-            }
-            if lastTime >= firstTime { spans.append(lastTime - firstTime) }
+            touches += session.touches
+            samples += session.samples
+            intervals.merge(session.intervals)
+            pauses.merge(session.pauses)
+            if let span = session.span { longestSpan = max(longestSpan ?? span, span) }
         }
-
         /// A duration in milliseconds for the JSON report: rounded to the microsecond while that
         /// means something, always finite (a log's absurd times saturate at the largest
         /// finite number rather than becoming `null`).
@@ -64,47 +60,46 @@ enum StatsCommand: Command {
             return abs(value) < 1e7 ? String(format: "%.\(decimals)f", value) : String(format: "%.3g", value)
         }
 
-        static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-            guard !sorted.isEmpty else { return .nan }
-            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
-        }
-
         func json(name: String) -> JSONValue {
-            let sortedIntervals = intervals.sorted()
-            let positive = sortedIntervals.filter { $0 > 0 }
-            let sortedPauses = pauses.sorted()
+            let positive = intervals.positive
+            let sortedPauses = pauses.all
             var object = JSONObject()
             object.append("group", .string(name))
             object.append("sessions", .number(Double(sessions)))
             object.append("touches", .number(Double(touches)))
             object.append("samples", .number(Double(samples)))
-            object.append("zero_intervals", .number(Double(sortedIntervals.count - positive.count)))
+            object.append("zero_intervals", .number(Double(intervals.count - positive.count)))
             var spread = JSONObject()
             for (label, q) in [("min", 0.0), ("p5", 0.05), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p95", 0.95), ("max", 1.0)] where !positive.isEmpty {
-                spread.append(label, .number(Self.milliseconds(Self.quantile(positive, q))))
+                spread.append(label, .number(Self.milliseconds(positive.quantile(q))))
             }
             object.append("interval_ms", .object(spread))
             if !sortedPauses.isEmpty {
                 object.append("pause_ms", .object(JSONObject([
-                    ("p50", .number(Self.milliseconds(Self.quantile(sortedPauses, 0.5)))),
-                    ("max", .number(Self.milliseconds(sortedPauses.last!))),
+                    ("p50", .number(Self.milliseconds(sortedPauses.quantile(0.5)))),
+                    ("max", .number(Self.milliseconds(sortedPauses.quantile(1)))),
                 ])))
             }
-            let span = spans.max() ?? 0
+            if intervals.isRounded || pauses.isRounded {
+                // Beyond ValueCounts.limit distinct values the spreads are of rounded values.
+                object.append("rounded_to_bits", .number(Double(min(intervals.keptBits, pauses.keptBits))))
+            }
+            let span = longestSpan ?? 0
             object.append("longest_session_s", .number(abs(span) < 1e9 ? (span * 1000).rounded() / 1000 : span))
             return .object(object)
         }
 
         func line(name: String) -> String {
-            let positive = intervals.filter { $0 > 0 }.sorted()
+            let positive = intervals.positive
             let zero = intervals.count - positive.count
             func ms(_ value: Double) -> String { Self.text(value * 1000, decimals: 1) }
-            let spread = positive.isEmpty ? "-" : [0.05, 0.5, 0.95].map { ms(Self.quantile(positive, $0)) }.joined(separator: " / ")
-            let pause = pauses.isEmpty ? "-" : ms(Self.quantile(pauses.sorted(), 0.5)) + " / " + Self.text(pauses.max()!, decimals: 0) + " s"
+            let spread = positive.isEmpty ? "-" : [0.05, 0.5, 0.95].map { ms(positive.quantile($0)) }.joined(separator: " / ")
+            let all = pauses.all
+            let pause = all.isEmpty ? "-" : ms(all.quantile(0.5)) + " / " + Self.text(all.quantile(1), decimals: 0) + " s"
             return name.padded(28, left: true)
                 + String(format: "%8d %8d %9d  ", sessions, touches, samples)
                 + spread.padded(20, left: true)
-                + String(format: "%6.1f%%  ", intervals.isEmpty ? 0 : 100 * Double(zero) / Double(intervals.count))
+                + String(format: "%6.1f%%  ", intervals.count == 0 ? 0 : 100 * Double(zero) / Double(intervals.count))
                 + pause
         }
     }
@@ -119,22 +114,25 @@ enum StatsCommand: Command {
                                                   byteTotal: JobProgress.totalSize(files))
         for file in files {
             progress?.set(detail: PathText.lastComponent(file))
-            let read = SessionLog.read(contentsOf: file, onRead: progress.map { progress in { progress.advance(bytes: $0) } })
+            var events = SessionLogEvents(contentsOf: file, onRead: progress.map { progress in { progress.advance(bytes: $0) } })
+            var session = TouchTracker()
+            while let (event, _) = events.next() { session.add(event) }
+            session.finish()
             progress?.advance()
-            if let failure = read.failure {
+            if let failure = events.failure {
                 printError("Error: \(failure)")
                 failures += 1
             }
-            guard let log = read.log else { continue }
+            guard events.header != nil else { continue }
             var directory = PathText.parent(file)
             if !base.isEmpty, directory.hasPrefix(base) { directory = String(directory.dropFirst(base.count).drop { $0 == "/" }) }
             let name = directory.isEmpty ? "." : directory
-            if let index = groups.firstIndex(where: { $0.name == name }) { groups[index].group.add(log) } else {
+            if let index = groups.firstIndex(where: { $0.name == name }) { groups[index].group.add(session) } else {
                 var group = Group()
-                group.add(log)
+                group.add(session)
                 groups.append((name, group))
             }
-            total.add(log)
+            total.add(session)
         }
         progress?.finish()
         if arguments.flag("--json") {

@@ -54,6 +54,10 @@ public struct DeliveryAudit: Sendable {
     }
 
     private var open: [TouchID: Flow] = [:]
+    /// The touch looked up last and its entry in `open` (most actions name the touch before
+    /// them): valid until a touch is added or removed, which clear it; values changed in
+    /// place through the index keep it valid.
+    private var recent: (id: TouchID, index: Dictionary<TouchID, Flow>.Index)?
     /// The first problems found (at most ``problemLimit``), as sentences.
     public private(set) var problems: [String] = []
     /// Every problem found, including those not kept.
@@ -128,10 +132,12 @@ public struct DeliveryAudit: Sendable {
             if open[event.touch] != nil { problem("\(event.touch) began again before it finished") }
             let outcome = TouchOutcome(touch: TouchID(platformID ?? event.touch.rawValue), engineID: event.touch,
                                        samples: event.samples.count)
+            recent = nil
             open[event.touch] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
-        } else if open[event.touch] != nil {
-            open[event.touch]!.fed.append(contentsOf: event.samples)
-            open[event.touch]!.outcome.samples += event.samples.count
+        } else if let i = entry(event.touch) {
+            // One lookup, then in place through the index (no copy of the touch's samples).
+            open.values[i].fed.append(contentsOf: event.samples)
+            open.values[i].outcome.samples += event.samples.count
         } else {
             problem("\(event.touch): an accepted \(event.phase) event for a touch that is not open")
         }
@@ -150,21 +156,23 @@ public struct DeliveryAudit: Sendable {
             open[id]!.outcome.verdict = verdict
             open[id]!.outcome.reason = reason
         case let .ink(id, sample):
-            guard let downTime = open[id]?.downTime else {
+            guard let i = entry(id) else {
                 problem("\(id): ink for a touch that is not open")
                 return nil
             }
-            if open[id]!.outcome.firstInkLatency == nil { open[id]!.outcome.firstInkLatency = max(0, now - downTime) }
-            open[id]!.outcome.inked.append(sample)   // in place: no copy of the touch's samples
+            if open.values[i].outcome.firstInkLatency == nil {
+                open.values[i].outcome.firstInkLatency = max(0, now - open.values[i].downTime)
+            }
+            open.values[i].outcome.inked.append(sample)   // in place: no copy of the touch's samples
         case let .refineInk(id, index, sample):
             // Refinements may follow a touch's end; they change no count.
             if open[id]?.outcome.inked.indices.contains(index) == true { open[id]!.outcome.inked[index] = sample }
         case let .release(id, sample):
-            guard open[id] != nil else {
+            guard let i = entry(id) else {
                 problem("\(id): a release for a touch that is not open")
                 return nil
             }
-            open[id]!.outcome.released.append(sample)
+            open.values[i].outcome.released.append(sample)
         case let .nativeRelease(id, sample):
             guard open[id] != nil else {
                 problem("\(id): a native release for a touch that is not open")
@@ -187,6 +195,7 @@ public struct DeliveryAudit: Sendable {
             }
             open[id]!.outcome.cancelled = true
         case let .touchFinished(id, engineLedger):
+            recent = nil
             guard var flow = open.removeValue(forKey: id) else {
                 problem("\(id): finished, but it is not open")
                 return nil
@@ -205,6 +214,7 @@ public struct DeliveryAudit: Sendable {
     public mutating func close() -> [TouchOutcome] {
         let rest = open.sorted { $0.key.rawValue < $1.key.rawValue }
         open.removeAll()
+        recent = nil
         for (id, flow) in rest { check(id, flow, engineLedger: nil) }
         return rest.map(\.value.outcome)
     }
@@ -259,6 +269,14 @@ public struct DeliveryAudit: Sendable {
             problem("\(label): ledger (\(engineLedger.inked) inked, \(engineLedger.released) released) disagrees with the actions "
                     + "(\(outcome.inked.count), \(outcome.released.count))")
         }
+    }
+
+    /// The entry of an open touch, found through ``recent`` when it is the touch last named.
+    private mutating func entry(_ id: TouchID) -> Dictionary<TouchID, Flow>.Index? {
+        if let recent, recent.id == id { return recent.index }
+        guard let index = open.index(forKey: id) else { return nil }
+        recent = (id, index)
+        return index
     }
 
     private mutating func problem(_ text: String) {

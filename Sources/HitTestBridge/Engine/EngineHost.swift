@@ -36,6 +36,10 @@ package struct EngineHost: Sendable {
     package let fallback: HitTestVerdict
     private var actions: [RouterAction] = []
     private var bridgeActions: [BridgeAction] = []
+    /// The batches `drain` works through, swapped with the two above so that neither array
+    /// is copied or reallocated per input.
+    private var drainingActions: [RouterAction] = []
+    private var drainingBridgeActions: [BridgeAction] = []
     private var queryOfTouch: [TouchID: QueryID] = [:]
     private var touchOfQuery: [QueryID: TouchID] = [:]
     private var tokenOfQuery: [QueryID: QueryToken] = [:]
@@ -207,9 +211,8 @@ package struct EngineHost: Sendable {
 
     private mutating func drain(now time: Double, into output: inout [HostOutput]) {
         while !actions.isEmpty || !bridgeActions.isEmpty {
-            let engine = actions
-            actions.removeAll(keepingCapacity: true)
-            for action in engine {
+            swap(&actions, &drainingActions)
+            for action in drainingActions {
                 output.append(.engine(action))
                 switch action {
                 case let .queryPage(query, touch, point, _):
@@ -225,9 +228,9 @@ package struct EngineHost: Sendable {
                     break
                 }
             }
-            let bridge = bridgeActions
-            bridgeActions.removeAll(keepingCapacity: true)
-            for action in bridge {
+            drainingActions.removeAll(keepingCapacity: true)
+            swap(&bridgeActions, &drainingBridgeActions)
+            for action in drainingBridgeActions {
                 switch action {
                 case let .verdict(query, verdict, source):
                     router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
@@ -243,6 +246,7 @@ package struct EngineHost: Sendable {
                     router.speculate(query, into: &actions)
                 }
             }
+            drainingBridgeActions.removeAll(keepingCapacity: true)
         }
     }
 

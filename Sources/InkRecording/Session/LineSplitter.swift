@@ -27,6 +27,10 @@ package struct LineSplitter {
     /// stops at such a line stops here, without reading the rest of it (which may not end).
     package var isDroppingLine: Bool { discarded != nil }
 
+    /// Whether no part of a line is held or being dropped: the next byte fed starts a line
+    /// (a reader may then take a line wholly inside its buffer without feeding it).
+    package var isIdle: Bool { pending.isEmpty && discarded == nil }
+
     /// The lines completed by `bytes`, in order.
     package mutating func feed(_ bytes: some BidirectionalCollection<UInt8>, into pieces: inout [Piece]) {
         var rest = bytes[...]

@@ -92,23 +92,31 @@ package struct SessionLogLineReader {
     /// byte order mark at the start of line 1 is skipped.
     package mutating func take<Bytes: Collection>(line: Bytes, number: Int) -> Line where Bytes.Element == UInt8 {
         if number == 1, line.starts(with: Self.byteOrderMark) { return take(line: Self.withoutByteOrderMark(line), number: 1) }
-        guard failure == nil else { return .failed }
+        if case .some = failure { return .failed }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         do throws(SessionLogError) {
             guard line.count <= SessionLog.maxLineBytes else {
                 throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
             }
-            let value: JSONValue
-            do { value = try JSONParser.parse(line) } catch {
-                throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+            let event: SessionEvent
+            if sawHeader, let fast = line.withContiguousStorageIfAvailable({ SessionLineDecoder.decode($0, tools: tools) }) ?? nil {
+                // The common lines, read straight from their bytes; any other line, or any
+                // fault, is read below, which names it.
+                if case let .touch(touch, _) = fast { noteTool(of: touch) }
+                event = fast
+            } else {
+                let value: JSONValue
+                do { value = try JSONParser.parse(line) } catch {
+                    throw self.error(number, .malformedJSON(column: error.column, message: error.message))
+                }
+                if !sawHeader {
+                    sawHeader = true
+                    let header = try header(from: value, line: number)
+                    isRecording = header.isRecording
+                    return .header(header)
+                }
+                event = try self.event(from: value, line: number)
             }
-            if !sawHeader {
-                sawHeader = true
-                let header = try header(from: value, line: number)
-                isRecording = header.isRecording
-                return .header(header)
-            }
-            let event = try event(from: value, line: number)
             guard event.time >= lastTime else {
                 throw error(number, .timeWentBackwards(previous: lastTime, got: event.time))
             }
@@ -229,13 +237,7 @@ package struct SessionLogLineReader {
         switch kind {
         case "touch":
             let event = try fields(line) { () throws(JSONShapeError) in try touchEvent(object, time: time) }
-            // A touch's tool is remembered while it is down, and only then: the map stays as
-            // small as the touches down, whatever the ids.
-            switch event.phase {
-            case .began: tools.began(event.touch, tool: event.samples.first?.tool ?? .finger)
-            case .ended, .cancelled: tools.ended(event.touch)
-            case .moved: break
-            }
+            noteTool(of: event)
             if try fields(line, { () throws(JSONShapeError) in try object.optionalBool("native_page") }) == true {
                 return .recorded(.nativePageTouch(event), time: time)
             }
@@ -272,6 +274,16 @@ package struct SessionLogLineReader {
         default:
             guard let recorded = try recordedEvent(kind, object, line: line) else { throw error(line, .unknownKind(kind)) }
             return .recorded(recorded, time: time)
+        }
+    }
+
+    /// A touch's tool is remembered while it is down, and only then: the map stays as small
+    /// as the touches down, whatever the ids.
+    private mutating func noteTool(of event: TouchEvent) {
+        switch event.phase {
+        case .began: tools.began(event.touch, tool: event.samples.first?.tool ?? .finger)
+        case .ended, .cancelled: tools.ended(event.touch)
+        case .moved: break
         }
     }
 

@@ -31,6 +31,9 @@ public struct SessionLogEvents {
     private var splitter = LineSplitter(maxLineBytes: SessionLog.maxLineBytes)
     private var pieces: [LineSplitter.Piece] = []
     private var pieceIndex = 0
+    /// The last chunk read, and where its unread part starts.
+    private var chunk: [UInt8] = []
+    private var cursor = 0
     private var number = 0
     private let onRead: ((Int) -> Void)?
 
@@ -87,7 +90,7 @@ public struct SessionLogEvents {
             count(log.events[index])
             return (log.events[index], log.line(ofEvent: index))
         case .file:
-            while failure == nil, let (bytes, number) = nextLine() {
+            while case .none = failure, let (bytes, number) = nextLine() {
                 switch reader.take(line: bytes, number: number) {
                 case .blank: continue
                 case let .event(event):
@@ -124,6 +127,26 @@ public struct SessionLogEvents {
                     return nil
                 }
             }
+            if cursor < chunk.count {
+                let newline = Self.firstNewline(in: chunk, from: cursor)
+                if let newline, splitter.isIdle, newline - cursor <= splitter.maxLineBytes {
+                    // A line wholly inside the chunk: handed on in place, not copied.
+                    var end = newline
+                    if end > cursor, chunk[end - 1] == 0x0D { end -= 1 }
+                    let line = chunk[cursor..<end]
+                    cursor = newline + 1
+                    number += 1
+                    return (line, number)
+                }
+                // The end of a line begun in an earlier chunk, or the start of one that ends
+                // in a later one: through the splitter, which holds it (up to its cap).
+                pieces.removeAll(keepingCapacity: true)
+                pieceIndex = 0
+                let end = newline.map { $0 + 1 } ?? chunk.count
+                splitter.feed(chunk[cursor..<end], into: &pieces)
+                cursor = end
+                continue
+            }
             guard case var .file(byteSource) = source else { return nil }
             if splitter.isDroppingLine {
                 // The next line is over the cap and has not ended: stop here rather than
@@ -135,7 +158,6 @@ public struct SessionLogEvents {
             }
             pieces.removeAll(keepingCapacity: true)
             pieceIndex = 0
-            let chunk: [UInt8]
             do { chunk = try byteSource.read(upTo: 1 << 16) } catch {
                 _ = reader.refuse(unreadable: error.message, number: number + 1)
                 failure = reader.firstFailure
@@ -150,7 +172,28 @@ public struct SessionLogEvents {
                 pieces = [last]
                 continue
             }
-            splitter.feed(chunk, into: &pieces)
+            cursor = 0
+        }
+    }
+
+    /// The index of the first LF in `bytes` at or after `start` (which is in range), eight
+    /// bytes at a time.
+    private static func firstNewline(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeRawPointer(buffer.baseAddress!)
+            var i = start
+            while i + 8 <= buffer.count {
+                // A zero byte of word ^ LFs is an LF; the lowest flagged byte is the first one.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zero != 0 { return i + zero.trailingZeroBitCount >> 3 }
+                i += 8
+            }
+            while i < buffer.count {
+                if buffer[i] == 0x0A { return i }
+                i += 1
+            }
+            return nil
         }
     }
 }

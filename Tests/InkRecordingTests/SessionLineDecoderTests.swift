@@ -1,0 +1,154 @@
+import Foundation
+import InkCore
+import HitTestBridge
+@testable import InkRecording
+import Testing
+
+/// The reader's byte-level fast path (`SessionLineDecoder`) must read every line exactly as
+/// the general reader (the JSON tree and the field checks) does, and name every fault the
+/// same way: each line here is read both ways and the results compared.
+@Suite("session-log fast path: the same events and faults as the general reader")
+struct SessionLineDecoderTests {
+    static let header = Array(#"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":1024,"height":768}}"#.utf8)
+
+    /// Reads `line` as line 2 through the reader (fast path first) and through the general
+    /// reader only; both with `tools` remembered from `prelude` lines.
+    static func compare(_ line: [UInt8], prelude: [[UInt8]] = [], sourceLocation: SourceLocation = #_sourceLocation) {
+        var reader = SessionLogLineReader(file: "x.jsonl")
+        var reference = SessionLogLineReader(file: "x.jsonl")
+        _ = reader.take(line: header, number: 1)
+        for (i, earlier) in prelude.enumerated() {
+            _ = reader.take(line: earlier, number: i + 2)
+            _ = try? reference.decodeEvent(earlier, number: i + 2)
+        }
+        let number = prelude.count + 2
+        let expected: Result<SessionEvent, SessionLogError>
+        do throws(SessionLogError) { expected = .success(try reference.decodeEvent(line, number: number)) } catch { expected = .failure(error) }
+        switch reader.take(line: line, number: number) {
+        case let .event(event):
+            #expect(expected == .success(event), "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+        case .failed:
+            #expect(expected == .failure(reader.firstFailure!), "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+        case .blank, .header:
+            break   // not an event line either way (a blank line is skipped before decoding)
+        }
+    }
+
+    static let lines: [String] = [
+        #"{"kind":"touch","t":0,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":0,"x":100,"y":100,"force":0.5}]}"#,
+        #"{"kind":"touch","t":0.004,"touch":1,"phase":"moved","samples":[{"t":0.004,"x":98,"y":99,"force":0.31}]}"#,
+        #"{"kind":"touch","t":0.03,"touch":1,"phase":"ended","samples":[]}"#,
+        #"{"kind":"answer","t":1.0115,"touch":2,"verdict":"ink"}"#,
+        #"{ "t" : 12.5 , "touch" : 3 , "kind" : "touch" , "phase" : "cancelled" , "samples" : [ ] , "tool" : "finger" }"#,
+        #"{"kind":"touch","t":1234.5678901234567,"touch":9007199254740991,"phase":"began","tool":"pencil","samples":[{"t":1234.5678901234567,"x":-0.0,"y":1e-7,"force":1,"altitude":1.5707963267948966,"azimuth":-3.14,"update_index":7}],"predicted":[{"t":1234.6,"x":1E2,"y":2.5e+1}]}"#,
+        #"{"kind":"touch","t":5,"touch":4,"phase":"moved","samples":[{"t":4.9,"x":0.1,"y":0.2},{"t":5,"x":0.30000000000000004,"y":123456789012345678901234}]}"#,
+        #"{"kind":"update","t":2,"touch":1,"update_index":7,"force":0.5,"final":true}"#,
+        #"{"kind":"regions","t":-0.25,"generation":1,"max_age":1,"regions":[{"x":0,"y":0,"width":10,"height":10,"element":"a"}]}"#,
+    ]
+
+    @Test("typical lines: read by the fast path, and equal to the general reader's events")
+    func typicalLines() throws {
+        for line in Self.lines { Self.compare(Array(line.utf8)) }
+        // The fast path does take the common lines (the throughput rests on it).
+        for line in Self.lines.prefix(7) {
+            let event = Array(line.utf8).withUnsafeBufferPointer { SessionLineDecoder.decode($0, tools: HeldTools()) }
+            #expect(event != nil, "\(line)")
+        }
+    }
+
+    @Test("a touch's remembered tool, and faults the fast path leaves to the general reader, named the same")
+    func faultsAndTools() {
+        let began = Array(#"{"kind":"touch","t":0,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":0,"x":1,"y":1}]}"#.utf8)
+        Self.compare(Array(#"{"kind":"touch","t":0.1,"touch":1,"phase":"moved","samples":[{"t":0.1,"x":2,"y":2}]}"#.utf8), prelude: [began])
+        for bad in [
+            #"{"kind":"touch","t":0,"touch":1,"phase":"began","samples":[]}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":[{"t":0.5,"x":1,"y":1}]}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":[{"t":0,"x":1,"y":1,"force":1.5}]}"#,
+            #"{"kind":"touch","t":0,"touch":-1,"phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":1.5,"phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":9007199254740992,"phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"hover"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","tool":"brush"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"touch":2,"phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":[{"t":0,"x":1}]}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":[{"t":0,"x":1,"y":1,"t":0}]}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":{}}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":[]} x"#,
+            #"{"kind":"touch","t":01,"touch":1,"phase":"moved"}"#,
+            #"{"kind":"touch","t":1.,"touch":1,"phase":"moved"}"#,
+            #"{"kind":"touch","t":1e999,"touch":1,"phase":"moved"}"#,
+            #"{"kind":"touch","t":null,"touch":1,"phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","tool":null}"#,
+            #"{"kind":"t\u006fuch","t":0,"touch":1,"phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","extra":[1,{"a":null}]}"#,
+            #"{"kind":"answer","t":0,"touch":1,"verdict":"maybe"}"#,
+            #"{"kind":"answer","t":0,"touch":1}"#,
+            #"{"kind":"answer","t":0,"touch":1,"verdict":"ink","phase":"moved"}"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","verdict":"ink"}"#,
+            #"{"kind":"nothing","t":0}"#,
+            #"{"t":0,"touch":1,"phase":"moved"}"#,
+            #"[1,2]"#,
+            #"{"kind":"touch","t":0,"touch":1,"phase":"moved","samples":[{"t":0,"x":1,"y":1},]}"#,
+        ] {
+            Self.compare(Array(bad.utf8))
+        }
+    }
+
+    @Test("every line of the fixtures reads the same both ways")
+    func fixtures() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized
+        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".jsonl") } ?? []
+        #expect(files.count > 10)
+        var lines = 0
+        for file in files {
+            let data = try Data(contentsOf: root.appendingPathComponent(file))
+            for line in data.split(separator: 0x0A, omittingEmptySubsequences: true).dropFirst() {
+                Self.compare(Array(line))
+                lines += 1
+            }
+        }
+        #expect(lines > 100)
+    }
+
+    @Test("mutated lines (a byte changed, inserted or removed, numbers of every form): the same event or the same fault")
+    func mutations() {
+        var random = SplitMix(state: 30)
+        let alphabet = Array(#"{}[]:,"\ -+.eE0123456789tnfxy"#.utf8) + [0x09, 0x0D, 0x00, 0x7F, 0xC3, 0xA9, 0xFF]
+        for base in Self.lines {
+            let bytes = Array(base.utf8)
+            for _ in 0..<400 {
+                var line = bytes
+                for _ in 0...(random.next() % 2) {
+                    let at = Int(random.next() % UInt64(line.count))
+                    switch random.next() % 3 {
+                    case 0: line[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                    case 1: line.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+                    default: if line.count > 1 { line.remove(at: at) }
+                    }
+                }
+                Self.compare(line)
+            }
+        }
+        // Numbers: the fast path's conversion must give the bits the text conversion gives.
+        for _ in 0..<20_000 {
+            let text: String
+            switch random.next() % 3 {
+            case 0: text = "\(Double(bitPattern: random.next() >> 2))"
+            case 1: text = "\(random.next() % 100_000_000).\(random.next() % 1_000_000_000_000)"
+            default: text = "\(random.next() % 10_000_000_000_000_000_000)e-\(random.next() % 40)"
+            }
+            Self.compare(Array(#"{"kind":"touch","t":1e300,"touch":1,"phase":"moved","samples":[{"t":\#(text),"x":\#(text),"y":-\#(text)}]}"#.utf8))
+        }
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
