@@ -9,6 +9,16 @@ import Testing
 /// that answers the page's questions while the process runs.
 @Suite("ink-replay host")
 struct HostTests {
+    /// Three two-sample taps, at (10, 10), (80, 80) and (40, 40), 20 ms apart from t = 1 s.
+    static let threeTaps = [
+        #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+        #"{"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":10,"y":11}]}"#,
+        #"{"kind":"touch","t":1.02,"touch":2,"phase":"began","samples":[{"t":1.02,"x":80,"y":80}]}"#,
+        #"{"kind":"touch","t":1.03,"touch":2,"phase":"ended","samples":[{"t":1.03,"x":80,"y":81}]}"#,
+        #"{"kind":"touch","t":1.04,"touch":3,"phase":"began","samples":[{"t":1.04,"x":40,"y":40}]}"#,
+        #"{"kind":"touch","t":1.05,"touch":3,"phase":"ended","samples":[{"t":1.05,"x":40,"y":41}]}"#,
+    ]
+
     /// Runs `host` with `input` on standard input; returns the output lines as objects.
     static func host(_ input: String, _ arguments: String...) throws -> [[String: Any]] { try host(input, arguments) }
 
@@ -70,14 +80,7 @@ struct HostTests {
     @Test("the summary counts what the lines showed: every ignored answer by kind, one round trip per query line, deadline decisions")
     func countersMatchLines() throws {
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
-        let touches = [
-            #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
-            #"{"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":10,"y":11}]}"#,
-            #"{"kind":"touch","t":1.02,"touch":2,"phase":"began","samples":[{"t":1.02,"x":80,"y":80}]}"#,
-            #"{"kind":"touch","t":1.03,"touch":2,"phase":"ended","samples":[{"t":1.03,"x":80,"y":81}]}"#,
-            #"{"kind":"touch","t":1.04,"touch":3,"phase":"began","samples":[{"t":1.04,"x":40,"y":40}]}"#,
-            #"{"kind":"touch","t":1.05,"touch":3,"phase":"ended","samples":[{"t":1.05,"x":40,"y":41}]}"#,
-        ]
+        let touches = Self.threeTaps
         // The tokens the seeded host draws for the three questions.
         let first = try Self.host(([header] + touches).joined(separator: "\n") + "\n", "--cache", "off", "--seed", "9")
         let queries = first.filter { $0["kind"] as? String == "query" }
@@ -223,14 +226,7 @@ struct HostTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
         let regions = #"{"kind":"regions","t":0.5,"generation":1,"max_age":30,"regions":[{"x":70,"y":70,"width":20,"height":20,"element":"go"}]}"#
-        let touches = [
-            #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
-            #"{"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":10,"y":11}]}"#,
-            #"{"kind":"touch","t":1.02,"touch":2,"phase":"began","samples":[{"t":1.02,"x":80,"y":80}]}"#,
-            #"{"kind":"touch","t":1.03,"touch":2,"phase":"ended","samples":[{"t":1.03,"x":80,"y":81}]}"#,
-            #"{"kind":"touch","t":1.04,"touch":3,"phase":"began","samples":[{"t":1.04,"x":40,"y":40}]}"#,
-            #"{"kind":"touch","t":1.05,"touch":3,"phase":"ended","samples":[{"t":1.05,"x":40,"y":41}]}"#,
-        ]
+        let touches = Self.threeTaps
         let arguments = options + ["--seed", "9"]
         let first = try Self.host(([header, regions] + touches).joined(separator: "\n") + "\n", arguments)
         let queries = first.filter { $0["kind"] as? String == "query" }

@@ -9,46 +9,33 @@ import SessionReplay
 import Testing
 import WebKitGTKOracle
 
-/// What a recorder's sink took, kept in memory (a test's sink; the front end's writes a file).
-final class RecordedLines: @unchecked Sendable {
-    // @unchecked: every access holds the lock.
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    /// Whether the sink takes what it is offered (a sink that is behind returns `false`).
-    var isOpen = true
-
-    func offer(_ piece: [UInt8]) -> Bool {
-        lock.withLock {
-            guard isOpen else { return false }
-            bytes += piece
-            return true
-        }
-    }
-
-    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
-}
-
 extension WebKitGTK {
     @Suite("The GTK front end records: a live session in the real window, replayed identically by verify", .serialized)
     struct RecordingTests {
-        /// Plays the drag-then-3.5 session into a recording window over `page` and returns the
-        /// window's report and the recording.
+        /// Plays the drag-then-3.5 session into a recording window over `page`, the recording
+        /// streamed to a file as `scratchpad-gtk --record` streams it (``RecordingFile``), and
+        /// returns the window's report and the recording.
         static func record(page: String, configuration: InkEngineConfiguration,
                            extra: ((ScratchpadWindow) -> Void)? = nil) throws -> (ScratchpadReport, String) {
             let log = try fixtureSession("blocks-then-3-5.jsonl")
-            let lines = RecordedLines()
-            return try GTKThread.shared.run {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gtk-recording-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("live.jsonl").path
+            let file = try RecordingFile(path: path)
+            let report = try GTKThread.shared.run {
                 var options = ScratchpadWindow.Options(configuration: configuration)
                 options.recorder = SessionRecorder(canvasWidth: Double(options.width), canvasHeight: Double(options.height),
-                                                   exercise: "fixtures/\(page)", sink: { lines.offer($0) })
+                                                   exercise: "fixtures/\(page)", sink: { file.offer($0) })
                 let window = try ScratchpadWindow(options: options)
                 try window.show(loading: fixturePage(page))
                 var player = LogPlayer()
                 _ = player.play(log, into: window)
                 extra?(window)
-                let report = window.finish()
-                return (report, lines.text)
+                return window.finish()
             }
+            try file.commit()
+            return (report, try String(contentsOfFile: path, encoding: .utf8))
         }
 
         @Test("played into the window and recorded live: the replay decides every touch the same, for the same reason, with the same samples and ink",
