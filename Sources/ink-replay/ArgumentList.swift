@@ -142,7 +142,7 @@ struct OptionTable: Sendable {
         if wrapped.isEmpty { wrapped = [""] }
         var lines: [String] = []
         if signature.count < column {
-            lines.append(signature.padding(toLength: column, withPad: " ", startingAt: 0) + wrapped.removeFirst())
+            lines.append(signature + String(repeating: " ", count: column - signature.count) + wrapped.removeFirst())
         } else {
             lines.append(signature)
         }

@@ -127,6 +127,21 @@ open class NSLock: NSLocking, @unchecked Sendable {
     open func unlock() {}
 }
 
+// MARK: Threads (ink-replay's --jobs workers)
+/// Apple: `Thread.init(block:)` (iOS 10, macOS 10.12), `stackSize`, `start()`.
+open class Thread: @unchecked Sendable {
+    public init(block: @escaping @Sendable () -> Void) { standIn() }
+    open var stackSize: Int { get { standIn() } set { standIn() } }
+    open func start() { standIn() }
+}
+/// Apple: Dispatch's `DispatchSemaphore` (re-exported by Foundation): `init(value:)`,
+/// `signal()` (returns whether a thread was woken, discardable), `wait()`.
+public final class DispatchSemaphore: @unchecked Sendable {
+    public init(value: Int) { standIn() }
+    @discardableResult public func signal() -> Int { standIn() }
+    public func wait() { standIn() }
+}
+
 // MARK: ProcessInfo
 open class ProcessInfo: @unchecked Sendable {
     open class var processInfo: ProcessInfo { standIn() }
