@@ -1,7 +1,7 @@
 import Foundation
 
 /// A file a live recording streams to, by the one output-file policy (``OutputFile``): the
-/// lines a ``HitTestBridge/SessionRecorder`` hands its sink go to a temporary file beside the
+/// lines a `SessionRecorder` (HitTestBridge) hands its sink go to a temporary file beside the
 /// target as they come, and ``commit()`` renames it into place when the session ends. Killed
 /// before that, the front end leaves the lines written so far in the temporary file
 /// (`.<name>.<random>.tmp`) and the target untouched.
