@@ -103,19 +103,24 @@ public struct ReplayDriver: Sendable {
     public mutating func deliver(_ input: EngineInput, at time: Double, into events: inout [EngineEvent]) -> Step {
         let start = events.count
         engine.take(input, now: time, into: &events)
-        var step = Step(time: engine.now, input: input)
-        // One pass over what the engine did: the step's facts, then the audit.
+        var refusal: InputRefusal?
+        var outcome: ReceiveOutcome?
+        // One pass over what the engine did: the step's facts, then the audit. Each event is
+        // read in place: its kind is matched first without binding (no copy of its payload).
         for index in start..<events.count {
             switch events[index].kind {
-            case let .refused(_, refusal): step.refusal = refusal
-            case let .pageMessage(_, outcome): step.outcome = outcome
-            case let .took(touchEvent) where touchEvent.phase == .began: touchesBegun += 1
+            case .took:
+                if events[index].isTouchDown { touchesBegun += 1 }
+            case .refused:
+                if case let .refused(_, reason) = events[index].kind { refusal = reason }
+            case .pageMessage:
+                if case let .pageMessage(_, read) = events[index].kind { outcome = read }
             default: break
             }
             if let outcome = audit.observe(events[index]) { finished(outcome) }
-            timeline?.observe(events[index])
+            if timeline != nil { timeline!.observe(events[index]) }
         }
-        return step
+        return Step(time: engine.now, input: input, outcome: outcome, refusal: refusal)
     }
 
     /// Delivers everything still scheduled; with `runningDeadlines`, lets time run on until

@@ -143,10 +143,11 @@ private struct ReplayRun {
     }
 
     mutating func playEvents() {
-        while let (event, line) = nextEvent() {
+        while true {
+            guard let next = nextEvent() else { break }
             // What the page posted up to this moment first, in the order it was scheduled.
-            runScheduled(until: event.time)
-            play(event, line: line)
+            runScheduled(until: next.event.time)
+            play(next.event, line: next.line)
         }
         identity?.end(at: lastLineTime)
         // The session goes on after its last line: answers still due arrive, deadlines pass.
@@ -229,24 +230,22 @@ private struct ReplayRun {
 
     /// The page's side of what the host asked: answers to requests, scheduled.
     mutating func answerRequests() {
-        for event in output {
-            if identity != nil { identity!.observe(event) }
-            switch event.kind {
-            case let .send(request, touches):
+        guard !output.isEmpty else { return }
+        // By index, matching the kinds without binding first: most events are neither, and
+        // are read in place rather than copied out of the array.
+        for index in output.indices {
+            if identity != nil { identity!.observe(output[index]) }
+            if case .send = output[index].kind, case let .send(request, touches) = output[index].kind {
                 if tracksRoundTrips, sentRoundTrips.insert(request.token).inserted {
                     roundTrips[nextRoundTrip] = request.token
                     if let old = roundTrips.removeValue(forKey: nextRoundTrip - Self.roundTripMemory) { sentRoundTrips.remove(old) }
                     nextRoundTrip += 1
                 }
                 answer(request, for: touches.first)
-            case .action(.touchFinished):
+            } else if !passedAnswers.isEmpty, case .action(.touchFinished) = output[index].kind, let touch = output[index].touch,
+                      driver.engine.latestTouch(forPlatform: touch.platform) == touch.engine {
                 // A finished touch asks no more questions: its passed answers go.
-                if let touch = event.touch, !passedAnswers.isEmpty,
-                   driver.engine.latestTouch(forPlatform: touch.platform) == touch.engine {
-                    passedAnswers[touch.platform] = nil
-                }
-            default:
-                break
+                passedAnswers[touch.platform] = nil
             }
         }
         output.removeAll(keepingCapacity: true)
