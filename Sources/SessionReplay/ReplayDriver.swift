@@ -106,19 +106,20 @@ public struct ReplayDriver: Sendable {
         var refusal: InputRefusal?
         var outcome: ReceiveOutcome?
         // One pass over what the engine did: the step's facts, then the audit. Each event is
-        // read in place: its kind is matched first without binding (no copy of its payload).
+        // taken out of the array once, its kind matched first without binding.
         for index in start..<events.count {
-            switch events[index].kind {
+            let event = events[index]
+            switch event.kind {
             case .took:
-                if events[index].isTouchDown { touchesBegun += 1 }
+                if event.isTouchDown { touchesBegun += 1 }
             case .refused:
-                if case let .refused(_, reason) = events[index].kind { refusal = reason }
+                if case let .refused(_, reason) = event.kind { refusal = reason }
             case .pageMessage:
-                if case let .pageMessage(_, read) = events[index].kind { outcome = read }
+                if case let .pageMessage(_, read) = event.kind { outcome = read }
             default: break
             }
-            if let outcome = audit.observe(events[index]) { finished(outcome) }
-            if timeline != nil { timeline!.observe(events[index]) }
+            if let outcome = audit.observe(event) { finished(outcome) }
+            if timeline != nil { timeline!.observe(event) }
         }
         return Step(time: engine.now, input: input, outcome: outcome, refusal: refusal)
     }

@@ -112,6 +112,8 @@ private struct ReplayRun {
     static let roundTripMemory = 4_096
     /// The time of the last line played.
     var lastLineTime = -Double.infinity
+    /// The line number of the event ``nextPlayed()`` returned last.
+    var playedLine: Int?
 
     init(configuration: ReplayConfiguration, events: SessionLogEvents) {
         self.configuration = configuration
@@ -143,11 +145,10 @@ private struct ReplayRun {
     }
 
     mutating func playEvents() {
-        while true {
-            guard let next = nextEvent() else { break }
+        while let event = nextPlayed() {
             // What the page posted up to this moment first, in the order it was scheduled.
-            runScheduled(until: next.event.time)
-            play(next.event, line: next.line)
+            runScheduled(until: event.time)
+            play(event, line: playedLine)
         }
         identity?.end(at: lastLineTime)
         // The session goes on after its last line: answers still due arrive, deadlines pass.
@@ -157,7 +158,7 @@ private struct ReplayRun {
         output.removeAll()
     }
 
-    mutating func play(_ event: SessionEvent, line: Int?) {
+    mutating func play(_ event: consuming SessionEvent, line: Int?) {
         let input: EngineInput
         lastLineTime = event.time
         switch event {
@@ -306,22 +307,25 @@ private struct ReplayRun {
         return latest
     }
 
-    mutating func nextEvent() -> (event: SessionEvent, line: Int?)? {
+    /// The next event to play, its line number in ``playedLine`` (an event and its line
+    /// apart: no optional tuple to destroy per line).
+    mutating func nextPlayed() -> SessionEvent? {
         if windowStart < window.count {
-            let next = window[windowStart]
+            let event = window[windowStart].event
+            playedLine = window[windowStart].line
             windowStart += 1
-            windowSamples -= Self.samples(in: next.event)
+            windowSamples -= Self.samples(in: event)
             if windowStart == window.count {
                 window.removeAll(keepingCapacity: true)
                 windowStart = 0
             }
-            return next
+            return event
         }
-        guard !sourceDone, let next = events.next() else {
+        guard !sourceDone, let event = events.next(line: &playedLine) else {
             sourceDone = true
             return nil
         }
-        return next
+        return event
     }
 
     /// Reads ahead until an event later than `time`, the end, or the lookahead limit.
