@@ -94,7 +94,13 @@ public struct ReplayDriver: Sendable {
         if let next = queue.take(dueBy: time) {
             return deliver(next.item, at: max(next.time, engine.now), into: &events)
         }
-        if time.isFinite, time > engine.now { _ = deliver(.tick, at: time, into: &events) }
+        if time.isFinite, time > engine.now {
+            // No deadline is due by `time` (one due would have come first): time only passes,
+            // as a `.tick` delivered would let it, without a step to make.
+            let start = events.count
+            engine.advance(to: time, into: &events)
+            observe(events[start...])
+        }
         return nil
     }
 
