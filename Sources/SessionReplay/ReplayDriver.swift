@@ -94,7 +94,13 @@ public struct ReplayDriver: Sendable {
         if let next = queue.take(dueBy: time) {
             return deliver(next.item, at: max(next.time, engine.now), into: &events)
         }
-        if time.isFinite, time > engine.now { _ = deliver(.tick, at: time, into: &events) }
+        if time.isFinite, time > engine.now {
+            // No deadline is due by `time` (one due would have come first): time only passes,
+            // as a `.tick` delivered would let it, without a step to make.
+            let start = events.count
+            engine.advance(to: time, into: &events)
+            observe(events[start...])
+        }
         return nil
     }
 
@@ -103,19 +109,25 @@ public struct ReplayDriver: Sendable {
     public mutating func deliver(_ input: EngineInput, at time: Double, into events: inout [EngineEvent]) -> Step {
         let start = events.count
         engine.take(input, now: time, into: &events)
-        var step = Step(time: engine.now, input: input)
-        // One pass over what the engine did: the step's facts, then the audit.
+        var refusal: InputRefusal?
+        var outcome: ReceiveOutcome?
+        // One pass over what the engine did: the step's facts, then the audit. Each event is
+        // taken out of the array once, its kind matched first without binding.
         for index in start..<events.count {
-            switch events[index].kind {
-            case let .refused(_, refusal): step.refusal = refusal
-            case let .pageMessage(_, outcome): step.outcome = outcome
-            case let .took(touchEvent) where touchEvent.phase == .began: touchesBegun += 1
+            let event = events[index]
+            switch event.kind {
+            case .took:
+                if event.isTouchDown { touchesBegun += 1 }
+            case .refused:
+                if case let .refused(_, reason) = event.kind { refusal = reason }
+            case .pageMessage:
+                if case let .pageMessage(_, read) = event.kind { outcome = read }
             default: break
             }
-            if let outcome = audit.observe(events[index]) { finished(outcome) }
-            timeline?.observe(events[index])
+            if let outcome = audit.observe(event) { finished(outcome) }
+            if timeline != nil { timeline!.observe(event) }
         }
-        return step
+        return Step(time: engine.now, input: input, outcome: outcome, refusal: refusal)
     }
 
     /// Delivers everything still scheduled; with `runningDeadlines`, lets time run on until

@@ -112,6 +112,8 @@ private struct ReplayRun {
     static let roundTripMemory = 4_096
     /// The time of the last line played.
     var lastLineTime = -Double.infinity
+    /// The line number of the event ``nextPlayed()`` returned last.
+    var playedLine: Int?
 
     init(configuration: ReplayConfiguration, events: SessionLogEvents) {
         self.configuration = configuration
@@ -143,10 +145,10 @@ private struct ReplayRun {
     }
 
     mutating func playEvents() {
-        while let (event, line) = nextEvent() {
+        while let event = nextPlayed() {
             // What the page posted up to this moment first, in the order it was scheduled.
             runScheduled(until: event.time)
-            play(event, line: line)
+            play(event, line: playedLine)
         }
         identity?.end(at: lastLineTime)
         // The session goes on after its last line: answers still due arrive, deadlines pass.
@@ -156,7 +158,7 @@ private struct ReplayRun {
         output.removeAll()
     }
 
-    mutating func play(_ event: SessionEvent, line: Int?) {
+    mutating func play(_ event: consuming SessionEvent, line: Int?) {
         let input: EngineInput
         lastLineTime = event.time
         switch event {
@@ -229,24 +231,22 @@ private struct ReplayRun {
 
     /// The page's side of what the host asked: answers to requests, scheduled.
     mutating func answerRequests() {
-        for event in output {
-            if identity != nil { identity!.observe(event) }
-            switch event.kind {
-            case let .send(request, touches):
+        guard !output.isEmpty else { return }
+        // By index, matching the kinds without binding first: most events are neither, and
+        // are read in place rather than copied out of the array.
+        for index in output.indices {
+            if identity != nil { identity!.observe(output[index]) }
+            if case .send = output[index].kind, case let .send(request, touches) = output[index].kind {
                 if tracksRoundTrips, sentRoundTrips.insert(request.token).inserted {
                     roundTrips[nextRoundTrip] = request.token
                     if let old = roundTrips.removeValue(forKey: nextRoundTrip - Self.roundTripMemory) { sentRoundTrips.remove(old) }
                     nextRoundTrip += 1
                 }
                 answer(request, for: touches.first)
-            case .action(.touchFinished):
+            } else if !passedAnswers.isEmpty, case .action(.touchFinished) = output[index].kind, let touch = output[index].touch,
+                      driver.engine.latestTouch(forPlatform: touch.platform) == touch.engine {
                 // A finished touch asks no more questions: its passed answers go.
-                if let touch = event.touch, !passedAnswers.isEmpty,
-                   driver.engine.latestTouch(forPlatform: touch.platform) == touch.engine {
-                    passedAnswers[touch.platform] = nil
-                }
-            default:
-                break
+                passedAnswers[touch.platform] = nil
             }
         }
         output.removeAll(keepingCapacity: true)
@@ -307,22 +307,25 @@ private struct ReplayRun {
         return latest
     }
 
-    mutating func nextEvent() -> (event: SessionEvent, line: Int?)? {
+    /// The next event to play, its line number in ``playedLine`` (an event and its line
+    /// apart: no optional tuple to destroy per line).
+    mutating func nextPlayed() -> SessionEvent? {
         if windowStart < window.count {
-            let next = window[windowStart]
+            let event = window[windowStart].event
+            playedLine = window[windowStart].line
             windowStart += 1
-            windowSamples -= Self.samples(in: next.event)
+            windowSamples -= Self.samples(in: event)
             if windowStart == window.count {
                 window.removeAll(keepingCapacity: true)
                 windowStart = 0
             }
-            return next
+            return event
         }
-        guard !sourceDone, let next = events.next() else {
+        guard !sourceDone, let event = events.next(line: &playedLine) else {
             sourceDone = true
             return nil
         }
-        return next
+        return event
     }
 
     /// Reads ahead until an event later than `time`, the end, or the lookahead limit.

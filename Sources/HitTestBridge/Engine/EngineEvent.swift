@@ -189,3 +189,11 @@ public struct EngineEvent: Sendable, Hashable {
         return nil
     }
 }
+
+extension EngineEvent {
+    /// Whether the event is a touch-down the engine took (read in place, for the drivers).
+    package var isTouchDown: Bool {
+        if case let .took(event) = kind { return event.phase == .began }
+        return false
+    }
+}

@@ -212,9 +212,15 @@ package struct EngineHost: Sendable {
     private mutating func drain(now time: Double, into output: inout [HostOutput]) {
         while !actions.isEmpty || !bridgeActions.isEmpty {
             swap(&actions, &drainingActions)
-            for action in drainingActions {
-                output.append(.engine(action))
-                switch action {
+            // By index, the kind matched before anything is bound: most actions are samples,
+            // copied once, into `output`.
+            for index in drainingActions.indices {
+                output.append(.engine(drainingActions[index]))
+                switch drainingActions[index] {
+                case .queryPage, .abandonQuery, .decided: break
+                default: continue
+                }
+                switch drainingActions[index] {
                 case let .queryPage(query, touch, point, _):
                     queryOfTouch[touch] = query
                     touchOfQuery[query] = touch

@@ -297,8 +297,8 @@ public struct InkEngine: Sendable {
     /// Turns what the join produced into events, naming each touch both ways and its round
     /// trip; forgets a touch's platform id once the engine finished it.
     private mutating func emit(now time: Double, into events: inout [EngineEvent]) {
-        for item in output {
-            switch item {
+        for index in output.indices {
+            switch output[index] {
             case let .engine(action):
                 let id = action.touch
                 let touch = EngineTouch(engine: id, platform: identities.platformID(of: id) ?? id.rawValue)

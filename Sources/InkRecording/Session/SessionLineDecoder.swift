@@ -17,6 +17,8 @@ struct SessionLineDecoder {
     /// `tools` when the line leaves it out (and changing nothing: the caller remembers).
     static func decode(_ line: UnsafeBufferPointer<UInt8>, tools: borrowing HeldTools) -> SessionEvent? {
         var cursor = SessionLineDecoder(bytes: line)
+        if let event = cursor.writerOrderedTouch(tools: tools) { return event }
+        cursor.index = 0
         return cursor.event(tools: tools)
     }
 
@@ -85,17 +87,54 @@ struct SessionLineDecoder {
             return .answer(touch: TouchID(touch), verdict: verdict, time: time)
         case .touch:
             guard Key.touchEvent.isSuperset(of: seen), let phase else { return nil }
-            if phase == .began, samples.isEmpty { return nil }
-            let id = TouchID(touch)
-            let tool = tool ?? tools.tool(of: id) ?? .finger
-            for i in samples.indices {
-                // The general reader's checks, in its terms (it names the fault).
-                guard samples[i].timestamp <= time + 1e-9 else { return nil }
-                samples[i].tool = tool
-            }
-            for i in predicted.indices { predicted[i].tool = tool }
-            return .touch(TouchEvent(touch: id, phase: phase, samples: samples, predicted: predicted), time: time)
+            return Self.touchEvent(touch, phase, tool, time: time, samples: &samples, predicted: &predicted, tools: tools)
         }
+    }
+
+    /// A decoded touch line made an event, with the general reader's checks (`nil` when one
+    /// fails: the general reader names the fault).
+    private static func touchEvent(_ touch: UInt64, _ phase: TouchPhase, _ tool: ToolKind?, time: Double,
+                                   samples: inout [TouchSample], predicted: inout [TouchSample],
+                                   tools: borrowing HeldTools) -> SessionEvent? {
+        if phase == .began, samples.isEmpty { return nil }
+        let id = TouchID(touch)
+        let tool = tool ?? tools.tool(of: id) ?? .finger
+        for i in samples.indices {
+            // The general reader's checks, in its terms (it names the fault).
+            guard samples[i].timestamp <= time + 1e-9 else { return nil }
+            samples[i].tool = tool
+        }
+        for i in predicted.indices { predicted[i].tool = tool }
+        return .touch(TouchEvent(touch: id, phase: phase, samples: samples, predicted: predicted), time: time)
+    }
+
+    /// The line the writer writes for almost every sample, in its own key order: a `moved`
+    /// touch with no tool and no predictions, each sample `t`, `x`, `y` and an optional
+    /// `force`, no whitespace. The keys are matched as whole byte runs (eight at a time);
+    /// any difference, and `nil` sends the line through ``event(tools:)``, which reads any
+    /// order (the cursor is then reset by the caller). What it accepts, it reads exactly as
+    /// ``event(tools:)`` would.
+    private mutating func writerOrderedTouch(tools: borrowing HeldTools) -> SessionEvent? {
+        guard literal(#"{"kind":"touch","t":"#), let time = number(), literal(#","touch":"#), let value = number(),
+              let touch = Self.unsigned(value), literal(#","phase":"moved","samples":["#) else { return nil }
+        var samples: [TouchSample] = []
+        repeat {
+            guard literal(#"{"t":"#), let t = number(), literal(#","x":"#), let x = number(), literal(#","y":"#),
+                  let y = number() else { return nil }
+            var sample = TouchSample(x: 0, y: 0, timestamp: 0)
+            sample.timestamp = t
+            sample.x = x
+            sample.y = y
+            if literal(#","force":"#) {
+                guard let force = number(), (0...1).contains(force) else { return nil }
+                sample.force = force
+            }
+            guard take(UInt8(ascii: "}")) else { return nil }
+            samples.append(sample)
+        } while take(UInt8(ascii: ","))
+        guard literal("]}"), index == bytes.count else { return nil }
+        var predicted: [TouchSample] = []
+        return Self.touchEvent(touch, .moved, nil, time: time, samples: &samples, predicted: &predicted, tools: tools)
     }
 
     /// A whole number a log may use as an id or index (what ``JSONFieldReader/unsigned(_:)``
@@ -204,9 +243,20 @@ struct SessionLineDecoder {
     /// cursor moves past them.
     @inline(__always) private mutating func literal(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        let start = text.utf8Start
-        for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+        guard index + count <= bytes.count, let base = bytes.baseAddress else { return false }
+        let here = UnsafeRawPointer(base + index), start = UnsafeRawPointer(text.utf8Start)
+        var offset = 0
+        while offset + 8 <= count {   // eight bytes at a time, then the rest one by one
+            guard here.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == start.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard here.load(fromByteOffset: offset, as: UInt8.self) == start.load(fromByteOffset: offset, as: UInt8.self) else {
+                return false
+            }
+            offset += 1
+        }
         index += count
         return true
     }

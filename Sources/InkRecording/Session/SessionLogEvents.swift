@@ -55,7 +55,7 @@ public struct SessionLogEvents {
             return
         }
         while header == nil, failure == nil {
-            guard let (bytes, number) = nextLine() else { break }
+            guard let bytes = nextLine() else { break }
             switch reader.take(line: bytes, number: number) {
             case .blank: continue
             case let .header(header): self.header = header
@@ -78,6 +78,14 @@ public struct SessionLogEvents {
     /// The next event and its line (`nil` for a log built in code), or `nil` at the end or
     /// at the first bad line (then ``failure`` is set).
     public mutating func next() -> (event: SessionEvent, line: Int?)? {
+        var line: Int?
+        guard let event = next(line: &line) else { return nil }
+        return (event, line)
+    }
+
+    /// The next event, its line put in `line` (`nil` for a log built in code); `nil` at the
+    /// end or at the first bad line (then ``failure`` is set). ``next()`` without a tuple.
+    package mutating func next(line: inout Int?) -> SessionEvent? {
         switch source {
         case .done:
             return nil
@@ -88,14 +96,16 @@ public struct SessionLogEvents {
             }
             source = .memory(log, next: index + 1)
             count(log.events[index])
-            return (log.events[index], log.line(ofEvent: index))
+            line = log.line(ofEvent: index)
+            return log.events[index]
         case .file:
-            while case .none = failure, let (bytes, number) = nextLine() {
+            while case .none = failure, let bytes = nextLine() {
                 switch reader.take(line: bytes, number: number) {
                 case .blank: continue
                 case let .event(event):
                     count(event)
-                    return (event, number)
+                    line = number
+                    return event
                 case .header, .failed:
                     failure = reader.firstFailure
                 }
@@ -112,15 +122,16 @@ public struct SessionLogEvents {
         }
     }
 
-    /// The next line of the file, split and capped; `nil` at the end or on a fault.
-    private mutating func nextLine() -> (ArraySlice<UInt8>, Int)? {
+    /// The next line of the file, split and capped (its number is ``number``); `nil` at the
+    /// end or on a fault.
+    private mutating func nextLine() -> ArraySlice<UInt8>? {
         while true {
             if pieceIndex < pieces.count {
                 let piece = pieces[pieceIndex]
                 pieceIndex += 1
                 number += 1
                 switch piece {
-                case let .line(bytes): return (bytes[...], number)
+                case let .line(bytes): return bytes[...]
                 case let .tooLong(bytes):
                     _ = reader.refuse(lineOf: bytes, number: number)
                     failure = reader.firstFailure
@@ -136,7 +147,7 @@ public struct SessionLogEvents {
                     let line = chunk[cursor..<end]
                     cursor = newline + 1
                     number += 1
-                    return (line, number)
+                    return line
                 }
                 // The end of a line begun in an earlier chunk, or the start of one that ends
                 // in a later one: through the splitter, which holds it (up to its cap).
