@@ -317,7 +317,28 @@ struct InkSessionTests {
         #expect(log.refused == [.identity(.notDown(9))])
         let ledger = await session.ledger
         #expect(ledger.received == 1 && ledger.refused == 1 && ledger.isBalanced && log.all.isEmpty)
-        #expect(await session.metrics.auditFailures.count == 1)
+        // A refusal is counted as one, never reported as a failure of the audit.
+        let metrics = await session.metrics
+        #expect(metrics.auditFailures.isEmpty && metrics.refusedInputs == 1 && metrics.recentRefusals.count == 1)
+    }
+
+    @Test("an input submitted after run() ended is refused and counted; touches still down were cancelled when it ended")
+    func submitAfterRun() async {
+        let clock = ManualClock(start: 1), oracle = ScriptedOracle()
+        let session = InkSession(oracle: oracle, clock: clock, seed: 1)
+        let run = Task { await session.run() }
+        session.submit([.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])),
+                        .touch(TouchEvent(touch: TouchID(1), phase: .moved, samples: [TouchSample(x: 6, y: 5, timestamp: 1.01)]))])
+        await session.drained()
+        run.cancel()
+        await run.value
+        // UIKit delivers touchesEnded/touchesCancelled while the view goes away.
+        session.submit([.touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 7, y: 5, timestamp: 1.02)])),
+                        .touch(TouchEvent(touch: TouchID(2), phase: .began, samples: [TouchSample(x: 9, y: 9, timestamp: 1.02)]))])
+        let ledger = await session.ledger, metrics = await session.metrics
+        #expect(ledger.received == 4 && ledger.cancelled == 2 && ledger.refused == 2 && ledger.isBalanced, "\(ledger)")
+        #expect(metrics.refusedInputs == 2 && metrics.auditFailures.isEmpty, "\(metrics.auditFailures)")
+        #expect(await session.settled() >= 0)   // returns at once: nothing runs the session any more
     }
 
     @Test("the histogram buckets latencies by their upper bounds")

@@ -101,8 +101,11 @@ struct RecordingIdentityTests {
         clock.advance(to: 2.3)                                       // the deadline decides: ink
         await session.settled()
         clock.advance(to: 3)
-        session.submit(Array(Self.dot(5, at: 3, x: 80).prefix(2)))   // still down, undecided, when the page goes away
+        session.submit(Self.dot(5, at: 3, x: 80))                    // lifted, undecided when the page goes away
         await page.waitForRequests(3)
+        clock.advance(to: 3.2)
+        session.submit(Array(Self.dot(7, at: 3.2, x: 150, y: 150).prefix(2)))   // still down when the page goes away
+        await page.waitForRequests(4)
         await session.drained()
         lines.isOpen = true
         await session.flush()
@@ -121,6 +124,9 @@ struct RecordingIdentityTests {
         let decided = log.events.compactMap { if case let .recorded(.decided(touch, owner, reason, _), _) = $0 { (touch.platform, owner, reason) } else { nil } }
         #expect(decided.map(\.0) == [1, 2, 3, 4, 5])
         #expect(decided.map(\.2) == [.regionCache, .regionCache, .answered, .deadline, .flushed], "\(decided)")
+        // The touch still down was cancelled when the session stopped: recorded as the input it was.
+        let finished = log.events.compactMap { if case let .recorded(.finished(touch, ledger, _, _), _) = $0 { (touch.platform, ledger) } else { nil } }
+        #expect(finished.first { $0.0 == 7 }?.1.cancelled == 2, "\(finished)")
         let report = SessionReplayer().replay(log, file: "live.jsonl")
         #expect(report.isIdentical, "\(report.identity ?? "no identity")")
         #expect(report.divergence == nil && report.isVerified, "\(report.failures) \(report.issues)")

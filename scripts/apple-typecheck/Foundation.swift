@@ -274,6 +274,7 @@ public typealias TimeInterval = Double
 // https://developer.apple.com/documentation/foundation/timer/init(timeinterval:repeats:block:)
 // (iOS 10, macOS 10.12; the block is `@Sendable` in the Swift 6 SDKs)
 // https://developer.apple.com/documentation/foundation/runloop/add(_:formode:)
+// https://developer.apple.com/documentation/foundation/runloop/current
 open class Timer: NSObject {
     @available(macOS 10.12, iOS 10.0, *)
     public init(timeInterval interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (Timer) -> Void) { standIn() }
@@ -282,6 +283,7 @@ open class Timer: NSObject {
 }
 open class RunLoop: NSObject {
     open class var main: RunLoop { standIn() }
+    open class var current: RunLoop { standIn() }
     open func add(_ timer: Timer, forMode mode: RunLoop.Mode) { standIn() }
     public struct Mode: Hashable, Sendable, RawRepresentable {
         public var rawValue: String

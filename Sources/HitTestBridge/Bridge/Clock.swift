@@ -45,13 +45,15 @@ public struct UptimeClock: BridgeClock {
 /// A clock that moves only when told to: sleepers wake, in deadline order, when
 /// ``advance(to:)`` passes their deadline. Thread-safe.
 ///
-/// For tests: give it to an ``InkSession`` and the session's deadlines fire only when the
-/// test moves time, so an app's own integration tests run deterministically, without
-/// waiting for real time.
-public final class ManualClock: BridgeClock, @unchecked Sendable {
+/// For tests: give it to an ``InkLoop`` or an ``InkSession`` and their deadlines fire only
+/// when the test moves time, so an app's own integration tests run deterministically,
+/// without waiting for real time.
+public final class ManualClock: BridgeClock, InkLoopClock, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
     private var current: Double
+    /// The loops' wake-ups (called on the thread that advances the clock).
+    private var wakeUps: [(id: UInt64, deadline: Double, wake: () -> Void)] = []
     private var sleepers: [(id: UInt64, deadline: Double, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextSleeper: UInt64 = 0
     private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -96,7 +98,22 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
     }
 
     /// Moves the clock to `time` (never backwards) and wakes every sleeper due by then.
+    ///
+    /// The ``InkLoop`` wake-ups due by then are called first, on the calling thread, one at a
+    /// time in deadline order, each with the clock reading its deadline (as a real timer fires
+    /// at its time); then the clock reads `time` and the sleeping tasks are resumed.
     public func advance(to time: Double) {
+        while true {
+            let next: (() -> Void)? = lock.withLock {
+                guard let index = wakeUps.indices.min(by: { wakeUps[$0].deadline < wakeUps[$1].deadline }),
+                      wakeUps[index].deadline <= max(current, time) else { return nil }
+                let wakeUp = wakeUps.remove(at: index)
+                current = max(current, wakeUp.deadline)
+                return wakeUp.wake
+            }
+            guard let next else { break }
+            next()
+        }
         let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
             current = max(current, time)
             let ready = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
@@ -108,6 +125,23 @@ public final class ManualClock: BridgeClock, @unchecked Sendable {
 
     /// Moves the clock forward by `interval` seconds.
     public func advance(by interval: Double) { advance(to: now + interval) }
+
+    /// The deadlines of the ``InkLoop`` wake-ups armed on the clock, earliest first.
+    public var wakeUpDeadlines: [Double] { lock.withLock { wakeUps.map(\.deadline).sorted() } }
+
+    /// Arms a wake-up for an ``InkLoop``: `wake` is called on the thread that calls
+    /// ``advance(to:)`` past `deadline`, unless it was cancelled first.
+    public func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp {
+        let id: UInt64 = lock.withLock {
+            nextSleeper += 1
+            wakeUps.append((nextSleeper, deadline, wake))
+            return nextSleeper
+        }
+        return InkLoopWakeUp { [weak self] in
+            guard let self else { return }
+            lock.withLock { wakeUps.removeAll { $0.id == id } }
+        }
+    }
 
     /// Suspends until at least `count` tasks sleep on the clock (so a test knows a
     /// timeout has been scheduled before it advances past it).

@@ -1,3 +1,4 @@
+import Foundation
 import InkCore
 
 /// First-ink latencies, counted in fixed buckets (milliseconds, upper bounds inclusive).
@@ -21,20 +22,8 @@ public struct LatencyHistogram: Sendable, Hashable {
     public var total: Int { counts.reduce(0, +) }
 }
 
-/// What a live session has done: the engine's counters, the bridge's metrics, how soon ink
-/// appeared and what the live audit found.
-public struct InkSessionMetrics: Sendable, Hashable {
-    /// The engine's counters (retractions, gestures, deadlines…).
-    public var router: RouterCounters
-    /// The bridge's metrics (round trips, cache hits, timeouts, late answers…).
-    public var bridge: BridgeMetrics
-    /// Touch-down to first ink, per finished touch that became ink (``TouchOutcome/firstInkLatency``:
-    /// retracted ink does not count).
-    public var firstInk: LatencyHistogram
-    /// Why the session does not verify so far (``DeliveryAudit/verify(against:)``); empty
-    /// while every sample is accounted for.
-    public var auditFailures: [String]
-}
+/// What a live session has done (the same as its loop's: ``InkLoopMetrics``).
+public typealias InkSessionMetrics = InkLoopMetrics
 
 /// How the session reaches the page: a transport only. It evaluates
 /// ``HitTestRequest/scriptInvocation`` in the page (or hands the request to the page
@@ -48,21 +37,27 @@ public protocol HitTestOracle: Sendable {
     func send(_ request: HitTestRequest) async throws -> String?
 }
 
-/// A live session: ``InkEngine`` with a clock, a transport to the page and one ordered
-/// input queue.
+/// A live session for Swift concurrency: an actor over the one live loop (``InkLoop``) with a
+/// ``HitTestOracle`` transport and an injected ``BridgeClock``.
 ///
-/// Everything goes in through ``submit(_:)-([EngineInput])``: touch events, estimated-property updates,
-/// the page's messages, layout changes. It is `nonisolated` and returns at once; inputs
-/// are taken by ``run()`` strictly in the order they were submitted, so a region snapshot
-/// submitted before a touch is in the cache when the touch asks. The page's replies to the
-/// session's own sends and the one timer's ticks join the same queue.
+/// Everything goes in through ``submit(_:)-([EngineInput])``: touch events, estimated-property
+/// updates, the page's messages, layout changes, a new document. It is `nonisolated` and
+/// returns at once; inputs are taken by ``run()`` strictly in the order they were submitted,
+/// so a region snapshot submitted before a touch is in the cache when the touch asks. The
+/// page's replies to the session's own sends and the one timer's wake-ups join the same
+/// queue. When ``run()`` ends (its task is cancelled), what was submitted before is taken,
+/// the loop stops (every touch still down cancelled, the audit closed, the recording
+/// flushed), and anything submitted later is refused and counted: `received` always equals
+/// what was handed in.
 ///
-/// What happened comes out of ``events``, one batch per submission taken, in order. Iterate
-/// it from one task (a `@MainActor` one to draw): a single `for await` loop keeps the
-/// batches in order; a task per batch would not.
+/// What happened comes out of ``events``, one batch per input taken, in order. Iterate it
+/// from one task (a `@MainActor` one to draw): a single `for await` loop keeps the batches
+/// in order; a task per batch would not.
 ///
 /// The clock must count in the same seconds as the samples' timestamps: the default,
-/// ``UptimeClock``, is the timebase of `UITouch.timestamp`.
+/// ``UptimeClock``, is the timebase of `UITouch.timestamp`. An app that must answer the
+/// platform's synchronous hit test (UIKit) drives an ``InkLoop`` on its main thread instead:
+/// an actor cannot answer synchronously.
 ///
 /// ```swift
 /// let session = InkSession(oracle: webViewOracle)
@@ -74,36 +69,17 @@ public protocol HitTestOracle: Sendable {
 /// session.submit([.pageMessage(messageBody)])        // from the page's message handler
 /// ```
 public actor InkSession {
-    private enum Queued: Sendable {
-        case inputs([EngineInput])
-        case timerFired(Double)
-        case drained(CheckedContinuation<Void, Never>)
-        case settled(CheckedContinuation<Void, Never>)
-    }
-
-    private var engine: InkEngine
-    private var audit = DeliveryAudit()
-    private var firstInk = LatencyHistogram()
-    private let oracle: any HitTestOracle
-    private let clock: any BridgeClock
-    private let queue: AsyncStream<Queued>
-    private let enqueue: AsyncStream<Queued>.Continuation
-    private let eventSink: AsyncStream<[EngineEvent]>.Continuation
+    private let loop: InkLoop
+    private let shell: SessionShell
+    private let timer: SessionTimer
+    private let mailbox: Mailbox
+    private let signal: AsyncStream<Void>.Continuation
+    private let signals: AsyncStream<Void>
     private var settledWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The one timer, and the deadline it is armed for.
-    private var timer: Task<Void, Never>?
-    private var armedDeadline: Double?
-    /// Sends in flight, by round trip.
-    private var sends: [QueryToken: Task<Void, Never>] = [:]
-    private var batch: [EngineEvent] = []
-    /// Events published to ``events`` so far.
-    private var published = 0
-    /// Records what the engine takes and decides, when the app asked for a recording.
-    public private(set) var recorder: SessionRecorder?
+    private var running = false
 
-    /// What happened, one batch per submission taken (a `submit` call, a reply from the page,
-    /// a timer tick), in order. Iterate it from one task; it ends when ``run()`` returns.
-    /// Unbounded: a consumer that stops reading makes it grow.
+    /// What happened, one batch per input taken, in order. Iterate it from one task; it ends
+    /// when ``run()`` returns. Unbounded: a consumer that stops reading makes it grow.
     public nonisolated let events: AsyncStream<[EngineEvent]>
 
     /// Creates a session. Nothing is taken until ``run()`` runs.
@@ -117,65 +93,65 @@ public actor InkSession {
     ///     ``UptimeClock``, the platform touch timestamps' clock).
     ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random generator).
     ///   - recorder: Records the session for `ink-replay verify` (see ``SessionRecorder``):
-    ///     every input taken and every decision, as session-log lines handed to the
-    ///     recorder's sink from the session's actor. The session begins it with its engine;
-    ///     it offers what it holds at the end of ``run()``, on ``flush()`` and on
-    ///     ``flushRecording()``. `nil`, the default, records nothing.
+    ///     the loop records every input taken, every wake-up and every decision, as
+    ///     session-log lines handed to the recorder's sink from the session's actor. It offers
+    ///     what it holds at the end of ``run()``, on ``flush()`` and on ``flushRecording()``.
+    ///     `nil`, the default, records nothing.
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
                 pageGeneration: UInt64 = PageScript.firstGeneration, oracle: any HitTestOracle,
                 clock: any BridgeClock = UptimeClock(), seed: UInt64? = nil, recorder: SessionRecorder? = nil) {
-        engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
-        if var recorder {
-            recorder.begin(engine)
-            self.recorder = recorder
-        }
-        self.oracle = oracle
-        self.clock = clock
-        (queue, enqueue) = AsyncStream.makeStream(of: Queued.self)
-        (events, eventSink) = AsyncStream.makeStream(of: [EngineEvent].self)
+        (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (events, sink) = AsyncStream.makeStream(of: [EngineEvent].self)
+        self.events = events
+        let mailbox = Mailbox(signal: signal)
+        self.mailbox = mailbox
+        timer = SessionTimer(clock: clock, mailbox: mailbox)
+        shell = SessionShell(oracle: oracle, sink: sink, mailbox: mailbox)
+        loop = InkLoop(configuration: configuration, transform: transform, pageGeneration: pageGeneration, clock: timer,
+                       seed: seed, recorder: recorder)
+        loop.shell = shell
     }
 
     deinit {
-        timer?.cancel()
-        for send in sends.values { send.cancel() }
-        enqueue.finish()
-        eventSink.finish()
+        timer.cancelAll()
+        shell.cancelAll()
+        shell.sink.finish()
+        signal.finish()
     }
 
     // MARK: - In
 
     /// Queues inputs, to be taken in order after everything submitted before. Returns at
     /// once; safe from any thread or actor. A refused input never blocks the rest: it comes
-    /// out as a `.refused` event and its samples are counted in `SampleLedger.refused`.
+    /// out as a `.refused` event and its samples are counted in `SampleLedger.refused`; an
+    /// input submitted after ``run()`` ended is refused (``InputRefusal/stopped``) and
+    /// counted the next time the session is asked anything.
     public nonisolated func submit(_ inputs: [EngineInput]) {
-        enqueue.yield(.inputs(inputs))
+        mailbox.post(.inputs(inputs))
     }
 
-    /// Queues one input (see ``submit(_:)``).
+    /// Queues one input (see ``submit(_:)-([EngineInput])``).
     public nonisolated func submit(_ input: EngineInput) { submit([input]) }
 
-    /// Takes the queued inputs, in order, until the calling task is cancelled; then stops
-    /// the timer and the sends, and ends ``events``. Run it once, in a task of its own.
+    /// Takes the queued inputs, in order, until the calling task is cancelled; then takes
+    /// what was submitted before, stops the loop (``InkLoop/stop()``: touches still down are
+    /// cancelled, undecided ones settled by the fallback, the audit closed, the recording
+    /// flushed), cancels the sends and ends ``events``. Run it once, in a task of its own.
     public func run() async {
-        for await item in queue {
-            switch item {
-            case let .inputs(inputs): take(inputs)
-            case let .timerFired(deadline):
-                if armedDeadline == deadline {
-                    armedDeadline = nil
-                    timer = nil
-                }
-                take([.tick])
-            case let .drained(waiter): waiter.resume()
-            case let .settled(waiter):
-                if engine.isSettled { waiter.resume() } else { settledWaiters.append(waiter) }
-            }
+        guard !loop.isStopped, !running else { return }
+        running = true
+        for await _ in signals {
+            takeMail()
+            if Task.isCancelled { break }
         }
-        stop()
-        recorder?.flush()
-        eventSink.finish()
-        for waiter in settledWaiters { waiter.resume() }
-        settledWaiters.removeAll()
+        takeMail()
+        loop.stop()
+        mailbox.close()
+        takeMail()
+        running = false
+        shell.sink.finish()
+        timer.cancelAll()
+        resumeSettledWaiters()
     }
 
     /// Returns once every input submitted before the call has been taken and no touch waits
@@ -187,8 +163,12 @@ public actor InkSession {
     ///   consumer that has read that many has seen everything up to the settled state.
     @discardableResult
     public func settled() async -> Int {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in enqueue.yield(.settled(waiter)) }
-        return published
+        if loop.isStopped {
+            takeMail()
+            return shell.published
+        }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in mailbox.post(.settled(waiter)) }
+        return shell.published
     }
 
     /// Returns once every input submitted before the call has been taken (decided or not).
@@ -196,122 +176,204 @@ public actor InkSession {
     /// - Returns: How many events the session has published to ``events`` by then.
     @discardableResult
     public func drained() async -> Int {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in enqueue.yield(.drained(waiter)) }
-        return published
+        if loop.isStopped {
+            takeMail()
+            return shell.published
+        }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in mailbox.post(.drained(waiter)) }
+        return shell.published
     }
 
     // MARK: - State
 
-    /// Every sample handed in and where it went.
-    public var ledger: SampleLedger { engine.ledger }
+    /// Every sample handed in and where it went (inputs submitted after ``run()`` ended
+    /// included, as refused).
+    public var ledger: SampleLedger {
+        takeMailIfStopped()
+        return loop.ledger
+    }
 
     /// What the session has done so far.
     public var metrics: InkSessionMetrics {
-        InkSessionMetrics(router: engine.counters, bridge: engine.bridgeMetrics, firstInk: firstInk,
-                          auditFailures: audit.problemCount > 0 || audit.refusedInputs > 0 ? audit.verify(against: engine.ledger) : [])
+        takeMailIfStopped()
+        return loop.metrics
     }
 
     /// Sends to the page in flight (at most one per round trip).
-    public var sendsInFlight: Int { sends.count }
+    public var sendsInFlight: Int { shell.sendsRunning }
 
-    /// Settles every undecided touch by the fallback now (the page is going away); the
-    /// events go out as usual.
+    /// The recorder, when the session records.
+    public var recorder: SessionRecorder? { loop.recorder }
+
+    /// Stops the session now (``InkLoop/stop()``): the page is going away. Touches still
+    /// down are cancelled, undecided ones settled by the fallback, the audit closed and the
+    /// recording flushed; the events go out as usual. Later inputs are refused and counted.
     public func flush() {
-        let start = batch.count
-        engine.finish(into: &batch)
-        recorder?.recordFinish(at: engine.now, events: batch[start...])
-        recorder?.flush()
-        publish()
+        takeMail()
+        loop.stop()
     }
 
     /// Offers what the recorder holds to its sink now (a sink that was behind may have
     /// caught up). Returns `true` when nothing is held (or nothing is recorded).
     @discardableResult
-    public func flushRecording() -> Bool { recorder?.flush() ?? true }
+    public func flushRecording() -> Bool { loop.flushRecording() }
 
     // MARK: - The one place that takes inputs
 
-    private func take(_ inputs: [EngineInput]) {
-        let now = max(clock.now, engine.now)
-        if recorder != nil {
-            for input in inputs {
-                let start = batch.count
-                engine.take(input, now: now, into: &batch)
-                recorder!.record(input, at: now, events: batch[start...])
+    private func takeMailIfStopped() {
+        if loop.isStopped { takeMail() }
+    }
+
+    private func takeMail() {
+        for item in mailbox.take() {
+            switch item {
+            case let .inputs(inputs): loop.submit(inputs)
+            case let .wake(id): timer.fire(id)
+            case let .drained(waiter): waiter.resume()
+            case let .settled(waiter): settledWaiters.append(waiter)
+            case let .sendEnded(token): shell.ended(token)
+            }
+        }
+        if loop.engine.isSettled || loop.isStopped { resumeSettledWaiters() }
+    }
+
+    private func resumeSettledWaiters() {
+        for waiter in settledWaiters { waiter.resume() }
+        settledWaiters.removeAll()
+    }
+}
+
+/// What a session's queue holds: posted from any thread, taken on the actor in order.
+private final class Mailbox: @unchecked Sendable {
+    enum Item: Sendable {
+        case inputs([EngineInput])
+        case wake(UInt64)
+        case drained(CheckedContinuation<Void, Never>)
+        case settled(CheckedContinuation<Void, Never>)
+        case sendEnded(QueryToken)
+    }
+
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var items: [Item] = []
+    private var closed = false
+    private let signal: AsyncStream<Void>.Continuation
+
+    init(signal: AsyncStream<Void>.Continuation) { self.signal = signal }
+
+    func post(_ item: Item) {
+        let wasClosed = lock.withLock {
+            items.append(item)
+            return closed
+        }
+        if wasClosed {
+            // Nobody runs the session any more: waiters return at once; inputs wait to be
+            // refused and counted when the session is next asked.
+            switch item {
+            case let .drained(waiter), let .settled(waiter): waiter.resume()
+            default: break
             }
         } else {
-            engine.take(inputs, now: now, into: &batch)
-        }
-        publish()
-    }
-
-    /// Hands the batch out, feeds the observers, starts sends, re-arms the timer.
-    private func publish() {
-        for event in batch {
-            if let outcome = audit.observe(event), let latency = outcome.firstInkLatency { firstInk.record(latency) }
-            if case let .send(request, _) = event.kind { startSend(request) }
-        }
-        if !batch.isEmpty {
-            published += batch.count
-            eventSink.yield(batch)
-        }
-        batch.removeAll(keepingCapacity: true)
-        // Round trips settled by this input need their sends no more.
-        for (token, send) in sends where !engine.isWaiting(for: token) {
-            send.cancel()
-            sends[token] = nil
-        }
-        rearmTimer()
-        if engine.isSettled, !settledWaiters.isEmpty {
-            for waiter in settledWaiters { waiter.resume() }
-            settledWaiters.removeAll()
+            signal.yield()
         }
     }
 
-    private func stop() {
-        timer?.cancel()
-        timer = nil
-        armedDeadline = nil
-        for send in sends.values { send.cancel() }
-        sends.removeAll()
+    func take() -> [Item] {
+        lock.withLock {
+            let taken = items
+            items.removeAll()
+            return taken
+        }
     }
 
-    private func startSend(_ request: HitTestRequest) {
-        let oracle = self.oracle, enqueue = self.enqueue
-        sends[request.token]?.cancel()
-        sends[request.token] = Task { [weak self] in
-            // Asked from the actor: a round trip settled (or abandoned) meanwhile is not sent.
-            guard await self?.isWaiting(for: request.token) == true else { return }
+    /// The session stopped: nothing will run the queue any more.
+    func close() { lock.withLock { closed = true } }
+}
+
+/// The loop's clock in a session: the injected ``BridgeClock``, whose sleep wakes the loop
+/// through the session's queue (so the wake-up runs on the actor).
+private final class SessionTimer: InkLoopClock, @unchecked Sendable {
+    // Confined to the session's actor, but for `cancelAll` from deinit.
+    private let clock: any BridgeClock
+    private let mailbox: Mailbox
+    private var pending: [UInt64: (wake: () -> Void, task: Task<Void, Never>)] = [:]
+    private var nextID: UInt64 = 0
+
+    init(clock: any BridgeClock, mailbox: Mailbox) {
+        self.clock = clock
+        self.mailbox = mailbox
+    }
+
+    var now: Double { clock.now }
+
+    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp {
+        nextID += 1
+        let id = nextID, clock = self.clock, mailbox = self.mailbox
+        let task = Task {
+            do { try await clock.sleep(until: deadline) } catch { return }
+            mailbox.post(.wake(id))
+        }
+        pending[id] = (wake, task)
+        return InkLoopWakeUp { [weak self] in self?.pending.removeValue(forKey: id)?.task.cancel() }
+    }
+
+    func fire(_ id: UInt64) {
+        pending.removeValue(forKey: id)?.wake()
+    }
+
+    func cancelAll() {
+        for entry in pending.values { entry.task.cancel() }
+        pending.removeAll()
+    }
+}
+
+/// The loop's shell in a session: events out to the stream, requests to the oracle, one
+/// task per send in flight.
+private final class SessionShell: InkLoopShell, @unchecked Sendable {
+    // Confined to the session's actor, but for `cancelAll` from deinit.
+    let sink: AsyncStream<[EngineEvent]>.Continuation
+    private let oracle: any HitTestOracle
+    private let mailbox: Mailbox
+    private var sends: [QueryToken: Task<Void, Never>] = [:]
+    /// Events published to the stream so far.
+    private(set) var published = 0
+
+    init(oracle: any HitTestOracle, sink: AsyncStream<[EngineEvent]>.Continuation, mailbox: Mailbox) {
+        self.oracle = oracle
+        self.sink = sink
+        self.mailbox = mailbox
+    }
+
+    var sendsRunning: Int { sends.count }
+
+    func carryOut(_ events: [EngineEvent]) {
+        published += events.count
+        sink.yield(events)
+    }
+
+    func send(_ request: HitTestRequest) {
+        let oracle = self.oracle, mailbox = self.mailbox, token = request.token
+        sends[token]?.cancel()
+        sends[token] = Task {
             do {
                 // A reply joins the input queue even if the send was cancelled meanwhile:
                 // the bridge counts it for what it is (late, duplicate).
-                if let reply = try await oracle.send(request) { enqueue.yield(.inputs([.pageMessage(reply)])) }
+                if let reply = try await oracle.send(request) { mailbox.post(.inputs([.pageMessage(reply)])) }
             } catch {
-                enqueue.yield(.inputs([.sendFailed(request.token)]))  // nothing, if already settled
+                if !Task.isCancelled { mailbox.post(.inputs([.sendFailed(token)])) }  // nothing, if already settled
             }
-            await self?.sendEnded(request.token)
+            mailbox.post(.sendEnded(token))
         }
     }
 
-    private func isWaiting(for token: QueryToken) -> Bool { sends[token] != nil && engine.isWaiting(for: token) }
+    func cancelSend(_ roundTrip: QueryToken) {
+        sends.removeValue(forKey: roundTrip)?.cancel()
+    }
 
-    private func sendEnded(_ token: QueryToken) { sends[token] = nil }
+    func ended(_ token: QueryToken) { sends[token] = nil }
 
-    /// Arms the one timer for the engine's next deadline, when that changed; when it fires,
-    /// a tick joins the input queue.
-    private func rearmTimer() {
-        let next = engine.nextDeadline
-        guard next != armedDeadline else { return }
-        timer?.cancel()
-        armedDeadline = next
-        guard let next else {
-            timer = nil
-            return
-        }
-        let clock = self.clock, enqueue = self.enqueue
-        timer = Task {
-            do { try await clock.sleep(until: next) } catch { return }
-            enqueue.yield(.timerFired(next))
-        }
+    func cancelAll() {
+        for send in sends.values { send.cancel() }
+        sends.removeAll()
     }
 }

@@ -84,6 +84,9 @@ public struct DeliveryAudit: Sendable {
 
     /// Touches begun and not finished yet.
     public var openTouches: Int { open.count }
+    /// Samples the engine accepted for touches that have not finished yet: pending, not
+    /// missing (``health(against:)``).
+    public private(set) var openSamples = 0
 
     /// Refused inputs seen, and the samples they carried.
     public private(set) var refusedInputs = 0
@@ -125,6 +128,31 @@ public struct DeliveryAudit: Sendable {
         return failures
     }
 
+    /// Why the session is not healthy so far, in sentences, for a session still running:
+    /// empty exactly while nothing was lost or miscounted. Unlike ``verify(against:)`` (the
+    /// verdict on a finished session) it holds nothing against a session for being under
+    /// way: samples of touches still down are pending, not missing, and a refused input is a
+    /// refusal (counted in ``refusedInputs`` and the ledger's `refused`), not a failure.
+    ///
+    /// It reports: a delivery problem (a sample lost, invented, reordered, or sent both
+    /// ways); the audit's account of the finished touches not balancing; the engine's
+    /// ledger not balancing once its pending samples are counted; and the engine's counts
+    /// of received and refused samples differing from what its events showed.
+    public func health(against engine: SampleLedger) -> [String] {
+        var failures: [String] = []
+        if problemCount > 0 { failures.append("\(problemCount) delivery problems: \(problems.first ?? "")") }
+        if !ledger.isBalanced { failures.append("the audit's account does not balance: \(ledger)") }
+        if engine.dropped != 0 { failures.append("the engine's ledger loses samples: \(engine)") }
+        if engine.received != ledger.received + openSamples {
+            failures.append("the engine received \(engine.received) samples, its events showed \(ledger.received + openSamples) "
+                            + "(\(openSamples) of touches still open)")
+        }
+        if engine.refused != ledger.refused {
+            failures.append("the engine refused \(engine.refused) samples, its events showed \(ledger.refused)")
+        }
+        return failures
+    }
+
     /// An event the engine accepted (call only when it did not refuse it), under the
     /// engine's id; `platformID` is the id the platform or the log gave the touch.
     package mutating func accepted(_ event: TouchEvent, platformID: UInt64? = nil) {
@@ -134,9 +162,11 @@ public struct DeliveryAudit: Sendable {
                                        samples: event.samples.count)
             recent = nil
             open[event.touch] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
+            openSamples += event.samples.count
         } else if let i = entry(event.touch) {
             // One lookup, then in place through the index (no copy of the touch's samples).
             open.values[i].fed.append(contentsOf: event.samples)
+            openSamples += event.samples.count
             open.values[i].outcome.samples += event.samples.count
         } else {
             problem("\(event.touch): an accepted \(event.phase) event for a touch that is not open")
@@ -214,6 +244,7 @@ public struct DeliveryAudit: Sendable {
     public mutating func close() -> [TouchOutcome] {
         let rest = open.sorted { $0.key.rawValue < $1.key.rawValue }
         open.removeAll()
+        openSamples = 0
         recent = nil
         for (id, flow) in rest { check(id, flow, engineLedger: nil) }
         return rest.map(\.value.outcome)
@@ -223,6 +254,7 @@ public struct DeliveryAudit: Sendable {
         touchesChecked += 1
         let outcome = flow.outcome
         let n = flow.fed.count
+        openSamples -= min(openSamples, n)
         let label = outcome.touch == id ? "\(id)" : "\(outcome.touch) (engine \(id.rawValue))"
         ledger.received += n
         if let engineLedger {

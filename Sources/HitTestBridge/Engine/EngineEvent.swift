@@ -111,6 +111,10 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case time(HostTimeError)
     /// A page transform that is not finite and positive.
     case transform(InvalidPageTransform)
+    /// The live loop had stopped (``InkLoop/stop()``: the front end was closing) when the
+    /// input was handed in: nothing takes it any more, but its samples are counted
+    /// (received and refused), so a touch UIKit ends during teardown is never lost uncounted.
+    case stopped
 
     /// The sentence every front end and replay reports.
     public var description: String {
@@ -119,6 +123,7 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case let .engine(error): return error.description
         case let .time(error): return error.description
         case let .transform(error): return error.description
+        case .stopped: return "the live loop had stopped: the input came after the front end closed"
         }
     }
 }

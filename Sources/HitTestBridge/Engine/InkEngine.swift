@@ -100,6 +100,9 @@ public struct InkEngine: Sendable {
     /// The engine's identifier of the latest touch with this platform identifier, down or
     /// recently ended; `nil` when none began (among the most recent touches).
     package func latestTouch(forPlatform platform: UInt64) -> TouchID? { identities.latestID(for: platform) }
+    /// The platform identifiers of the touches down (begun, not ended or cancelled), in
+    /// ascending order: what a front end closing must cancel.
+    package var platformTouchesDown: [UInt64] { identities.downPlatformIDs }
     /// Whether the engine has not finished this touch yet.
     package func isTracking(_ touch: TouchID) -> Bool { identities.isTracked(touch) }
     /// How much per-query bookkeeping the join holds (small, unless it leaks).
@@ -246,6 +249,13 @@ public struct InkEngine: Sendable {
     public mutating func finish(into events: inout [EngineEvent]) {
         host.finish(into: &output)
         emit(now: host.now, into: &events)
+    }
+
+    /// Refuses an input without looking at it, because the live loop around the engine has
+    /// stopped: a ``EngineEvent/Kind/refused(_:_:)`` event with ``InputRefusal/stopped``, its
+    /// samples counted received and refused.
+    package mutating func refuseStopped(_ input: EngineInput, into events: inout [EngineEvent]) {
+        refuse(input, .stopped, touch: nil, into: &events)
     }
 
     // MARK: - Private

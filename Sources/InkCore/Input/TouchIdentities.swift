@@ -103,6 +103,10 @@ package struct TouchIdentities: Sendable {
     /// How many taken platform ids the map holds before it lets finished ones go.
     static let sweepThreshold = 256
 
+    /// The platform identifiers of the touches down (begun, not ended or cancelled), in
+    /// ascending order.
+    package var downPlatformIDs: [UInt64] { current.keys.sorted() }
+
     /// Platform touches mapped and not finished by the engine yet.
     package var count: Int { platform.count }
 }

@@ -1,0 +1,501 @@
+import InkCore
+
+/// The time an ``InkLoop`` runs on, and its one way of being woken.
+///
+/// The loop keeps at most one wake-up armed, for its engine's next deadline (or for the
+/// moment the page's region snapshot stops being fresh), and cancels it before arming
+/// another. ``ManualClock`` is one (tests and app integration tests: time moves when the
+/// test says); ``RunLoopClock`` arms a `Timer` on the run loop of the thread the loop lives on
+/// (UIKit's main thread); a GTK front end arms a GLib timeout.
+public protocol InkLoopClock: AnyObject {
+    /// Now, seconds on the samples' timebase (the clock of the platform's touch timestamps).
+    var now: Double { get }
+    /// Calls `wake` once, on the thread the loop lives on, when ``now`` has reached
+    /// `deadline`, unless the returned wake-up is cancelled first.
+    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp
+}
+
+/// A wake-up armed on an ``InkLoopClock``: cancelling it means it will not be called.
+public struct InkLoopWakeUp {
+    private let cancelBody: () -> Void
+
+    /// A wake-up that `cancel` disarms.
+    public init(cancel: @escaping () -> Void) { cancelBody = cancel }
+
+    /// Disarms the wake-up (nothing, if it was already called).
+    public func cancel() { cancelBody() }
+}
+
+/// What a front end does for its ``InkLoop``: the platform's side only. Input goes in
+/// through ``InkLoop/submit(_:)-(EngineInput)``; the loop calls these, on the loop's thread,
+/// in the order the engine's events say.
+///
+/// A shell keeps no timer, no touch ids, no round-trip bookkeeping, no recorder and no
+/// audit: the loop has them. Every method but ``carryOut(_:)`` and ``send(_:)`` has a
+/// default that does nothing.
+public protocol InkLoopShell: AnyObject {
+    /// Carries out one input's events, in order: draw the ink actions (`InkLayer` does),
+    /// evaluate each ``EngineEvent/Kind-swift.enum/replay(_:)``'s script in the page, hand
+    /// `.release` samples to the page where the platform lets a host hand touches over.
+    /// Requests are sent through ``send(_:)``, gesture scrolls through
+    /// ``scrollPage(dx:dy:)``: both may be ignored here. It may submit inputs to the loop;
+    /// they are taken after these events.
+    func carryOut(_ events: [EngineEvent])
+    /// Sends a request to the page (evaluates ``HitTestRequest/scriptInvocation`` in the
+    /// page script's world). The page's reply comes back as a
+    /// ``EngineInput/pageMessage(_:)-(String)`` submitted to the loop; a transport that
+    /// failed submits ``EngineInput/sendFailed(_:)``. Only requests whose round trip still
+    /// waits are sent.
+    func send(_ request: HitTestRequest)
+    /// The round trip needs its send no more (answered, decided by its deadline, abandoned
+    /// with its touch): a transport that can cancel a send still in flight may. Default:
+    /// nothing.
+    func cancelSend(_ roundTrip: QueryToken)
+    /// A two-finger gesture the engine gave the page began on the overlay, where the web
+    /// view cannot see it: scroll the page's view by this much (canvas points, summed over
+    /// the inputs taken together), then submit the new ``EngineInput/layout(_:generation:)``.
+    /// Default: nothing.
+    func scrollPage(dx: Double, dy: Double)
+    /// Ask the page script to push a region snapshot now (`scratchpadInk.pushRegions()`): a
+    /// pointer hovers and none is fresh. Default: nothing.
+    func askForRegions()
+    /// The page areas that route to the page at touch-down changed: a snapshot arrived, the
+    /// layout moved, the snapshot stopped being fresh (`nil`), a new document. A front end
+    /// that routes by shape (the GTK overlay's input shape) reshapes; one that asks
+    /// ``InkLoop/route(at:tool:)`` on every hit test needs nothing. Default: nothing.
+    func touchDownRegionsChanged(_ regions: TouchDownRegions?)
+}
+
+extension InkLoopShell {
+    /// Does nothing.
+    public func cancelSend(_ roundTrip: QueryToken) {}
+    /// Does nothing.
+    public func scrollPage(dx: Double, dy: Double) {}
+    /// Does nothing.
+    public func askForRegions() {}
+    /// Does nothing.
+    public func touchDownRegionsChanged(_ regions: TouchDownRegions?) {}
+}
+
+/// What an ``InkLoop`` has done: the engine's counters, the bridge's metrics, how soon ink
+/// appeared, what was refused and why, and the live audit's health.
+public struct InkLoopMetrics: Sendable, Hashable {
+    /// The engine's counters (retractions, gestures, deadlines…).
+    public var router: RouterCounters
+    /// The bridge's metrics (round trips, cache hits, timeouts, late answers, refused
+    /// snapshots…).
+    public var bridge: BridgeMetrics
+    /// Touch-down to first ink, per finished touch that became ink (``TouchOutcome/firstInkLatency``:
+    /// retracted ink does not count).
+    public var firstInk: LatencyHistogram
+    /// Why the session is unhealthy so far (``DeliveryAudit/health(against:)``): empty
+    /// exactly while nothing was lost or miscounted. Touches still down are pending, not
+    /// missing; a refusal is counted in ``refusedInputs``, never reported here.
+    public var auditFailures: [String]
+    /// Inputs the engine refused (a bad sample, an event for a finger that is not down, an
+    /// input after ``InkLoop/stop()``…); their samples are in the ledger's `refused`.
+    public var refusedInputs: Int
+    /// Page messages that changed nothing, and why: late, duplicate and forged answers,
+    /// answers for another layout, refused snapshots, messages that did not decode.
+    public var pageRefusals: PageRefusals
+    /// The latest refusals, inputs and page messages alike, as sentences (at most
+    /// ``InkLoop/refusalSentenceLimit``).
+    public var recentRefusals: [String]
+    /// Sends to the page whose round trip still waits.
+    public var sendsInFlight: Int
+    /// Touches begun and not finished.
+    public var openTouches: Int
+    /// Times a hovering pointer asked the page for a region snapshot.
+    public var hoverRequests: Int
+}
+
+/// Page messages an ``InkLoop``'s engine refused or found nothing to do with, by reason.
+public struct PageRefusals: Sendable, Hashable {
+    /// Answers for a round trip already settled without them (the deadline decided, the
+    /// send failed, the touch was cancelled, the document changed).
+    public var lateAnswers = 0
+    /// Second answers for one round trip.
+    public var duplicateAnswers = 0
+    /// Answers with an id the bridge never issued (forged or garbled).
+    public var unknownAnswers = 0
+    /// Answers computed for another layout generation (the question was asked again).
+    public var staleAnswers = 0
+    /// Region snapshots refused (an older generation, too many regions, a bad rectangle).
+    public var snapshots = 0
+    /// Messages refused before they could mean anything (malformed, oversized).
+    public var malformed = 0
+
+    /// Creates an empty count.
+    public init() {}
+
+    /// Every message counted.
+    public var total: Int { lateAnswers + duplicateAnswers + unknownAnswers + staleAnswers + snapshots + malformed }
+}
+
+/// The one live loop: an ``InkEngine`` with its ordered inbox, one wake-up at the next
+/// deadline, the sends in flight, the page's messages and lifecycle, the recorder and the
+/// live ``DeliveryAudit``. Every front end is a shell over it (``InkLoopShell``): its
+/// platform's input in, its drawing, scrolling and transport out.
+///
+/// It lives on one thread, the front end's (UIKit's or GTK's main thread, an actor's
+/// executor): everything is synchronous there, with no hop. ``route(at:tool:)`` answers a
+/// platform's synchronous hit test; ``submit(_:)-(EngineInput)`` takes input at once, in
+/// order (an input submitted while the loop carries out events, from a shell's callback,
+/// is taken right after them).
+///
+/// It records what the engine takes, each wake-up included, so a recording replays
+/// identically (a front end records nothing itself), and it audits every event with the
+/// engine's own configuration. ``stop()`` ends it: every touch still down is cancelled and
+/// counted, undecided touches get the fallback, the audit is closed and the recording
+/// flushed; an input submitted after that is refused and counted
+/// (``InputRefusal/stopped``), so `received` always equals what was handed in.
+///
+/// ```swift
+/// let loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown),
+///                    clock: RunLoopClock())
+/// loop.shell = scratchpad                  // draws, sends, replays: an InkLoopShell
+/// let route = loop.route(at: point, tool: .pencil)   // in the platform's hit test
+/// loop.submit(.touch(event))               // from the touch callback, platform ids
+/// loop.submit(.pageMessage(body))          // from the page's message handler
+/// loop.stop()                              // when the page goes away
+/// ```
+public final class InkLoop {
+    /// The engine, as the loop has driven it so far.
+    public private(set) var engine: InkEngine
+    /// The live audit, built from the engine's configuration: every event folded in order.
+    public private(set) var audit: DeliveryAudit
+    /// The recorder, when the loop records (``init(configuration:transform:pageGeneration:clock:seed:recorder:)``).
+    public private(set) var recorder: SessionRecorder?
+    /// The front end. Held weakly: the front end owns the loop.
+    public weak var shell: (any InkLoopShell)?
+    /// The clock the loop reads and is woken by.
+    public let clock: any InkLoopClock
+    /// Whether ``stop()`` has run: inputs are refused from then on.
+    public private(set) var isStopped = false
+    /// Whether the outcome of each finished touch is kept in ``outcomes`` (off by default:
+    /// a long session would grow it without bound).
+    public var keepsOutcomes = false
+    /// Each finished touch's outcome, in the order they finished, while ``keepsOutcomes``
+    /// is on.
+    public private(set) var outcomes: [TouchOutcome] = []
+
+    /// How many refusal sentences ``InkLoopMetrics/recentRefusals`` keeps.
+    public static let refusalSentenceLimit = 20
+    /// Seconds between two requests for a region snapshot from a hovering pointer.
+    public static let hoverInterval = 0.1
+
+    private var inbox: [EngineInput] = []
+    private var taking = false
+    private var stopRequested = false
+    private var batch: [EngineEvent] = []
+    private var wakeUp: InkLoopWakeUp?
+    private var armedDeadline: Double?
+    private var inFlight: Set<QueryToken> = []
+    private var outgoing: [HitTestRequest] = []
+    private var pendingScroll = (dx: 0.0, dy: 0.0)
+    private var regions: TouchDownRegions?
+    private var regionsDirty = true
+    private var hoverAskedAt = -Double.infinity
+    private var hoverRequests = 0
+    private var firstInk = LatencyHistogram()
+    private var pageRefusals = PageRefusals()
+    private var recentRefusals: [String] = []
+
+    /// Creates a loop; nothing happens until input is submitted.
+    /// - Parameters:
+    ///   - configuration: How touches are decided and the page asked.
+    ///   - transform: Canvas points to page coordinates, until a `.layout` input.
+    ///   - pageGeneration: The page's layout generation at the start (the bundled page
+    ///     script's first, by default).
+    ///   - clock: The clock, on the samples' timebase, that wakes the loop at its deadlines.
+    ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random
+    ///     generator; a seed only for tests).
+    ///   - recorder: Records the session for `ink-replay verify` (``SessionRecorder``): the
+    ///     loop begins it with its engine and records every input and every wake-up as the
+    ///     engine took them, and the finish. `nil`, the default, records nothing.
+    public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
+                pageGeneration: UInt64 = PageScript.firstGeneration, clock: any InkLoopClock, seed: UInt64? = nil,
+                recorder: SessionRecorder? = nil) {
+        engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
+        audit = DeliveryAudit(routing: configuration.routing)
+        self.clock = clock
+        if var recorder {
+            recorder.begin(engine)
+            self.recorder = recorder
+        }
+    }
+
+    deinit {
+        wakeUp?.cancel()
+    }
+
+    // MARK: - Routing at touch-down
+
+    /// Where a touch beginning at `point` (canvas points) goes now, for a platform that
+    /// fixes a touch's owner at touch-down: call it from the platform's hit test. Synchronous
+    /// and free of side effects (``InkEngine/route(at:tool:now:)`` at the clock's time).
+    public func route(at point: CanvasPoint, tool: ToolKind?) -> TouchDownRoute {
+        engine.route(at: point, tool: tool, now: clock.now)
+    }
+
+    /// The canvas areas that route to the page now (``InkEngine/touchDownRegions(now:)``).
+    public var touchDownRegions: TouchDownRegions? { engine.touchDownRegions(now: clock.now) }
+
+    // MARK: - In
+
+    /// Takes one input now (see ``submit(_:)-(EngineInput)``).
+    public func submit(_ input: EngineInput) {
+        inbox.append(input)
+        drain()
+    }
+
+    /// Takes inputs now, in order, each on its own (one refused never blocks the others),
+    /// at the clock's time; carries out each input's events through the shell before the
+    /// next is taken; then sends the requests whose round trip still waits (a question an
+    /// input of the same submission settled never reaches the page) and re-arms the one
+    /// wake-up. Inputs submitted while the loop is
+    /// carrying out events are taken right after, in order. After ``stop()`` every input is
+    /// refused and counted.
+    public func submit(_ inputs: some Sequence<EngineInput>) {
+        inbox.append(contentsOf: inputs)
+        drain()
+    }
+
+    /// A pointer (a pencil in range, a mouse) hovers over the overlay: while no region
+    /// snapshot is fresh, asks the page to push one (``InkLoopShell/askForRegions()``), at
+    /// most every ``hoverInterval`` seconds, so the touch that follows is routed at
+    /// touch-down.
+    public func pointerHovered() {
+        guard !isStopped, engine.configuration.routing == .decideAtTouchDown, engine.configuration.useRegionCache else { return }
+        let now = clock.now
+        guard now - hoverAskedAt >= Self.hoverInterval, engine.touchDownRegions(now: now) == nil else { return }
+        hoverAskedAt = now
+        hoverRequests += 1
+        shell?.askForRegions()
+    }
+
+    /// Ends the loop (the page or the front end is going away): takes what is waiting, lets
+    /// the deadlines due by now fire, cancels every touch still down (as the system would;
+    /// recorded), settles every undecided touch by the fallback, closes the audit (the
+    /// touches it closes join ``outcomes``), flushes the recorder, disarms the wake-up and
+    /// cancels the sends in flight. Later inputs are refused and counted. Calling it again
+    /// does nothing; called from a shell's callback, it runs once the current input is done.
+    public func stop() {
+        guard !isStopped else { return }
+        guard !taking else {
+            stopRequested = true
+            return
+        }
+        stopRequested = false
+        inbox.append(.tick)
+        drain()
+        // Every touch still down is cancelled, as the platform does when a view goes away.
+        let down = engine.platformTouchesDown
+        if !down.isEmpty {
+            submit(down.map { EngineInput.touch(TouchEvent(touch: TouchID($0), phase: .cancelled, samples: [])) })
+        }
+        taking = true
+        engine.finish(into: &batch)
+        recorder?.recordFinish(at: engine.now, events: batch)
+        publish()
+        isStopped = true
+        outgoing.removeAll()
+        let closed = audit.close()
+        if keepsOutcomes { outcomes.append(contentsOf: closed) }
+        settleSends()
+        taking = false
+        recorder?.flush()
+        wakeUp?.cancel()
+        wakeUp = nil
+        armedDeadline = nil
+        for token in inFlight { shell?.cancelSend(token) }
+        inFlight.removeAll()
+        if !inbox.isEmpty { drain() }   // refused: the loop has stopped
+    }
+
+    /// Offers what the recorder holds to its sink now (a sink that was behind may have
+    /// caught up). Returns `true` when nothing is held (or nothing is recorded).
+    @discardableResult
+    public func flushRecording() -> Bool { recorder?.flush() ?? true }
+
+    // MARK: - State
+
+    /// Every sample handed in and where it went: `received` counts every sample submitted,
+    /// refused ones (after ``stop()`` too) included.
+    public var ledger: SampleLedger { engine.ledger }
+
+    /// What the loop has done so far.
+    public var metrics: InkLoopMetrics {
+        InkLoopMetrics(router: engine.counters, bridge: engine.bridgeMetrics, firstInk: firstInk,
+                       auditFailures: audit.health(against: engine.ledger), refusedInputs: audit.refusedInputs,
+                       pageRefusals: pageRefusals, recentRefusals: recentRefusals, sendsInFlight: inFlight.count,
+                       openTouches: audit.openTouches, hoverRequests: hoverRequests)
+    }
+
+    /// Sends to the page whose round trip still waits.
+    public var sendsInFlight: Int { inFlight.count }
+
+    /// The deadline the one wake-up is armed for, if any.
+    public var armedWakeUp: Double? { armedDeadline }
+
+    // MARK: - The one place that takes inputs
+
+    private func drain() {
+        guard !taking else { return }
+        taking = true
+        repeat {
+            var next = 0
+            while next < inbox.count {
+                let input = inbox[next]
+                next += 1
+                take(input)
+            }
+            inbox.removeAll(keepingCapacity: true)
+            sendOutgoing()
+            settleSends()
+            if pendingScroll.dx != 0 || pendingScroll.dy != 0 {
+                let scroll = pendingScroll
+                pendingScroll = (0, 0)
+                shell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
+            }
+            noticeRegions()
+        } while !inbox.isEmpty
+        taking = false
+        rearm()
+        if stopRequested { stop() }
+    }
+
+    private func take(_ input: EngineInput) {
+        if isStopped {
+            engine.refuseStopped(input, into: &batch)
+        } else {
+            let now = max(clock.now, engine.now)
+            engine.take(input, now: now, into: &batch)
+            recorder?.record(input, at: now, events: batch)
+        }
+        publish()
+    }
+
+    /// Folds the batch into the observers, hands it to the shell, sends the requests whose
+    /// round trip still waits.
+    private func publish() {
+        guard !batch.isEmpty else { return }
+        for index in batch.indices {
+            switch batch[index].kind {
+            case .action:
+                if let outcome = audit.observe(batch[index]) {
+                    if let latency = outcome.firstInkLatency { firstInk.record(latency) }
+                    if keepsOutcomes { outcomes.append(outcome) }
+                }
+            case let .refused(_, refusal):
+                audit.observe(batch[index])
+                noteRefusal(refusal.description)
+            case let .pageMessage(_, outcome):
+                if let outcome { notePage(outcome) }
+            case let .scrollPage(dx, dy):
+                pendingScroll.dx += dx
+                pendingScroll.dy += dy
+            case .layout:
+                regionsDirty = true
+            default:
+                audit.observe(batch[index])
+            }
+        }
+        shell?.carryOut(batch)
+        for index in batch.indices {
+            if case let .send(request, _) = batch[index].kind { outgoing.append(request) }
+        }
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Sends the requests of the inputs just taken whose round trip still waits: a question
+    /// settled or abandoned by a later input of the same submission never reaches the page.
+    private func sendOutgoing() {
+        guard !outgoing.isEmpty else { return }
+        let requests = outgoing
+        outgoing.removeAll(keepingCapacity: true)
+        for request in requests where engine.isWaiting(for: request.token) && !inFlight.contains(request.token) {
+            inFlight.insert(request.token)
+            shell?.send(request)
+        }
+    }
+
+    private func notePage(_ outcome: ReceiveOutcome) {
+        switch outcome {
+        case .answered: return
+        case .regionsAccepted:
+            regionsDirty = true
+            return
+        case .late: pageRefusals.lateAnswers += 1
+        case .duplicate: pageRefusals.duplicateAnswers += 1
+        case .unknownQuery: pageRefusals.unknownAnswers += 1
+        case .staleGeneration: pageRefusals.staleAnswers += 1
+        case .regionsRefused: pageRefusals.snapshots += 1
+        case .refused: pageRefusals.malformed += 1
+        }
+        noteRefusal(Self.sentence(outcome))
+    }
+
+    private func noteRefusal(_ sentence: String) {
+        if recentRefusals.count >= Self.refusalSentenceLimit { recentRefusals.removeFirst() }
+        recentRefusals.append(sentence)
+    }
+
+    private static func sentence(_ outcome: ReceiveOutcome) -> String {
+        switch outcome {
+        case .late: return "page answer refused: late (its round trip was already settled)"
+        case .duplicate: return "page answer refused: a second answer for one round trip"
+        case .unknownQuery: return "page answer refused: an id the bridge never issued"
+        case .staleGeneration: return "page answer refused: computed for another layout generation (asked again)"
+        case let .regionsRefused(refusal): return "region snapshot refused: \(refusal)"
+        case let .refused(error): return "page message refused: \(error)"
+        case .answered, .regionsAccepted: return ""
+        }
+    }
+
+    /// Round trips settled since they were sent need their sends no more.
+    private func settleSends() {
+        guard !inFlight.isEmpty else { return }
+        for token in inFlight where !engine.isWaiting(for: token) {
+            inFlight.remove(token)
+            shell?.cancelSend(token)
+        }
+    }
+
+    /// Tells the shell when the areas that route to the page at touch-down changed.
+    private func noticeRegions() {
+        // Only a front end that routes at touch-down reads them.
+        guard engine.configuration.routing == .decideAtTouchDown else { return }
+        let now = max(clock.now, engine.now)
+        if let regions, now > regions.validUntil { regionsDirty = true }
+        guard regionsDirty else { return }
+        regionsDirty = false
+        let current = engine.touchDownRegions(now: now)
+        guard current != regions else { return }
+        regions = current
+        shell?.touchDownRegionsChanged(current)
+    }
+
+    /// Arms the one wake-up for the engine's next deadline, or for the moment the region
+    /// snapshot stops being fresh, whichever is first.
+    private func rearm() {
+        var next = engine.nextDeadline
+        if let until = regions?.validUntil, until.isFinite {
+            // Fresh while `now <= validUntil`: wake just after it.
+            let expiry = until + 0.001
+            next = min(next ?? expiry, expiry)
+        }
+        if isStopped { next = nil }
+        guard next != armedDeadline else { return }
+        wakeUp?.cancel()
+        wakeUp = nil
+        armedDeadline = next
+        guard let next else { return }
+        wakeUp = clock.wake(at: next) { [weak self] in
+            guard let self, armedDeadline == next else { return }
+            armedDeadline = nil
+            wakeUp = nil
+            submit(.tick)
+        }
+    }
+}

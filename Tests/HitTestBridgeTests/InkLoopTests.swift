@@ -1,0 +1,233 @@
+import InkCore
+import Testing
+@testable import HitTestBridge
+
+/// A front end over the loop, as small as a shell can be: it keeps what the loop hands it.
+final class TestShell: InkLoopShell {
+    var events: [EngineEvent] = []
+    var sent: [HitTestRequest] = []
+    var cancelledSends: [QueryToken] = []
+    var scrolls: [(dx: Double, dy: Double)] = []
+    var regionChanges: [TouchDownRegions?] = []
+    var regionRequests = 0
+    /// Called for each request sent (a page that answers at once, or fails the send).
+    var onSend: ((HitTestRequest) -> Void)?
+
+    func carryOut(_ events: [EngineEvent]) { self.events += events }
+    func send(_ request: HitTestRequest) {
+        sent.append(request)
+        onSend?(request)
+    }
+    func cancelSend(_ roundTrip: QueryToken) { cancelledSends.append(roundTrip) }
+    func scrollPage(dx: Double, dy: Double) { scrolls.append((dx, dy)) }
+    func askForRegions() { regionRequests += 1 }
+    func touchDownRegionsChanged(_ regions: TouchDownRegions?) { regionChanges.append(regions) }
+
+    var actions: [RouterAction] { events.compactMap(\.action) }
+    var refusals: [InputRefusal] { events.compactMap { if case let .refused(_, refusal) = $0.kind { refusal } else { nil } } }
+    func decisions(_ platform: UInt64) -> [(HitTestVerdict, DecisionReason)] {
+        events.compactMap {
+            guard $0.touch?.platform == platform, case let .action(.decided(_, verdict, reason)) = $0.kind else { return nil }
+            return (verdict, reason)
+        }
+    }
+}
+
+/// The one live loop, tested once, under ``ManualClock``, for both routings.
+@Suite("The live loop")
+struct InkLoopTests {
+    static let handOver = InkEngineConfiguration(decisionTimeout: 0.25)
+    static let touchDown = InkEngineConfiguration(decisionTimeout: 0.25, routing: .decideAtTouchDown)
+    /// A block at page (100...200, 100...200), fresh for 1 s.
+    static let block = RegionSnapshot(generation: 1, maxAge: 1, regions: [PageRegion(x: 100, y: 100, width: 100, height: 100)])
+
+    static func sample(_ x: Double, _ y: Double, _ t: Double, _ tool: ToolKind = .finger) -> TouchSample {
+        TouchSample(x: x, y: y, timestamp: t, tool: tool)
+    }
+
+    static func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
+        .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+    }
+
+    static func loop(_ configuration: InkEngineConfiguration, clock: ManualClock,
+                     recorder: SessionRecorder? = nil) -> (InkLoop, TestShell) {
+        let loop = InkLoop(configuration: configuration, clock: clock, seed: 7, recorder: recorder)
+        let shell = TestShell()
+        loop.shell = shell
+        loop.keepsOutcomes = true
+        return (loop, shell)
+    }
+
+    static func answer(_ request: HitTestRequest, _ verdict: HitTestVerdict) -> EngineInput {
+        .decodedPageMessage(.answer(PageAnswer(token: request.token, verdict: verdict, generation: request.generation)))
+    }
+
+    @Test("two touches in one callback, both routings: each asks, each is decided by its own answer, one wake-up at the earliest deadline",
+          arguments: [handOver, touchDown])
+    func twoTouchesInOneCallback(configuration: InkEngineConfiguration) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(configuration, clock: clock)
+        loop.submit([Self.touch(1, .began, Self.sample(20, 20, 1)), Self.touch(2, .began, Self.sample(150, 150, 1))])
+        // Two fingers 0 ms apart on the overlay: a gesture; both decided at once as the page's.
+        #expect(shell.decisions(1).map(\.1) == [.multiTouchGesture] && shell.decisions(2).map(\.1) == [.multiTouchGesture])
+        loop.submit([Self.touch(1, .ended, Self.sample(21, 21, 1.01)), Self.touch(2, .ended, Self.sample(151, 151, 1.01))])
+        // The first finger's question was settled by the second finger of the same callback:
+        // it never reaches the page.
+        #expect(shell.sent.isEmpty && loop.sendsInFlight == 0)
+        // Apart in time: two questions, one wake-up at the earliest deadline.
+        clock.advance(to: 2)
+        loop.submit([Self.touch(3, .began, Self.sample(20, 20, 2)), Self.touch(3, .moved, Self.sample(22, 22, 2.01))])
+        clock.advance(to: 2.2)
+        loop.submit(Self.touch(4, .began, Self.sample(150, 150, 2.2)))
+        #expect(shell.sent.count == 2 && loop.sendsInFlight == 2)
+        #expect(loop.armedWakeUp == 2.25 && clock.wakeUpDeadlines == [2.25])
+        loop.submit(Self.answer(shell.sent[1], .page))   // touch 4 is the page's
+        #expect(shell.decisions(4).map(\.0) == [.page] && loop.sendsInFlight == 1)
+        #expect(loop.armedWakeUp == 2.25 && clock.wakeUpDeadlines == [2.25])
+        clock.advance(to: 2.25)                            // touch 3's deadline: the fallback (ink)
+        #expect(shell.decisions(3).map(\.1) == [.deadline])
+        #expect(loop.sendsInFlight == 0 && shell.cancelledSends == [shell.sent[1].token, shell.sent[0].token])
+        #expect(loop.armedWakeUp == nil && clock.wakeUpDeadlines.isEmpty)
+        loop.submit([Self.touch(3, .ended), Self.touch(4, .ended, Self.sample(150, 150, 2.3))])
+        #expect(loop.metrics.auditFailures.isEmpty && loop.metrics.openTouches == 0)
+        #expect(loop.ledger.received == 8 && loop.ledger.isBalanced)
+    }
+
+    @Test("teardown with touches down: stop cancels them and settles the undecided, the audit closes clean; later inputs are refused and counted",
+          arguments: [handOver, touchDown])
+    func teardown(configuration: InkEngineConfiguration) {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(configuration, clock: clock)
+        loop.submit(.decodedPageMessage(.regions(Self.block)))
+        loop.submit([Self.touch(1, .began, Self.sample(20, 20, 1, .pencil)), Self.touch(1, .moved, Self.sample(25, 25, 1.01, .pencil))])
+        clock.advance(to: 3)   // the snapshot is stale now
+        loop.submit([Self.touch(2, .began, Self.sample(30, 300, 3)), Self.touch(2, .ended, Self.sample(31, 300, 3.01))])   // a dot: asks
+        #expect(shell.sent.count == 1)
+        loop.stop()
+        #expect(loop.isStopped && shell.cancelledSends == [shell.sent[0].token] && clock.wakeUpDeadlines.isEmpty)
+        #expect(shell.actions.contains { if case .cancel(_, _) = $0 { true } else { false } })
+        #expect(shell.decisions(2).map(\.1) == [.flushed])
+        // UIKit ends and cancels touches while the view goes away: refused, counted, not lost.
+        loop.submit([Self.touch(1, .ended, Self.sample(26, 26, 3.1, .pencil)), Self.touch(9, .began, Self.sample(5, 5, 3.1))])
+        #expect(shell.refusals == [.stopped, .stopped])
+        let ledger = loop.ledger
+        #expect(ledger.received == 6 && ledger.refused == 2 && ledger.cancelled == 2 && ledger.inked == 2 && ledger.isBalanced,
+                "\(ledger)")
+        #expect(loop.metrics.auditFailures.isEmpty, "\(loop.metrics.auditFailures)")
+        #expect(loop.metrics.refusedInputs == 2 && loop.metrics.recentRefusals.count == 2)
+        #expect(loop.outcomes.count == 2 && loop.audit.openTouches == 0)
+    }
+
+    @Test("a refused estimated update (no samples) while a touch is down leaves the audit clean; the refusal is reported as a refusal",
+          arguments: [handOver, touchDown])
+    func refusedUpdateWithTouchDown(configuration: InkEngineConfiguration) {
+        let clock = ManualClock(start: 1)
+        let (loop, _) = Self.loop(configuration, clock: clock)
+        loop.submit(.decodedPageMessage(.regions(Self.block)))
+        loop.submit([Self.touch(1, .began, Self.sample(20, 20, 1, .pencil)), Self.touch(1, .moved, Self.sample(25, 25, 1.01, .pencil))])
+        loop.submit(.update(EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 99, force: 0.5)))
+        loop.submit(Self.touch(7, .moved, Self.sample(1, 1, 1.02)))   // a finger that is not down: refused, 1 sample
+        let metrics = loop.metrics
+        #expect(metrics.refusedInputs == 2 && metrics.recentRefusals.count == 2)
+        #expect(metrics.auditFailures.isEmpty, "\(metrics.auditFailures)")
+        #expect(metrics.openTouches == 1 && loop.ledger.received == 3 && loop.ledger.refused == 1)
+        loop.submit(Self.touch(1, .ended, Self.sample(26, 26, 1.02, .pencil)))
+        loop.stop()
+        #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced)
+    }
+
+    @Test("a snapshot's regions reach a shape-routing shell when they arrive and when they stop being fresh (the one wake-up)")
+    func regionsFollowFreshness() throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(Self.touchDown, clock: clock)
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        loop.submit(.decodedPageMessage(.regions(Self.block)))
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)
+        let regions = try #require(shell.regionChanges.last ?? nil)
+        #expect(regions.rects.count == 1 && regions.validUntil == 2)
+        #expect(clock.wakeUpDeadlines == [2.001])
+        clock.advance(to: 2.01)
+        #expect(shell.regionChanges.count == 2 && shell.regionChanges.last! == nil)
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        // A hovering pencil asks for a snapshot, at most every 100 ms, only while none is fresh.
+        loop.pointerHovered()
+        loop.pointerHovered()
+        clock.advance(to: 2.2)
+        loop.pointerHovered()
+        #expect(shell.regionRequests == 2)
+    }
+
+    @Test("a gesture on the overlay scrolls the page once per batch, by the lead finger (touch-down routing)")
+    func gestureScroll() {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(Self.touchDown, clock: clock)
+        loop.submit([Self.touch(1, .began, Self.sample(20, 200, 1)), Self.touch(2, .began, Self.sample(60, 200, 1))])
+        loop.submit([Self.touch(1, .moved, Self.sample(20, 190, 1.02)), Self.touch(2, .moved, Self.sample(60, 190, 1.02)),
+                     Self.touch(1, .moved, Self.sample(20, 180, 1.03))])
+        #expect(shell.scrolls.count == 1 && shell.scrolls[0].dy == 20 && shell.scrolls[0].dx == 0)
+    }
+
+    @Test("a send that fails at once decides by the fallback, and the input submitted from the callback is taken after the batch")
+    func failedSend() {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(Self.handOver, clock: clock)
+        shell.onSend = { [unowned loop] request in loop.submit(.sendFailed(request.token)) }
+        loop.submit(Self.touch(1, .began, Self.sample(20, 20, 1)))
+        #expect(shell.decisions(1).map(\.1) == [.unreachable] && shell.sent.count == 1)
+        #expect(loop.sendsInFlight == 0)
+    }
+
+    @Test("property: over random sessions (refusals, updates, cancels, answers, deadlines), the live audit never reports a failure that did not happen",
+          arguments: [handOver, touchDown])
+    func auditNeverCriesWolf(configuration: InkEngineConfiguration) {
+        for seed in 1...40 as ClosedRange<UInt64> {
+            var random = SplitMix64(seed: seed)
+            let clock = ManualClock(start: 1)
+            let (loop, shell) = Self.loop(configuration, clock: clock)
+            var handedIn = 0
+            var down: Set<UInt64> = []
+            var t = 1.0
+            for _ in 0..<120 {
+                t += Double(random.next() % 40) / 1000
+                clock.advance(to: t)
+                let platform = random.next() % 4
+                let x = Double(random.next() % 400), y = Double(random.next() % 400)
+                let input: EngineInput
+                switch random.next() % 9 {
+                case 0: input = Self.touch(platform, .began, Self.sample(x, y, t, platform == 0 ? .pencil : .finger))
+                case 1, 2: input = Self.touch(platform, .moved, Self.sample(x, y, t))
+                case 3: input = Self.touch(platform, .ended, Self.sample(x, y, t))
+                case 4: input = Self.touch(platform, .cancelled)
+                case 5: input = .update(EstimatedPropertyUpdate(touch: TouchID(platform), updateIndex: random.next() % 5, force: 0.4))
+                case 6: input = .decodedPageMessage(.regions(RegionSnapshot(generation: 1 + random.next() % 3, maxAge: 0.3, regions: Self.block.regions)))
+                case 7: input = shell.sent.last.map { Self.answer($0, random.next() % 2 == 0 ? .ink : .page) } ?? .tick
+                default: input = Self.touch(platform, .moved, TouchSample(x: .nan, y: y, timestamp: t))   // refused
+                }
+                handedIn += input.sampleCount
+                if case let .touch(event) = input {
+                    if event.phase == .began { down.insert(platform) } else if event.phase != .moved { down.remove(platform) }
+                }
+                loop.submit(input)
+                let metrics = loop.metrics
+                #expect(metrics.auditFailures.isEmpty, "seed \(seed): \(metrics.auditFailures)")
+                #expect(loop.ledger.received == handedIn, "seed \(seed)")
+            }
+            loop.stop()
+            #expect(loop.metrics.auditFailures.isEmpty, "seed \(seed) closed: \(loop.metrics.auditFailures)")
+            #expect(loop.ledger.isBalanced && loop.ledger.received == handedIn, "seed \(seed): \(loop.ledger)")
+            #expect(loop.audit.verify(against: loop.ledger).allSatisfy { $0.contains("refused") }, "seed \(seed)")
+        }
+    }
+
+    @Test("the audit does report what did happen: an engine ledger that disagrees with its events")
+    func auditCatchesAMiscount() {
+        var audit = DeliveryAudit()
+        audit.accepted(TouchEvent(touch: TouchID(1), phase: .began, samples: [Self.sample(1, 1, 1)]))
+        // The engine claims two samples received where its events showed one.
+        #expect(!audit.health(against: SampleLedger(received: 2, pending: 2)).isEmpty)
+        #expect(audit.health(against: SampleLedger(received: 1, pending: 1)).isEmpty)
+        _ = audit.record(.ink(TouchID(1), Self.sample(9, 9, 1)), now: 1)   // ink that was never handed in
+        _ = audit.record(.touchFinished(TouchID(1), SampleLedger(received: 1, inked: 1)), now: 1)
+        #expect(!audit.health(against: SampleLedger(received: 1, inked: 1)).isEmpty)
+    }
+}
