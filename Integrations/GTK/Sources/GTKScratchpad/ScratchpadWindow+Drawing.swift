@@ -1,0 +1,90 @@
+import CWebKitGTK
+import HitTestBridge
+import InkCore
+import WebKitGTKOracle
+
+/// Drawing the ink over the page, and erasing it.
+extension ScratchpadWindow {
+    // MARK: Drawing
+
+    /// Redraws the overlay where ink at these page coordinates lies now.
+    func invalidate(page bounds: CanvasRect) {
+        let view = transform
+        invalidate(CanvasRect(minX: (bounds.minX - view.offsetX) / view.scale, minY: (bounds.minY - view.offsetY) / view.scale,
+                              maxX: (bounds.maxX - view.offsetX) / view.scale, maxY: (bounds.maxY - view.offsetY) / view.scale))
+    }
+
+    private func invalidate(_ bounds: CanvasRect) {
+        // Clipped to the canvas first: a stroke far outside it (a log's huge coordinates)
+        // redraws nothing, and never overflows GTK's integers.
+        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return }
+        let width = Double(gtk_widget_get_allocated_width(canvas)), height = Double(gtk_widget_get_allocated_height(canvas))
+        let minX = max(0, bounds.minX - 2), minY = max(0, bounds.minY - 2)
+        let maxX = min(width, bounds.maxX + 2), maxY = min(height, bounds.maxY + 2)
+        guard minX < maxX, minY < maxY else { return }
+        let x = Int(minX.rounded(.down)), y = Int(minY.rounded(.down))
+        gtk_widget_queue_draw_area(canvas, gint(x), gint(y), gint(Int(maxX.rounded(.up)) - x), gint(Int(maxY.rounded(.up)) - y))
+    }
+
+    func draw(_ cr: OpaquePointer) {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        let clip = CanvasRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+        redrawnArea += Self.clipArea(cr) ?? clip.width * clip.height
+        framesDrawn += 1
+        // Strokes are in page coordinates: drawn through the page's current transform.
+        let view = transform
+        cairo_save(cr)
+        cairo_scale(cr, 1 / view.scale, 1 / view.scale)
+        cairo_translate(cr, -view.offsetX, -view.offsetY)
+        let pageClip = CanvasRect(minX: clip.minX * view.scale + view.offsetX, minY: clip.minY * view.scale + view.offsetY,
+                                  maxX: clip.maxX * view.scale + view.offsetX, maxY: clip.maxY * view.scale + view.offsetY)
+        cairo_set_source_rgba(cr, 0.08, 0.16, 0.55, 0.92)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        for stroke in ink.strokes { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
+        cairo_restore(cr)
+    }
+
+    // MARK: Erasing
+
+    /// Removes the last finished stroke (Ctrl+Alt+Z). The engine's ledger is unchanged: the
+    /// samples were ink; the user erased it. Returns `false` when there was none.
+    @discardableResult
+    public func undo() -> Bool {
+        guard let change = ink.removeLastStroke() else { return false }
+        if let bounds = change.bounds { invalidate(page: bounds) }
+        return true
+    }
+
+    /// Removes every finished stroke (Ctrl+Alt+C); strokes being drawn stay. The ledger is
+    /// unchanged.
+    public func clearInk() {
+        if let bounds = ink.removeFinishedStrokes() { invalidate(page: bounds) }
+    }
+
+    /// Ctrl+Alt+Z and Ctrl+Alt+C, whatever has the focus (they leave the page's own Ctrl+Z
+    /// to the page).
+    func handleKey(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        guard event.pointee.type == GDK_KEY_PRESS else { return false }
+        let key = event.pointee.key
+        let modifiers = key.state & (GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SHIFT_MASK.rawValue)
+        guard modifiers == GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue else { return false }
+        switch gdk_keyval_to_lower(key.keyval) {
+        case guint(GDK_KEY_z): undo(); return true
+        case guint(GDK_KEY_c): clearInk(); return true
+        default: return false
+        }
+    }
+
+    /// The area GTK asked to repaint in this frame: the sum of the clip region's rectangles
+    /// (GTK merges the frame's invalidated rectangles into one region; its extents can be
+    /// far larger when two changes lie apart). `nil` when cairo cannot list the clip.
+    private static func clipArea(_ cr: OpaquePointer) -> Double? {
+        guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS, let rectangles = list.pointee.rectangles else { return nil }
+        var area = 0.0
+        for i in 0..<Int(list.pointee.num_rectangles) { area += rectangles[i].width * rectangles[i].height }
+        return area
+    }
+}

@@ -1,0 +1,179 @@
+import CWebKitGTK
+import Foundation
+import HitTestBridge
+import InkCore
+import WebKitGTKOracle
+
+/// GDK's input: the window's signals, and the observer that feeds every input event of the
+/// window to the loop before GTK dispatches it.
+extension ScratchpadWindow {
+    func connectSignals() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let input: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, event, context in
+            guard let event, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handle(event) ? 1 : 0
+        }
+        for signal in ["button-press-event", "button-release-event", "motion-notify-event", "touch-event", "scroll-event",
+                       "grab-broken-event"] {
+            _ = scratchpad_connect(canvas, signal, unsafeBitCast(input, to: GCallback.self), me)
+        }
+        let close: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, _, context in
+            Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue().closeRequested = true
+            return 1  // kept open until its owner lets go of it
+        }
+        _ = scratchpad_connect(window, "delete-event", unsafeBitCast(close, to: GCallback.self), me)
+        let destroyed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, context in
+            let window = Unmanaged<ScratchpadWindow>.fromOpaque(context!).takeUnretainedValue()
+            window.isDestroyed = true
+            window.closeRequested = true
+        }
+        _ = scratchpad_connect(window, "destroy", unsafeBitCast(destroyed, to: GCallback.self), me)
+        let draw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, cr, context in
+            guard let cr, let context else { return 0 }
+            Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().draw(cr)
+            return 0
+        }
+        _ = scratchpad_connect(canvas, "draw", unsafeBitCast(draw, to: GCallback.self), me)
+        let key: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, event, context in
+            guard let event, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handleKey(event) ? 1 : 0
+        }
+        _ = scratchpad_connect(window, "key-press-event", unsafeBitCast(key, to: GCallback.self), me)
+    }
+
+    /// The canvas's own handler: wheel scrolling over the overlay goes to the web view below;
+    /// pointer and touch events were already seen by the observer, and stop here.
+    private func handle(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        switch event.pointee.type {
+        case GDK_SCROLL:
+            _ = scratchpad_forward_scroll(page.widget, event)
+            layout.follow()
+            return true
+        case GDK_GRAB_BROKEN:
+            return false
+        default:
+            return true
+        }
+    }
+
+    // MARK: The observer
+
+    /// A window the process-wide observer feeds. Held weakly: a window lives as long as its
+    /// owner keeps it.
+    struct Observed {
+        weak var window: ScratchpadWindow?
+    }
+
+    /// The windows whose events the observer feeds to their engines. GTK thread only.
+    nonisolated(unsafe) static var windows: [Observed] = []
+    nonisolated(unsafe) private static var observerInstalled = false
+
+    /// Registers a window with the observer, installing it on first use: a GDK event handler
+    /// that sees every event of the process before GTK dispatches it, feeds the input events
+    /// of a registered window to that window's engine, and then hands every event to GTK
+    /// unchanged. It claims nothing: the twin of a gesture recognizer that only observes.
+    static func observe(_ window: ScratchpadWindow) {
+        windows.removeAll { $0.window == nil }
+        windows.append(Observed(window: window))
+        guard !observerInstalled else { return }
+        observerInstalled = true
+        gdk_event_handler_set({ event, _ in
+            guard let event else { return }
+            if let gdkWindow = event.pointee.any.window {
+                let toplevel = gdk_window_get_toplevel(gdkWindow)
+                for entry in ScratchpadWindow.windows {
+                    guard let window = entry.window, !window.isDestroyed,
+                          gtk_widget_get_window(window.window) == toplevel else { continue }
+                    window.observe(event, target: gtk_get_event_widget(event))
+                    break
+                }
+            }
+            gtk_main_do_event(event)
+        }, nil, nil)
+    }
+
+    /// Delivers a synthesized input event the way the display server and GDK would: the
+    /// observer sees it first, then the widget it is for gets it. Tools that play recorded
+    /// input (``widget(at:)`` picks the widget) use it, so played input takes the same path
+    /// as a real touch or mouse.
+    /// - Parameters:
+    ///   - event: The event, made for `target` (its window is `target`'s).
+    ///   - target: The overlay (``canvas``) or the web view.
+    /// - Returns: Whether a handler of `target` took it.
+    @discardableResult
+    public func dispatchAsPlatform(_ event: UnsafeMutablePointer<GdkEvent>, to target: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard !isDestroyed else { return false }
+        observe(event, target: target)
+        return gtk_widget_event(target, event) != 0
+    }
+
+    /// The widget a touch or press landing at `point` (window coordinates of the page area)
+    /// goes to: the web view through a hole of the overlay's input shape, else the overlay.
+    /// Later events of a touch go where it went down, as a pointer grab or a touch sequence
+    /// keeps them.
+    public func widget(at point: CanvasPoint) -> UnsafeMutablePointer<GtkWidget> {
+        guard let holes = inputShapeHoles else { return canvas }
+        let inside = holes.contains { point.x >= $0.minX && point.x < $0.maxX && point.y >= $0.minY && point.y < $0.maxY }
+        return inside ? page.widget : canvas
+    }
+
+    /// One event the observer saw, before GTK dispatches it to `target`: an input event of
+    /// the overlay becomes a touch event for the engine, one of the web view a touch the
+    /// platform gave the page natively.
+    private func observe(_ event: UnsafeMutablePointer<GdkEvent>, target: UnsafeMutablePointer<GtkWidget>?) {
+        if event.pointee.type == GDK_GRAB_BROKEN {
+            // The pointer's grab was taken away: its touch will get no release.
+            cancelPointer()
+            return
+        }
+        let input = scratchpad_read_input(event)
+        if input.phase == SCRATCHPAD_INPUT_OTHER, event.pointee.type == GDK_MOTION_NOTIFY {
+            loop.pointerHovered()
+            return
+        }
+        guard input.phase != SCRATCHPAD_INPUT_OTHER, let touch = Self.touchEvent(from: input, now: GTK.now) else { return }
+        // A press while the pointer is still down lost its release (a grab taken away unseen):
+        // that touch is cancelled first, or every later press would be refused.
+        if input.is_touch == 0, touch.phase == .began, pointerDown { cancelPointer() }
+        let native = target != nil && target != canvas
+        deliver(native ? .nativePageTouch(touch) : .touch(touch))
+    }
+
+    private func cancelPointer() {
+        guard pointerDown else { return }
+        deliver(.touch(TouchEvent(touch: Self.pointerID, phase: .cancelled, samples: [])))
+    }
+
+    /// The touch event one GDK input event makes: a touchscreen touch is a finger, named by
+    /// its sequence; the pointer (mouse, pen, eraser) is a pencil-like tool, named 0, with the
+    /// pressure and tilt its device gives. `nil` for events that do not draw.
+    static func touchEvent(from input: ScratchpadInput, now: Double) -> TouchEvent? {
+        let phase: TouchPhase
+        switch input.phase {
+        case SCRATCHPAD_INPUT_DOWN: phase = .began
+        case SCRATCHPAD_INPUT_MOVE: phase = .moved
+        case SCRATCHPAD_INPUT_UP: phase = .ended
+        case SCRATCHPAD_INPUT_CANCEL: phase = .cancelled
+        default: return nil
+        }
+        guard input.x.isFinite, input.y.isFinite else { return nil }
+        let isTouch = input.is_touch != 0
+        let force = input.pressure.isFinite ? min(max(input.pressure, 0), 1) : nil
+        var altitude: Double?
+        var azimuth: Double?
+        if input.xtilt.isFinite, input.ytilt.isFinite {
+            // GDK gives tilt as -1...1 of each axis' range; taken as -90°...90° (the Pointer
+            // Events convention), then turned into UIKit's altitude and azimuth.
+            let tx = tan(min(max(input.xtilt, -0.999), 0.999) * .pi / 2)
+            let ty = tan(min(max(input.ytilt, -0.999), 0.999) * .pi / 2)
+            altitude = .pi / 2 - atan((tx * tx + ty * ty).squareRoot())
+            azimuth = atan2(ty, tx)
+        }
+        let sample = TouchSample(x: input.x, y: input.y, timestamp: now, force: force, altitude: altitude, azimuth: azimuth,
+                                 tool: isTouch ? .finger : .pencil)
+        return TouchEvent(touch: isTouch ? TouchID(input.sequence) : pointerID, phase: phase, samples: [sample])
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HitTestBridge
+import InkCore
+import Testing
+
+// The README's two minimal embeddings, compiled and run here exactly as the README shows them:
+// `readmeBlocksAreThisCode` checks that each README block is the text between its markers.
+
+// readme: touch-down
+/// An iPad-shaped scratchpad: the platform routes each touch at touch-down; the loop does the rest.
+final class Scratchpad: InkLoopShell {
+    let loop: InkLoop
+    var ink = InkLayer()                                   // what the overlay draws
+    let evaluate: (String) -> Void                         // runs JavaScript in the page script's world
+    init(clock: any InkLoopClock = RunLoopClock(), evaluate: @escaping (String) -> Void) {
+        self.evaluate = evaluate
+        loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), clock: clock)
+        loop.shell = self
+    }
+    // The platform calls these, on its main thread:
+    func overlayTakes(_ point: CanvasPoint, tool: ToolKind) -> Bool { loop.route(at: point, tool: tool) != .page }
+    func touched(_ event: TouchEvent, onOverlay: Bool) { loop.submit(onOverlay ? .touch(event) : .nativePageTouch(event)) }
+    func pageSaid(_ body: String) { loop.submit(.pageMessage(body)) }
+    func pageLoaded() { loop.submit(.newDocument(.identity)) }   // a navigation committed
+    func closing() { loop.stop() }
+    // The loop calls these:
+    func carryOut(_ events: [EngineEvent]) {
+        for event in events {
+            if let action = event.action, let change = ink.apply(action) { redraw(change.bounds) }
+            if case let .replay(replay) = event.kind { evaluate(replay.scriptInvocation) }
+        }
+    }
+    func send(_ request: HitTestRequest) { evaluate(request.scriptInvocation) }
+    func redraw(_ bounds: CanvasRect?) {}                  // the overlay's setNeedsDisplay(_:)
+}
+// readme: end
+
+// readme: hand-over
+/// A scratchpad over a page the host can hand touches to after the decision (Android, Chromium).
+final class HandOverScratchpad: InkLoopShell {
+    let loop: InkLoop
+    var ink = InkLayer()
+    let evaluate: (String) -> Void                         // runs JavaScript in the page script's world
+    let toPage: (UInt64, TouchSample?) -> Void             // injects the platform's touch; nil: it lifts
+    init(clock: any InkLoopClock = RunLoopClock(), evaluate: @escaping (String) -> Void,
+         toPage: @escaping (UInt64, TouchSample?) -> Void) {
+        (self.evaluate, self.toPage) = (evaluate, toPage)
+        loop = InkLoop(clock: clock)
+        loop.shell = self
+    }
+    func touched(_ event: TouchEvent) { loop.submit(.touch(event)) }
+    func pageSaid(_ body: String) { loop.submit(.pageMessage(body)) }
+    func pageLoaded() { loop.submit(.newDocument(.identity)) }
+    func carryOut(_ events: [EngineEvent]) {
+        for event in events {
+            guard let action = event.action, let touch = event.touch else { continue }
+            _ = ink.apply(action)
+            if case let .release(_, sample) = action { toPage(touch.platform, sample) }
+            if case .endRelease = action { toPage(touch.platform, nil) }
+        }
+    }
+    func send(_ request: HitTestRequest) { evaluate(request.scriptInvocation) }
+}
+// readme: end
+
+@Suite("The README's minimal embeddings, as written")
+struct ReadmeEmbeddingTests {
+    /// The page's side: the requests it was asked and the scripts it ran.
+    final class Page {
+        var scripts: [String] = []
+        func run(_ script: String) { scripts.append(script) }
+        /// The id of the last hit-test request evaluated.
+        var lastRequestID: String? {
+            scripts.last { $0.contains("hitTest") }.flatMap { script in
+                script.range(of: #"[0-9a-f]{32}"#, options: .regularExpression).map { String(script[$0]) }
+            }
+        }
+    }
+
+    static func event(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double, _ t: Double, _ tool: ToolKind = .pencil) -> TouchEvent {
+        TouchEvent(touch: TouchID(id), phase: phase, samples: [TouchSample(x: x, y: y, timestamp: t, tool: tool)])
+    }
+
+    static let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":100,"y":100,"width":100,"height":50}]}"#
+
+    @Test("touch-down: the regions decide at touch-down, the rest is inked, a late claim is replayed; a new page's regions decide too")
+    func touchDown() throws {
+        let clock = ManualClock(start: 1), page = Page()
+        let pad = Scratchpad(clock: clock, evaluate: page.run)
+        pad.pageSaid(Self.regions)
+        #expect(!pad.overlayTakes(CanvasPoint(x: 150, y: 120), tool: .finger))   // the answer field: the web view's
+        #expect(pad.overlayTakes(CanvasPoint(x: 400, y: 400), tool: .pencil))
+        // The field's touch reaches the page natively; a stroke beside it is ink.
+        pad.touched(Self.event(1, .began, 150, 120, 1, .finger), onOverlay: false)
+        pad.touched(Self.event(1, .ended, 151, 121, 1.05, .finger), onOverlay: false)
+        for (i, phase) in [TouchPhase.began, .moved, .moved, .ended].enumerated() {
+            pad.touched(Self.event(2, phase, 400 + Double(i) * 5, 400, 1.1 + Double(i) * 0.008), onOverlay: true)
+        }
+        #expect(pad.ink.finished.count == 1 && pad.loop.ledger.releasedNatively == 2 && pad.loop.ledger.inked == 4)
+        // "Next exercise": the old page's regions go; the new page (its generations start at 1 again) pushes its own.
+        pad.pageLoaded()
+        #expect(pad.loop.route(at: CanvasPoint(x: 150, y: 120), tool: .finger) == .unknown)
+        pad.pageSaid(#"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":300,"y":300,"width":50,"height":50}]}"#)
+        #expect(!pad.overlayTakes(CanvasPoint(x: 320, y: 320), tool: .finger) && pad.overlayTakes(CanvasPoint(x: 150, y: 120), tool: .finger))
+        // The snapshot goes stale: a touch on the new field is inked tentatively, asked, claimed, replayed.
+        clock.advance(to: 7)
+        pad.touched(Self.event(3, .began, 320, 320, 7, .finger), onOverlay: true)
+        pad.touched(Self.event(3, .ended, 321, 321, 7.02, .finger), onOverlay: true)
+        let id = try #require(page.lastRequestID)
+        pad.pageSaid(#"{"type":"answer","id":"\#(id)","interactive":1,"generation":1}"#)
+        #expect(page.scripts.last?.contains("replay") == true, "\(page.scripts.last ?? "")")
+        pad.closing()
+        #expect(pad.loop.ledger.received == 8 && pad.loop.ledger.isBalanced && pad.loop.ledger.replayed == 2, "\(pad.loop.ledger)")
+        #expect(pad.loop.metrics.auditFailures.isEmpty)
+    }
+
+    @Test("hand-over: a touch on the field is asked about, queued, then handed to the page in order; a dot the page never answers becomes ink at its deadline")
+    func handOver() throws {
+        let clock = ManualClock(start: 1), page = Page()
+        var handed: [(UInt64, TouchSample?)] = []
+        let pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append(($0, $1)) })
+        pad.touched(Self.event(7, .began, 150, 120, 1, .finger))
+        pad.touched(Self.event(7, .moved, 152, 121, 1.01, .finger))
+        let id = try #require(page.lastRequestID)
+        clock.advance(to: 1.03)
+        pad.pageSaid(#"{"type":"answer","id":"\#(id)","interactive":1,"generation":1}"#)
+        pad.touched(Self.event(7, .ended, 153, 122, 1.04, .finger))
+        #expect(handed.map(\.0) == [7, 7, 7, 7] && handed.compactMap(\.1).map(\.timestamp) == [1, 1.01, 1.04] && handed.last?.1 == nil)
+        clock.advance(to: 2)
+        pad.touched(Self.event(8, .began, 400, 400, 2))
+        pad.touched(Self.event(8, .ended, 401, 400, 2.012))
+        #expect(pad.ink.finished.isEmpty)
+        clock.advance(to: 2.3)                                  // the one wake-up: the deadline decides
+        #expect(pad.ink.finished.count == 1 && pad.loop.ledger.inked == 2 && pad.loop.ledger.released == 3)
+        #expect(pad.loop.metrics.auditFailures.isEmpty && pad.loop.ledger.isBalanced)
+    }
+
+    @Test("the README shows these two embeddings exactly, and each is at most 25 lines")
+    func readmeBlocksAreThisCode() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let readme = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        for name in ["touch-down", "hand-over"] {
+            let start = try #require(source.range(of: "// readme: \(name)\n"))
+            let end = try #require(source.range(of: "// readme: end\n", range: start.upperBound..<source.endIndex))
+            let code = String(source[start.upperBound..<end.lowerBound])
+            #expect(code.split(separator: "\n").count <= 25, "\(name): \(code.split(separator: "\n").count) lines")
+            #expect(readme.contains("```swift\n" + code + "```\n"), "README.md does not show the \(name) embedding as written here")
+        }
+    }
+}
