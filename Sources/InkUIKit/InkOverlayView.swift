@@ -24,7 +24,8 @@ import HitTestBridge
 public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// Where a touch-down at a point (the overlay's coordinates, which are the canvas's) with
     /// a tool (`nil`: not known at hit-test time) goes. ``InkUIKitController`` sets it to
-    /// the engine's `route(at:tool:now:)`. Without it, every touch goes to the page.
+    /// its loop's `InkLoop.route(at:tool:)` (the engine's `route(at:tool:now:)` at the loop
+    /// clock's time). Without it, every touch goes to the page.
     public var router: ((CanvasPoint, ToolKind?) -> TouchDownRoute)?
     /// The route of the most recent hit test that asked the router.
     public private(set) var lastRoute: TouchDownRoute?

@@ -3,38 +3,53 @@ import WebKit
 import InkCore
 import HitTestBridge
 
-/// The iOS front end in one object: it owns the ``InkEngine``, places an ``InkOverlayView``
-/// above the web view, attaches a ``TouchObservingRecognizer`` and a
-/// ``HoverObservingRecognizer`` to their common superview, installs the
-/// ``WKWebViewPageOracle``, and carries out the engine's events in order.
+/// The iOS front end: a shell (``InkLoopShell``) over the one live loop, ``InkLoop``. It
+/// places an ``InkOverlayView`` above the web view, attaches a ``TouchObservingRecognizer``
+/// and a ``HoverObservingRecognizer`` to their common superview, installs the
+/// ``WKWebViewPageOracle``, and carries out what the loop hands it: ink into the overlay,
+/// requests and replays through the oracle, gesture scrolls into the web view's scroll view.
 ///
-/// The engine runs with `TouchRouting.decideAtTouchDown`: the overlay's hit test asks it
-/// where each touch goes; touches the overlay takes are inked (or, when nothing could decide
-/// at touch-down, inked speculatively while the page is asked, and replayed to the page as
-/// untrusted DOM events if it claims them); touches the web view takes reach the page natively
-/// and are counted released at touch-down.
+/// The loop does the rest: it owns the ``InkEngine`` (running with
+/// `TouchRouting.decideAtTouchDown`), takes the inputs in order, keeps the one wake-up (a
+/// `RunLoopClock` on the main run loop: a one-shot `Timer` in common modes, for the engine's
+/// next deadline or the region snapshot's expiry), the sends in flight, the hover throttle,
+/// the recorder and the live ``DeliveryAudit``. The controller keeps no timer, no inbox and no
+/// round-trip bookkeeping of its own.
+///
+/// The overlay's hit test asks the loop where each touch goes (``InkLoop/route(at:tool:)``);
+/// touches the overlay takes are inked (or, when nothing could decide at touch-down, inked
+/// speculatively while the page is asked, and replayed to the page as untrusted DOM events if
+/// it claims them); touches the web view takes reach the page natively and are counted
+/// released at touch-down. The recognizer, the page's messages, failed sends and the page's
+/// scrolling are submitted to the loop (``InkLoop/submit(_:)-(EngineInput)``); a hover asks
+/// it for a region snapshot (``InkLoop/pointerHovered()``: only while none is fresh, at most
+/// every 100 ms).
 ///
 /// A two-finger gesture that starts on the overlay is the page's
 /// (`RouterAction.decided(_, .page, .multiTouchGesture)`), but the web view never gets those
-/// touches: the controller scrolls the web view's scroll view by the lead finger's movement
-/// (its `.release` samples) and tells the engine the new layout. While no region snapshot is
-/// fresh, a hovering Apple Pencil (or pointer) asks the page script to push one, at most every
-/// 100 ms, so the touch that follows can be routed at touch-down.
+/// touches: the loop asks the shell to scroll (``scrollPage(dx:dy:)``, the lead finger's
+/// movement, summed per submission) and the controller scrolls the web view's scroll view,
+/// then submits the new layout.
 ///
-/// Every input is taken with `now` = `ProcessInfo.processInfo.systemUptime`, the clock of
-/// `UITouch.timestamp`. One `Timer` on the main run loop (common modes, so it fires while a
-/// scroll view tracks) is armed for the engine's next deadline.
+/// Time is `ProcessInfo.processInfo.systemUptime`, the clock of `UITouch.timestamp`. Create
+/// the controller on the main thread: the loop, its clock and every callback live there.
 ///
 /// ```swift
 /// // in a view controller, once the web view is in the view hierarchy
 /// ink = try InkUIKitController(webView: webView)
+/// // when the page goes away: stops the loop, removes the overlay and the recognizers
+/// ink.invalidate()
 /// ```
+///
+/// Every closure it installs holds it weakly: a controller dropped without ``invalidate()``
+/// leaves an inert overlay (it routes every touch to the page) and inert recognizers behind,
+/// and its loop is not stopped (a recording is not finished); call ``invalidate()``.
 ///
 /// Type-checked against stand-ins for UIKit and WebKit; never run on a device.
 @MainActor
 public final class InkUIKitController {
-    /// The engine (a value, owned here).
-    public private(set) var engine: InkEngine
+    /// The live loop: the engine, the inbox, the wake-up, the recorder and the audit.
+    public let loop: InkLoop
     /// The web view (not retained).
     public private(set) weak var webView: WKWebView?
     /// The overlay above the web view.
@@ -46,24 +61,15 @@ public final class InkUIKitController {
     public let hoverRecognizer: HoverObservingRecognizer
     /// The page side.
     public let oracle: WKWebViewPageOracle
-    /// Sees every batch of events after it was carried out (for an audit, a log, metrics).
+    /// Sees every batch of events after the overlay drew it (for a log or a view of its own;
+    /// the loop keeps the audit and the metrics).
     public var onEvents: (([EngineEvent]) -> Void)?
-    /// How many times a hover asked the page script for a region snapshot.
-    public private(set) var hoverRequests = 0
     /// How many times a two-finger gesture on the overlay scrolled the web view.
     public private(set) var gestureScrolls = 0
+    /// Whether ``invalidate()`` has run.
+    public private(set) var isInvalidated = false
 
-    private var events: [EngineEvent] = []
-    private var inbox: [EngineInput] = []
-    private var draining = false
-    private var timer: Timer?
-    private var timerDeadline: Double?
     private var scrollFollower: ScrollFollower?
-    /// When a hover last asked the page for a snapshot (system uptime).
-    private var hoverAskedAt = -Double.infinity
-    /// The scroll the engine asked for (a two-finger gesture on the overlay) that the web view
-    /// has not made yet, canvas points.
-    private var pendingScroll = (x: 0.0, y: 0.0)
 
     /// Errors setting up the front end.
     public enum SetupError: Error, Sendable, Hashable {
@@ -71,111 +77,108 @@ public final class InkUIKitController {
         case webViewHasNoSuperview
     }
 
-    /// Sets up the overlay, the recognizer and the page side around a web view that is
-    /// already in its superview.
+    /// Sets up the loop, the overlay, the recognizers and the page side around a web view
+    /// that is already in its superview. Call it on the main thread.
     /// - Parameters:
     ///   - webView: The web view showing the exercise.
     ///   - configuration: The engine's settings; its routing is set to decide at touch-down.
     ///   - style: The style of the ink.
+    ///   - recorder: Records the session for `ink-replay verify` (``SessionRecorder``),
+    ///     handed to the loop, which records every input and wake-up and the finish
+    ///     (``invalidate()``). `nil`, the default, records nothing.
     /// - Throws: ``SetupError/webViewHasNoSuperview``, or when the page script cannot be read.
     public init(webView: WKWebView, configuration: InkEngineConfiguration = InkEngineConfiguration(),
-                style: StrokeStyle = StrokeStyle()) throws {
+                style: StrokeStyle = StrokeStyle(), recorder: SessionRecorder? = nil) throws {
         guard let container = webView.superview else { throw SetupError.webViewHasNoSuperview }
         var configuration = configuration
         configuration.routing = .decideAtTouchDown
         let transform = Self.transform(of: webView.scrollView)
-        engine = InkEngine(configuration: configuration, transform: transform)
+        oracle = try WKWebViewPageOracle(webView: webView)
+        loop = InkLoop(configuration: configuration, transform: transform, clock: RunLoopClock(runLoop: .main),
+                       recorder: recorder)
         self.webView = webView
         overlay = InkOverlayView(frame: webView.frame, style: style)
         overlay.pageTransform = transform
         overlay.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         recognizer = TouchObservingRecognizer(overlay: overlay)
         hoverRecognizer = HoverObservingRecognizer()
-        oracle = try WKWebViewPageOracle(webView: webView)
+        loop.shell = self
 
         container.insertSubview(overlay, aboveSubview: webView)
         container.addGestureRecognizer(recognizer)
         container.addGestureRecognizer(hoverRecognizer)
-        overlay.router = { [unowned self] point, tool in
-            self.engine.route(at: point, tool: tool, now: ProcessInfo.processInfo.systemUptime)
-        }
-        recognizer.deliver = { [unowned self] inputs in self.take(inputs) }
-        hoverRecognizer.onHover = { [unowned self] in self.hovered() }
-        oracle.onMessage = { [unowned self] body in self.take([.pageMessage(body)]) }
-        oracle.onSendFailed = { [unowned self] token in self.take([.sendFailed(token)]) }
+        // Weak everywhere: UIKit and WebKit keep these closures' owners alive longer than the
+        // controller may live. With the controller gone, the overlay lets every touch through.
+        overlay.router = { [weak self] point, tool in self?.loop.route(at: point, tool: tool) ?? .page }
+        recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
+        hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
+        oracle.onMessage = { [weak self] body in self?.loop.submit(.pageMessage(body)) }
+        oracle.onSendFailed = { [weak self] token in self?.loop.submit(.sendFailed(token)) }
         // Follow scroll and zoom; when the app already is the scroll view's delegate, it calls
-        // pageDidScroll() from its own scrollViewDidScroll(_:) and scrollViewDidZoom(_:).
-        if webView.scrollView.delegate == nil {
+        // pageDidScroll() from its own scrollViewDidScroll(_:) and scrollViewDidZoom(_:). A
+        // follower left by an earlier controller on this web view is replaced.
+        let scrollView = webView.scrollView
+        if scrollView.delegate == nil || scrollView.delegate is ScrollFollower {
             let follower = ScrollFollower()
             follower.controller = self
-            webView.scrollView.delegate = follower
+            scrollView.delegate = follower
             scrollFollower = follower
         }
     }
 
-    // MARK: - Inputs
+    // MARK: - State
 
-    /// Hands inputs to the engine now, carries out its events in order, and re-arms the timer.
-    /// Inputs arriving while events are being carried out are taken right after, in order.
-    public func take(_ inputs: [EngineInput]) {
-        inbox.append(contentsOf: inputs)
-        guard !draining else { return }
-        draining = true
-        defer { draining = false }
-        drainInbox()
-        armTimer()
-    }
+    /// The engine, as the loop has driven it so far (read-only).
+    public var engine: InkEngine { loop.engine }
+    /// Every sample handed in and where it went (``InkLoop/ledger``).
+    public var ledger: SampleLedger { loop.ledger }
+    /// What the loop has done so far: counters, latency, refusals, the audit's health, hover
+    /// requests (``InkLoop/metrics``).
+    public var metrics: InkLoopMetrics { loop.metrics }
 
-    /// Takes the waiting inputs in order, carrying out each batch's events (and the scroll a
-    /// gesture asks for, whose layout is queued here too) before the next. Call with
-    /// `draining` set.
-    private func drainInbox() {
-        while !inbox.isEmpty {
-            let batch = inbox
-            inbox.removeAll()
-            engine.take(batch, now: ProcessInfo.processInfo.systemUptime, into: &events)
-            carryOut()
-            scrollForGesture()
-        }
-    }
+    // MARK: - The app's calls
 
-    /// The page scrolled or zoomed: moves the ink with it and tells the engine. Called by the
-    /// scroll view delegate this controller installs, or by the app's own.
+    /// The page scrolled or zoomed: moves the ink with it and submits the new layout. Called
+    /// by the scroll view delegate this controller installs, or by the app's own.
     public func pageDidScroll() {
-        guard let webView else { return }
+        guard !isInvalidated, let webView else { return }
         let transform = Self.transform(of: webView.scrollView)
         overlay.pageTransform = transform
-        take([.layout(transform, generation: nil)])
+        loop.submit(.layout(transform, generation: nil))
     }
 
-    /// Clear: removes every finished stroke (strokes being drawn stay). The engine's ledger
-    /// is unchanged.
+    /// Clear: removes every finished stroke (strokes being drawn stay). The ledger is
+    /// unchanged.
     public func clearInk() { overlay.clear() }
 
     /// Undo: removes the most recent finished stroke; returns its touch, or `nil` when no
-    /// stroke is finished. Strokes being drawn stay. The engine's ledger is unchanged.
+    /// stroke is finished. Strokes being drawn stay. The ledger is unchanged.
     @discardableResult
     public func undoLastStroke() -> TouchID? { overlay.undoLastStroke() }
 
-    /// Settles every touch, removes the overlay, the recognizer, the message handler and the
-    /// timer. Call it when the page goes away.
+    /// Ends the session, when the page goes away: stops the loop (``InkLoop/stop()``: every
+    /// touch still down is cancelled, undecided ones settled by the fallback and drawn, the
+    /// audit closed, the recording finished and flushed, the wake-up disarmed), then removes
+    /// the overlay, the recognizers, the message handler and the scroll follower, and clears
+    /// every closure it installed. Calling it again does nothing. Input that still arrives
+    /// through the loop is refused and counted.
     public func invalidate() {
-        engine.finish(into: &events)
-        carryOut()
-        timer?.invalidate()
-        timer = nil
-        timerDeadline = nil
+        guard !isInvalidated else { return }
+        loop.stop()
+        isInvalidated = true
         overlay.router = nil
         recognizer.deliver = nil
         recognizer.view?.removeGestureRecognizer(recognizer)
         hoverRecognizer.onHover = nil
         hoverRecognizer.view?.removeGestureRecognizer(hoverRecognizer)
-        pendingScroll = (0, 0)
         overlay.removeFromSuperview()
+        oracle.onMessage = nil
+        oracle.onSendFailed = nil
         oracle.detach()
         if let scrollFollower, let webView, webView.scrollView.delegate === scrollFollower {
             webView.scrollView.delegate = nil
         }
+        scrollFollower?.controller = nil
         scrollFollower = nil
     }
 
@@ -186,58 +189,21 @@ public final class InkUIKitController {
                              offsetY: Double(scrollView.contentOffset.y) / zoom)
     }
 
-    // MARK: - Events and the deadline
+    // MARK: - The shell's side, on the main thread
 
-    private func carryOut() {
-        guard !events.isEmpty else { return }
+    private func draw(_ events: [EngineEvent]) {
         for event in events {
             switch event.kind {
-            case let .action(action):
-                overlay.apply(action)
-            case let .send(request, _): oracle.send(request)
+            case let .action(action): overlay.apply(action)
             case let .replay(replay): oracle.replay(replay)
-            case let .scrollPage(dx, dy):
-                pendingScroll.x += dx
-                pendingScroll.y += dy
             default: break
             }
         }
         onEvents?(events)
-        events.removeAll(keepingCapacity: true)
     }
 
-    private func armTimer() {
-        let deadline = engine.nextDeadline
-        if deadline == timerDeadline, timer?.isValid == true { return }
-        timer?.invalidate()
-        timer = nil
-        timerDeadline = deadline
-        guard let deadline else { return }
-        let interval = max(0, deadline - ProcessInfo.processInfo.systemUptime)
-        let timer = Timer(timeInterval: interval, repeats: false) { [weak self] _ in
-            MainActor.assumeIsolated { self?.deadlinePassed() }
-        }
-        RunLoop.main.add(timer, forMode: .common)
-        self.timer = timer
-    }
-
-    private func deadlinePassed() {
-        timer = nil
-        timerDeadline = nil
-        guard !draining else { armTimer(); return }
-        draining = true
-        defer { draining = false }
-        engine.advance(to: ProcessInfo.processInfo.systemUptime, into: &events)
-        carryOut()
-        scrollForGesture()
-        drainInbox()
-        armTimer()
-    }
-
-    // MARK: - Two-finger gestures
-
-    /// Scrolls the web view's scroll view by the pending gesture movement, clamped to its
-    /// content, without animation; then makes sure the engine hears the new layout.
+    /// Scrolls the web view's scroll view by a gesture's movement, clamped to its content,
+    /// without animation; then makes sure the loop hears the new layout.
     ///
     /// Canvas points to scroll-view points: a canvas point is a point of the overlay, which
     /// has the web view's frame, and `contentOffset` is in the scroll view's own points, where
@@ -245,14 +211,11 @@ public final class InkUIKitController {
     /// finger movement of `d` canvas points is `d / zoomScale` CSS pixels of page, which is
     /// `d / zoomScale * zoomScale = d` points of offset, at any zoom: the page moves under
     /// the finger exactly, as with the scroll view's own pan.
-    private func scrollForGesture() {
-        guard pendingScroll.x != 0 || pendingScroll.y != 0 else { return }
-        let move = pendingScroll
-        pendingScroll = (0, 0)
-        guard let webView else { return }
+    private func scroll(dx: Double, dy: Double) {
+        guard !isInvalidated, dx != 0 || dy != 0, let webView else { return }
         let scrollView = webView.scrollView
         let zoom = Double(scrollView.zoomScale) > 0 ? Double(scrollView.zoomScale) : 1
-        let pageMove = (x: move.x / zoom, y: move.y / zoom)           // CSS pixels
+        let pageMove = (x: dx / zoom, y: dy / zoom)                    // CSS pixels
         let offsetMove = (x: pageMove.x * zoom, y: pageMove.y * zoom)  // scroll-view points
         // The offsets the scroll view rests at: from -inset to content - bounds + inset.
         let inset = scrollView.adjustedContentInset
@@ -267,21 +230,36 @@ public final class InkUIKitController {
         gestureScrolls += 1
         scrollView.setContentOffset(CGPoint(x: x, y: y), animated: false)
         // The scroll view's delegate (the follower, or the app's, which calls pageDidScroll())
-        // reports the scroll, and the layout is queued; if nothing did, report it here.
+        // reports the scroll, and the layout is submitted; if nothing did, report it here.
         if Self.transform(of: scrollView) != overlay.pageTransform { pageDidScroll() }
     }
+}
 
-    // MARK: - Hover
+// The loop calls its shell on the thread it lives on: the main thread here (the controller
+// made it there, the clock's timers fire on the main run loop, and UIKit and WebKit call
+// back there). `MainActor.assumeIsolated` states that, and stops the app if it ever is not so.
+extension InkUIKitController: InkLoopShell {
+    /// Draws the ink actions in the overlay and has the oracle replay the touches the page
+    /// claimed late, in order; then calls ``onEvents``. Called by the loop.
+    public nonisolated func carryOut(_ events: [EngineEvent]) {
+        MainActor.assumeIsolated { draw(events) }
+    }
 
-    /// A hover update: while no region snapshot is fresh, asks the page script to push one
-    /// now, at most every 100 ms, so the touch that follows is routed at touch-down.
-    private func hovered() {
-        guard engine.configuration.useRegionCache else { return }
-        let now = ProcessInfo.processInfo.systemUptime
-        guard now - hoverAskedAt >= 0.1, engine.touchDownRegions(now: now) == nil else { return }
-        hoverAskedAt = now
-        hoverRequests += 1
-        oracle.askForRegions()
+    /// Sends a request through the oracle; a failed evaluation is submitted as
+    /// `.sendFailed`. Called by the loop.
+    public nonisolated func send(_ request: HitTestRequest) {
+        MainActor.assumeIsolated { oracle.send(request) }
+    }
+
+    /// Scrolls the web view for a two-finger gesture on the overlay. Called by the loop.
+    public nonisolated func scrollPage(dx: Double, dy: Double) {
+        MainActor.assumeIsolated { scroll(dx: dx, dy: dy) }
+    }
+
+    /// Asks the page script to push a region snapshot, through the oracle. Called by the loop
+    /// for a hover.
+    public nonisolated func askForRegions() {
+        MainActor.assumeIsolated { oracle.askForRegions() }
     }
 }
 

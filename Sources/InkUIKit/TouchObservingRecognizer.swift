@@ -13,7 +13,9 @@ import HitTestBridge
 /// It claims nothing: it stays `.possible` until its last touch ends, then fails; it cancels,
 /// delays and prevents nothing (`cancelsTouchesInView`, `delaysTouchesBegan` and
 /// `delaysTouchesEnded` are `false`, ``canPrevent(_:)`` and ``canBePrevented(by:)`` return
-/// `false`, and it neither requires nor is required to fail). A recognizer on an ancestor
+/// `false`, and it neither requires nor is required to fail). It takes touches of every type
+/// together (`requiresExclusiveTouchType` is `false`), so a Pencil stroke reaches the engine
+/// while a finger rests on the glass. A recognizer on an ancestor
 /// gets a touch's updates before the hit-test view does, whichever view that is.
 ///
 /// A touch hit-tested to the overlay (or to no view) goes in as `EngineInput.touch`; a touch
@@ -54,6 +56,13 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
         cancelsTouchesInView = false
         delaysTouchesBegan = false
         delaysTouchesEnded = false
+        // Touches of every type at once: with the default (`true`) a recognizer that is
+        // following a finger ignores new touches of another type, so a Pencil stroke would
+        // never reach the engine while a finger (a palm, a resting hand) is on the glass.
+        // https://developer.apple.com/documentation/uikit/uigesturerecognizer/requiresexclusivetouchtype
+        // (iOS 9.2): while it is `true`, new touches whose type differs from the first
+        // touch's are ignored; with `false` every touch type in `allowedTouchTypes` is received.
+        requiresExclusiveTouchType = false
     }
 
     /// Not supported: create the recognizer in code.

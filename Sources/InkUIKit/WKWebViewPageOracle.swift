@@ -13,6 +13,12 @@ import HitTestBridge
 /// world. Each message the page script posts from the main frame, a `String`, goes to
 /// ``onMessage`` as it came: the engine validates it.
 ///
+/// One oracle per web view holds the handler: a second oracle on the same web view (a second
+/// controller, made before the first was invalidated) takes the handler over rather than
+/// raising on the duplicate name, and the first hears no more messages. The page script is
+/// installed again as a second user script; the page keeps its first instance (the script
+/// returns at once when `window.scratchpadInk` is there).
+///
 /// Type-checked against stand-ins for WebKit; never run on a device.
 @MainActor
 public final class WKWebViewPageOracle {
@@ -49,10 +55,38 @@ public final class WKWebViewPageOracle {
         self.proxy = proxy
         let controller = webView.configuration.userContentController
         controller.addUserScript(script)
+        // A handler name must be unique within the user content controller
+        // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:),
+        // iOS 14); on a duplicate WebKit raises `NSInvalidArgumentException`, which Swift cannot
+        // catch (`Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm` in WebKit/WebKit,
+        // read, not observed on a device). A handler left by an earlier oracle on this
+        // web view is removed first; removing a name that is not there does nothing
+        // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:),
+        // iOS 14).
+        controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
         // The controller keeps its handlers strongly: it holds the proxy, the proxy holds
         // this oracle weakly.
         controller.add(proxy, contentWorld: world, name: Self.handlerName)
         proxy.oracle = self
+        Self.installed = Self.installed.filter { $0.value.proxy != nil }   // web views gone
+        Self.installed[Self.key(controller, world)] = WeakProxy(proxy: proxy)
+    }
+
+    /// The proxy that holds the handler, per user content controller and content world name:
+    /// ``detach()`` removes the handler only while it is its own.
+    private static var installed: [HandlerKey: WeakProxy] = [:]
+
+    private struct HandlerKey: Hashable {
+        let controller: ObjectIdentifier
+        let world: String
+    }
+
+    private struct WeakProxy {
+        weak var proxy: ScriptMessageProxy?
+    }
+
+    private static func key(_ controller: WKUserContentController, _ world: WKContentWorld) -> HandlerKey {
+        HandlerKey(controller: ObjectIdentifier(controller), world: world.name ?? "")
     }
 
     /// Asks the page: evaluates the request's invocation in the page script's world.
@@ -94,11 +128,19 @@ public final class WKWebViewPageOracle {
     public static let pushRegionsInvocation =
         "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)"
 
-    /// Removes the message handler (the user script stays until the controller's scripts are
-    /// removed); call it when the page goes away.
+    /// Removes the message handler, unless a later oracle on the same web view has taken it
+    /// over (the user script stays until the controller's scripts are removed); no message
+    /// reaches ``onMessage`` after this. Call it when the page goes away; calling it again
+    /// does nothing.
     public func detach() {
-        webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
-        proxy = nil
+        guard let proxy else { return }
+        proxy.oracle = nil
+        self.proxy = nil
+        guard let controller = webView?.configuration.userContentController else { return }
+        let key = Self.key(controller, world)
+        guard Self.installed[key]?.proxy === proxy else { return }
+        Self.installed[key] = nil
+        controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
     }
 
     fileprivate func received(_ message: WKScriptMessage) {

@@ -145,6 +145,7 @@ open class UIBezierPath: NSObject {
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/shouldberequiredtofail(by:) (iOS 7)
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/touchesbegan(_:with:) (event non-optional)
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/touchesestimatedpropertiesupdated(_:) (iOS 9.1)
+// https://developer.apple.com/documentation/uikit/uigesturerecognizer/requiresexclusivetouchtype (iOS 9.2; `var … : Bool { get set }`)
 // The subclass-only members come from `UIKit.UIGestureRecognizerSubclass` on Apple's SDK; a
 // Swift module has no submodule, so they are declared here, and InkUIKit imports the
 // submodule under `#if canImport(UIKit.UIGestureRecognizerSubclass)`.
@@ -157,6 +158,7 @@ open class UIBezierPath: NSObject {
     open var cancelsTouchesInView: Bool { get { standIn() } set { standIn() } }
     open var delaysTouchesBegan: Bool { get { standIn() } set { standIn() } }
     open var delaysTouchesEnded: Bool { get { standIn() } set { standIn() } }
+    @available(iOS 9.2, *) open var requiresExclusiveTouchType: Bool { get { standIn() } set { standIn() } }
     open func reset() { standIn() }
     open func canPrevent(_ preventedGestureRecognizer: UIGestureRecognizer) -> Bool { standIn() }
     open func canBePrevented(by preventingGestureRecognizer: UIGestureRecognizer) -> Bool { standIn() }
