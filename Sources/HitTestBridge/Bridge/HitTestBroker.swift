@@ -141,6 +141,7 @@ public struct SnapshotRefusalCounts: Sendable, Hashable {
     /// Creates zeroed counts.
     public init() {}
 
+    /// Counts one refusal under its reason.
     mutating func count(_ refusal: RegionSnapshotRefusal) {
         switch refusal {
         case .olderGeneration: olderGeneration += 1
@@ -262,7 +263,7 @@ package struct HitTestBroker: Sendable {
     package static let settledMemory = 1_024
 
     /// The current page document's id: `nil` until a message names one (and again after
-    /// ``newDocument(transform:generation:now:into:)`` until the new document's first).
+    /// ``newDocument(transform:now:into:)`` until the new document's first).
     package private(set) var document: PageDocumentID?
     /// The ids of replaced documents, oldest first (at most ``retiredDocumentMemory``):
     /// their messages are refused.
