@@ -120,7 +120,7 @@ struct EngineFuzzRun {
             let request = requests[Int(pick) % requests.count]
             if pick & 128 == 0 { requests.remove(at: Int(pick) % requests.count) }
             let generation = pick & 64 != 0 ? request.generation &+ 1 : request.generation
-            receive(#"{"type":"answer","id":"\#(request.token)","interactive":\#(pick & 1 == 0),"generation":\#(generation)}"#)
+            receive(#"{"type":"answer","id":"\#(request.token)","interactive":\#(pick & 1 == 0),"generation":\#(generation)\#(document())}"#)
         case 5:  // a forged answer
             let hex = (0..<16).map { _ in String(byte(), radix: 16) }.joined().padding(toLength: 32, withPad: "0", startingAt: 0)
             receive(#"{"type":"answer","id":"\#(hex)","interactive":true,"generation":\#(byte())}"#)
@@ -129,7 +129,7 @@ struct EngineFuzzRun {
             let regions = (0..<count).map { _ in
                 #"{"x":\#(Int(byte()) * 4),"y":\#(Int(byte()) * 4),"width":\#(Int(byte()) - 8),"height":\#(byte())}"#
             }.joined(separator: ",")
-            receive(#"{"type":"regions","generation":\#(byte() % 4),"maxAge":\#(Int(byte()) * 4),"regions":[\#(regions)]}"#)
+            receive(#"{"type":"regions","generation":\#(byte() % 4)\#(document()),"maxAge":\#(Int(byte()) * 4),"regions":[\#(regions)]}"#)
         case 7:  // raw bytes as a page message
             let count = Int(byte() % 64)
             var raw: [UInt8] = []
@@ -146,7 +146,12 @@ struct EngineFuzzRun {
             let force: Double? = byte() & 1 == 0 ? Double(byte()) / 200 : .nan
             driver.deliver(.update(EstimatedPropertyUpdate(touch: TouchID(id), updateIndex: index, force: force)), at: now,
                            into: &output)
-        default:  // the page scrolled or zoomed (sometimes to an invalid transform)
+        default:  // the page scrolled or zoomed, or a new page document began (sometimes with an invalid transform)
+            if byte() & 3 == 0 {
+                let scale = coordinate() / 100
+                driver.deliver(.newDocument(PageTransform(scale: scale, offsetX: coordinate(), offsetY: 0)), at: now, into: &output)
+                break
+            }
             let scale = coordinate() / 100
             driver.deliver(.layout(PageTransform(scale: scale, offsetX: coordinate(), offsetY: 0),
                                    generation: byte() & 1 == 0 ? nil : UInt64(byte())), at: now, into: &output)
@@ -155,6 +160,13 @@ struct EngineFuzzRun {
     }
 
     private mutating func receive(_ text: String) { advanceAndReceive(Array(text.utf8)) }
+
+    /// A message's `document` field: none, or one of three page documents (so that a
+    /// document is current, replaced, or new while another is current).
+    private mutating func document() -> String {
+        let b = byte()
+        return b & 4 == 0 ? "" : #","document":"page-\#(b % 3)""#
+    }
 
     private mutating func advanceAndReceive(_ message: [UInt8]) {
         let step = driver.deliver(.pageMessage(message), at: now, into: &output)

@@ -16,6 +16,10 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = error.description  // every refusal can be described
         return 0
     }
+    if let document = message.document {
+        // An accepted id is one PageDocumentID validates: 1 to 64 ASCII letters, digits, '-', '_'.
+        precondition((try? PageDocumentID(document.text)) == document, "document id \(document)")
+    }
     switch message {
     case let .answer(answer):
         precondition(QueryToken(hex: answer.token.description) == answer.token, "token does not round-trip")
@@ -34,6 +38,14 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     engine.take(.decodedPageMessage(message), now: 0.01, into: &output)
     engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [])), now: 0.02, into: &output)
     engine.advance(to: 10, into: &output)
+    // A new document and the same message again: taken (or refused as the replaced
+    // document's, when it names one), never a refused input.
+    engine.take(.newDocument(.identity), now: 10.5, into: &output)
+    engine.take(.decodedPageMessage(message), now: 10.6, into: &output)
+    if let document = message.document {
+        precondition(output.last.map { if case .pageMessage(_, .oldDocument(document)?) = $0.kind { true } else { false } } == true,
+                     "a replaced document's message was not refused: \(output.last.map { "\($0)" } ?? "")")
+    }
     precondition(!output.contains { if case .refused = $0.kind { true } else { false } }, "\(output)")
     let ledger = engine.ledger
     precondition(ledger.received == 1 && ledger.pending == 0 && ledger.dropped == 0, "\(ledger)")

@@ -143,6 +143,9 @@ public struct DecisionTimeline: Sendable {
             case regionsRefused(String)
             /// The page scrolled, zoomed or changed layout.
             case layout(generation: UInt64?)
+            /// A new page document began (questions in flight got the fallback, the region
+            /// snapshot was dropped, generations start over).
+            case newDocument
             /// An answer the bridge did not take: late, duplicate, unknown, or computed for
             /// another layout (stale: the question was sent again).
             case answerNotTaken(ReceiveOutcome, token: QueryToken?)
@@ -226,6 +229,8 @@ public struct DecisionTimeline: Sendable {
             }
         case let .layout(_, generation):
             addPage(PageEvent(time: time, kind: .layout(generation: generation)))
+        case .newDocument:
+            addPage(PageEvent(time: time, kind: .newDocument))
         case let .send(request, waiting):
             if trips.count == Self.tripLimit { trips.removeFirst() }
             trips.append((request.token, waiting.map(\.engine)))
@@ -317,7 +322,7 @@ public struct DecisionTimeline: Sendable {
             for touch in named {
                 if let i = lane[touch], let q = touches[i].questions.indices.last { touches[i].questions[q].answeredQueries = queries }
             }
-        case .late, .duplicate, .unknownQuery, .staleGeneration:
+        case .late, .duplicate, .unknownQuery, .staleGeneration, .oldDocument:
             addPage(PageEvent(time: time, kind: .answerNotTaken(outcome, token: token)))
             for touch in named {
                 if let i = lane[touch] { note(i, time, "\(Self.describe(outcome)) answer") }
@@ -338,6 +343,8 @@ public struct DecisionTimeline: Sendable {
         switch outcome {
         case .regionsAccepted: addPage(PageEvent(time: time, kind: .regionsAccepted(generation: generation, regions: count)))
         case let .regionsRefused(refusal): addPage(PageEvent(time: time, kind: .regionsRefused("\(refusal)")))
+        case let .oldDocument(document):
+            addPage(PageEvent(time: time, kind: .regionsRefused("pushed by page document \(document), which was replaced")))
         case let .refused(error): addPage(PageEvent(time: time, kind: .refused("\(error)")))
         default: break
         }
@@ -376,6 +383,7 @@ public struct DecisionTimeline: Sendable {
         case .regionsAccepted: return "regions"
         case .regionsRefused: return "refused regions"
         case .refused: return "refused"
+        case .oldDocument: return "old-document"
         }
     }
 }

@@ -166,15 +166,20 @@ private struct ReplayRun {
             switch recorded {
             case let .nativePageTouch(touch):
                 input = .nativePageTouch(touch)
-            case let .pageAnswer(order, verdict, generation):
+            case let .pageAnswer(order, verdict, generation, document):
                 // An answer to a round trip the replay never sent goes to the bridge under a
                 // token never issued (the live bridge met an unknown id too).
                 let known = order.flatMap { roundTrips[$0] }
                 if known == nil { unknownRoundTrips += 1 }
                 let token = known ?? QueryToken(high: .max - 1, low: UInt64(unknownRoundTrips))
-                input = .decodedPageMessage(.answer(PageAnswer(token: token, verdict: verdict, generation: generation)))
+                input = .decodedPageMessage(.answer(PageAnswer(token: token, verdict: verdict, generation: generation,
+                                                               document: document)))
             case let .layout(transform, generation):
                 input = .layout(transform, generation: generation)
+            case let .newDocument(transform):
+                // The old document's snapshots no longer answer for the simulated page.
+                snapshot = nil
+                input = .newDocument(transform)
             case let .sendFailed(order):
                 guard let token = roundTrips[order] else { return }
                 input = .sendFailed(token)
@@ -303,6 +308,7 @@ private struct ReplayRun {
         for (event, _) in window[windowStart...] {
             guard event.time <= time else { break }
             if case let .regions(regions, _) = event { latest = regions }
+            if case .recorded(.newDocument, _) = event { latest = nil }   // a new page: its own snapshots only
         }
         return latest
     }

@@ -207,6 +207,7 @@ struct HostSession {
             case .duplicate?: ignored("duplicate: its round trip was already answered")
             case .unknownQuery?: ignored("unknown query id (forged or garbled)")
             case .staleGeneration?: ignored("stale: computed for another layout; the question was sent again")
+            case .oldDocument?: ignored("from a page document that was replaced")
             case let .regionsRefused(why)?: throw EngineInputError("region snapshot refused: \(why)")
             case .answered?, .regionsAccepted?, nil: break
             }
@@ -352,7 +353,7 @@ struct HostSession {
     mutating func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(host.now))
         switch event.kind {
-        case .took, .refused, .pageMessage, .layout, .replay, .scrollPage:
+        case .took, .refused, .pageMessage, .layout, .newDocument, .replay, .scrollPage:
             return   // (the host routes by hand-over: no replays) what the host made of its own input is said by the line's error or ignored line
         case let .send(request, touches):
             emit([("kind", .string("query")), t, ("token", .string(request.token.description)),

@@ -120,6 +120,9 @@ struct TimelinePicture {
             case let .layout(generation):
                 let text = "layout changed" + (generation.map { " (generation \($0))" } ?? "") + " \(at): questions in flight are asked again"
                 out += "<path class=\"page-event layout\" d=\"M\(n(x - 5)) \(n(mid + 9)) L\(n(x + 5)) \(n(mid + 9)) L\(n(x)) \(n(mid - 1)) Z\" fill=\"\(Self.layoutColour)\"><title>\(escape(text))</title></path>\n"
+            case .newDocument:
+                let text = "new page document \(at): questions in flight got the fallback, the region snapshot was dropped"
+                out += "<path class=\"page-event new-document\" d=\"M\(n(x - 5)) \(n(mid - 1)) L\(n(x + 5)) \(n(mid - 1)) L\(n(x)) \(n(mid + 9)) Z\" fill=\"\(Self.layoutColour)\"><title>\(escape(text))</title></path>\n"
             case let .answerNotTaken(outcome, token):
                 let word = DecisionTimeline.describe(outcome)
                 let colour = outcome == .staleGeneration ? Self.retractColour : (outcome == .late ? Self.pageColour : Self.cancelColour)
@@ -130,6 +133,7 @@ struct TimelinePicture {
                 case .late: text += ": its round trip had already timed out or been decided"
                 case .duplicate: text += ": its round trip was already answered"
                 case .unknownQuery: text += ": no round trip has that id"
+                case let .oldDocument(document): text += ": from page document \(document), which was replaced"
                 default: break
                 }
                 out += "<circle class=\"page-event answer-\(word)\" cx=\"\(n(x))\" cy=\"\(n(mid + 4))\" r=\"3.5\" fill=\"\(colour)\"><title>\(escape(text))</title></circle>\n"
@@ -320,6 +324,7 @@ struct TimelinePicture {
         case .touchBound: return "touch bound"
         case .flushed: return "flushed"
         case .routedAtTouchDown: return "touch-down"
+        case .newDocument: return "new document"
         }
     }
 
@@ -335,6 +340,7 @@ struct TimelinePicture {
         case .touchBound: return "too many touches at once; the bound fallback decided"
         case .flushed: return "the session ended first"
         case .routedAtTouchDown: return "routed to the page natively at touch-down"
+        case .newDocument: return "the page's document was replaced while it waited; the fallback decided"
         }
     }
 

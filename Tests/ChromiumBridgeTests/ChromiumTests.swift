@@ -146,5 +146,49 @@ struct ChromiumTests {
         #expect(browser.heldMessages <= 2_000)  // its console flood and churn are not kept
         #expect(try browser.takePostedMessages().count <= 1_000)
     }
+
+    @Test("each load of the page script is a new document: its messages name an id, another on the next load, and the engine takes the next load's snapshots at its first generations")
+    func documentPerLoad() throws {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), seed: 1)
+        var events: [EngineEvent] = []
+        var ids: [PageDocumentID] = []
+        var generations: [UInt64] = []
+        for load in 0..<2 {
+            let browser = try ChromiumPage(url: page("answer-field.html"))
+            defer { browser.close() }
+            // The first load's layout changes a few times: its generation climbs past the next load's.
+            if load == 0 {
+                try browser.evaluate("""
+                    for (let i = 0; i < 3; i++) {
+                      window.scratchpadInk.configure({ selector: '.not-on-this-page' });
+                      window.scratchpadInk.configure({ selector: '[data-ink-interactive], .interactive' });
+                    }
+                    """)
+            }
+            _ = try browser.takePostedMessages()   // the snapshots posted so far
+            let posted = try browser.pushRegions()
+            guard case let .success(.regions(snapshot)) = posted.decoded, let id = snapshot.document else {
+                Issue.record("no snapshot naming a document: \(posted.decoded)")
+                return
+            }
+            #expect(id.text.utf8.count == 16 && id.text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }, "\(id)")
+            let request = HitTestRequest(token: QueryToken(high: 7, low: UInt64(load + 1)), pagePoint: CanvasPoint(x: 5, y: 5), generation: 1)
+            guard case let .success(.answer(answer)) = try browser.hitTest(request).message.decoded else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(answer.document == id)
+            ids.append(id)
+            generations.append(snapshot.generation)
+            events.removeAll()
+            engine.take(.pageMessage(posted.bytes), now: Double(load + 1), into: &events)
+            let outcomes = events.compactMap { if case let .pageMessage(_, outcome) = $0.kind { outcome } else { nil } }
+            #expect(outcomes == [.regionsAccepted], "load \(load + 1): \(outcomes)")
+            #expect(engine.snapshotGeneration == snapshot.generation && engine.pageDocument == id)
+        }
+        #expect(ids.count == 2 && ids[0] != ids[1], "\(ids)")
+        #expect(generations.count == 2 && generations[0] > generations[1], "\(generations)")
+        #expect(engine.bridgeMetrics.implicitNewDocuments == 1 && engine.bridgeMetrics.snapshotRefusals.total == 0)
+    }
 }
 #endif

@@ -16,6 +16,9 @@ import vm from 'node:vm';
 
 export const SCRIPT_PATH = new URL('../../Sources/HitTestBridge/Resources/scratchpad-ink-page.js', import.meta.url);
 export const SCRIPT_SOURCE = fs.readFileSync(SCRIPT_PATH, 'utf8');
+// The document id the script draws from the stand-in's crypto.getRandomValues when a page
+// is created with the default `randomWords`.
+export const DOCUMENT = '0123456789abcdef';
 
 // Supported: a comma-separated list of `[attr]`, `.class`, `#id` and `tag`. Anything
 // else throws a SyntaxError, as a browser does for selectors it cannot parse.
@@ -243,9 +246,13 @@ const TOUCH_FACTORY = Symbol('createTouch');
 // `webkitTouch`: touches as WebKit makes them: `new Touch` is an illegal constructor,
 // document.createTouch and document.createTouchList exist, and the TouchEvent
 // constructor takes TouchList objects only (arrays throw).
+// `randomWords`: the 32-bit words window.crypto.getRandomValues hands out, in turn (the
+// page script draws its document id from them: the default makes it DOCUMENT); `crypto:
+// false` leaves window.crypto out (the script then falls back to Math.random).
 // Every posted string lands in `page.posted` as { channel, text }.
 export function createPage({ readyState = 'complete', visibilityState = 'visible', innerWidth = 800, innerHeight = 600,
-  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false, omitEvents = [], webkitTouch = false } = {}) {
+  pageWidth = 2000, pageHeight = 4000, webkit = true, host = false, omitEvents = [], webkitTouch = false,
+  crypto = true, randomWords = [0x01234567, 0x89abcdef] } = {}) {
   const page = { posted: [], observers: [], errors: [] };
   const clock = new FakeClock();
   const window = new EventTargetStub(page);
@@ -311,6 +318,17 @@ export function createPage({ readyState = 'complete', visibilityState = 'visible
     clearTimeout: (id) => clock.clearTimeout(id),
   });
   window.window = window;
+  if (crypto) {
+    let next = 0;
+    page.randomCalls = 0;
+    window.crypto = {
+      getRandomValues(array) {
+        page.randomCalls += 1;
+        for (let i = 0; i < array.length; i++) { array[i] = randomWords[next % randomWords.length]; next += 1; }
+        return array;
+      },
+    };
+  }
 
   page.installWebkit = () => {
     window.webkit = { messageHandlers: { scratchpadInk: { postMessage: (text) => page.posted.push({ channel: 'webkit', text }) } } };

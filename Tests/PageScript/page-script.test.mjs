@@ -3,12 +3,12 @@
 // The script runs in a vm context whose global is the fake window of dom-stub.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPage } from './dom-stub.mjs';
+import { createPage, DOCUMENT } from './dom-stub.mjs';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const request = (x, y, extra = {}) => ({ type: 'hitTest', id: ID, x, y, generation: 1, ...extra });
 const answer = (interactive, generation = 1, id = ID) =>
-  `{"type":"answer","id":"${id}","interactive":${interactive},"generation":${generation}}`;
+  `{"type":"answer","id":"${id}","interactive":${interactive},"generation":${generation},"document":"${DOCUMENT}"}`;
 
 // A page with: an interactive button at the top, a `.interactive` card with a plain
 // child span, a plain paragraph, and an interactive button further down the page.
@@ -186,7 +186,7 @@ test('the initial snapshot lists interactive rects in page coordinates, skips ze
   page.add('a', { id: 'L'.repeat(100), attributes: { 'data-ink-interactive': '' }, rect: { x: 40, y: 60, width: 8, height: 9 } });
   page.load();
   assert.deepEqual(page.texts(), [
-    '{"type":"regions","generation":1,"maxAge":1000,"regions":['
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":1000,"regions":[`
       + '{"x":10.12,"y":250.46,"width":100.01,"height":40,"element":"a"},'
       + '{"x":0,"y":0,"width":20,"height":30},'
       + '{"x":1,"y":2,"width":3,"height":4,"element":"inner"},'
@@ -199,7 +199,7 @@ test('a long id is cut to 64 UTF-16 units without splitting a surrogate pair', (
   page.add('div', { id: 'a'.repeat(63) + '\u{1F600}tail', className: 'interactive', rect: { x: 0, y: 0, width: 1, height: 1 } });
   page.load();
   assert.deepEqual(page.texts(), [
-    `{"type":"regions","generation":1,"maxAge":1000,"regions":[{"x":0,"y":0,"width":1,"height":1,"element":"${'a'.repeat(63)}"}]}`,
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":1000,"regions":[{"x":0,"y":0,"width":1,"height":1,"element":"${'a'.repeat(63)}"}]}`,
   ]);
 });
 
@@ -213,13 +213,13 @@ test('configure caps the number of regions and sets maxAge', () => {
   assert.equal(ink.configure({ maxRegions: 2, maxAge: 250 }), undefined);
   ink.pushRegions();
   assert.deepEqual(page.texts(), [
-    '{"type":"regions","generation":1,"maxAge":250,"regions":['
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":250,"regions":[`
       + '{"x":0,"y":0,"width":10,"height":10,"element":"r0"},{"x":10,"y":0,"width":10,"height":10,"element":"r1"}]}',
   ]);
   page.clear();
   ink.configure({ maxRegions: 0 });
   ink.pushRegions();
-  assert.deepEqual(page.texts(), ['{"type":"regions","generation":1,"maxAge":250,"regions":[]}']);
+  assert.deepEqual(page.texts(), [`{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":250,"regions":[]}`]);
 });
 
 test('configure with a custom selector changes snapshots and answers and bumps the generation', () => {
@@ -232,7 +232,7 @@ test('configure with a custom selector changes snapshots and answers and bumps t
   assert.deepEqual(page.texts(), []); // inside the throttle window of the initial push
   page.clock.advance(100);
   assert.deepEqual(page.texts(), [
-    '{"type":"regions","generation":2,"maxAge":1000,"regions":[{"x":700,"y":10,"width":50,"height":50,"element":"special"}]}',
+    `{"type":"regions","generation":2,"document":"${DOCUMENT}","maxAge":1000,"regions":[{"x":700,"y":10,"width":50,"height":50,"element":"special"}]}`,
   ]);
   page.clear();
   ink.hitTest(request(20, 20));
@@ -252,7 +252,7 @@ test('configure ignores invalid options, including a selector the DOM rejects', 
   assert.equal(ink.generation, 1);
   ink.pushRegions();
   assert.deepEqual(page.texts(), [
-    '{"type":"regions","generation":1,"maxAge":1000,"regions":['
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":1000,"regions":[`
       + '{"x":10,"y":10,"width":100,"height":40,"element":"top-button"},'
       + '{"x":200,"y":100,"width":300,"height":200},'
       + '{"x":10,"y":1010,"width":100,"height":40,"element":"low-button"}]}',
@@ -380,7 +380,7 @@ test('a page overwriting JSON.stringify, Math.round or Object.prototype.toJSON a
   ink.pushRegions();
   assert.deepEqual(page.texts(), [
     answer(0),
-    '{"type":"regions","generation":1,"maxAge":1000,"regions":['
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":1000,"regions":[`
       + '{"x":10,"y":10,"width":100,"height":40,"element":"top-button"},'
       + '{"x":200,"y":100,"width":300,"height":200},'
       + '{"x":10,"y":1010,"width":100,"height":40,"element":"low-button"}]}',
@@ -545,4 +545,44 @@ test('an overlay scrollbar takes no room: a strip along the edge stands for it w
   page.clear();
   ink.pushRegions();
   assert.deepEqual(bars(), []);
+});
+
+// Document (see the script's header): each load draws an id and names it in every message.
+test('every message carries the document id the load drew from crypto.getRandomValues, readable as ink.document', () => {
+  const page = examplePage();
+  const ink = page.load();
+  ink.hitTest(request(20, 20));
+  ink.pushRegions();
+  assert.equal(ink.document, DOCUMENT);
+  assert.equal(page.randomCalls, 1);
+  const messages = page.messages();
+  assert.deepEqual(messages.map((m) => m.type), ['regions', 'answer', 'regions']);
+  assert.ok(messages.every((m) => m.document === DOCUMENT));
+  assert.throws(() => { ink.document = 'ffffffffffffffff'; }, TypeError);
+  assert.equal(ink.document, DOCUMENT);
+});
+
+test('two loads of the script (two documents) carry different document ids, with the real crypto and with the Math.random fallback', () => {
+  const ids = [];
+  for (const source of ['webcrypto', 'webcrypto', 'math-random', 'math-random', 'throwing']) {
+    const page = createPage({ crypto: false });
+    if (source === 'webcrypto') page.window.crypto = globalThis.crypto;
+    if (source === 'throwing') page.window.crypto = { getRandomValues() { throw new Error('no entropy'); } };
+    const ink = page.load();
+    const posted = page.messages();
+    assert.equal(posted.length, 1);
+    assert.match(ink.document, /^[0-9a-f]{16}$/, source);
+    assert.equal(posted[0].document, ink.document, source);
+    ids.push(ink.document);
+  }
+  assert.equal(new Set(ids).size, ids.length, `ids repeat: ${ids}`);
+});
+
+test('a page that overrides Math.random or crypto after the script loaded does not change its document id', () => {
+  const page = examplePage();
+  const ink = page.load();
+  page.run(`Math.random = function () { return 0; }; window.crypto = undefined;`);
+  page.clear();
+  ink.hitTest(request(20, 20));
+  assert.deepEqual(page.messages().map((m) => m.document), [DOCUMENT]);
 });

@@ -352,5 +352,5 @@ test('replay is part of the frozen api', () => {
   const ink = page.load();
   assert.equal(typeof ink.replay, 'function');
   assert.throws(() => { ink.replay = () => {}; }, TypeError);
-  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'generation', 'hitTest', 'pushRegions', 'replay']);
+  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'document', 'generation', 'hitTest', 'pushRegions', 'replay']);
 });

@@ -70,6 +70,8 @@ package enum VerdictSource: String, Sendable, Hashable, CaseIterable {
     case timeout
     /// The oracle failed, or the bridge was overloaded: the configured fallback.
     case failure
+    /// The page's document was replaced while the query waited: the configured fallback.
+    case newDocument
 }
 
 extension VerdictSource {
@@ -81,6 +83,7 @@ extension VerdictSource {
         case .page: .answered
         case .timeout: .deadline
         case .failure: .unreachable
+        case .newDocument: .newDocument
         }
     }
 }
@@ -114,6 +117,38 @@ public enum ReceiveOutcome: Sendable, Hashable {
     case regionsRefused(RegionSnapshotRefusal)
     /// The message was refused before it could mean anything.
     case refused(WireMessageError)
+    /// The message (an answer or a region snapshot) names a page document that was replaced
+    /// (``PageDocumentID``): nothing it says is taken for the current document's.
+    case oldDocument(PageDocumentID)
+}
+
+/// Region snapshots the bridge refused, by reason (``BridgeMetrics/snapshotRefusals``).
+public struct SnapshotRefusalCounts: Sendable, Hashable {
+    /// Older than the snapshot held or the layout generation known
+    /// (``RegionSnapshotRefusal/olderGeneration(got:current:)``).
+    public var olderGeneration = 0
+    /// Pushed by a page document that was replaced (``ReceiveOutcome/oldDocument(_:)``).
+    public var oldDocument = 0
+    /// More regions than the limit (``RegionSnapshotRefusal/tooManyRegions(count:limit:)``).
+    public var tooManyRegions = 0
+    /// A region or max-age that is not finite and non-negative
+    /// (``RegionSnapshotRefusal/invalidRegion(index:)``, ``RegionSnapshotRefusal/invalidMaxAge``).
+    public var invalid = 0
+
+    /// Every snapshot refused.
+    public var total: Int { olderGeneration + oldDocument + tooManyRegions + invalid }
+
+    /// Creates zeroed counts.
+    public init() {}
+
+    /// Counts one refusal under its reason.
+    mutating func count(_ refusal: RegionSnapshotRefusal) {
+        switch refusal {
+        case .olderGeneration: olderGeneration += 1
+        case .tooManyRegions: tooManyRegions += 1
+        case .invalidRegion, .invalidMaxAge: invalid += 1
+        }
+    }
 }
 
 /// What the bridge has done, counted.
@@ -144,10 +179,35 @@ public struct BridgeMetrics: Sendable, Hashable {
     public var unknownAnswers = 0
     /// Answers for another layout generation.
     public var staleAnswers = 0
-    /// Messages refused (too large, not JSON, wrong shape).
+    /// Answers from a page document that was replaced (``ReceiveOutcome/oldDocument(_:)``).
+    public var oldDocumentAnswers = 0
+    /// Messages refused (too large, not JSON, wrong shape, a malformed document id).
     public var refusedMessages = 0
-    /// Region snapshots taken / refused.
+    /// Of ``refusedMessages``, those refused for a malformed document id
+    /// (``WireMessageError/document(_:)``).
+    public var invalidDocumentIDs = 0
+    /// Region snapshots taken / refused (``snapshotRefusals`` says why).
     public var snapshotsAccepted = 0, snapshotsRefused = 0
+    /// The region snapshots refused, by reason; their ``SnapshotRefusalCounts/total`` is
+    /// ``snapshotsRefused``.
+    public var snapshotRefusals = SnapshotRefusalCounts()
+    /// Page document ids the bridge took as the current document's (``PageDocumentID``).
+    public var documentsSeen = 0
+    /// Page documents begun after the first: each ``EngineInput/newDocument(_:)``, and
+    /// each message naming a new document id while another was current.
+    public var newDocuments = 0
+    /// Of ``newDocuments``, those begun because a message named a new document id (the
+    /// front end had not reported the new document).
+    public var implicitNewDocuments = 0
+    /// Queries decided by the fallback because their page document was replaced while they
+    /// waited.
+    public var abandonedByNewDocument = 0
+
+    /// Every answer that decided nothing: late, duplicate, unknown, stale and old-document
+    /// answers.
+    public var refusedAnswers: Int { lateAnswers + duplicateAnswers + unknownAnswers + staleAnswers + oldDocumentAnswers }
+    /// Every message from a page document that was replaced: answers and snapshots.
+    public var oldDocumentMessages: Int { oldDocumentAnswers + snapshotRefusals.oldDocument }
 
     /// Creates zeroed metrics.
     public init() {}
@@ -202,18 +262,33 @@ package struct HitTestBroker: Sendable {
     /// How many settled round trips are remembered.
     package static let settledMemory = 1_024
 
+    /// The current page document's id: `nil` until a message names one (and again after
+    /// ``newDocument(transform:now:into:)`` until the new document's first).
+    package private(set) var document: PageDocumentID?
+    /// The ids of replaced documents, oldest first (at most ``retiredDocumentMemory``):
+    /// their messages are refused.
+    package private(set) var retiredDocuments: [PageDocumentID] = []
+    /// How many replaced documents' ids are remembered.
+    package static let retiredDocumentMemory = 16
+    /// The layout generation a new document starts at.
+    package let firstGeneration: UInt64
+
     /// Creates a broker.
     /// - Parameters:
     ///   - configuration: Timeouts, fallback, cache and limits.
     ///   - transform: Canvas points to page coordinates.
     ///   - generation: The page's layout generation known at the start.
+    ///   - firstGeneration: The layout generation every new page document starts at
+    ///     (the bundled page script's, ``PageScript/firstGeneration``).
     ///   - tokens: where query ids come from; the system's generator unless a test
     ///     needs repeatable ids.
     package init(configuration: BridgeConfiguration = BridgeConfiguration(), transform: PageTransform = .identity,
-                generation: UInt64 = 0, tokens: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+                generation: UInt64 = 0, firstGeneration: UInt64 = PageScript.firstGeneration,
+                tokens: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.configuration = configuration
         self.transform = transform
         self.generation = generation
+        self.firstGeneration = firstGeneration
         self.cache = RegionCache(defaultMaxAge: configuration.defaultMaxAge, maxRegions: configuration.maxRegions)
         self.tokens = tokens
     }
@@ -343,18 +418,21 @@ package struct HitTestBroker: Sendable {
     /// Counts a page message that did not decode.
     package mutating func refuse(_ error: WireMessageError) -> ReceiveOutcome {
         metrics.refusedMessages += 1
+        if case .document = error { metrics.invalidDocumentIDs += 1 }
         return .refused(error)
     }
 
     /// Applies a decoded page message.
     @discardableResult
     package mutating func receive(_ message: PageMessage, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
+        if let named = message.document, let refused = admit(named, message: message, into: &actions) { return refused }
         switch message {
         case let .regions(snapshot):
             do {
                 try cache.accept(snapshot, now: now, knownGeneration: generation)
             } catch {
                 metrics.snapshotsRefused += 1
+                metrics.snapshotRefusals.count(error)
                 return .regionsRefused(error)
             }
             metrics.snapshotsAccepted += 1
@@ -389,6 +467,73 @@ package struct HitTestBroker: Sendable {
             settle(answer.token, as: .answered)
             return .answered(queries: trip.waiters.count)
         }
+    }
+
+    // MARK: - The page's documents
+
+    /// The page's document was replaced (a navigation committed, a reload, the web content
+    /// process restarted). Every round trip in flight is abandoned and its queries get the
+    /// fallback now (the element they touched is gone; a late answer counts late, or as an
+    /// old document's when it names one); the current document id, if any, is retired; the
+    /// region snapshot is dropped; the layout generation starts over at ``firstGeneration``
+    /// under the new transform.
+    /// - Throws: ``InvalidPageTransform`` for a transform ``layoutChanged(transform:generation:now:into:)``
+    ///   refuses; nothing changes then.
+    package mutating func newDocument(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
+        guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
+            throw InvalidPageTransform(transform: transform)
+        }
+        if let document { retire(document) }
+        document = nil
+        metrics.newDocuments += 1
+        startOver(into: &actions)
+        self.transform = transform
+    }
+
+    /// Checks a message's document id: `nil` when the message may be taken (it names the
+    /// current document, or the first id seen, or a new document, which it starts), else
+    /// the refusal of a retired document's message, counted.
+    private mutating func admit(_ named: PageDocumentID, message: PageMessage, into actions: inout [BridgeAction]) -> ReceiveOutcome? {
+        if named == document { return nil }
+        if retiredDocuments.contains(named) {
+            switch message {
+            case .answer: metrics.oldDocumentAnswers += 1
+            case .regions:
+                metrics.snapshotsRefused += 1
+                metrics.snapshotRefusals.oldDocument += 1
+            }
+            return .oldDocument(named)
+        }
+        if let current = document {
+            // A document the front end did not report: the same as `newDocument`, keeping the
+            // transform.
+            retire(current)
+            metrics.newDocuments += 1
+            metrics.implicitNewDocuments += 1
+            startOver(into: &actions)
+        }
+        document = named
+        metrics.documentsSeen += 1
+        return nil
+    }
+
+    private mutating func retire(_ id: PageDocumentID) {
+        retiredDocuments.removeAll { $0 == id }
+        retiredDocuments.append(id)
+        if retiredDocuments.count > Self.retiredDocumentMemory { retiredDocuments.removeFirst(retiredDocuments.count - Self.retiredDocumentMemory) }
+    }
+
+    /// Abandons every round trip in flight (its queries get the fallback), drops the region
+    /// snapshot and starts the generations over.
+    private mutating func startOver(into actions: inout [BridgeAction]) {
+        for token in tripOrder {
+            guard let trip = trips[token] else { continue }
+            metrics.abandonedByNewDocument += trip.waiters.count
+            decide(trip.waiters, configuration.fallback, .newDocument, into: &actions)
+            settle(token, as: .abandoned)
+        }
+        cache.clear()
+        generation = firstGeneration
     }
 
     // MARK: - Layout

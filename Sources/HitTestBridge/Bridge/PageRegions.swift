@@ -36,12 +36,17 @@ public struct RegionSnapshot: Sendable, Hashable {
     public var maxAge: Double?
     /// The interactive regions, in page coordinates.
     public var regions: [PageRegion]
+    /// The page document that pushed the snapshot (``PageDocumentID``); `nil` when the
+    /// message named none (an older page script, a session log): it then belongs to the
+    /// current document.
+    public var document: PageDocumentID?
 
     /// Creates a snapshot.
-    public init(generation: UInt64, maxAge: Double? = nil, regions: [PageRegion]) {
+    public init(generation: UInt64, maxAge: Double? = nil, regions: [PageRegion], document: PageDocumentID? = nil) {
         self.generation = generation
         self.maxAge = maxAge
         self.regions = regions
+        self.document = document
     }
 
     /// What the page would answer for a point in page coordinates: `.page` when an

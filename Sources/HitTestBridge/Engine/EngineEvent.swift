@@ -50,6 +50,20 @@ public enum EngineInput: Sendable, Hashable {
     /// The request with this token could not be sent (the transport failed): its queries
     /// get the fallback now.
     case sendFailed(QueryToken)
+    /// The page's document was replaced (a navigation committed, a reload, the web content
+    /// process terminated and restarted). Questions in flight are abandoned and their
+    /// touches decided by the configured fallback now (the element they touched is gone);
+    /// their late answers are refused and counted; the region snapshot is dropped; the
+    /// layout generation starts over at ``PageScript/firstGeneration`` under a new
+    /// document, with this transform; nothing the previous documents say (snapshots,
+    /// answers) is taken for the new one's.
+    ///
+    /// The current document id (``PageDocumentID``), if a message named one, is retired:
+    /// a later message naming it is refused (``ReceiveOutcome/oldDocument(_:)``). Feed it
+    /// when the navigation commits, before the new document's page script can post. A
+    /// transform that is not finite and positive refuses the input
+    /// (``InputRefusal/transform(_:)``), and nothing changes.
+    case newDocument(PageTransform)
 
     /// A page message posted as text.
     public static func pageMessage(_ text: String) -> EngineInput { .pageMessage(Array(text.utf8)) }
@@ -173,6 +187,14 @@ public struct EngineEvent: Sendable, Hashable {
         indirect case pageMessage(PageMessage?, ReceiveOutcome?)
         /// The page's transform changed (a layout input was taken).
         case layout(PageTransform, generation: UInt64?)
+        /// A new page document began, under this transform: an ``EngineInput/newDocument(_:)``
+        /// was taken, or a page message named a new document id while another was current
+        /// (the transform then is the one held). The questions it abandoned follow as their
+        /// touches' `decided` actions (reason `DecisionReason.newDocument`); the region
+        /// snapshot is gone, so a front end routing at touch-down drops the regions it
+        /// holds (``InkEngine/touchDownRegions(now:)`` is `nil` until the new document
+        /// pushes).
+        case newDocument(PageTransform)
         /// Under ``TouchRouting/decideAtTouchDown``: have the page script replay these
         /// samples of a touch the page claimed late (evaluate ``PageReplay/scriptInvocation``
         /// in the page script's world). It follows the actions it replays (the touch's

@@ -193,6 +193,21 @@ package struct EngineHost: Sendable {
         drain(now: time, into: &output)
     }
 
+    /// The page's document was replaced: questions in flight get the fallback now, the
+    /// region snapshot is dropped, the current document id is retired and the layout
+    /// generation starts over (``HitTestBroker/newDocument(transform:now:into:)``).
+    package mutating func newDocument(_ transform: PageTransform, now time: Double, into output: inout [HostOutput]) throws(HostError) {
+        do { try advance(to: time, into: &output) } catch { throw .time(error) }
+        do { try broker.newDocument(transform: transform, now: time, into: &bridgeActions) } catch { throw .transform(error) }
+        drain(now: time, into: &output)
+    }
+
+    /// Page documents begun after the first, so far (explicitly or by a message naming a new
+    /// document id).
+    package var newDocuments: Int { broker.metrics.newDocuments }
+    /// The current page document's id, once a message named one.
+    package var document: PageDocumentID? { broker.document }
+
     /// The page scrolled, zoomed or changed its layout.
     package mutating func layoutChanged(_ transform: PageTransform, generation: UInt64? = nil, now time: Double,
                                        into output: inout [HostOutput]) throws(HostError) {

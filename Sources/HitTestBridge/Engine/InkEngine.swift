@@ -111,6 +111,9 @@ public struct InkEngine: Sendable {
     package var pageTransform: PageTransform { host.transform }
     /// The page's layout generation the engine holds now.
     package var pageGeneration: UInt64 { host.generation }
+    /// The current page document's id, once a page message named one (`nil` again after
+    /// ``EngineInput/newDocument(_:)`` until the new document's first message).
+    public var pageDocument: PageDocumentID? { host.document }
 
     /// The engine's version, as a recording's header names it (``SessionRecorder``): it
     /// changes when a release changes what the engine decides or inks for the same inputs,
@@ -196,6 +199,7 @@ public struct InkEngine: Sendable {
         case let .pageMessage(bytes):
             let decoded: PageMessage?
             let outcome: ReceiveOutcome
+            let documents = host.newDocuments
             do throws(WireMessageError) {
                 let message = try PageMessage.decode(bytes, maxBytes: configuration.limits.messageBytes)
                 decoded = message
@@ -204,10 +208,13 @@ public struct InkEngine: Sendable {
                 decoded = nil
                 outcome = host.refuse(error)
             }
+            if host.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(host.transform))) }
             events.append(pageEvent(decoded, outcome, now: time))
             emit(now: time, into: &events)
         case let .decodedPageMessage(message):
+            let documents = host.newDocuments
             let outcome = host.receiveNow(message, into: &output)
+            if host.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(host.transform))) }
             events.append(pageEvent(message, outcome, now: time))
             emit(now: time, into: &events)
         case let .recordedAnswer(touch, verdict):
@@ -229,6 +236,13 @@ public struct InkEngine: Sendable {
             emit(now: time, into: &events)
         case let .sendFailed(token):
             host.sendFailed(token, now: time, into: &output)
+            emit(now: time, into: &events)
+        case let .newDocument(transform):
+            do { try host.newDocument(transform, now: time, into: &output) } catch {
+                refuse(input, Self.refusal(error, platform: nil), touch: nil, into: &events)
+                return
+            }
+            events.append(EngineEvent(time: time, kind: .newDocument(transform)))
             emit(now: time, into: &events)
         }
     }

@@ -9,8 +9,8 @@ package enum SessionLogLines {
     /// The version of a log that carries only inputs (touches, updates, answers, regions).
     package static let plainVersion = 1
     /// The version of a recording: a header with a `recorder` block, and the recorded
-    /// kinds (`decided`, `finished`, `page_answer`, `layout`, `send_failed`, `finish`,
-    /// `dropped`, touches with `native_page`). A version-1 reader refuses it up front.
+    /// kinds (`decided`, `finished`, `page_answer`, `layout`, `document`, `send_failed`,
+    /// `finish`, `dropped`, touches with `native_page`). A version-1 reader refuses it up front.
     package static let recordingVersion = 2
 
     /// A header line's object.
@@ -140,12 +140,14 @@ package enum SessionLogLines {
                             ("verdict", .string(verdict.rawValue))]))
     }
 
-    /// A `regions` line; `elementIDs: false` leaves the regions' element ids out.
+    /// A `regions` line; `elementIDs: false` leaves the regions' element ids out. The
+    /// snapshot's page document id is written as `document` when it has one.
     package static func regions(_ snapshot: RegionSnapshot, time: Double, elementIDs: Bool = true) -> JSONValue {
         var object = JSONObject()
         object.append("kind", .string("regions"))
         object.append("t", .number(time))
         object.append("generation", .number(Double(snapshot.generation)))
+        object.append("document", ifPresent: snapshot.document.map { .string($0.text) })
         object.append("max_age", ifPresent: snapshot.maxAge.map(JSONValue.number))
         object.append("regions", .array(snapshot.regions.map { region in
             var r = JSONObject([("x", .number(region.x)), ("y", .number(region.y)),
@@ -170,11 +172,21 @@ package enum SessionLogLines {
 
     /// A `page_answer` line: the page's answer to the `roundTrip`-th round trip of the
     /// session (0-based, in the order the engine sent them; `nil`: a round trip the engine
-    /// never sent, or one the recorder no longer remembers).
-    package static func pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, time: Double) -> JSONValue {
-        .object(JSONObject([("kind", .string("page_answer")), ("t", .number(time)),
-                            ("round_trip", roundTrip.map { .number(Double($0)) } ?? .null),
-                            ("verdict", .string(verdict.rawValue)), ("generation", .number(Double(generation)))]))
+    /// never sent, or one the recorder no longer remembers); `document`: the page document
+    /// the answer named, when it named one.
+    package static func pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil,
+                                   time: Double) -> JSONValue {
+        var object = JSONObject([("kind", .string("page_answer")), ("t", .number(time)),
+                                 ("round_trip", roundTrip.map { .number(Double($0)) } ?? .null),
+                                 ("verdict", .string(verdict.rawValue)), ("generation", .number(Double(generation)))])
+        object.append("document", ifPresent: document.map { .string($0.text) })
+        return .object(object)
+    }
+
+    /// A `document` line: the page's document was replaced (`EngineInput.newDocument`), under
+    /// this transform.
+    package static func document(_ transform: PageTransform, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("document")), ("t", .number(time)), ("page_transform", transformObject(transform))]))
     }
 
     /// A `layout` line: the page's transform changed.

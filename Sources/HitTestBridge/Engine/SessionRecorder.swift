@@ -2,7 +2,8 @@ import InkCore
 
 /// Records a live session as session-log lines (docs/session-format.md, version 2) and hands
 /// them to a sink the app owns: what ``InkEngine`` took (touches, native page touches,
-/// estimated updates, the page's answers and region snapshots, layout changes) and what it
+/// estimated updates, the page's answers and region snapshots with the page document that
+/// sent them, layout changes, new documents) and what it
 /// decided (each touch's owner and reason, where its samples went, a digest of its ink), under
 /// a header naming the engine's version and configuration. `ink-replay verify` replays such a
 /// recording and checks that every touch is decided and inked the same way.
@@ -155,6 +156,8 @@ public struct SessionRecorder: Sendable {
                 write(SessionLogLines.layout(transform, generation: generation, time: time), time: time, samples: 0)
             case let .sendFailed(token):
                 if let order = roundTrips[token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
+            case let .newDocument(transform):
+                write(SessionLogLines.document(transform, time: time), time: time, samples: 0)
             }
         }
         recordDecisions(events, time: time)
@@ -204,9 +207,12 @@ public struct SessionRecorder: Sendable {
         switch message {
         case let .answer(answer):
             write(SessionLogLines.pageAnswer(roundTrip: roundTrips[answer.token], verdict: answer.verdict,
-                                             generation: answer.generation, time: time), time: time, samples: 0)
+                                             generation: answer.generation, document: answer.document, time: time), time: time, samples: 0)
         case let .regions(snapshot):
-            if case .regionsRefused = outcome { return }
+            // A snapshot refused for what it holds changed nothing but a count, unless it named
+            // a document: that may have started a new document, so it is written, refused or
+            // not (as an old document's too), and the replay takes or refuses it the same way.
+            if case .regionsRefused = outcome, snapshot.document == nil { return }
             write(SessionLogLines.regions(snapshot, time: time, elementIDs: elementIDs), time: time, samples: 0)
         }
     }

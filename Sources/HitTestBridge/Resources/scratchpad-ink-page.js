@@ -15,6 +15,7 @@
  *   replay(batch)       replay a touch's samples into the page as DOM events (see
  *                       "Replay"); returns nothing, never throws
  *   generation          the page's layout generation (read-only)
+ *   document            this document's id (read-only; see "Document")
  *
  * Messages in (from the native side, as a JavaScript object):
  *   {"type":"hitTest","id":"<32 lowercase hex chars>","x":<page x>,"y":<page y>,"generation":<int>}
@@ -22,8 +23,8 @@
  *   non-negative integer, not an object) is ignored: nothing is posted.
  *
  * Messages out (each JSON.stringify'd and posted as a string):
- *   {"type":"answer","id":<same id>,"interactive":1 or 0,"generation":<see "Answers and generations">}
- *   {"type":"regions","generation":<int>,"maxAge":<ms number>,"regions":[{"x":..,"y":..,"width":..,"height":..,"element":"<id or omitted>"}...]}
+ *   {"type":"answer","id":<same id>,"interactive":1 or 0,"generation":<see "Answers and generations">,"document":"<16 hex>"}
+ *   {"type":"regions","generation":<int>,"document":"<16 hex>","maxAge":<ms number>,"regions":[{"x":..,"y":..,"width":..,"height":..,"element":"<id or omitted>"}...]}
  *   The viewport's scrollbars are regions too, with element "scrollbar-vertical" or
  *   "scrollbar-horizontal", and a hit test on them answers interactive: a press there
  *   scrolls, it does not write. A classic scrollbar is the room between the window's inner
@@ -37,6 +38,14 @@
  * Channel: window.webkit.messageHandlers.scratchpadInk.postMessage(string) when present,
  * else window.scratchpadInkHost(string) when it is a function, else the message is
  * dropped. The channel is looked up at every post, so a host may install it later.
+ *
+ * Document: each load of the script (a new document: the next exercise, a reload, a web
+ * content process that restarted) draws a random id of 16 lowercase hex digits (64 bits
+ * from crypto.getRandomValues; from Math.random where that is missing) and puts it in every
+ * message it posts as "document". The native side refuses the messages of a document it was
+ * told was replaced, and takes a new id for a new document, so nothing an old document says
+ * (a late answer, a snapshot still in flight) is taken for the new one's, whose generations
+ * start at 1 again.
  *
  * Generation: starts at 1 and increases by 1 whenever the layout may have changed
  * (window resize; any scroll, seen by a capturing listener on window; DOM mutations;
@@ -170,6 +179,30 @@
   var TouchType = w.Touch, CustomEventType = w.CustomEvent;
   var createTouch = doc.createTouch, createTouchList = doc.createTouchList;
   var ID_PATTERN = /^[0-9a-f]{32}$/;
+  var cryptoObject = w.crypto;
+  var getRandomValues = cryptoObject && cryptoObject.getRandomValues;
+  var random = Math.random;
+  var Uint32ArrayType = w.Uint32Array || (typeof Uint32Array === 'function' ? Uint32Array : undefined);
+
+  // This document's id (see "Document"): 16 lowercase hex digits, drawn once per load.
+  function hex8(word) {
+    var digits = (word >>> 0).toString(16);
+    while (digits.length < 8) { digits = '0' + digits; }
+    return digits;
+  }
+  function makeDocumentId() {
+    var words = null;
+    try {
+      if (typeof getRandomValues === 'function' && typeof Uint32ArrayType === 'function') {
+        words = apply(getRandomValues, cryptoObject, [new Uint32ArrayType(2)]);
+      }
+    } catch (e) { words = null; }
+    if (!words || words.length !== 2) {
+      words = [random() * 4294967296, random() * 4294967296];
+    }
+    return hex8(words[0]) + hex8(words[1]);
+  }
+  var documentId = makeDocumentId();
 
   var options = { selector: '[data-ink-interactive], .interactive', maxAge: 1000, throttle: 100, maxRegions: 5000,
                   overlayScrollbar: 12 };
@@ -238,6 +271,7 @@
       answer.id = id;
       answer.interactive = isInteractive(element) || onScrollbar(vx, vy) ? 1 : 0;
       answer.generation = answerGeneration(gen);
+      answer.document = documentId;
       post(answer);
     } catch (e) { /* never throw into the host's evaluateJavaScript */ }
   }
@@ -317,6 +351,7 @@
     var message = record();
     message.type = 'regions';
     message.generation = generation;
+    message.document = documentId;
     message.maxAge = options.maxAge;
     message.regions = regions;
     return message;
@@ -663,7 +698,8 @@
     configure: configure,
     pushRegions: function () { sendNow(); },
     replay: replay,
-    get generation() { return generation; }
+    get generation() { return generation; },
+    get document() { return documentId; }
   };
   defineProperty(w, 'scratchpadInk', { value: freeze(api), writable: false, configurable: false, enumerable: false });
 

@@ -9,10 +9,12 @@ extension PageMessage {
     /// The message as the JSON text the bundled page script posts, with the keys in the
     /// script's order and no white space:
     ///
-    /// - an answer: `{"type":"answer","id":"<32 hex>","interactive":1|0,"generation":N}`
+    /// - an answer: `{"type":"answer","id":"<32 hex>","interactive":1|0,"generation":N,"document":"<id>"}`
     ///   (see ``PageAnswer/json``);
-    /// - a snapshot: `{"type":"regions","generation":N,"maxAge":<ms>,"regions":[{"x":…,"y":…,"width":…,"height":…,"element":"…"}…]}`
+    /// - a snapshot: `{"type":"regions","generation":N,"document":"<id>","maxAge":<ms>,"regions":[{"x":…,"y":…,"width":…,"height":…,"element":"…"}…]}`
     ///   (see ``RegionSnapshot/json``).
+    ///
+    /// `document` is written only when the message has one.
     ///
     /// It reads back as the same message: `try PageMessage.decode(message.json) == message`
     /// for every message ``decode(_:maxBytes:)-(String,_)`` can return. Values that no page
@@ -31,7 +33,8 @@ extension PageMessage {
 
 extension PageAnswer {
     /// The answer as the page script posts it:
-    /// `{"type":"answer","id":"<32 hex>","interactive":1|0,"generation":N}`.
+    /// `{"type":"answer","id":"<32 hex>","interactive":1|0,"generation":N,"document":"<id>"}`
+    /// (`document` only when ``document`` is set).
     ///
     /// `interactive` is `1` for a `HitTestVerdict.page` verdict and `0` for
     /// `HitTestVerdict.ink`, the numbers the script posts (the decoder also takes `true` and
@@ -44,6 +47,10 @@ extension PageAnswer {
         out += verdict == .page ? "1" : "0"
         out += #","generation":"#
         out += String(generation)
+        if let document {
+            out += #","document":"#
+            out += JSONValue.string(document.text).serialized()
+        }
         out += "}"
         return out
     }
@@ -51,8 +58,9 @@ extension PageAnswer {
 
 extension RegionSnapshot {
     /// The snapshot as the page script posts it:
-    /// `{"type":"regions","generation":N,"maxAge":<ms>,"regions":[{"x":…,"y":…,"width":…,"height":…,"element":"…"}…]}`.
+    /// `{"type":"regions","generation":N,"document":"<id>","maxAge":<ms>,"regions":[{"x":…,"y":…,"width":…,"height":…,"element":"…"}…]}`.
     ///
+    /// - `document` is left out when ``document`` is `nil`.
     /// - `maxAge` is written in milliseconds, as the page posts it (``maxAge`` is in
     ///   seconds), and left out when it is `nil`. The milliseconds are chosen so that the
     ///   decoder's division by 1000 gives back ``maxAge`` exactly whenever some number of
@@ -68,6 +76,10 @@ extension RegionSnapshot {
     public var json: String {
         var out = #"{"type":"regions","generation":"#
         out += String(generation)
+        if let document {
+            out += #","document":"#
+            out += JSONValue.string(document.text).serialized()
+        }
         if let maxAge {
             out += #","maxAge":"#
             out += JSONValue.format(Self.wireMilliseconds(seconds: maxAge))

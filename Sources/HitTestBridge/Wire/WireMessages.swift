@@ -93,21 +93,37 @@ public struct PageAnswer: Sendable, Hashable {
     public var verdict: HitTestVerdict
     /// The page's layout generation when it answered.
     public var generation: UInt64
+    /// The page document that answered (``PageDocumentID``); `nil` when the message named
+    /// none (an older page script, a session log): it then belongs to the current document.
+    public var document: PageDocumentID?
 
     /// Creates an answer.
-    public init(token: QueryToken, verdict: HitTestVerdict, generation: UInt64) {
+    public init(token: QueryToken, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil) {
         self.token = token
         self.verdict = verdict
         self.generation = generation
+        self.document = document
     }
 }
 
 /// A message from the page, decoded and validated.
+///
+/// Every message may name the page document that posted it, `"document":"<id>"` (see
+/// ``PageDocumentID``; the bundled page script always does). A malformed id refuses the
+/// whole message (``WireMessageError/document(_:)``).
 public enum PageMessage: Sendable, Hashable {
-    /// `{"type":"answer","id":"<32 hex>","interactive":1|0|true|false,"generation":N}`
+    /// `{"type":"answer","id":"<32 hex>","interactive":1|0|true|false,"generation":N,"document":"<id>"?}`
     case answer(PageAnswer)
-    /// `{"type":"regions","generation":N,"maxAge":<ms>,"regions":[{"x","y","width","height","element"?}…]}`
+    /// `{"type":"regions","generation":N,"document":"<id>"?,"maxAge":<ms>,"regions":[{"x","y","width","height","element"?}…]}`
     case regions(RegionSnapshot)
+
+    /// The page document the message names, if any.
+    public var document: PageDocumentID? {
+        switch self {
+        case let .answer(answer): answer.document
+        case let .regions(snapshot): snapshot.document
+        }
+    }
 
     /// The largest message accepted by default, bytes.
     public static let defaultMaxBytes = 1 << 20
@@ -129,9 +145,20 @@ public enum PageMessage: Sendable, Hashable {
 
     /// Decodes a message already parsed as JSON (a host protocol that carries page messages
     /// inside its own lines decodes each line once).
-    /// - Throws: ``WireMessageError/shape(field:message:)`` naming what was wrong.
+    /// - Throws: ``WireMessageError/shape(field:message:)`` naming what was wrong, or
+    ///   ``WireMessageError/document(_:)`` for a malformed document id.
     package static func decode(value: JSONValue) throws(WireMessageError) -> PageMessage {
         guard case .object = value else { throw .shape(field: "(message)", message: "expected an object, found \(value.typeName)") }
+        let documentText: String?
+        do throws(JSONShapeError) {
+            documentText = try JSONFieldReader(value).optionalString("document")
+        } catch {
+            throw .shape(field: error.field, message: error.message)
+        }
+        var document: PageDocumentID?
+        if let documentText {
+            do { document = try PageDocumentID(documentText) } catch { throw .document(error) }
+        }
         do throws(JSONShapeError) {
             let reader = try JSONFieldReader(value)
             let type = try reader.string("type")
@@ -143,7 +170,7 @@ public enum PageMessage: Sendable, Hashable {
                 }
                 let interactive = try reader.bool("interactive")
                 return .answer(PageAnswer(token: token, verdict: interactive ? .page : .ink,
-                                          generation: try reader.unsigned("generation")))
+                                          generation: try reader.unsigned("generation"), document: document))
             case "regions":
                 let generation = try reader.unsigned("generation")
                 let maxAge = try reader.optionalDouble("maxAge")
@@ -159,7 +186,8 @@ public enum PageMessage: Sendable, Hashable {
                     regions.append(PageRegion(x: try region.double("x"), y: try region.double("y"), width: width, height: height,
                                               element: try region.optionalString("element")))
                 }
-                return .regions(RegionSnapshot(generation: generation, maxAge: maxAge.map { $0 / 1000 }, regions: regions))
+                return .regions(RegionSnapshot(generation: generation, maxAge: maxAge.map { $0 / 1000 }, regions: regions,
+                                               document: document))
             default:
                 throw JSONShapeError(field: "type", message: "expected \"answer\" or \"regions\", found \"\(type.prefix(40))\"")
             }
@@ -177,9 +205,12 @@ public enum WireMessageError: Error, Sendable, Hashable, CustomStringConvertible
     case syntax(column: Int, message: String)
     /// Valid JSON of the wrong shape: which field, what was expected.
     case shape(field: String, message: String)
+    /// The `document` field is a string, but not a document id the bridge accepts.
+    case document(PageDocumentIDError)
 
     public var description: String {
         switch self {
+        case let .document(error): "field 'document': \(error)"
         case let .tooLarge(bytes, limit): "message of \(bytes) bytes exceeds the limit of \(limit)"
         case let .syntax(column, message): "not JSON: column \(column): \(message)"
         case let .shape(field, message): "field '\(field)': \(message)"

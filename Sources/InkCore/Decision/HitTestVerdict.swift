@@ -56,6 +56,10 @@ public enum DecisionReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// snapshot, where the platform fixes a touch's owner then): the platform delivered it
     /// to the page natively, and the engine only counted it.
     case routedAtTouchDown
+    /// The page's document was replaced (the next exercise, a reload, a restarted web
+    /// content process) while the touch waited for its answer: the element it touched is
+    /// gone, so the fallback decided at once.
+    case newDocument
 }
 
 /// How the decision engine treated an answer that reached it.

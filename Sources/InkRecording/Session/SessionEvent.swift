@@ -33,10 +33,13 @@ public enum RecordedEvent: Sendable, Hashable {
     /// A touch the front end routed to the page at touch-down (`EngineInput.nativePageTouch`).
     case nativePageTouch(TouchEvent)
     /// The page's answer to the session's `roundTrip`-th round trip (0-based, in the order the
-    /// engine sent them; `nil`: one the engine never sent), computed for layout `generation`.
-    case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64)
+    /// engine sent them; `nil`: one the engine never sent), computed for layout `generation`
+    /// by the page document `document` (`nil`: the answer named none).
+    case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil)
     /// The page's transform changed (`EngineInput.layout`).
     case layout(PageTransform, generation: UInt64?)
+    /// The page's document was replaced, under this transform (`EngineInput.newDocument`).
+    case newDocument(PageTransform)
     /// The transport could not send the `roundTrip`-th round trip (`EngineInput.sendFailed`).
     case sendFailed(roundTrip: Int)
     /// The front end settled every undecided touch by the fallback (`InkEngine.finish`).

@@ -269,7 +269,7 @@ package struct SessionLogLineReader {
                 let maxAge = try object.optionalDouble("max_age")
                 if let maxAge, maxAge < 0 { throw JSONShapeError(field: "max_age", message: "must not be negative") }
                 return .regions(RegionSnapshot(generation: try object.unsigned("generation"), maxAge: maxAge,
-                                               regions: regions), time: time)
+                                               regions: regions, document: try Self.document(object)), time: time)
             }
         default:
             guard let recorded = try recordedEvent(kind, object, line: line) else { throw error(line, .unknownKind(kind)) }

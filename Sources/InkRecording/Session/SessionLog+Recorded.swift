@@ -16,6 +16,12 @@ extension SessionLogLineReader {
         header.elementIDs = try recorder.optionalBool("element_ids") ?? true
     }
 
+    /// A line's optional `document`: a page document id (``PageDocumentID``), validated.
+    static func document(_ object: JSONFieldReader) throws(JSONShapeError) -> PageDocumentID? {
+        guard let text = try object.optionalString("document") else { return nil }
+        do { return try PageDocumentID(text) } catch { throw JSONShapeError(field: object.fieldPath("document"), message: error.description) }
+    }
+
     /// Decodes a line of a recorded kind; `nil` for a kind that is not one.
     func recordedEvent(_ kind: String, _ object: JSONFieldReader, line: Int) throws(SessionLogError) -> RecordedEvent? {
         try fields(line) { () throws(JSONShapeError) -> RecordedEvent? in
@@ -27,6 +33,11 @@ extension SessionLogLineReader {
             func touch() throws(JSONShapeError) -> EngineTouch {
                 EngineTouch(engine: TouchID(try object.unsigned("engine")), platform: try object.unsigned("touch"))
             }
+            func transform() throws(JSONShapeError) -> PageTransform {
+                let t = try object.nested("page_transform")
+                return PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
+                                     offsetY: try t.optionalDouble("offset_y") ?? 0)
+            }
             func count(_ key: String) throws(JSONShapeError) -> Int {
                 let value = try object.unsigned(key)
                 guard value <= UInt64(Int.max) else { throw JSONShapeError(field: key, message: "too large") }
@@ -35,12 +46,11 @@ extension SessionLogLineReader {
             switch kind {
             case "page_answer":
                 return .pageAnswer(roundTrip: try roundTrip("round_trip"), verdict: try object.choice("verdict", as: HitTestVerdict.self),
-                                   generation: try object.unsigned("generation"))
+                                   generation: try object.unsigned("generation"), document: try Self.document(object))
             case "layout":
-                let t = try object.nested("page_transform")
-                let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
-                                              offsetY: try t.optionalDouble("offset_y") ?? 0)
-                return .layout(transform, generation: try object.optionalUnsigned("generation"))
+                return .layout(try transform(), generation: try object.optionalUnsigned("generation"))
+            case "document":
+                return .newDocument(try transform())
             case "send_failed":
                 guard let order = try roundTrip("round_trip") else { throw JSONShapeError(field: "round_trip", message: "missing") }
                 return .sendFailed(roundTrip: order)

@@ -49,9 +49,11 @@ extension SessionLog {
             case let .nativePageTouch(touch):
                 SessionLogLines.writeTouch(touch, time: time, nativePage: true, tools: &tools, to: &out)
                 return
-            case let .pageAnswer(roundTrip, verdict, generation):
-                value = SessionLogLines.pageAnswer(roundTrip: roundTrip, verdict: verdict, generation: generation, time: time)
+            case let .pageAnswer(roundTrip, verdict, generation, document):
+                value = SessionLogLines.pageAnswer(roundTrip: roundTrip, verdict: verdict, generation: generation, document: document,
+                                                   time: time)
             case let .layout(transform, generation): value = SessionLogLines.layout(transform, generation: generation, time: time)
+            case let .newDocument(transform): value = SessionLogLines.document(transform, time: time)
             case let .sendFailed(roundTrip): value = SessionLogLines.sendFailed(roundTrip: roundTrip, time: time)
             case .finish: value = SessionLogLines.finish(time: time)
             case let .decided(touch, owner, reason, at):
