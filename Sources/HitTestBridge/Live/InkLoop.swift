@@ -124,12 +124,15 @@ public struct PageRefusals: Sendable, Hashable {
     public var snapshots = 0
     /// Messages refused before they could mean anything (malformed, oversized).
     public var malformed = 0
+    /// Answers and snapshots that name a page document already replaced (a navigation, a
+    /// reload, a restarted web content process): nothing an old page says is taken.
+    public var oldDocument = 0
 
     /// Creates an empty count.
     public init() {}
 
     /// Every message counted.
-    public var total: Int { lateAnswers + duplicateAnswers + unknownAnswers + staleAnswers + snapshots + malformed }
+    public var total: Int { lateAnswers + duplicateAnswers + unknownAnswers + staleAnswers + snapshots + malformed + oldDocument }
 }
 
 /// The one live loop: an ``InkEngine`` with its ordered inbox, one wake-up at the next
@@ -395,7 +398,7 @@ public final class InkLoop {
             case let .scrollPage(dx, dy):
                 pendingScroll.dx += dx
                 pendingScroll.dy += dy
-            case .layout:
+            case .layout, .newDocument:
                 regionsDirty = true
             default:
                 audit.observe(batch[index])
@@ -432,6 +435,7 @@ public final class InkLoop {
         case .staleGeneration: pageRefusals.staleAnswers += 1
         case .regionsRefused: pageRefusals.snapshots += 1
         case .refused: pageRefusals.malformed += 1
+        case .oldDocument: pageRefusals.oldDocument += 1
         }
         noteRefusal(Self.sentence(outcome))
     }
@@ -449,6 +453,7 @@ public final class InkLoop {
         case .staleGeneration: return "page answer refused: computed for another layout generation (asked again)"
         case let .regionsRefused(refusal): return "region snapshot refused: \(refusal)"
         case let .refused(error): return "page message refused: \(error)"
+        case let .oldDocument(document): return "page message refused: it names document \(document), which was replaced"
         case .answered, .regionsAccepted: return ""
         }
     }
