@@ -1,7 +1,6 @@
 import Foundation
 import HitTestBridge
 import InkRecording
-import SessionReplay
 import InkCore
 
 /// `ink-replay host`: the engine and the bridge as a process. A front end in any language
@@ -18,11 +17,12 @@ enum HostCommand: Command {
         script sends them ({"kind":"page","t":…,"message":{…}}), time passing
         ({"kind":"tick","t":…}) and layout changes ({"kind":"layout","t":…,
         "page_transform":{…}}). Each line's t (seconds, on the samples' clock) is the time:
-        deadlines due by then fire first. Writes JSON Lines: query (send it to the page),
-        decided, ink, predict, refine, end_ink, retract, release, end_release, cancel,
-        finished, stroke (with --geometry), ignored (a page message that changed nothing:
-        late, duplicate, forged, stale), error (a refused line; nothing changed), and a
-        summary at the end of the input. Output is flushed after every input line. A
+        deadlines due by then fire first, at their own times. Writes JSON Lines: query (send
+        it to the page), decided, ink, predict, refine, end_ink, retract, release,
+        end_release, cancel, finished, stroke (with --geometry), ignored (a page message
+        that changed nothing: late, duplicate, forged, stale), error (a refused line; nothing
+        changed), deadline (when to send a tick), and a summary at the end of the input,
+        where touches still down are cancelled. Output is flushed after every input line. A
         session log piped in replays through the engine: its recorded answers are given to
         the round trips their touches wait for. Protocol: docs/host.md.
         """
@@ -50,20 +50,20 @@ enum HostCommand: Command {
         configuration.useRegionCache = arguments.onOff("--cache") ?? true
         configuration.speculativeInk = arguments.onOff("--speculative") ?? false
         let seed = arguments.number("--seed").map { UInt64($0) }
-        var session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"))
+        var recording: RecordingFile?
         if let path = arguments.string("--record") {
-            do { session.recording = try RecordingFile(path: path) } catch { throw UsageError(message: "--record: \(error.message)") }
+            do { recording = try RecordingFile(path: path) } catch { throw UsageError(message: "--record: \(error.message)") }
         }
+        let session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"), recording: recording)
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and handle complete lines one by one.
-        var number = 0
         var lines = LineSplitter(maxLineBytes: SessionLog.maxLineBytes)
         var pieces: [LineSplitter.Piece] = []
         func handle(_ piece: LineSplitter.Piece) {
-            number += 1
+            session.line += 1
             switch piece {
-            case let .line(bytes): session.handle(bytes, number: number)
-            case let .tooLong(bytes): session.error(number, "a line of \(bytes) bytes, longer than \(SessionLog.maxLineBytes)")
+            case let .line(bytes): session.handle(bytes)
+            case let .tooLong(bytes): session.error("a line of \(bytes) bytes, longer than \(SessionLog.maxLineBytes)")
             }
             session.flush()
         }
@@ -79,96 +79,112 @@ enum HostCommand: Command {
         session.flush()
         return session.commitRecording() ? 0 : 1
     }
-
 }
 
-/// The state of one `host` run: the engine host, the stroke geometry, the output buffer.
-struct HostSession {
+/// One `host` run: a shell over the live loop (`InkLoop`), on a clock the input lines move.
+/// The loop owns the engine, the wake-up at the next deadline, the sends, the recorder and
+/// the audit; the shell turns lines into inputs and events into lines.
+final class HostSession: InkLoopShell {
     let configuration: InkEngineConfiguration
     let seed: UInt64?
-    /// The engine, driven as every replay drives it: one audit.
-    var driver: ReplayDriver
-    var host: InkEngine { driver.engine }
+    /// The host's clock: each line's `t` moves it, and the deadlines due by then fire as
+    /// the loop's wake-ups, at their own times.
+    let clock = ManualClock(start: -.infinity)
+    /// The loop, made at the first line (a header, if it is one, sets the page transform
+    /// and the recording's canvas).
+    private(set) var loop: InkLoop?
+    let recording: RecordingFile?
     var reader = SessionLogLineReader(file: "<stdin>")
     var layer: InkLayer?
     /// How many stable segments of each stroke a `stroke` line has carried (stable
     /// segments never change, so the count says which are new).
     var sentStable: [TouchID: Int] = [:]
+    /// The touches of each round trip the engine asked about, until the loop sends it.
+    var asked: [QueryToken: (touches: [EngineTouch], time: Double)] = [:]
+    /// The input line being handled (1-based): its refusals' `error` lines name it.
+    var line = 0
     var out = ""
-    var started = false
     var errors = 0
-    /// The next deadline last announced in a `deadline` line (`nil`: none pending).
+    /// The wake-up last announced in a `deadline` line (`nil`: none armed).
     var announcedDeadline: Double?
-    /// With `--record`: the file the recording streams to, and the recorder (begun at the
-    /// first line after an optional header, which names the canvas).
-    var recording: RecordingFile?
-    var recorder: SessionRecorder?
-    var canvas = (width: 1024.0, height: 768.0)
 
-    init(configuration: InkEngineConfiguration, seed: UInt64?, geometry: Bool) {
+    init(configuration: InkEngineConfiguration, seed: UInt64?, geometry: Bool, recording: RecordingFile?) {
         self.configuration = configuration
         self.seed = seed
-        driver = ReplayDriver(engine: InkEngine(configuration: configuration, seed: seed), keepsOutcomes: false)
+        self.recording = recording
         layer = geometry ? InkLayer() : nil
     }
 
-    mutating func flush() {
+    /// The host's time: the latest line's `t` or deadline.
+    var now: Double { max(clock.now, loop?.engine.now ?? -.infinity) }
+
+    /// The loop, made now if it was not (`transform` and `canvas` from the header, if any).
+    @discardableResult
+    func start(transform: PageTransform = .identity, canvas: (width: Double, height: Double) = (1024, 768)) -> InkLoop {
+        if let loop { return loop }
+        let recorder = recording.map { file in
+            SessionRecorder(canvasWidth: canvas.width, canvasHeight: canvas.height, device: "ink-replay host",
+                            sink: { bytes in file.offer(bytes) })
+        }
+        let made = InkLoop(configuration: configuration, transform: transform, clock: clock, seed: seed, recorder: recorder)
+        made.shell = self
+        loop = made
+        return made
+    }
+
+    func flush() {
         guard !out.isEmpty else { return }
         FileHandle.standardOutput.write(Data(out.utf8))
         out = ""
     }
 
-    mutating func emit(_ members: [(String, JSONValue)]) {
+    func emit(_ members: [(String, JSONValue)]) {
         JSONValue.object(JSONObject(members.map { (key: $0.0, value: $0.1) })).write(to: &out)
         out += "\n"
     }
 
-    mutating func error(_ line: Int, _ message: String) {
+    func error(_ message: String) {
         errors += 1
         emit([("kind", .string("error")), ("line", .number(Double(line))), ("message", .string(InputText.printable(message)))])
     }
 
-    mutating func ignored(_ why: String) {
-        emit([("kind", .string("ignored")), ("t", .number(host.now)), ("why", .string(why))])
+    func ignored(_ why: String, at time: Double) {
+        emit([("kind", .string("ignored")), ("t", .number(time)), ("why", .string(why))])
     }
 
     /// A forward jump of time this large (seconds) in one line gets a `warning` line.
     static let absurdJump = 3_600.0
 
-    mutating func handle(_ bytes: [UInt8], number: Int) {
-        let bytes = number == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
+    func handle(_ bytes: [UInt8]) {
+        let bytes = line == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        var output: [EngineEvent] = []
         defer {
-            write(output)
+            asked.removeAll()   // every round trip still waiting was sent
             announceDeadline()
         }
         do {
             let value = try JSONParser.parse(bytes)
             let object = try JSONFieldReader(value)
             if object.has("format") {
-                guard !started else { throw EngineInputError("a session header is only accepted as the first line") }
-                let header = try reader.decodeHeader(value: value, number: number)
-                canvas = (header.canvas.width, header.canvas.height)
-                driver = ReplayDriver(engine: InkEngine(configuration: configuration, transform: header.pageTransform ?? .identity,
-                                                        seed: seed),
-                                      keepsOutcomes: false)
-                started = true
+                guard loop == nil else { throw EngineInputError("a session header is only accepted as the first line") }
+                let header = try reader.decodeHeader(value: value, number: line)
+                start(transform: header.pageTransform ?? .identity, canvas: (header.canvas.width, header.canvas.height))
                 return
             }
-            started = true
+            let loop = start()
             let kind = try object.string("kind")
             let time = try object.double("t")
-            if host.now.isFinite, time - host.now > Self.absurdJump {
+            let now = now
+            if now.isFinite, time - now > Self.absurdJump {
                 // Still taken (time only moves on), but every later line must be as late.
-                emit([("kind", .string("warning")), ("line", .number(Double(number))),
-                      ("message", .string("time jumps \(JSONValue.format(time - host.now)) s ahead, from \(JSONValue.format(host.now)) to "
+                emit([("kind", .string("warning")), ("line", .number(Double(line))),
+                      ("message", .string("time jumps \(JSONValue.format(time - now)) s ahead, from \(JSONValue.format(now)) to "
                           + "\(JSONValue.format(time)) s: were milliseconds sent as seconds? Every later line must be at least this late"))])
             }
-            let input: EngineInput
+            let input: EngineInput?
             switch kind {
             case "tick":
-                input = .tick
+                input = nil   // time passes: the clock wakes the loop at the deadlines due
             case "page":
                 // Decoded once: a message given as JSON text is parsed here, one given as an
                 // object is read from this line's parse; the size cap is the engine's.
@@ -187,7 +203,7 @@ struct HostSession {
                                               offsetY: try t.optionalDouble("offset_y") ?? 0)
                 input = .layout(transform, generation: try object.optionalUnsigned("generation"))
             default:
-                switch try reader.decodeEvent(value: value, number: number) {
+                switch try reader.decodeEvent(value: value, number: line) {
                 case let .touch(event, _): input = .touch(event)
                 case let .update(update, _): input = .update(update)
                 case let .regions(snapshot, _): input = .decodedPageMessage(.regions(snapshot))
@@ -197,90 +213,79 @@ struct HostSession {
                     throw EngineInputError("a '\(kind)' line belongs to a recording's replay (ink-replay verify), not to a live host")
                 }
             }
-            beginRecording()
-            let step = driver.deliver(input, at: time, into: &output)
-            recorder?.record(input, at: time, events: output)
-            if let refusal = step.refusal { throw EngineInputError(refusal.description) }
-            switch step.outcome {
-            case let .refused(why)?: throw EngineInputError("page message refused: \(why)")
-            case .late?: ignored("late: its round trip already timed out or was cancelled")
-            case .duplicate?: ignored("duplicate: its round trip was already answered")
-            case .unknownQuery?: ignored("unknown query id (forged or garbled)")
-            case .staleGeneration?: ignored("stale: computed for another layout; the question was sent again")
-            case .oldDocument?: ignored("from a page document that was replaced")
-            case let .regionsRefused(why)?: throw EngineInputError("region snapshot refused: \(why)")
-            case .answered?, .regionsAccepted?, nil: break
+            // The loop takes inputs at its clock's time, which never goes back.
+            guard time.isFinite else { throw EngineInputError("t is \(time), not a time") }
+            guard time >= now else {
+                throw EngineInputError("time went backwards from \(JSONValue.format(now)) s to \(JSONValue.format(time)) s")
             }
+            clock.advance(to: time)   // the deadlines due by then fire, each at its time
+            if let input { loop.submit(input) }   // its refusal, if any, is an `error` line (carryOut)
         } catch let failure as JSONSyntaxError {
-            error(number, "malformed JSON at column \(failure.column): \(failure.message)")
+            error("malformed JSON at column \(failure.column): \(failure.message)")
         } catch let failure as JSONShapeError {
-            error(number, failure.description)
+            error(failure.description)
         } catch let failure as SessionLogError {
-            error(number, failure.message)
+            error(failure.message)
         } catch let failure {
-            error(number, "\(failure)")
+            error("\(failure)")
         }
     }
 
-    /// Tells the front end when to send its next `tick`, whenever that changed: a
-    /// `{"kind":"deadline","t":…,"at":…}` line (`at` null when nothing waits).
-    mutating func announceDeadline() {
-        let next = host.nextDeadline
+    /// Tells the front end when to send its next `tick`, whenever the loop's wake-up
+    /// changed: a `{"kind":"deadline","t":…,"at":…}` line (`at` null when nothing waits).
+    func announceDeadline() {
+        let next = loop?.armedWakeUp
         guard next != announcedDeadline else { return }
         announcedDeadline = next
-        emit([("kind", .string("deadline")), ("t", .number(host.now)), ("at", next.map { JSONValue.number($0) } ?? .null)])
+        emit([("kind", .string("deadline")), ("t", .number(now)), ("at", next.map { JSONValue.number($0) } ?? .null)])
     }
 
-    mutating func finish() {
-        var output: [EngineEvent] = []
-        beginRecording()
-        driver.finish(runningDeadlines: false, into: &output)
-        let now = host.now
-        recorder?.recordFinish(at: now, events: output)
-        write(output)
-        let ledger = host.ledger
-        let metrics = host.bridgeMetrics
-        let counters = host.counters
+    /// The end of the input: the loop stops (touches still down are cancelled, undecided
+    /// ones get the fallback, the audit closes, the recording is flushed), then the summary.
+    func finish() {
+        let loop = start()
+        loop.stop()
+        announceDeadline()
+        let ledger = loop.ledger
+        let metrics = loop.metrics
+        let page = metrics.pageRefusals
+        let verdict = loop.audit.verify(against: ledger)
         func count(_ name: String, _ value: Int) -> (String, JSONValue) { (name, .number(Double(value))) }
+        func sentences(_ name: String, _ list: [String]) -> (String, JSONValue) {
+            (name, .array(list.map { .string(InputText.printable($0)) }))
+        }
         // docs/host.md lists every field and what it counts.
         emit([("kind", .string("summary")),
               count("received", ledger.received), count("inked", ledger.inked), count("released", ledger.released),
               count("cancelled", ledger.cancelled), count("refused", ledger.refused), count("pending", ledger.pending),
               count("dropped", ledger.dropped),
-              count("queries", metrics.queries), count("round_trips", metrics.roundTrips),
-              count("cache_hits", metrics.cacheHits), count("shared_queries", metrics.sharedQueries),
-              count("timeouts", metrics.timeouts), count("deadlines", counters.deadlinesPassed),
-              count("overloaded", metrics.overloaded), count("speculations", metrics.speculations),
-              count("retractions", counters.retractions), count("gestures", counters.gestures),
-              count("late_answers", metrics.lateAnswers), count("duplicate_answers", metrics.duplicateAnswers),
-              count("unknown_answers", metrics.unknownAnswers), count("stale_answers", metrics.staleAnswers),
-              count("refused_messages", metrics.refusedMessages),
-              count("snapshots_accepted", metrics.snapshotsAccepted), count("snapshots_refused", metrics.snapshotsRefused),
-              count("answers_without_round_trip", host.answersWithoutRoundTrip),
-              count("refused_lines", errors), count("audit_problems", driver.problems.count)])
-        for problem in driver.problems.first {
+              count("queries", metrics.bridge.queries), count("round_trips", metrics.bridge.roundTrips),
+              count("cache_hits", metrics.bridge.cacheHits), count("shared_queries", metrics.bridge.sharedQueries),
+              count("timeouts", metrics.bridge.timeouts), count("deadlines", metrics.router.deadlinesPassed),
+              count("overloaded", metrics.bridge.overloaded), count("speculations", metrics.bridge.speculations),
+              count("retractions", metrics.router.retractions), count("gestures", metrics.router.gestures),
+              count("late_answers", page.lateAnswers), count("duplicate_answers", page.duplicateAnswers),
+              count("unknown_answers", page.unknownAnswers), count("stale_answers", page.staleAnswers),
+              count("refused_messages", page.malformed), count("old_document_messages", page.oldDocument),
+              count("snapshots_accepted", metrics.bridge.snapshotsAccepted), count("snapshots_refused", page.snapshots),
+              count("answers_without_round_trip", loop.engine.answersWithoutRoundTrip),
+              count("refused_inputs", metrics.refusedInputs), count("refused_lines", errors),
+              sentences("refusals", metrics.recentRefusals),
+              count("audit_problems", loop.audit.problemCount), sentences("audit_failures", metrics.auditFailures),
+              ("verified", .bool(verdict.isEmpty)), sentences("verdict", verdict)])
+        for problem in loop.audit.problems {
             emit([("kind", .string("audit")), ("message", .string(problem))])
         }
     }
 
-    /// Starts the recording, once, from the engine as it is before its first input.
-    mutating func beginRecording() {
-        guard let recording, recorder == nil else { return }
-        var started = SessionRecorder(canvasWidth: canvas.width, canvasHeight: canvas.height, device: "ink-replay host",
-                                      sink: { bytes in recording.offer(bytes) })
-        started.begin(host)
-        recorder = started
-    }
-
-    /// Writes what the recorder still holds and renames the recording into place; `false`
+    /// Renames the recording into place (the loop's `stop()` flushed its recorder); `false`
     /// (said on standard error) when it could not be written.
-    mutating func commitRecording() -> Bool {
+    func commitRecording() -> Bool {
         guard let recording else { return true }
-        beginRecording()
-        recorder?.flush()
+        loop?.flushRecording()   // a sink that was behind is offered what is held once more
         do {
             try recording.commit()
-            if let recorder, !recorder.isComplete {
+            if let recorder = loop?.recorder, !recorder.isComplete {
                 printError("Warning: --record \(recording.path): \(recorder.droppedLines) lines were left out (the file could not take them)")
             }
             return true
@@ -290,17 +295,19 @@ struct HostSession {
         }
     }
 
-    /// Writes the outputs, with consecutive samples of one touch and kind in one line.
-    mutating func write(_ output: [EngineEvent]) {
-        var batch: (kind: String, touch: EngineTouch, samples: [TouchSample])?
-        func flushBatch(_ session: inout HostSession) {
+    // MARK: - InkLoopShell
+
+    /// Writes the events, with consecutive samples of one touch and kind in one line.
+    func carryOut(_ events: [EngineEvent]) {
+        var batch: (kind: String, time: Double, touch: EngineTouch, samples: [TouchSample])?
+        func flushBatch() {
             guard let current = batch else { return }
-            session.emit([("kind", .string(current.kind)), ("t", .number(session.host.now))] + HostSession.touchFields(current.touch) + [
-                          ("samples", .array(current.samples.map(SessionLog.sampleObject)))])
+            emit([("kind", .string(current.kind)), ("t", .number(current.time))] + Self.touchFields(current.touch) + [
+                  ("samples", .array(current.samples.map(SessionLog.sampleObject)))])
             batch = nil
         }
         var changed: [EngineTouch] = []
-        for event in output {
+        for event in events {
             if case let .action(action) = event.kind, let touch = event.touch, let change = layer?.apply(action) {
                 if change.removed {
                     sentStable[change.touch] = nil
@@ -317,19 +324,33 @@ struct HostSession {
                 if let current = batch, current.kind == kind, current.touch == touch {
                     batch!.samples.append(sample)
                 } else {
-                    flushBatch(&self)
-                    batch = (kind, touch, [sample])
+                    flushBatch()
+                    batch = (kind, event.time, touch, [sample])
                 }
             default:
-                flushBatch(&self)
+                flushBatch()
                 emit(event)
             }
         }
-        flushBatch(&self)
-        for touch in changed { emitStroke(touch) }
+        flushBatch()
+        let time = events.last?.time ?? now
+        for touch in changed { emitStroke(touch, at: time) }
     }
 
-    mutating func emitStroke(_ touch: EngineTouch) {
+    /// A `query` line: the loop sends only round trips that still wait for the page.
+    func send(_ request: HitTestRequest) {
+        let question = asked.removeValue(forKey: request.token)
+        let touches = question?.touches ?? []
+        emit([("kind", .string("query")), ("t", .number(question?.time ?? now)), ("token", .string(request.token.description)),
+              ("touches", .array(touches.map { .number(Double($0.platform)) })),
+              ("engine_touches", .array(touches.map { .number(Double($0.engine.rawValue)) })),
+              ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
+              ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
+    }
+
+    func cancelSend(_ roundTrip: QueryToken) { asked[roundTrip] = nil }
+
+    func emitStroke(_ touch: EngineTouch, at time: Double) {
         // The stroke is the touch's active one, or the one it just finished (the last).
         guard let layer, let stroke = layer.active.last(where: { $0.touch == touch.engine })
                 ?? layer.finished.last(where: { $0.touch == touch.engine }) else { return }
@@ -338,7 +359,7 @@ struct HostSession {
         // Kept after the stroke finishes too (an estimated-property update can still make
         // more of it stable); forgotten when the stroke is removed.
         sentStable[touch.engine] = stable.count
-        emit([("kind", .string("stroke")), ("t", .number(host.now))] + Self.touchFields(touch) + [
+        emit([("kind", .string("stroke")), ("t", .number(time))] + Self.touchFields(touch) + [
               ("keep_stable", .number(Double(keep))), ("stable_segments", .number(Double(stable.count))),
               ("stable", .string(StrokeOutline.svgPathData(Array(stable[keep...])))),
               ("volatile", .string(StrokeOutline.svgPathData(stroke.builder.volatileSegments)))])
@@ -350,17 +371,26 @@ struct HostSession {
         [("touch", .number(Double(touch.platform))), ("engine_touch", .number(Double(touch.engine.rawValue)))]
     }
 
-    mutating func emit(_ event: EngineEvent) {
-        let t = ("t", JSONValue.number(host.now))
+    func emit(_ event: EngineEvent) {
+        let t = ("t", JSONValue.number(event.time))
         switch event.kind {
-        case .took, .refused, .pageMessage, .layout, .newDocument, .replay, .scrollPage:
-            return   // (the host routes by hand-over: no replays) what the host made of its own input is said by the line's error or ignored line
+        case .took, .layout, .newDocument, .replay, .scrollPage:
+            return   // the host routes by hand-over: no replays, no gesture scrolls
+        case let .refused(_, refusal):
+            error(refusal.description)
+        case let .pageMessage(_, outcome):
+            switch outcome {
+            case let .refused(why)?: error("page message refused: \(why)")
+            case let .regionsRefused(why)?: error("region snapshot refused: \(why)")
+            case .late?: ignored("late: its round trip already timed out or was cancelled", at: event.time)
+            case .duplicate?: ignored("duplicate: its round trip was already answered", at: event.time)
+            case .unknownQuery?: ignored("unknown query id (forged or garbled)", at: event.time)
+            case .staleGeneration?: ignored("stale: computed for another layout; the question was sent again", at: event.time)
+            case .oldDocument?: ignored("from a page document that was replaced", at: event.time)
+            case .answered?, .regionsAccepted?, nil: break
+            }
         case let .send(request, touches):
-            emit([("kind", .string("query")), t, ("token", .string(request.token.description)),
-                  ("touches", .array(touches.map { .number(Double($0.platform)) })),
-                  ("engine_touches", .array(touches.map { .number(Double($0.engine.rawValue)) })),
-                  ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
-                  ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
+            asked[request.token] = (touches, event.time)   // the `query` line is written when the loop sends it
         case let .action(action):
             guard let touch = event.touch else { return }
             let touchFields = Self.touchFields(touch)

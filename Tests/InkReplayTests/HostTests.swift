@@ -387,6 +387,98 @@ struct HostTests {
         let summary = try #require(lines.last)
         #expect(summary["inked"] as? Int == 1)
         #expect(summary["refused_lines"] as? Int == 4)
+        // Line 2 goes back in time: the host refuses it before the loop (whose clock never
+        // goes back) sees it, so its sample is not received. Line 3 reaches the engine, which
+        // refuses it: received and refused.
+        #expect(summary["received"] as? Int == 2 && summary["refused"] as? Int == 1 && summary["refused_inputs"] as? Int == 1, "\(summary)")
+    }
+
+    @Test("a touch nobody answers: its deadline passes only because the next line is later (no tick line); it is decided at the deadline's own time, a touch still down at the end is cancelled, and the --record recording verifies identically")
+    func deadlineBetweenLines() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recording = directory.appendingPathComponent("between.jsonl").path
+        let input = [
+            #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#,
+            #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":10,"y":10}]}"#,
+            #"{"kind":"touch","t":1.1,"touch":1,"phase":"moved","samples":[{"t":1.1,"x":12,"y":10}]}"#,
+            // 1.25 s, touch 1's deadline, passes between these two lines.
+            #"{"kind":"touch","t":2,"touch":2,"phase":"began","samples":[{"t":2,"x":50,"y":50}]}"#,
+            #"{"kind":"touch","t":2.05,"touch":1,"phase":"ended","samples":[{"t":2.05,"x":14,"y":10}]}"#,
+        ].joined(separator: "\n") + "\n"
+        let lines = try Self.host(input, "--cache", "off", "--seed", "3", "--record", recording)
+        #expect(!lines.contains { $0["kind"] as? String == "error" || $0["kind"] as? String == "tick" })
+        let kinds = lines.compactMap { $0["kind"] as? String }
+        // The loop's wake-up was announced, and fired before touch 2's line was taken.
+        let deadlines = lines.filter { $0["kind"] as? String == "deadline" }.map { $0["at"] as? Double }
+        #expect(deadlines.first == 1.25, "\(deadlines)")
+        let decided = try #require(lines.firstIndex { $0["kind"] as? String == "decided" && $0["touch"] as? Int == 1 })
+        #expect(lines[decided]["reason"] as? String == "deadline" && lines[decided]["owner"] as? String == "ink")
+        #expect(lines[decided]["t"] as? Double == 1.25, "\(lines[decided])")   // the deadline's time, not the next line's
+        let secondQuery = try #require(lines.firstIndex { $0["kind"] as? String == "query" && $0["touches"] as? [Int] == [2] })
+        #expect(decided < secondQuery)
+        #expect(Self.samples(lines[decided + 1]) == [1, 1.1] && lines[decided + 1]["kind"] as? String == "ink")
+        // Touch 2 is still down (and undecided) at the end of the input: cancelled.
+        let cancel = try #require(lines.first { $0["kind"] as? String == "cancel" })
+        #expect(cancel["touch"] as? Int == 2 && cancel["previously"] as? String == "undecided")
+        #expect(kinds.suffix(2) == ["deadline", "summary"] && deadlines.last == .some(nil), "\(kinds)")
+        let summary = try #require(lines.last)
+        #expect(summary["deadlines"] as? Int == 1 && summary["inked"] as? Int == 3 && summary["cancelled"] as? Int == 1
+                && summary["pending"] as? Int == 0 && summary["verified"] as? Bool == true, "\(summary)")
+        // The recording holds no tick: the replay fires the deadline from the times alone.
+        let verify = try CLITests.run("verify", recording)
+        #expect(verify.status == 0 && verify.stdout.contains("identity: 1 of 1 live recordings replayed identically"),
+                "\(verify.stdout)\(verify.stderr)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(!recorded.contains(#""kind":"tick""#))
+        #expect(recorded.contains(#""reason":"deadline""#), "\(recorded)")
+    }
+
+    @Test("the summary counts every refusal with its reason: refused snapshots, malformed messages, forged, duplicate, stale and late answers, refused inputs; the audit's verdict names the refusals, its health stays clean")
+    func summaryNamesRefusals() throws {
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
+        let taps = Self.threeTaps
+        let first = try Self.host(([header] + taps).joined(separator: "\n") + "\n", "--cache", "off", "--seed", "5")
+        let queries = first.filter { $0["kind"] as? String == "query" }
+        let tokens = queries.compactMap { $0["token"] as? String }
+        let generation = try #require(queries.first?["generation"] as? Int)
+        try #require(tokens.count == 3)
+        func answer(_ t: Double, _ token: String, generation: Int) -> String {
+            #"{"kind":"page","t":\#(t),"message":{"type":"answer","id":"\#(token)","interactive":false,"generation":\#(generation)}}"#
+        }
+        let input = [header] + taps + [
+            #"{"kind":"page","t":1.055,"message":{"type":"regions","generation":0,"maxAge":100,"regions":[]}}"#,   // an older generation
+            #"{"kind":"page","t":1.056,"message":"{\"type\":\"answer\""}"#,                                        // malformed
+            answer(1.06, tokens[0], generation: generation),
+            answer(1.07, tokens[0], generation: generation),                           // duplicate
+            answer(1.08, String(repeating: "0", count: 32), generation: generation),   // forged
+            answer(1.09, tokens[1], generation: generation + 5),                       // stale: asked again
+            #"{"kind":"touch","t":1.5,"touch":9,"phase":"moved","samples":[{"t":1.5,"x":6,"y":6}]}"#,               // no such touch
+            answer(2, tokens[2], generation: generation),                              // late: its deadline passed
+        ]
+        let lines = try Self.host(input.joined(separator: "\n") + "\n", "--cache", "off", "--seed", "5")
+        let summary = try #require(lines.last)
+        #expect(summary["kind"] as? String == "summary")
+        #expect(summary["snapshots_refused"] as? Int == 1 && summary["refused_messages"] as? Int == 1, "\(summary)")
+        #expect(summary["duplicate_answers"] as? Int == 1 && summary["unknown_answers"] as? Int == 1, "\(summary)")
+        #expect(summary["stale_answers"] as? Int == 1 && summary["late_answers"] as? Int == 1, "\(summary)")
+        #expect(summary["refused_inputs"] as? Int == 1 && summary["refused"] as? Int == 1, "\(summary)")
+        let refusals = try #require(summary["refusals"] as? [String])
+        func named(_ prefix: String) -> Int { refusals.filter { $0.hasPrefix(prefix) }.count }
+        #expect(named("region snapshot refused: ") == 1 && refusals.contains { $0.contains("older than the current") }, "\(refusals)")
+        #expect(named("page message refused: ") == 1, "\(refusals)")
+        #expect(named("page answer refused: a second answer") == 1 && named("page answer refused: an id the bridge never issued") == 1)
+        #expect(named("page answer refused: computed for another layout") == 1 && named("page answer refused: late") == 1)
+        #expect(refusals.contains { $0.contains("touch 9") }, "\(refusals)")
+        #expect(refusals.count == 7, "\(refusals)")
+        // Refusals are not failures of the live audit; the verdict on the finished session names them.
+        #expect(summary["audit_failures"] as? [String] == [] && summary["audit_problems"] as? Int == 0)
+        #expect(summary["verified"] as? Bool == false)
+        let verdict = try #require(summary["verdict"] as? [String])
+        #expect(verdict == ["1 inputs refused (1 samples)"], "\(verdict)")
+        // A clean session is verified, with nothing refused.
+        let clean = try #require(try Self.host(([header] + taps).joined(separator: "\n") + "\n", "--cache", "off").last)
+        #expect(clean["verified"] as? Bool == true && clean["verdict"] as? [String] == [] && clean["refusals"] as? [String] == [])
     }
 
     @Test("--geometry writes each changed stroke's stable part once and its volatile tail")
