@@ -135,6 +135,7 @@ public final class ScratchpadWindow: InkLoopShell {
         layout = LayoutFollower(page: page, transform: .identity) { [weak self] view in self?.deliver(.layout(view, generation: nil)) }
         loop.shell = self
         page.onMessage = { [weak self] message in self?.received(message) }
+        page.onNewDocument = { [weak self] in self?.documentChanged() }
         connectSignals()
         Self.observe(self)
     }
@@ -145,6 +146,7 @@ public final class ScratchpadWindow: InkLoopShell {
         g_signal_handlers_disconnect_matched(canvas, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         page.onMessage = nil
+        page.onNewDocument = nil
         if !isDestroyed { gtk_widget_destroy(window) }
         g_object_unref(canvas)
         g_object_unref(window)
@@ -273,6 +275,16 @@ public final class ScratchpadWindow: InkLoopShell {
         case .ended, .cancelled: pointerDown = false
         case .moved: break
         }
+    }
+
+    /// A navigation committed, or the web process terminated: a new document, at the top of
+    /// the page at the zoom the view had, until the view is read again.
+    private func documentChanged() {
+        let view = PageTransform(scale: transform.scale, offsetX: 0, offsetY: 0)
+        lastRegionsGeneration = nil
+        layout.set(view)
+        deliver(.newDocument(view))
+        layout.follow()
     }
 
     private func received(_ message: WebKitGTKPage.PostedMessage) {

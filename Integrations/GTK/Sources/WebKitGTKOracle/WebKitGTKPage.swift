@@ -53,6 +53,12 @@ public final class WebKitGTKPage {
 
     /// When set, every message goes here as it arrives instead of into the queue.
     public var onMessage: ((PostedMessage) -> Void)?
+    /// Called on the GTK thread when the page's document is replaced: a navigation committed
+    /// (`load-changed` with `WEBKIT_LOAD_COMMITTED`, before the new document's scripts run) or
+    /// the web content process terminated (`web-process-terminated`). A front end tells its
+    /// engine (`EngineInput.newDocument`), so nothing the old document said is taken for the
+    /// new one's.
+    public var onNewDocument: (() -> Void)?
     /// The most messages held for ``takePostedMessages()`` (at least 1); the oldest are
     /// dropped beyond it.
     public var messageLimit = 1_000 {
@@ -93,9 +99,19 @@ public final class WebKitGTKPage {
         webkit_user_script_unref(script)
         _ = (scratchpad_connect(widget, "load-changed", unsafeBitCast(
             { (_: UnsafeMutableRawPointer?, event: WebKitLoadEvent, context: UnsafeMutableRawPointer?) in
-                guard let context, event == WEBKIT_LOAD_FINISHED else { return }
-                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().loadFinished = true
+                guard let context else { return }
+                let page = Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue()
+                // Committed: the new document replaced the old one (its scripts have not run yet).
+                if event == WEBKIT_LOAD_COMMITTED { page.onNewDocument?() }
+                if event == WEBKIT_LOAD_FINISHED { page.loadFinished = true }
             } as @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void,
+            to: GCallback.self), me))
+        // The web content process terminated: its document is gone (a reload makes a new one).
+        _ = (scratchpad_connect(widget, "web-process-terminated", unsafeBitCast(
+            { (_: UnsafeMutableRawPointer?, _: WebKitWebProcessTerminationReason, context: UnsafeMutableRawPointer?) in
+                guard let context else { return }
+                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().onNewDocument?()
+            } as @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void,
             to: GCallback.self), me))
         _ = (scratchpad_connect(widget, "load-failed", unsafeBitCast(
             { (_: UnsafeMutableRawPointer?, _: WebKitLoadEvent, uri: UnsafePointer<CChar>?, error: UnsafeMutablePointer<GError>?,

@@ -171,7 +171,21 @@ func summary(_ report: ScratchpadReport) -> String {
     if report.refusedInputs > 0 {
         lines.append("refused: \(report.refusedInputs) inputs, \(report.refusedSamples) samples; \(report.refusals.joined(separator: "; "))")
     }
-    if report.refusedMessages > 0 { lines.append("page messages refused: \(report.refusedMessages)") }
+    let page = report.pageRefusals
+    if page.total > 0 {
+        // What the page said that changed nothing, by reason: a user sees every refusal.
+        let reasons = [("late answers", page.lateAnswers), ("duplicate answers", page.duplicateAnswers),
+                       ("forged answers", page.unknownAnswers), ("answers for another layout", page.staleAnswers),
+                       ("refused snapshots", page.snapshots), ("from a replaced document", page.oldDocument),
+                       ("malformed messages", page.malformed)].filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+        lines.append("page messages refused: \(page.total) (" + reasons.joined(separator: ", ") + ")")
+        let snapshots = report.bridge.snapshotRefusals
+        if snapshots.total > 0 {
+            lines.append("refused snapshots: \(snapshots.olderGeneration) older generation, \(snapshots.oldDocument) old document, "
+                         + "\(snapshots.tooManyRegions) too many regions, \(snapshots.invalid) invalid")
+        }
+    }
+    if report.bridge.newDocuments > 0 { lines.append("page documents: \(report.bridge.documentsSeen) seen, \(report.bridge.newDocuments) new") }
     lines.append(report.isVerified ? "verified: nothing dropped" : "NOT verified: " + report.verificationFailures.joined(separator: "; "))
     return lines.joined(separator: "\n")
 }

@@ -181,6 +181,41 @@ extension WebKitGTK {
             }
         }
 
+        @Test("a second page mid-session: the long worksheet scrolled far (its generation climbs), then blocks.html loads in the same window; the new page's regions decide at touch-down, a drag on a block moves it natively, and the session verifies")
+        func secondPageMidSession() throws {
+            try GTKThread.shared.run {
+                let window = try Self.open("long.html")
+                // Scroll the worksheet down and back, step by step: each scroll is a new layout generation.
+                for step in 0..<30 {
+                    _ = try window.page.evaluate("window.scrollTo(0, \(step % 2 == 0 ? 40 * step : 0)); true", inPageWorld: true)
+                    GTK.spin(for: 0.03)
+                }
+                let oldGeneration = try #require(window.page.evaluate("window.scratchpadInk.generation").flatMap { UInt64($0) })
+                GTK.spin(timeout: 2) { (window.engine.snapshotGeneration ?? 0) >= oldGeneration }
+                #expect(oldGeneration > 12, "the first page's generation climbed to \(oldGeneration)")
+                var player = LogPlayer()
+                _ = player.play(Self.log(Self.stroke(1, from: CanvasPoint(x: 100, y: 500), to: CanvasPoint(x: 300, y: 520))), into: window)
+                // "Next exercise": the same window loads another page; its generations start over at 1.
+                try window.page.load(fixturePage("blocks.html"))
+                let newGeneration = try #require(window.page.evaluate("window.scratchpadInk.generation").flatMap { UInt64($0) })
+                #expect(newGeneration < oldGeneration)
+                // The snapshot of the new page as laid out (its stylesheet moved the blocks), as a user would see it.
+                #expect(GTK.spin(timeout: 3) { (window.engine.snapshotGeneration ?? 0) >= newGeneration && window.inputShapeHoles?.count ?? 0 >= 6 },
+                        "the new page's blocks are holes: \(window.engine.snapshotGeneration ?? 0) of \(newGeneration)")
+                #expect(window.engine.bridgeMetrics.newDocuments >= 1, "\(window.engine.bridgeMetrics)")
+                #expect(try window.page.evaluate(Self.countEvents, inPageWorld: true) == "true")
+                var second = LogPlayer()
+                _ = second.play(Self.log(Self.stroke(2, from: CanvasPoint(x: 168, y: 348), to: CanvasPoint(x: 420, y: 350), start: 0)),
+                                into: window)
+                let report = window.finish()
+                #expect(report.isVerified, "\(report.verificationFailures)")
+                #expect(report.outcomes.last?.reason == .routedAtTouchDown && report.ledger.releasedNatively == 24, "\(report.ledger)")
+                #expect(report.bridge.snapshotRefusals.olderGeneration == 0, "\(report.bridge)")
+                #expect(try window.page.bodyData("drags") == "1")
+                #expect(try window.page.bodyData("order") == "block-2,block-3,block-1,block-4")
+            }
+        }
+
         @Test("undo and clear, by API and by Ctrl+Alt+Z and Ctrl+Alt+C: the ink goes, the ledger stays")
         func undoAndClear() throws {
             try GTKThread.shared.run {
