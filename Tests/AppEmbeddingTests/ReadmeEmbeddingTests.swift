@@ -23,7 +23,6 @@ final class Scratchpad: InkLoopShell {
     func pageSaid(_ body: String) { loop.submit(.pageMessage(body)) }
     func pageLoaded() { loop.submit(.newDocument(.identity)) }   // a navigation committed
     func closing() { loop.stop() }
-    // The loop calls these:
     func carryOut(_ events: [EngineEvent]) {
         for event in events {
             if let action = event.action, let change = ink.apply(action) { redraw(change.bounds) }
