@@ -9,7 +9,7 @@ struct InputMappingTests {
     func input(_ phase: ScratchpadInputPhase, touch: Bool, x: Double = 10, y: Double = 20, sequence: UInt64 = 0,
                pressure: Double = .nan, xtilt: Double = .nan, ytilt: Double = .nan) -> ScratchpadInput {
         ScratchpadInput(phase: phase, is_touch: touch ? 1 : 0, x: x, y: y, sequence: sequence, source: -1,
-                        pressure: pressure, xtilt: xtilt, ytilt: ytilt)
+                        pressure: pressure, xtilt: xtilt, ytilt: ytilt, time: 0)
     }
 
     @Test("a touchscreen touch is a finger named by its sequence; its phases map one to one")
