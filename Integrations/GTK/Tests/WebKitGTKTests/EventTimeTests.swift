@@ -20,7 +20,7 @@ extension WebKitGTK {
             window.dispatchAsPlatform(event, to: window.canvas)
         }
 
-        @Test("a stroke's motion events arriving in bursts of four (one 16 ms frame each), delivered together with their own times 4 ms apart: the samples carry those times on the engine's clock, and the predicted tail stays near the real path")
+        @Test("a stroke's motion events arriving in bursts of four (one 16 ms frame each), delivered together with their own times 4 ms apart: the samples carry those times on the engine's clock, and the predicted tail stays within the pen's travel over the prediction horizon of the real path")
         func burstsKeepTheirTimes() throws {
             try GTKThread.shared.run {
                 let window = try ScratchpadWindow()
@@ -65,7 +65,10 @@ extension WebKitGTK {
                 let gaps = zip(times.dropFirst(), times).map { ($0 - $1) * 1000 }
                 let moves = gaps.prefix(40)
                 #expect(moves.allSatisfy { abs($0 - 4) < 0.01 }, "gaps between the samples, ms: \(gaps.map { ($0 * 1000).rounded() / 1000 })")
-                #expect(worstOvershoot < 12, "the drawn stroke reached \(worstOvershoot) points beyond the real path")
+                // The pen's real speed carried over the predictor's horizon, plus the ink's width.
+                let style = StrokeStyle()
+                let reach = (6.0 * 6 + 2 * 2).squareRoot() / 0.004 * style.predictionHorizon + 2 * style.size + 2
+                #expect(worstOvershoot < reach, "the drawn stroke reached \(worstOvershoot) points beyond the real path (at most \(reach))")
             }
         }
     }
