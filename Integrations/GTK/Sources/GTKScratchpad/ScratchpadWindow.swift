@@ -158,7 +158,7 @@ public final class ScratchpadWindow {
     /// not ended).
     private var pointerDown = false
     /// Maps the GDK events' own times to the engine's clock.
-    private(set) var eventClock = EventClock()
+    private var eventClock = EventClock()
 
     /// A touch handed to the web view: how it reaches the page, and where and when it last
     /// was (a lift or a cancel happens there).
