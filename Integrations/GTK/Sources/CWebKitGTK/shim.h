@@ -49,6 +49,9 @@ typedef struct {
     int source;
     /// Pressure 0...1 and tilt -1...1 from the device's axes; NAN when it gives none.
     double pressure, xtilt, ytilt;
+    /// The event's own time (gdk_event_get_time): milliseconds of the display server's
+    /// clock, wrapping at 32 bits; 0 (GDK_CURRENT_TIME) when the event has none.
+    guint32 time;
 } ScratchpadInput;
 
 static inline double scratchpad_axis(const GdkEvent *event, GdkAxisUse use) {
@@ -59,7 +62,7 @@ static inline double scratchpad_axis(const GdkEvent *event, GdkAxisUse use) {
 /// Reads a button, motion or touch event. Only the primary button draws: other buttons,
 /// double-click events and motion with the button up read as SCRATCHPAD_INPUT_OTHER.
 static inline ScratchpadInput scratchpad_read_input(const GdkEvent *event) {
-    ScratchpadInput input = { SCRATCHPAD_INPUT_OTHER, 0, 0, 0, 0, -1, NAN, NAN, NAN };
+    ScratchpadInput input = { SCRATCHPAD_INPUT_OTHER, 0, 0, 0, 0, -1, NAN, NAN, NAN, 0 };
     gdouble x = 0, y = 0;
     gdk_event_get_coords(event, &x, &y);
     input.x = x;
@@ -69,6 +72,7 @@ static inline ScratchpadInput scratchpad_read_input(const GdkEvent *event) {
     input.pressure = scratchpad_axis(event, GDK_AXIS_PRESSURE);
     input.xtilt = scratchpad_axis(event, GDK_AXIS_XTILT);
     input.ytilt = scratchpad_axis(event, GDK_AXIS_YTILT);
+    input.time = gdk_event_get_time(event);
     switch (event->type) {
     case GDK_BUTTON_PRESS:
         if (event->button.button == 1) { input.phase = SCRATCHPAD_INPUT_DOWN; }

@@ -58,6 +58,7 @@ public struct LogPlayer {
         var played = Played()
         let start = GTK.now
         let origin = log.events.first?.time ?? 0
+        schedule = (start, origin)
         for event in log.events {
             if window.closeRequested {
                 played.stoppedByClose = true
@@ -70,7 +71,7 @@ public struct LogPlayer {
                 let due = start + (time - origin) / speed
                 if due > GTK.now { GTK.spin(timeout: due - GTK.now + 1) { GTK.now >= due } }
                 played.worstLag = max(played.worstLag, GTK.now - due)
-                deliver(touch, to: window, played: &played)
+                deliver(touch, due: due, to: window, played: &played)
             case .update:
                 played.updatesSkipped += 1
             case .answer, .regions:
@@ -84,6 +85,8 @@ public struct LogPlayer {
         return played
     }
 
+    /// When playing began (`GTK.now`) and the log's time then.
+    private var schedule = (start: 0.0, origin: 0.0)
     private var tools: [TouchID: ToolKind] = [:]
     private var positions: [TouchID: CanvasPoint] = [:]
     /// The widget each touch went down on: its later events go there too.
@@ -102,7 +105,15 @@ public struct LogPlayer {
         window.dispatchAsPlatform(event, to: target)
     }
 
-    private mutating func deliver(_ touch: TouchEvent, to window: ScratchpadWindow, played: inout Played) {
+    /// The `time` of a sample's GDK event: the sample's recorded time re-based and scaled as
+    /// its event's, as a display server stamps an event when it happens (events played in
+    /// one go, behind their schedule, keep their pace); never later than now.
+    private func eventTime(of sample: TouchSample, due: Double) -> UInt32 {
+        let recorded = schedule.start + (sample.timestamp - schedule.origin) / speed
+        return WebKitGTKPage.eventTime(for: min(recorded.isFinite ? recorded : due, GTK.now))
+    }
+
+    private mutating func deliver(_ touch: TouchEvent, due: Double, to window: ScratchpadWindow, played: inout Played) {
         guard touch.touch.rawValue != .max else {
             played.unplayable += 1
             return
@@ -131,7 +142,7 @@ public struct LogPlayer {
                 played.events += 1
                 return
             }
-            samples = [TouchSample(x: point.x, y: point.y, timestamp: 0)]
+            samples = [TouchSample(x: point.x, y: point.y, timestamp: schedule.origin + (due - schedule.start) * speed)]
             played.samples -= 1  // not a sample of the log
         }
         if !finishing, let last = samples.last { positions[touch.touch] = last.point }
@@ -150,12 +161,12 @@ public struct LogPlayer {
                 case .end: GDK_TOUCH_END
                 case .cancel: GDK_TOUCH_CANCEL
                 }
-                send(scratchpad_make_touch(target, type, sample.x, sample.y, sequence, GTK.eventTime), touch.touch, to: window)
+                send(scratchpad_make_touch(target, type, sample.x, sample.y, sequence, eventTime(of: sample, due: due)), touch.touch, to: window)
             } else {
                 if sample.force != nil || sample.altitude != nil || sample.azimuth != nil { played.axesDropped += 1 }
                 if phase == .cancel {
                     // No pointer cancel in GDK: the grab is taken away, the window cancels.
-                    send(scratchpad_make_pointer(target, GDK_MOTION_NOTIFY, sample.x, sample.y, GTK.eventTime), touch.touch, to: window)
+                    send(scratchpad_make_pointer(target, GDK_MOTION_NOTIFY, sample.x, sample.y, eventTime(of: sample, due: due)), touch.touch, to: window)
                     send(scratchpad_make_grab_broken(target), touch.touch, to: window)
                 } else {
                     let type: GdkEventType = switch phase {
@@ -163,7 +174,7 @@ public struct LogPlayer {
                     case .move: GDK_MOTION_NOTIFY
                     case .end, .cancel: GDK_BUTTON_RELEASE
                     }
-                    send(scratchpad_make_pointer(target, type, sample.x, sample.y, GTK.eventTime), touch.touch, to: window)
+                    send(scratchpad_make_pointer(target, type, sample.x, sample.y, eventTime(of: sample, due: due)), touch.touch, to: window)
                 }
             }
             played.events += 1

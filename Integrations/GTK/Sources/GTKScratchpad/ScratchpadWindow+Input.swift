@@ -130,11 +130,17 @@ extension ScratchpadWindow {
             return
         }
         let input = scratchpad_read_input(event)
+        let now = GTK.now
         if input.phase == SCRATCHPAD_INPUT_OTHER, event.pointee.type == GDK_MOTION_NOTIFY {
+            _ = eventClock.time(ofEvent: input.time, now: now)  // a hovering pointer keeps the mapping fresh
             loop.pointerHovered()
             return
         }
-        guard input.phase != SCRATCHPAD_INPUT_OTHER, let touch = Self.touchEvent(from: input, now: GTK.now) else { return }
+        // Each sample carries its event's own time, on the engine's clock.
+        guard let phase = Self.phase(of: input) else { return }
+        let time = eventClock.sampleTime(ofEvent: input.time, touch: input.is_touch != 0 ? input.sequence : Self.pointerID.rawValue,
+                                         phase: phase, now: now)
+        guard let touch = Self.touchEvent(from: input, timestamp: time) else { return }
         // A press while the pointer is still down lost its release (a grab taken away unseen):
         // that touch is cancelled first, or every later press would be refused.
         if input.is_touch == 0, touch.phase == .began, pointerDown { cancelPointer() }
@@ -150,16 +156,8 @@ extension ScratchpadWindow {
     /// The touch event one GDK input event makes: a touchscreen touch is a finger, named by
     /// its sequence; the pointer (mouse, pen, eraser) is a pencil-like tool, named 0, with the
     /// pressure and tilt its device gives. `nil` for events that do not draw.
-    static func touchEvent(from input: ScratchpadInput, now: Double) -> TouchEvent? {
-        let phase: TouchPhase
-        switch input.phase {
-        case SCRATCHPAD_INPUT_DOWN: phase = .began
-        case SCRATCHPAD_INPUT_MOVE: phase = .moved
-        case SCRATCHPAD_INPUT_UP: phase = .ended
-        case SCRATCHPAD_INPUT_CANCEL: phase = .cancelled
-        default: return nil
-        }
-        guard input.x.isFinite, input.y.isFinite else { return nil }
+    static func touchEvent(from input: ScratchpadInput, timestamp: Double) -> TouchEvent? {
+        guard let phase = phase(of: input), input.x.isFinite, input.y.isFinite else { return nil }
         let isTouch = input.is_touch != 0
         let force = input.pressure.isFinite ? min(max(input.pressure, 0), 1) : nil
         var altitude: Double?
@@ -172,8 +170,19 @@ extension ScratchpadWindow {
             altitude = .pi / 2 - atan((tx * tx + ty * ty).squareRoot())
             azimuth = atan2(ty, tx)
         }
-        let sample = TouchSample(x: input.x, y: input.y, timestamp: now, force: force, altitude: altitude, azimuth: azimuth,
+        let sample = TouchSample(x: input.x, y: input.y, timestamp: timestamp, force: force, altitude: altitude, azimuth: azimuth,
                                  tool: isTouch ? .finger : .pencil)
         return TouchEvent(touch: isTouch ? TouchID(input.sequence) : pointerID, phase: phase, samples: [sample])
+    }
+
+    /// The phase of a touch one GDK input event makes; `nil` for events that do not draw.
+    static func phase(of input: ScratchpadInput) -> TouchPhase? {
+        switch input.phase {
+        case SCRATCHPAD_INPUT_DOWN: .began
+        case SCRATCHPAD_INPUT_MOVE: .moved
+        case SCRATCHPAD_INPUT_UP: .ended
+        case SCRATCHPAD_INPUT_CANCEL: .cancelled
+        default: nil
+        }
     }
 }

@@ -104,6 +104,8 @@ public final class ScratchpadWindow: InkLoopShell {
     /// Whether GDK's pointer is down as far as the engine knows (a pointer touch taken and
     /// not ended).
     var pointerDown = false
+    /// Maps the GDK events' own times to the engine's clock.
+    var eventClock = EventClock()
 
     /// GDK's pointer (mouse, pen) as a platform touch: it has no sequence.
     static let pointerID = TouchID(0)
@@ -120,6 +122,14 @@ public final class ScratchpadWindow: InkLoopShell {
         gtk_window_set_title(cast(window), "ScratchpadInk")
         gtk_window_set_resizable(cast(window), 0)
         overlay = gtk_overlay_new()!
+        // The overlay repaints only where ink changed, and GTK repaints the web view beneath
+        // each such area. WebKitGTK's accelerated (composited) drawing for GTK 3 cannot repaint
+        // part of the view: it fills the clip's rectangle mirrored top to bottom (the flip for
+        // its bottom-up buffer is applied before the rectangle), so the area asked for kept the
+        // window's theme background: the grey boxes. Without acceleration WebKit paints from
+        // its own backing store, any part of it.
+        webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(cast(page.widget)),
+                                                         WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
         gtk_widget_set_size_request(page.widget, gint(options.width), gint(options.height))
         gtk_container_add(cast(overlay), page.widget)
         canvas = gtk_drawing_area_new()

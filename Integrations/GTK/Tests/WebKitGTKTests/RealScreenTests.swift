@@ -85,6 +85,35 @@ extension WebKitGTK {
             scratchpad_xtest_move(0, 0)
         }
 
+        /// Moves the real pointer along `path` (page-area points) with the primary button held,
+        /// one move every 16 ms, as a user writing would; then parks it off the page.
+        static func stroke(_ window: ScratchpadWindow, along path: [CanvasPoint]) {
+            let (ox, oy) = origin(window)
+            func move(_ p: CanvasPoint) { scratchpad_xtest_move(gint(ox + Int(p.x.rounded())), gint(oy + Int(p.y.rounded()))) }
+            guard let first = path.first else { return }
+            move(first)
+            GTK.spin(for: 0.05)
+            scratchpad_xtest_button(1, 1)
+            GTK.spin(for: 0.016)
+            for point in path.dropFirst() {
+                move(point)
+                GTK.spin(for: 0.016)
+            }
+            scratchpad_xtest_button(1, 0)
+            GTK.spin(for: 0.05)
+            scratchpad_xtest_move(0, 0)
+        }
+
+        /// A wavy line from `start` to `end`: `waves` periods of a sine `amplitude` points high,
+        /// in `steps` moves.
+        static func wave(from start: CanvasPoint, to end: CanvasPoint, amplitude: Double, waves: Double, steps: Int = 60) -> [CanvasPoint] {
+            (0...steps).map { i in
+                let f = Double(i) / Double(steps)
+                return CanvasPoint(x: start.x + (end.x - start.x) * f,
+                                   y: start.y + (end.y - start.y) * f + amplitude * sin(f * waves * 2 * .pi))
+            }
+        }
+
         static func open(_ page: String) throws -> ScratchpadWindow {
             let window = try ScratchpadWindow()
             try window.show(loading: fixturePage(page))
@@ -142,6 +171,94 @@ extension WebKitGTK {
                 let final = window.finish()
                 #expect(final.isVerified && final.ledger.inked == report.ledger.inked && final.ledger.releasedNatively > 0,
                         "\(final.ledger)")
+            }
+        }
+
+        /// Where the wavy strokes of ``wavyStrokeChangesOnlyInk(across:)`` go: across the blank
+        /// paper below the blocks, across the question's text, and across the row of blocks
+        /// (beginning on the paper left of them, so the overlay takes it and it is ink).
+        static let wavyStrokes: [String: (start: CanvasPoint, end: CanvasPoint)] = [
+            "blank paper": (CanvasPoint(x: 90, y: 540), CanvasPoint(x: 960, y: 560)),
+            "question text": (CanvasPoint(x: 40, y: 112), CanvasPoint(x: 530, y: 112)),
+            "blocks": (CanvasPoint(x: 40, y: 348), CanvasPoint(x: 660, y: 350)),
+        ]
+
+        /// The theme's window background (Adwaita's `#f6f5f4`): what the grey boxes were.
+        static let themeBackground = (0xf6, 0xf5, 0xf4)
+
+        @Test("a wavy real-mouse stroke over blank paper, the question's text or the blocks, read back from the X server's root window a second later: no pixel changes away from the ink (each segment's bounds grown by the stroke's width and a margin), and none turns into the theme's grey",
+              arguments: ["blank paper", "question text", "blocks"])
+        func wavyStrokeChangesOnlyInk(across place: String) throws {
+            let (start, end) = try #require(Self.wavyStrokes[place])
+            try GTKThread.shared.run {
+                guard scratchpad_xtest_available() != 0 else {
+                    Issue.record("no XTest on this display")
+                    return
+                }
+                let window = try Self.open("blocks.html")
+                let before = try Self.screen(window)
+                Self.stroke(window, along: Self.wave(from: start, to: end, amplitude: 40, waves: 4))
+                GTK.spin(for: 1)
+                let after = try Self.screen(window)
+                let report = window.finish()
+                #expect(report.isVerified, "\(report.verificationFailures)")
+                #expect(report.strokes == 1 && report.ledger.inked > 30, "\(report.ledger)")
+                // Where ink may be: each segment's bounds (page coordinates; the page is not
+                // scrolled) grown by the stroke's width and a margin.
+                let segments = try #require(window.ink.strokes.first?.builder.allSegments)
+                let reach = (segments.map { max($0.startWidth, $0.endWidth) }.max() ?? 0) + 4
+                let near = segments.map { segment in
+                    let b = segment.bounds
+                    return CanvasRect(minX: b.minX - reach, minY: b.minY - reach, maxX: b.maxX + reach, maxY: b.maxY + reach)
+                }
+                var inside = 0, outside = 0, themeGrey = 0
+                var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+                for y in 0..<after.height {
+                    for x in 0..<after.width {
+                        let (r0, g0, b0) = before.rgb(x, y), (r1, g1, b1) = after.rgb(x, y)
+                        guard (r0, g0, b0) != (r1, g1, b1) else { continue }
+                        let px = Double(x), py = Double(y)
+                        if near.contains(where: { px >= $0.minX && px <= $0.maxX && py >= $0.minY && py <= $0.maxY }) {
+                            if abs(r0 - r1) > 25 || abs(g0 - g1) > 25 || abs(b0 - b1) > 25 { inside += 1 }
+                            continue
+                        }
+                        // The page's light paper differs from the theme's grey by less than 25
+                        // a channel: a pixel turned into exactly that grey is counted apart.
+                        if (r1, g1, b1) == Self.themeBackground { themeGrey += 1 }
+                        guard abs(r0 - r1) > 25 || abs(g0 - g1) > 25 || abs(b0 - b1) > 25 else { continue }
+                        outside += 1
+                        box = (min(box?.minX ?? x, x), min(box?.minY ?? y, y), max(box?.maxX ?? x, x), max(box?.maxY ?? y, y))
+                    }
+                }
+                #expect(inside > 200, "the ink shows on the real screen (\(inside) pixels changed)")
+                #expect(outside == 0, "across the \(place): \(outside) pixels changed by more than 25 a channel away from the ink, within \(box.map { "\($0)" } ?? "-")")
+                #expect(themeGrey == 0, "across the \(place): \(themeGrey) pixels away from the ink turned into the theme's grey #f6f5f4")
+            }
+        }
+
+        @Test("a redraw of part of the overlay (what each change of ink asks for) repaints the page beneath it: nothing changes on the real screen, on the paper below the middle of the page, on the blocks above it, or across it",
+              arguments: [[100, 450, 300, 100], [100, 320, 300, 60], [100, 300, 300, 200]])
+        func partialRedrawKeepsThePage(area: [Int]) throws {
+            try GTKThread.shared.run {
+                let window = try Self.open("blocks.html")
+                let before = try Self.screen(window)
+                gtk_widget_queue_draw_area(window.canvas, gint(area[0]), gint(area[1]), gint(area[2]), gint(area[3]))
+                GTK.spin(for: 1)
+                let after = try Self.screen(window)
+                var changed = 0, themeGrey = 0
+                var rows: ClosedRange<Int>?
+                for y in 0..<after.height {
+                    for x in 0..<after.width where before.rgb(x, y) != after.rgb(x, y) {
+                        let (r0, g0, b0) = before.rgb(x, y), (r1, g1, b1) = after.rgb(x, y)
+                        if (r1, g1, b1) == Self.themeBackground { themeGrey += 1 }
+                        guard abs(r0 - r1) > 25 || abs(g0 - g1) > 25 || abs(b0 - b1) > 25 else { continue }
+                        changed += 1
+                        rows = min(rows?.lowerBound ?? y, y)...max(rows?.upperBound ?? y, y)
+                    }
+                }
+                #expect(changed == 0 && themeGrey == 0,
+                        "redrawing \(area): \(changed) pixels changed by more than 25 a channel (rows \(rows.map { "\($0)" } ?? "-")), \(themeGrey) turned into the theme's grey")
+                _ = window.finish()
             }
         }
 
