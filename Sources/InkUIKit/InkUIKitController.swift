@@ -70,6 +70,7 @@ public final class InkUIKitController {
     public private(set) var isInvalidated = false
 
     private var scrollFollower: ScrollFollower?
+    private var documentFollower: DocumentFollower?
 
     /// Errors setting up the front end.
     public enum SetupError: Error, Sendable, Hashable {
@@ -124,6 +125,15 @@ public final class InkUIKitController {
             scrollView.delegate = follower
             scrollFollower = follower
         }
+        // Follow the page's documents the same way; an app that is the navigation delegate
+        // calls pageDidChangeDocument() from its own webView(_:didCommit:) and
+        // webViewWebContentProcessDidTerminate(_:).
+        if webView.navigationDelegate == nil || webView.navigationDelegate is DocumentFollower {
+            let follower = DocumentFollower()
+            follower.controller = self
+            webView.navigationDelegate = follower
+            documentFollower = follower
+        }
     }
 
     // MARK: - State
@@ -145,6 +155,20 @@ public final class InkUIKitController {
         let transform = Self.transform(of: webView.scrollView)
         overlay.pageTransform = transform
         loop.submit(.layout(transform, generation: nil))
+    }
+
+    /// The page's document was replaced: a navigation committed (`WKNavigationDelegate`'s
+    /// `webView(_:didCommit:)`, before the new document's scripts run) or the web content
+    /// process terminated (`webViewWebContentProcessDidTerminate(_:)`: the document is gone;
+    /// an app usually reloads the page). Submits ``EngineInput/newDocument(_:)`` with the scroll view's
+    /// transform: questions in flight get the fallback, the old snapshot is dropped, and
+    /// nothing the old document says is taken for the new one's. Called by the navigation
+    /// delegate this controller installs, or by the app's own.
+    public func pageDidChangeDocument() {
+        guard !isInvalidated, let webView else { return }
+        let transform = Self.transform(of: webView.scrollView)
+        overlay.pageTransform = transform
+        loop.submit(.newDocument(transform))
     }
 
     /// Clear: removes every finished stroke (strokes being drawn stay). The ledger is
@@ -180,6 +204,11 @@ public final class InkUIKitController {
         }
         scrollFollower?.controller = nil
         scrollFollower = nil
+        if let documentFollower, let webView, webView.navigationDelegate === documentFollower {
+            webView.navigationDelegate = nil
+        }
+        documentFollower?.controller = nil
+        documentFollower = nil
     }
 
     /// The transform from the overlay's points to the page's CSS pixels.
@@ -270,5 +299,15 @@ private final class ScrollFollower: NSObject, UIScrollViewDelegate {
 
     func scrollViewDidScroll(_ scrollView: UIScrollView) { controller?.pageDidScroll() }
     func scrollViewDidZoom(_ scrollView: UIScrollView) { controller?.pageDidScroll() }
+}
+
+/// The web view's navigation delegate when the app has none: each committed navigation and
+/// each terminated web content process is a new document for the loop.
+@MainActor
+private final class DocumentFollower: NSObject, WKNavigationDelegate {
+    weak var controller: InkUIKitController?
+
+    func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) { controller?.pageDidChangeDocument() }
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView) { controller?.pageDidChangeDocument() }
 }
 #endif

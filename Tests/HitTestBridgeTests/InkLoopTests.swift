@@ -177,6 +177,36 @@ struct InkLoopTests {
         #expect(loop.sendsInFlight == 0)
     }
 
+    @Test("a page load mid-session, both routings: the question in flight gets the fallback, the old page's answer and snapshot are refused, the new page's first snapshot decides at once",
+          arguments: [handOver, touchDown])
+    func pageLoadMidSession(configuration: InkEngineConfiguration) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(configuration, clock: clock)
+        let oldPage = try PageDocumentID("0ld0ld0ld0ld0ld0"), newPage = try PageDocumentID("4e4e4e4e4e4e4e4e")
+        // The old page climbed to generation 40.
+        for generation in 1...40 as ClosedRange<UInt64> { loop.submit(.layout(.identity, generation: generation)) }
+        loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 40, maxAge: 0.2, regions: Self.block.regions, document: oldPage))))
+        clock.advance(to: 1.5)   // stale: a touch asks
+        loop.submit([Self.touch(1, .began, Self.sample(150, 150, 1.5)), Self.touch(1, .ended, Self.sample(151, 150, 1.51))])
+        let asked = try #require(shell.sent.last)
+        clock.advance(to: 1.55)
+        loop.submit(.newDocument(.identity))                               // "next exercise"
+        #expect(shell.decisions(1).map(\.1) == [.newDocument] && loop.sendsInFlight == 0)
+        loop.submit(.decodedPageMessage(.answer(PageAnswer(token: asked.token, verdict: .page, generation: 40, document: oldPage))))
+        loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 41, maxAge: 5, regions: [], document: oldPage))))
+        #expect(loop.metrics.pageRefusals.oldDocument >= 1 && loop.metrics.pageRefusals.total == 2, "\(loop.metrics.pageRefusals)")
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        // The new page's first snapshot, at generation 1: it decides at touch-down, at once.
+        loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 1, maxAge: 5, regions: Self.block.regions, document: newPage))))
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)
+        if configuration.routing == .decideAtTouchDown { #expect(shell.regionChanges.last??.generation == 1) }
+        let sent = shell.sent.count
+        loop.submit([Self.touch(2, .began, Self.sample(20, 20, 1.6)), Self.touch(2, .ended, Self.sample(21, 20, 1.61))])
+        #expect(shell.decisions(2).map(\.1) == [.regionCache] && shell.sent.count == sent)
+        loop.stop()
+        #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced)
+    }
+
     @Test("property: over random sessions (refusals, updates, cancels, answers, deadlines), the live audit never reports a failure that did not happen",
           arguments: [handOver, touchDown])
     func auditNeverCriesWolf(configuration: InkEngineConfiguration) {

@@ -15,8 +15,10 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 //   `@MainActor @preconcurrency func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil,
 //    in contentWorld: WKContentWorld, completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil)`
 //   iOS 14, macOS 11
+// https://developer.apple.com/documentation/webkit/wkwebview/navigationdelegate (weak)
 @MainActor open class WKWebView: UIView {
     open var configuration: WKWebViewConfiguration { standIn() }
+    open var navigationDelegate: (any WKNavigationDelegate)? { get { standIn() } set { standIn() } }   // weak in Apple's SDK
     open var scrollView: UIScrollView { standIn() }
     @available(iOS 14.0, macOS 11.0, *)
     @preconcurrency public func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, in contentWorld: WKContentWorld,
@@ -81,4 +83,20 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 // https://developer.apple.com/documentation/webkit/wkframeinfo/ismainframe
 @MainActor open class WKFrameInfo: NSObject {
     open var isMainFrame: Bool { standIn() }
+}
+
+// https://developer.apple.com/documentation/webkit/wknavigation
+// https://developer.apple.com/documentation/webkit/wknavigationdelegate
+// https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didcommit:) (iOS 8; optional)
+// https://developer.apple.com/documentation/webkit/wknavigationdelegate/webviewwebcontentprocessdidterminate(_:) (iOS 9; optional)
+@MainActor open class WKNavigation: NSObject {}
+@MainActor public protocol WKNavigationDelegate: NSObjectProtocol {
+    func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!)
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
+}
+extension WKNavigationDelegate {
+    /// `optional` in Apple's protocol.
+    public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {}
+    /// `optional` in Apple's protocol.
+    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {}
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import InkCore
+import HitTestBridge
+import InkRecording
+import SessionReplay
+
+/// What the live loop records replays identically: a touch no one answers is decided by the
+/// loop's own wake-up (recorded by the loop, not by the app), and a page load mid-session.
+@Suite("The live loop's recording replays identically")
+struct LoopRecordingTests {
+    final class Shell: InkLoopShell {
+        var sent: [HitTestRequest] = []
+        func carryOut(_ events: [EngineEvent]) {}
+        func send(_ request: HitTestRequest) { sent.append(request) }
+    }
+
+    static func tap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
+        [.touch(TouchEvent(touch: TouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)])),
+         .touch(TouchEvent(touch: TouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .pencil)]))]
+    }
+
+    @Test("an unanswered touch and a page load, both routings: the loop's recording replays with the same decisions, at the same times",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func unansweredAndPageLoad(routing: TouchRouting) throws {
+        let lines = CollectedLines(), clock = ManualClock(start: 1), shell = Shell()
+        let recorder = SessionRecorder(canvasWidth: 800, canvasHeight: 600, sink: lines.offer)
+        let loop = InkLoop(configuration: InkEngineConfiguration(decisionTimeout: 0.25, routing: routing), clock: clock, seed: 5,
+                           recorder: recorder)
+        loop.shell = shell
+        let page = try PageDocumentID("1111222233334444"), next = try PageDocumentID("5555666677778888")
+        loop.submit(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 0.3, regions: [PageRegion(x: 300, y: 300, width: 100, height: 100)],
+                                                                    document: page)).json))
+        loop.submit(Self.tap(1, x: 50, y: 50, at: 1))            // the cache: ink
+        clock.advance(to: 2)
+        loop.submit(Self.tap(2, x: 60, y: 60, at: 2))            // stale: asks; never answered
+        clock.advance(to: 2.5)                                    // the loop's wake-up at 2.25 decides it; nobody records a tick
+        clock.advance(to: 3)
+        loop.submit(Self.tap(3, x: 70, y: 70, at: 3))            // asks; the page goes away before it answers
+        let asked = try #require(shell.sent.last)
+        clock.advance(to: 3.05)
+        loop.submit(.newDocument(.identity))
+        loop.submit(.pageMessage(PageMessage.answer(PageAnswer(token: asked.token, verdict: .page, generation: 1, document: page)).json))
+        loop.submit(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 5, regions: [PageRegion(x: 0, y: 0, width: 100, height: 100)],
+                                                                    document: next)).json))
+        loop.submit(Self.tap(4, x: 50, y: 50, at: 3.1))          // the new page's region: page, at touch-down
+        clock.advance(to: 9)                                      // the new page's snapshot is stale by now: touch 5 asks
+        loop.submit([EngineInput.touch(TouchEvent(touch: TouchID(5), phase: .began, samples: [TouchSample(x: 500, y: 500, timestamp: 9)]))])
+        loop.stop()                                               // touch 5 still down: cancelled
+        let text = lines.text
+        #expect(!text.contains(#""kind":"tick""#))
+        let log = try SessionLog.parse(text, file: "loop.jsonl").get()
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, at), _) = $0 { (touch.platform, reason, at) } else { nil } }
+        #expect(decided.map(\.0) == [1, 2, 3, 4], "\(decided)")
+        #expect(decided.map(\.1) == [.regionCache, .deadline, .newDocument, .regionCache], "\(decided)")
+        #expect(decided[1].2 == 2.25)
+        let report = SessionReplayer().replay(log, file: "loop.jsonl")
+        #expect(report.isIdentical, "\(report.identity ?? "no identity") \(report.divergence ?? "")")
+        #expect(report.divergence == nil, "\(report.failures) \(report.issues)")
+        #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced && loop.ledger.cancelled == 1)
+    }
+}
