@@ -240,6 +240,26 @@ struct PageLifecycleTests {
         #expect(Self.outcomes(events) == [.oldDocument(ids[17]), .oldDocument(ids[2]), .regionsAccepted])
         #expect(engine.pageDocument == ids[1])
     }
+
+    @Test("the new page's first message overtakes the report of its navigation: the report is that page's, its snapshot holds, and the old page stays refused; a report long after starts over")
+    func reportRacesTheFirstMessage() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), seed: 3)
+        var events: [EngineEvent] = []
+        engine.take(Self.snapshot(7, Self.pageA), now: 1, into: &events)
+        // B's first snapshot arrives 10 ms before the front end hears the commit.
+        engine.take(Self.snapshot(1, Self.pageB, maxAge: 5), now: 3, into: &events)
+        engine.take(.newDocument(.identity), now: 3.01, into: &events)
+        #expect(engine.route(at: CanvasPoint(x: 400, y: 550), tool: .finger, now: 3.02) == .page)
+        engine.take(Self.snapshot(2, Self.pageB, maxAge: 5), now: 3.1, into: &events)
+        engine.take(Self.snapshot(8, Self.pageA, maxAge: 5), now: 3.2, into: &events)
+        #expect(Self.outcomes(events).suffix(2) == [.regionsAccepted, .oldDocument(Self.pageA)], "\(Self.outcomes(events))")
+        #expect(engine.snapshotGeneration == 2 && engine.bridgeMetrics.newDocuments == 1)
+        // A report that comes long after a document named itself is a navigation of its own.
+        engine.take(.newDocument(.identity), now: 9, into: &events)
+        #expect(engine.route(at: CanvasPoint(x: 400, y: 550), tool: .finger, now: 9) == .unknown)
+        engine.take(Self.snapshot(3, Self.pageB, maxAge: 5), now: 9.1, into: &events)
+        #expect(Self.outcomes(events).last == .oldDocument(Self.pageB) && engine.bridgeMetrics.newDocuments == 2)
+    }
 }
 
 @Suite("Page document ids on the wire")

@@ -265,6 +265,14 @@ package struct HitTestBroker: Sendable {
     /// The current page document's id: `nil` until a message names one (and again after
     /// ``newDocument(transform:now:into:)`` until the new document's first).
     package private(set) var document: PageDocumentID?
+    /// When the current document began by a message naming a new id while another document
+    /// was current, with no report of it from the front end (``newDocument(transform:now:into:)``)
+    /// yet; `nil` once reported.
+    private var documentBegunUnreported: Double?
+    /// How soon after a document began unreported the front end's report of a new document is
+    /// taken as the report of that same document, seconds: a navigation's commit and the new
+    /// page's first message race (the page script posts as soon as its document is ready).
+    package static let reportRace = 0.5
     /// The ids of replaced documents, oldest first (at most ``retiredDocumentMemory``):
     /// their messages are refused.
     package private(set) var retiredDocuments: [PageDocumentID] = []
@@ -425,7 +433,7 @@ package struct HitTestBroker: Sendable {
     /// Applies a decoded page message.
     @discardableResult
     package mutating func receive(_ message: PageMessage, now: Double, into actions: inout [BridgeAction]) -> ReceiveOutcome {
-        if let named = message.document, let refused = admit(named, message: message, into: &actions) { return refused }
+        if let named = message.document, let refused = admit(named, message: message, now: now, into: &actions) { return refused }
         switch message {
         case let .regions(snapshot):
             do {
@@ -483,6 +491,15 @@ package struct HitTestBroker: Sendable {
         guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
             throw InvalidPageTransform(transform: transform)
         }
+        if let begun = documentBegunUnreported, now - begun <= Self.reportRace {
+            // The new document's first message overtook the front end's report of it (a
+            // navigation's commit and the new page's first post race): it already began, its
+            // questions and snapshot are its own. Only the transform is the report's.
+            documentBegunUnreported = nil
+            try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)
+            return
+        }
+        documentBegunUnreported = nil
         if let document { retire(document) }
         document = nil
         metrics.newDocuments += 1
@@ -493,7 +510,8 @@ package struct HitTestBroker: Sendable {
     /// Checks a message's document id: `nil` when the message may be taken (it names the
     /// current document, or the first id seen, or a new document, which it starts), else
     /// the refusal of a retired document's message, counted.
-    private mutating func admit(_ named: PageDocumentID, message: PageMessage, into actions: inout [BridgeAction]) -> ReceiveOutcome? {
+    private mutating func admit(_ named: PageDocumentID, message: PageMessage, now: Double,
+                                into actions: inout [BridgeAction]) -> ReceiveOutcome? {
         if named == document { return nil }
         if retiredDocuments.contains(named) {
             switch message {
@@ -511,6 +529,7 @@ package struct HitTestBroker: Sendable {
             metrics.newDocuments += 1
             metrics.implicitNewDocuments += 1
             startOver(into: &actions)
+            documentBegunUnreported = now
         }
         document = named
         metrics.documentsSeen += 1
