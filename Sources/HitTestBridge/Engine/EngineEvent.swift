@@ -60,7 +60,9 @@ public enum EngineInput: Sendable, Hashable {
     ///
     /// The current document id (``PageDocumentID``), if a message named one, is retired:
     /// a later message naming it is refused (``ReceiveOutcome/oldDocument(_:)``). Feed it
-    /// when the navigation commits, before the new document's page script can post. A
+    /// when the navigation commits, before the new document's page script can post; when the
+    /// new page's first message (naming a new id) came first, a report within half a second
+    /// is taken as that page's and only sets the transform. A
     /// transform that is not finite and positive refuses the input
     /// (``InputRefusal/transform(_:)``), and nothing changes.
     case newDocument(PageTransform)
