@@ -109,27 +109,37 @@ public struct InkLoopMetrics: Sendable, Hashable {
     public var hoverRequests: Int
 }
 
-/// Page messages an ``InkLoop``'s engine refused or found nothing to do with, by reason.
+/// Page messages that changed nothing, by reason: a view of the bridge's own counts
+/// (``BridgeMetrics``), which count each message once.
 public struct PageRefusals: Sendable, Hashable {
     /// Answers for a round trip already settled without them (the deadline decided, the
-    /// send failed, the touch was cancelled, the document changed).
-    public var lateAnswers = 0
+    /// send failed, the touch was cancelled).
+    public var lateAnswers: Int
     /// Second answers for one round trip.
-    public var duplicateAnswers = 0
+    public var duplicateAnswers: Int
     /// Answers with an id the bridge never issued (forged or garbled).
-    public var unknownAnswers = 0
+    public var unknownAnswers: Int
     /// Answers computed for another layout generation (the question was asked again).
-    public var staleAnswers = 0
-    /// Region snapshots refused (an older generation, too many regions, a bad rectangle).
-    public var snapshots = 0
+    public var staleAnswers: Int
+    /// Region snapshots refused for what they hold (an older generation, too many regions,
+    /// a bad rectangle); those of a replaced document are in ``oldDocument``.
+    public var snapshots: Int
     /// Messages refused before they could mean anything (malformed, oversized).
-    public var malformed = 0
+    public var malformed: Int
     /// Answers and snapshots that name a page document already replaced (a navigation, a
     /// reload, a restarted web content process): nothing an old page says is taken.
-    public var oldDocument = 0
+    public var oldDocument: Int
 
-    /// Creates an empty count.
-    public init() {}
+    /// The counts the bridge keeps.
+    public init(_ bridge: BridgeMetrics) {
+        lateAnswers = bridge.lateAnswers
+        duplicateAnswers = bridge.duplicateAnswers
+        unknownAnswers = bridge.unknownAnswers
+        staleAnswers = bridge.staleAnswers
+        snapshots = bridge.snapshotsRefused - bridge.snapshotRefusals.oldDocument
+        malformed = bridge.refusedMessages
+        oldDocument = bridge.oldDocumentMessages
+    }
 
     /// Every message counted.
     public var total: Int { lateAnswers + duplicateAnswers + unknownAnswers + staleAnswers + snapshots + malformed + oldDocument }
@@ -201,7 +211,6 @@ public final class InkLoop {
     private var hoverAskedAt = -Double.infinity
     private var hoverRequests = 0
     private var firstInk = LatencyHistogram()
-    private var pageRefusals = PageRefusals()
     private var recentRefusals: [String] = []
 
     /// Creates a loop; nothing happens until input is submitted.
@@ -331,7 +340,7 @@ public final class InkLoop {
     public var metrics: InkLoopMetrics {
         InkLoopMetrics(router: engine.counters, bridge: engine.bridgeMetrics, firstInk: firstInk,
                        auditFailures: audit.health(against: engine.ledger), refusedInputs: audit.refusedInputs,
-                       pageRefusals: pageRefusals, recentRefusals: recentRefusals, sendsInFlight: inFlight.count,
+                       pageRefusals: PageRefusals(engine.bridgeMetrics), recentRefusals: recentRefusals, sendsInFlight: inFlight.count,
                        openTouches: audit.openTouches, hoverRequests: hoverRequests)
     }
 
@@ -426,18 +435,9 @@ public final class InkLoop {
     private func notePage(_ outcome: ReceiveOutcome) {
         switch outcome {
         case .answered: return
-        case .regionsAccepted:
-            regionsDirty = true
-            return
-        case .late: pageRefusals.lateAnswers += 1
-        case .duplicate: pageRefusals.duplicateAnswers += 1
-        case .unknownQuery: pageRefusals.unknownAnswers += 1
-        case .staleGeneration: pageRefusals.staleAnswers += 1
-        case .regionsRefused: pageRefusals.snapshots += 1
-        case .refused: pageRefusals.malformed += 1
-        case .oldDocument: pageRefusals.oldDocument += 1
+        case .regionsAccepted: regionsDirty = true
+        default: noteRefusal(Self.sentence(outcome))   // counted by the bridge
         }
-        noteRefusal(Self.sentence(outcome))
     }
 
     private func noteRefusal(_ sentence: String) {

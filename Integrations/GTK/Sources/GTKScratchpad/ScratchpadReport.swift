@@ -82,7 +82,7 @@ public struct ScratchpadReport: Sendable {
     public var recordingDroppedLines = 0
     /// Page messages that changed nothing, by reason (late, duplicate, forged and stale
     /// answers, refused snapshots, malformed messages).
-    public var pageRefusals = PageRefusals()
+    public var pageRefusals = PageRefusals(BridgeMetrics())
     /// The latest refusals, inputs and page messages alike, with their reasons.
     public var recentRefusals: [String] = []
 
