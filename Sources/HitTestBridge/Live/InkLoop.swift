@@ -255,7 +255,7 @@ public final class InkLoop {
 
     // MARK: - In
 
-    /// Takes one input now (see ``submit(_:)-(EngineInput)``).
+    /// Takes one input now, as a submission of its own (see the sequence variant below).
     public func submit(_ input: EngineInput) {
         inbox.append(input)
         drain()
