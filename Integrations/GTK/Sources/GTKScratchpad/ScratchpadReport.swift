@@ -15,7 +15,8 @@ extension ScratchpadWindow {
         /// itself, every stroke drawn, is kept either way.)
         public var keepsOutcomes: Bool
         /// Seconds every message from the page is held before the engine takes it: a slower
-        /// page, for measuring what a user sees at a given page latency. Default 0.
+        /// page, for measuring what a user sees at a given page latency
+        /// (``WebKitGTKPage/messageDelay``, the page transport's). Default 0.
         public var pageMessageDelay: Double = 0
         /// Records the session (what the engine took and decided) for `ink-replay verify`,
         /// through its sink; `nil`, the default, records nothing. The window's ``InkLoop``

@@ -95,7 +95,6 @@ public final class ScratchpadWindow: InkLoopShell {
     /// GTK destroyed the window (the application is quitting): nothing is drawn or played.
     public internal(set) var isDestroyed = false
 
-    private let pageMessageDelay: Double
     private var overlay: UnsafeMutablePointer<GtkWidget>
     var layout: LayoutFollower!
     private var pageTouches = PageTouchDispatcher()
@@ -116,7 +115,7 @@ public final class ScratchpadWindow: InkLoopShell {
         page = try WebKitGTKPage()
         loop = InkLoop(configuration: options.configuration, clock: GLibClock(), recorder: options.recorder)
         loop.keepsOutcomes = options.keepsOutcomes
-        pageMessageDelay = options.pageMessageDelay.isFinite ? max(0, options.pageMessageDelay) : 0
+        page.messageDelay = options.pageMessageDelay
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
         gtk_window_set_title(cast(window), "ScratchpadInk")
@@ -144,7 +143,7 @@ public final class ScratchpadWindow: InkLoopShell {
         gtk_container_add(cast(window), overlay)
         layout = LayoutFollower(page: page, transform: .identity) { [weak self] view in self?.deliver(.layout(view, generation: nil)) }
         loop.shell = self
-        page.onMessage = { [weak self] message in self?.received(message) }
+        page.onMessage = { [weak self] message in self?.take(message) }
         page.onNewDocument = { [weak self] in self?.documentChanged() }
         connectSignals()
         Self.observe(self)
@@ -295,25 +294,6 @@ public final class ScratchpadWindow: InkLoopShell {
         layout.set(view)
         deliver(.newDocument(view))
         layout.follow()
-    }
-
-    private func received(_ message: WebKitGTKPage.PostedMessage) {
-        guard pageMessageDelay > 0 else { return take(message) }
-        // A slower page, for measuring what a user sees at a given page latency.
-        final class Held {
-            weak var window: ScratchpadWindow?
-            let message: WebKitGTKPage.PostedMessage
-            init(_ window: ScratchpadWindow, _ message: WebKitGTKPage.PostedMessage) {
-                self.window = window
-                self.message = message
-            }
-        }
-        let held = Unmanaged.passRetained(Held(self, message)).toOpaque()
-        g_timeout_add(guint(min((pageMessageDelay * 1000).rounded(), 600_000)), { context in
-            let held = Unmanaged<Held>.fromOpaque(context!).takeRetainedValue()
-            if let window = held.window, !window.isDestroyed { window.take(held.message) }
-            return 0
-        }, held)
     }
 
     private func take(_ message: WebKitGTKPage.PostedMessage) {

@@ -67,6 +67,11 @@ public final class WebKitGTKPage {
             trim()
         }
     }
+    /// Seconds every message from the page is held before it is delivered: a slower page,
+    /// for measuring what a user sees at a given page latency. Default 0.
+    public var messageDelay: Double = 0 {
+        didSet { messageDelay = messageDelay.isFinite ? min(max(0, messageDelay), 600) : 0 }
+    }
     /// Messages dropped because the queue was full.
     public private(set) var droppedMessages = 0
     /// Messages that arrived through the handler.
@@ -172,12 +177,38 @@ public final class WebKitGTKPage {
         }
         receivedMessages += 1
         let message = PostedMessage(bytes: bytes)
+        if messageDelay > 0 {
+            hold(message)
+            return
+        }
+        deliver(message)
+    }
+
+    private func deliver(_ message: PostedMessage) {
         if let onMessage {
             onMessage(message)
             return
         }
         queued.append(message)
         trim()
+    }
+
+    /// Holds a message for ``messageDelay`` seconds, then delivers it: a slower page.
+    private func hold(_ message: PostedMessage) {
+        final class Held {
+            weak var page: WebKitGTKPage?
+            let message: PostedMessage
+            init(_ page: WebKitGTKPage, _ message: PostedMessage) {
+                self.page = page
+                self.message = message
+            }
+        }
+        let held = Unmanaged.passRetained(Held(self, message)).toOpaque()
+        g_timeout_add(guint(min((messageDelay * 1000).rounded(), 600_000)), { context in
+            let held = Unmanaged<Held>.fromOpaque(context!).takeRetainedValue()
+            held.page?.deliver(held.message)
+            return 0
+        }, held)
     }
 
     private func trim() {
