@@ -11,7 +11,7 @@ enum SoakCommand: Command {
     static let synopsis = ""
     static let overview = """
         OVERVIEW: Run a generated session of many simulated hours through the engine and the
-        bridge (EngineHost): a student writing, dotting, tapping and two-finger scrolling
+        bridge (InkEngine): a student writing, dotting, tapping and two-finger scrolling
         with reused platform touch ids, some touches cancelled, late force updates; a page
         that answers on time, late or never, sends garbage, duplicates, answers for an old
         layout and forged answers, pushes region snapshots, stalls and scrolls. Every touch

@@ -8,11 +8,17 @@ import InkCore
 /// cache, timeouts, late and forged answers), and owns the one map from the platform's
 /// touch identifiers to its own: identifiers reused as soon as a finger lifts, several
 /// touches beginning in one callback, a touch the engine finished while the platform still
-/// holds it. An app never keeps touch-id state of its own.
+/// holds it. An app never keeps touch-id state of its own. The engine's actions and its
+/// requests for the page go straight to the events, in the order the join makes them.
 ///
 /// A pure value: it reads no clock and does no I/O. Every call says what time it is (seconds
-/// on the samples' clock); deadlines due by that time fire first, the engine's before the
-/// bridge's (the one tie-break rule, so an answer arriving exactly at its deadline is late).
+/// on the samples' clock); times must not go backwards.
+///
+/// **The tie-break rule**, the same for every driver (the live ``InkLoop`` and its shells,
+/// `ink-replay host`, the replays): before an input at time *t* is taken, every deadline due
+/// at or before *t* fires, the engine's before the bridge's at the same instant; then the
+/// input. So an answer arriving exactly at its touch's deadline is late: the deadline has
+/// decided. Inputs at the same instant are taken in the order they arrive.
 /// ``InkSession`` is the asynchronous shell around it; replays drive it in simulated time.
 ///
 /// Every input is taken or refused on its own: a refused input never blocks the rest of a
@@ -30,10 +36,33 @@ import InkCore
 public struct InkEngine: Sendable {
     /// The settings.
     public let configuration: InkEngineConfiguration
-    private var host: EngineHost
+    /// The decision engine and the bridge to the page, joined here (the only place they meet).
+    private var router: TouchRouter
+    private var broker: HitTestBroker
+    /// Where undecided touches go when the engine's deadline passes, and at ``finish(into:)``.
+    private let fallback: HitTestVerdict
+    /// What the router and the bridge hand back while an input is taken; `drain` turns them
+    /// into events.
+    private var actions: [RouterAction] = []
+    private var bridgeActions: [BridgeAction] = []
+    /// The batches `drain` works through, swapped with the two above so that neither array
+    /// is copied or reallocated per input.
+    private var drainingActions: [RouterAction] = []
+    private var drainingBridgeActions: [BridgeAction] = []
+    /// The events (by index in the caller's array) of actions that name a round trip, and
+    /// their touches: their round trip is looked up once the join has worked through the
+    /// whole input (a question's request is made after the question).
+    private var unnamedRoundTrips: [(index: Int, touch: TouchID)] = []
+    private var queryOfTouch: [TouchID: QueryID] = [:]
+    private var touchOfQuery: [QueryID: TouchID] = [:]
+    private var tokenOfQuery: [QueryID: QueryToken] = [:]
+    /// The latest round trips asked for, by touch (at most ``recentTripLimit``): a recorded
+    /// answer for a touch already decided reaches the bridge as the late or duplicate
+    /// answer it is.
+    private var recentTrips: [(touch: TouchID, token: QueryToken)] = []
+    private static let recentTripLimit = 64
     private var identities = TouchIdentities()
     private var refusedSamples = 0
-    private var output: [HostOutput] = []
     /// Under decide-at-touch-down routing: the touches whose samples the page script is
     /// replaying (their `down` was sent), by the engine's id, with where and when the last
     /// replayed sample was.
@@ -64,39 +93,50 @@ public struct InkEngine: Sendable {
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
                 pageGeneration: UInt64 = PageScript.firstGeneration, seed: UInt64? = nil) {
         self.configuration = configuration
-        host = EngineHost(router: configuration.router, bridge: configuration.bridge, transform: transform,
-                          generation: pageGeneration, seed: seed)
+        router = TouchRouter(configuration: configuration.router)
+        if let seed {
+            broker = HitTestBroker(configuration: configuration.bridge, transform: transform, generation: pageGeneration,
+                                   tokens: SplitMix64(seed: seed))
+        } else {
+            broker = HitTestBroker(configuration: configuration.bridge, transform: transform, generation: pageGeneration)
+        }
+        fallback = configuration.bridge.fallback
     }
 
     // MARK: - Reading the state
 
     /// Every sample handed in and where it went. `pending` counts samples of touches still
     /// waiting for a decision.
-    public var ledger: SampleLedger { host.ledger.refusing(refusedSamples) }
+    public var ledger: SampleLedger { router.ledger.refusing(refusedSamples) }
     /// What the decision engine has done, counted.
-    public var counters: RouterCounters { host.counters }
+    public var counters: RouterCounters { router.counters }
     /// What the bridge has done, counted (round trips, cache hits, timeouts, late answers).
-    public var bridgeMetrics: BridgeMetrics { host.bridgeMetrics }
+    public var bridgeMetrics: BridgeMetrics { broker.metrics }
     /// The latest time the engine was given, seconds.
-    public var now: Double { host.now }
-    /// The earliest deadline pending, if any: a live front end calls ``advance(to:into:)``
-    /// then (``InkSession`` does).
-    public var nextDeadline: Double? { host.nextDeadline }
+    public private(set) var now = -Double.infinity
+    /// The earliest deadline pending (the engine's or the bridge's), if any: a live front end
+    /// calls ``advance(to:into:)`` then (``InkLoop`` does).
+    public var nextDeadline: Double? {
+        switch (router.nextDeadline, broker.nextDeadline) {
+        case let (engine?, bridge?): return min(engine, bridge)
+        case let (engine, bridge): return engine ?? bridge
+        }
+    }
     /// `true` when no touch waits for a decision and no sample is queued: everything handed
     /// in so far has gone to the ink, to the page, or was cancelled or refused.
-    public var isSettled: Bool { host.ledger.pending == 0 && host.nextDeadline == nil }
+    public var isSettled: Bool { router.ledger.pending == 0 && nextDeadline == nil }
     /// Whether the round trip with this id still has a question waiting for it: a transport
     /// about to send a request checks this, so an abandoned question never reaches the page.
-    public func isWaiting(for roundTrip: QueryToken) -> Bool { host.isWaiting(for: roundTrip) }
+    public func isWaiting(for roundTrip: QueryToken) -> Bool { !broker.queries(waitingFor: roundTrip).isEmpty }
     /// The layout generation of the region snapshot the engine holds (fresh or not); `nil`
     /// before the page pushed one.
-    public var snapshotGeneration: UInt64? { host.snapshotGeneration }
+    public var snapshotGeneration: UInt64? { broker.cache.entry?.snapshot.generation }
     /// Touches the engine maps from platform identifiers and has not finished.
     public var trackedTouches: Int { identities.count }
     /// Questions waiting for a round trip.
-    public var waitingQuestions: Int { host.waitingQueries }
+    public var waitingQuestions: Int { broker.waitingQueries }
     /// Recorded answers (by touch) that found no round trip waiting for them.
-    public var answersWithoutRoundTrip: Int { host.answersWithoutRoundTrip }
+    public private(set) var answersWithoutRoundTrip = 0
     /// The engine's identifier of the latest touch with this platform identifier, down or
     /// recently ended; `nil` when none began (among the most recent touches).
     package func latestTouch(forPlatform platform: UInt64) -> TouchID? { identities.latestID(for: platform) }
@@ -106,14 +146,14 @@ public struct InkEngine: Sendable {
     /// Whether the engine has not finished this touch yet.
     package func isTracking(_ touch: TouchID) -> Bool { identities.isTracked(touch) }
     /// How much per-query bookkeeping the join holds (small, unless it leaks).
-    package var trackedQueries: Int { host.trackedQueries }
+    package var trackedQueries: Int { queryOfTouch.count + touchOfQuery.count + tokenOfQuery.count }
     /// Canvas points to page coordinates, as the engine holds them now.
-    package var pageTransform: PageTransform { host.transform }
+    package var pageTransform: PageTransform { broker.transform }
     /// The page's layout generation the engine holds now.
-    package var pageGeneration: UInt64 { host.generation }
+    package var pageGeneration: UInt64 { broker.generation }
     /// The current page document's id, once a page message named one (`nil` again after
     /// ``EngineInput/newDocument(_:)`` until the new document's first message).
-    public var pageDocument: PageDocumentID? { host.document }
+    public var pageDocument: PageDocumentID? { broker.document }
 
     /// The engine's version, as a recording's header names it (``SessionRecorder``): it
     /// changes when a release changes what the engine decides or inks for the same inputs,
@@ -134,7 +174,7 @@ public struct InkEngine: Sendable {
     /// gesture when both are down.
     public func route(at point: CanvasPoint, tool: ToolKind?, now: Double) -> TouchDownRoute {
         if configuration.pencilOnly, let tool { return tool == .pencil ? .ink : .page }
-        switch host.freshVerdict(at: point, now: max(now, host.now)) {
+        switch broker.freshVerdict(at: point, now: max(now, self.now)) {
         case .page?: return .page
         case .ink?: return .ink
         case nil: return .unknown
@@ -147,8 +187,8 @@ public struct InkEngine: Sendable {
     /// they hold. `nil` when no fresh snapshot answers (every touch is then
     /// ``TouchDownRoute/unknown``), or with the region cache off.
     public func touchDownRegions(now: Double) -> TouchDownRegions? {
-        guard configuration.useRegionCache, let held = host.freshSnapshot(now: max(now, host.now)) else { return nil }
-        let view = host.transform
+        guard configuration.useRegionCache, let held = broker.freshSnapshot(now: max(now, self.now)) else { return nil }
+        let view = broker.transform
         let rects = held.snapshot.regions.map { region in
             CanvasRect(minX: (region.x - view.offsetX) / view.scale, minY: (region.y - view.offsetY) / view.scale,
                        maxX: (region.x + region.width - view.offsetX) / view.scale,
@@ -169,8 +209,8 @@ public struct InkEngine: Sendable {
     /// event and changes nothing but the ledger's refused count (deadlines due by `now`
     /// still fire before it is looked at).
     public mutating func take(_ input: EngineInput, now time: Double, into events: inout [EngineEvent]) {
-        guard time.isFinite, time >= host.now else {
-            refuse(input, .time(HostTimeError(now: host.now, given: time)), touch: nil, into: &events)
+        guard time.isFinite, time >= now else {
+            refuse(input, .time(HostTimeError(now: now, given: time)), touch: nil, into: &events)
             return
         }
         // Deadlines due by now fire first, as their own events at their own times.
@@ -190,79 +230,99 @@ public struct InkEngine: Sendable {
             }
             var mapped = update
             mapped.touch = id
-            do { try host.applyNow(mapped, into: &output) } catch {
+            do { try router.apply(mapped, into: &actions) } catch {
                 refuse(input, .engine(error.replacingTouch(update.touch)), touch: EngineTouch(engine: id, platform: platform),
                        into: &events)
                 return
             }
-            emit(now: time, into: &events)
+            drain(now: time, into: &events)
+            finishEmitting(now: time, into: &events)
         case let .pageMessage(bytes):
             let decoded: PageMessage?
             let outcome: ReceiveOutcome
-            let documents = host.newDocuments
+            let documents = broker.metrics.newDocuments
             do throws(WireMessageError) {
                 let message = try PageMessage.decode(bytes, maxBytes: configuration.limits.messageBytes)
                 decoded = message
-                outcome = host.receiveNow(message, into: &output)
+                outcome = broker.receive(message, now: time, into: &bridgeActions)
             } catch {
                 decoded = nil
-                outcome = host.refuse(error)
+                outcome = broker.refuse(error)   // counted by the bridge; changes nothing
             }
-            if host.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(host.transform))) }
+            if broker.metrics.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(broker.transform))) }
             events.append(pageEvent(decoded, outcome, now: time))
-            emit(now: time, into: &events)
+            if decoded != nil { drain(now: time, into: &events) }
+            finishEmitting(now: time, into: &events)
         case let .decodedPageMessage(message):
-            let documents = host.newDocuments
-            let outcome = host.receiveNow(message, into: &output)
-            if host.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(host.transform))) }
+            let documents = broker.metrics.newDocuments
+            let outcome = broker.receive(message, now: time, into: &bridgeActions)
+            if broker.metrics.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(broker.transform))) }
             events.append(pageEvent(message, outcome, now: time))
-            emit(now: time, into: &events)
+            drain(now: time, into: &events)
+            finishEmitting(now: time, into: &events)
         case let .recordedAnswer(touch, verdict):
             let platform = touch.rawValue
             // An answer naming no touch still reaches the bridge, under an id never issued.
             let id = identities.latestID(for: platform) ?? TouchID(.max)
-            let (token, outcome) = host.recordedAnswer(touch: id, verdict: verdict, now: time, into: &output)
+            // A recorded answer names its touch, not its round trip: it goes to the round trip
+            // the touch waits for, or (once decided) to its latest one, where the bridge counts
+            // it late or duplicate; without any, it is counted and changes nothing.
+            let token = roundTrip(of: id)
+            var outcome: ReceiveOutcome?
+            if let token {
+                outcome = broker.receive(.answer(PageAnswer(token: token, verdict: verdict, generation: broker.generation)), now: time,
+                                         into: &bridgeActions)
+            } else {
+                answersWithoutRoundTrip += 1
+            }
             events.append(EngineEvent(time: time, touch: EngineTouch(engine: id, platform: platform), roundTrip: token,
                                       kind: .pageMessage(token.map { .answer(PageAnswer(token: $0, verdict: verdict,
-                                                                                         generation: host.generation)) },
+                                                                                         generation: broker.generation)) },
                                                          outcome)))
-            emit(now: time, into: &events)
+            if token != nil { drain(now: time, into: &events) }
+            finishEmitting(now: time, into: &events)
         case let .layout(transform, generation):
-            do { try host.layoutChanged(transform, generation: generation, now: time, into: &output) } catch {
-                refuse(input, Self.refusal(error, platform: nil), touch: nil, into: &events)
+            do { try broker.layoutChanged(transform: transform, generation: generation, now: time, into: &bridgeActions) } catch {
+                refuse(input, .transform(error), touch: nil, into: &events)
                 return
             }
             events.append(EngineEvent(time: time, kind: .layout(transform, generation: generation)))
-            emit(now: time, into: &events)
+            drain(now: time, into: &events)
+            finishEmitting(now: time, into: &events)
         case let .sendFailed(token):
-            host.sendFailed(token, now: time, into: &output)
-            emit(now: time, into: &events)
+            // The request could not be sent: its questions get the fallback now.
+            broker.failed(token, into: &bridgeActions)
+            drain(now: time, into: &events)
+            finishEmitting(now: time, into: &events)
         case let .newDocument(transform):
-            do { try host.newDocument(transform, now: time, into: &output) } catch {
-                refuse(input, Self.refusal(error, platform: nil), touch: nil, into: &events)
+            // Questions in flight get the fallback now, the region snapshot is dropped, the
+            // current document id is retired and the layout generation starts over.
+            do { try broker.newDocument(transform: transform, now: time, into: &bridgeActions) } catch {
+                refuse(input, .transform(error), touch: nil, into: &events)
                 return
             }
             events.append(EngineEvent(time: time, kind: .newDocument(transform)))
-            emit(now: time, into: &events)
+            drain(now: time, into: &events)
+            finishEmitting(now: time, into: &events)
         }
     }
 
     /// Lets time pass to `time`: every deadline due by then fires, in order, each as events
     /// at its own time. A time earlier than the engine's is ignored.
     public mutating func advance(to time: Double, into events: inout [EngineEvent]) {
-        guard time.isFinite, time >= host.now else { return }
-        while let next = host.nextDeadline, next <= time {
-            try? host.advance(to: max(next, host.now), into: &output)
-            emit(now: host.now, into: &events)
+        guard time.isFinite, time >= now else { return }
+        while let next = nextDeadline, next <= time {
+            fireDeadlines(through: max(next, now), into: &events)
         }
-        host.pass(to: time)   // no deadline is due by `time` now
+        if time > now { now = time }   // no deadline is due by `time` now
     }
 
     /// The front end is closing (or the session is over): settles every undecided touch by
     /// the fallback now.
     public mutating func finish(into events: inout [EngineEvent]) {
-        host.finish(into: &output)
-        emit(now: host.now, into: &events)
+        router.flush(fallback: fallback, into: &actions)
+        drain(now: now, into: &events)
+        finishEmitting(now: now, into: &events)
     }
 
     /// Refuses an input without looking at it, because the live loop around the engine has
@@ -273,6 +333,27 @@ public struct InkEngine: Sendable {
     }
 
     // MARK: - Private
+
+    /// Fires every engine and bridge deadline due by `instant`, in order (at the same instant
+    /// the engine's first: it abandons the question, so the bridge's timeout for the same
+    /// touch does not also fire), each worked through at its own deadline; the events are at
+    /// `instant`, the engine's time from then on.
+    private mutating func fireDeadlines(through instant: Double, into events: inout [EngineEvent]) {
+        while true {
+            let engine = router.nextDeadline ?? .infinity
+            let bridge = broker.nextDeadline ?? .infinity
+            let next = min(engine, bridge)
+            guard next <= instant, next < .infinity else { break }
+            if engine == next {
+                router.deadlinePassed(now: next, fallback: fallback, into: &actions)
+            } else {
+                broker.deadlinePassed(now: next, into: &bridgeActions)
+            }
+            drain(now: next, eventTime: instant, into: &events)
+        }
+        now = instant
+        finishEmitting(now: instant, into: &events)
+    }
 
     private mutating func takeTouch(_ event: TouchEvent, input: EngineInput, routedToPage: Bool, now time: Double,
                                     into events: inout [EngineEvent]) {
@@ -285,7 +366,7 @@ public struct InkEngine: Sendable {
         let touch = EngineTouch(engine: id, platform: platform)
         var mapped = event
         mapped.touch = id
-        do { try host.handleNow(mapped, routedToPage: routedToPage, into: &output) } catch {
+        do { try router.handle(mapped, routedToPage: routedToPage, into: &actions) } catch {
             // A touch the engine already finished (made room for at its bound) still frees its
             // platform id when the platform ends it.
             if case .unknownTouch = error, event.phase == .ended || event.phase == .cancelled {
@@ -294,22 +375,17 @@ public struct InkEngine: Sendable {
             refuse(input, .engine(error.replacingTouch(event.touch)), touch: event.phase == .began ? nil : touch, into: &events)
             return
         }
+        // Mapped before the engine's actions are named, so a new touch's actions name its
+        // platform id.
         _ = identities.engineID(for: platform, phase: event.phase)
         events.append(EngineEvent(time: time, touch: touch, kind: .took(mapped)))
-        emit(now: time, into: &events)
+        drain(now: time, into: &events)
+        finishEmitting(now: time, into: &events)
     }
 
     private mutating func refuse(_ input: EngineInput, _ refusal: InputRefusal, touch: EngineTouch?, into events: inout [EngineEvent]) {
         refusedSamples += input.sampleCount
-        events.append(EngineEvent(time: host.now, touch: touch, kind: .refused(input, refusal)))
-    }
-
-    private static func refusal(_ error: HostError, platform: TouchID?) -> InputRefusal {
-        switch error {
-        case let .engine(error): return .engine(platform.map { error.replacingTouch($0) } ?? error)
-        case let .time(error): return .time(error)
-        case let .transform(error): return .transform(error)
-        }
+        events.append(EngineEvent(time: now, touch: touch, kind: .refused(input, refusal)))
     }
 
     private func pageEvent(_ message: PageMessage?, _ outcome: ReceiveOutcome, now time: Double) -> EngineEvent {
@@ -318,31 +394,96 @@ public struct InkEngine: Sendable {
         return EngineEvent(time: time, roundTrip: token, kind: .pageMessage(message, outcome))
     }
 
-    /// Turns what the join produced into events, naming each touch both ways and its round
-    /// trip; forgets a touch's platform id once the engine finished it.
-    private mutating func emit(now time: Double, into events: inout [EngineEvent]) {
-        for index in output.indices {
-            switch output[index] {
-            case let .engine(action):
-                let id = action.touch
+    /// The round trip a touch waits for, or else the latest one it was asked in (among the
+    /// last ``recentTripLimit``); `nil` when it never needed one.
+    private func roundTrip(of touch: TouchID) -> QueryToken? {
+        queryOfTouch[touch].flatMap { tokenOfQuery[$0] } ?? recentTrips.last(where: { $0.touch == touch })?.token
+    }
+
+    /// Works through what the router and the bridge handed back until neither has more: each
+    /// router action is an event at `eventTime` (naming its touch both ways) and, when it
+    /// is a question, a cancelled question or a decision, the bridge's business; each bridge
+    /// action goes to the router, or is a request for the page (a `send` event). The bridge
+    /// works at `time` (a deadline's own time, while deadlines fire). A touch the engine
+    /// finished forgets its platform id.
+    private mutating func drain(now time: Double, eventTime: Double? = nil, into events: inout [EngineEvent]) {
+        let eventTime = eventTime ?? time
+        while !actions.isEmpty || !bridgeActions.isEmpty {
+            swap(&actions, &drainingActions)
+            // By index, the kind matched before anything is bound: most actions are samples,
+            // copied once, into their event.
+            for index in drainingActions.indices {
+                let id = drainingActions[index].touch
                 let touch = EngineTouch(engine: id, platform: identities.platformID(of: id) ?? id.rawValue)
-                var roundTrip: QueryToken?
-                switch action {
-                case .queryPage, .decided, .abandonQuery: roundTrip = host.roundTrip(of: id)
+                switch drainingActions[index] {
+                case .queryPage, .decided, .abandonQuery: unnamedRoundTrips.append((events.count, id))
                 default: break
                 }
-                events.append(EngineEvent(time: time, touch: touch, roundTrip: roundTrip, kind: .action(action)))
+                events.append(EngineEvent(time: eventTime, touch: touch, kind: .action(drainingActions[index])))
                 if configuration.routing == .decideAtTouchDown {
-                    collectReplay(action)
-                    followGesture(action)
+                    collectReplay(drainingActions[index])
+                    followGesture(drainingActions[index])
                 }
-                if case .touchFinished = action { identities.finished(id) }
-            case let .send(request, touches):
-                let named = touches.map { EngineTouch(engine: $0, platform: identities.platformID(of: $0) ?? $0.rawValue) }
-                events.append(EngineEvent(time: time, touch: named.first, roundTrip: request.token, kind: .send(request, touches: named)))
+                switch drainingActions[index] {
+                case .queryPage, .abandonQuery, .decided, .touchFinished: break
+                default: continue
+                }
+                switch drainingActions[index] {
+                case let .queryPage(query, touch, point, _):
+                    queryOfTouch[touch] = query
+                    touchOfQuery[query] = touch
+                    broker.ask(query, at: point, now: time, into: &bridgeActions)
+                case let .abandonQuery(query, _):
+                    broker.cancel(query)
+                    forget(query)
+                case let .decided(touch, _, _):
+                    if let query = queryOfTouch[touch] { forget(query) }
+                case .touchFinished:
+                    identities.finished(id)
+                default:
+                    break
+                }
             }
+            drainingActions.removeAll(keepingCapacity: true)
+            swap(&bridgeActions, &drainingBridgeActions)
+            for action in drainingBridgeActions {
+                switch action {
+                case let .verdict(query, verdict, source):
+                    router.verdictArrived(query, verdict, because: source.decisionReason, into: &actions)
+                case let .send(request):
+                    let waiting = broker.queries(waitingFor: request.token)
+                    for query in waiting {
+                        tokenOfQuery[query] = request.token
+                        if let touch = touchOfQuery[query] { recentTrips.append((touch, request.token)) }
+                    }
+                    if recentTrips.count > Self.recentTripLimit { recentTrips.removeFirst(recentTrips.count - Self.recentTripLimit) }
+                    let named = waiting.compactMap { query in
+                        touchOfQuery[query].map { EngineTouch(engine: $0, platform: identities.platformID(of: $0) ?? $0.rawValue) }
+                    }
+                    events.append(EngineEvent(time: eventTime, touch: named.first, roundTrip: request.token,
+                                              kind: .send(request, touches: named)))
+                case let .speculate(query):
+                    router.speculate(query, into: &actions)
+                }
+            }
+            drainingBridgeActions.removeAll(keepingCapacity: true)
         }
-        output.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func forget(_ query: QueryID) {
+        if let touch = touchOfQuery.removeValue(forKey: query), queryOfTouch[touch] == query { queryOfTouch[touch] = nil }
+        tokenOfQuery[query] = nil
+    }
+
+    /// Ends the events of one input (or of the deadlines at one instant): the round trips of
+    /// its questions and decisions, looked up now that every request is made, then the
+    /// replays and the gesture scroll it made.
+    private mutating func finishEmitting(now time: Double, into events: inout [EngineEvent]) {
+        for index in unnamedRoundTrips.indices {
+            let (event, touch) = unnamedRoundTrips[index]
+            events[event].roundTrip = roundTrip(of: touch)
+        }
+        unnamedRoundTrips.removeAll(keepingCapacity: true)
         for replay in replays {
             let touch = EngineTouch(engine: replay.touch, platform: identities.platformID(of: replay.touch) ?? replay.touch.rawValue)
             events.append(EngineEvent(time: time, touch: touch, kind: .replay(replay)))
@@ -390,7 +531,7 @@ public struct InkEngine: Sendable {
             id = touch
             let started = replaying[touch]
             pointerType = started?.pointerType ?? PageReplay.PointerType(sample.tool)
-            event = PageReplay.Event(phase: started == nil ? .down : .move, pagePoint: host.transform.pagePoint(for: sample.point),
+            event = PageReplay.Event(phase: started == nil ? .down : .move, pagePoint: broker.transform.pagePoint(for: sample.point),
                                      time: sample.timestamp, pressure: sample.force)
         case let .endRelease(touch):
             guard let started = replaying.removeValue(forKey: touch) else { return }
@@ -435,4 +576,16 @@ extension RouterAction {
             return touch
         }
     }
+}
+
+/// A time earlier than one the engine was already given (or not finite): the payload of
+/// ``InputRefusal/time(_:)``.
+public struct HostTimeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The engine's time.
+    public var now: Double
+    /// The time given.
+    public var given: Double
+
+    /// `time went backwards from … to …`.
+    public var description: String { "time went backwards from \(now) s to \(given) s" }
 }
