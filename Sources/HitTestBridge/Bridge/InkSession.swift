@@ -262,17 +262,19 @@ private final class Mailbox: @unchecked Sendable {
     init(signal: AsyncStream<Void>.Continuation) { self.signal = signal }
 
     func post(_ item: Item) {
+        let waiter: CheckedContinuation<Void, Never>?
+        switch item {
+        case let .drained(continuation), let .settled(continuation): waiter = continuation
+        default: waiter = nil
+        }
         let wasClosed = lock.withLock {
-            items.append(item)
+            // Nobody runs the session any more: a waiter returns at once (it is not queued);
+            // inputs wait to be refused and counted when the session is next asked.
+            if !closed || waiter == nil { items.append(item) }
             return closed
         }
         if wasClosed {
-            // Nobody runs the session any more: waiters return at once; inputs wait to be
-            // refused and counted when the session is next asked.
-            switch item {
-            case let .drained(waiter), let .settled(waiter): waiter.resume()
-            default: break
-            }
+            waiter?.resume()
         } else {
             signal.yield()
         }
