@@ -139,7 +139,7 @@ public final class ManualClock: BridgeClock, InkLoopClock, @unchecked Sendable {
         }
         return InkLoopWakeUp { [weak self] in
             guard let self else { return }
-            lock.withLock { wakeUps.removeAll { $0.id == id } }
+            self.lock.withLock { self.wakeUps.removeAll { $0.id == id } }
         }
     }
 
