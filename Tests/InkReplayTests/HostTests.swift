@@ -77,27 +77,36 @@ struct HostTests {
         #expect(twice.last?["received"] as? Int == 3 && twice.last?["refused"] as? Int == 1 && twice.last?["dropped"] as? Int == 0)
     }
 
-    @Test("the summary counts what the lines showed: every ignored answer by kind, one round trip per query line, deadline decisions")
-    func countersMatchLines() throws {
-        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
-        let touches = Self.threeTaps
-        // The tokens the seeded host draws for the three questions.
-        let first = try Self.host(([header] + touches).joined(separator: "\n") + "\n", "--cache", "off", "--seed", "9")
+    /// A session header for a 100 x 100 canvas.
+    static let smallHeader = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
+
+    /// The tokens and the generation a host seeded with `seed` asks the three taps' questions with.
+    static func questions(seed: Int) throws -> (tokens: [String], generation: Int) {
+        let first = try host(([smallHeader] + threeTaps).joined(separator: "\n") + "\n", "--cache", "off", "--seed", "\(seed)")
         let queries = first.filter { $0["kind"] as? String == "query" }
         let tokens = queries.compactMap { $0["token"] as? String }
         let generation = try #require(queries.first?["generation"] as? Int)
         try #require(tokens.count == 3)
-        func answer(_ t: Double, _ token: String, generation: Int) -> String {
-            #"{"kind":"page","t":\#(t),"message":{"type":"answer","id":"\#(token)","interactive":false,"generation":\#(generation)}}"#
-        }
+        return (tokens, generation)
+    }
+
+    /// The page's answer (not interactive) for a round trip, as a host line at `t`.
+    static func answer(_ t: Double, _ token: String, generation: Int) -> String {
+        #"{"kind":"page","t":\#(t),"message":{"type":"answer","id":"\#(token)","interactive":false,"generation":\#(generation)}}"#
+    }
+
+    @Test("the summary counts what the lines showed: every ignored answer by kind, one round trip per query line, deadline decisions")
+    func countersMatchLines() throws {
+        let header = Self.smallHeader, touches = Self.threeTaps
+        let (tokens, generation) = try Self.questions(seed: 9)
         let input = [header] + touches + [
-            answer(1.06, tokens[0], generation: generation),                          // answered
-            answer(1.07, tokens[0], generation: generation),                          // duplicate
-            answer(1.08, String(repeating: "0", count: 32), generation: generation),  // forged
-            answer(1.09, String(repeating: "ab", count: 16), generation: generation), // forged
-            answer(1.10, tokens[1], generation: generation + 5),                      // stale: asked again
+            Self.answer(1.06, tokens[0], generation: generation),                          // answered
+            Self.answer(1.07, tokens[0], generation: generation),                          // duplicate
+            Self.answer(1.08, String(repeating: "0", count: 32), generation: generation),  // forged
+            Self.answer(1.09, String(repeating: "ab", count: 16), generation: generation), // forged
+            Self.answer(1.10, tokens[1], generation: generation + 5),                      // stale: asked again
             #"{"kind":"tick","t":2}"#,                                                // touch 3's deadline passes
-            answer(2.01, tokens[2], generation: generation),                          // late
+            Self.answer(2.01, tokens[2], generation: generation),                          // late
         ]
         let lines = try Self.host(input.joined(separator: "\n") + "\n", "--cache", "off", "--seed", "9")
         let summary = try #require(lines.last)
@@ -436,25 +445,17 @@ struct HostTests {
 
     @Test("the summary counts every refusal with its reason: refused snapshots, malformed messages, forged, duplicate, stale and late answers, refused inputs; the audit's verdict names the refusals, its health stays clean")
     func summaryNamesRefusals() throws {
-        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
-        let taps = Self.threeTaps
-        let first = try Self.host(([header] + taps).joined(separator: "\n") + "\n", "--cache", "off", "--seed", "5")
-        let queries = first.filter { $0["kind"] as? String == "query" }
-        let tokens = queries.compactMap { $0["token"] as? String }
-        let generation = try #require(queries.first?["generation"] as? Int)
-        try #require(tokens.count == 3)
-        func answer(_ t: Double, _ token: String, generation: Int) -> String {
-            #"{"kind":"page","t":\#(t),"message":{"type":"answer","id":"\#(token)","interactive":false,"generation":\#(generation)}}"#
-        }
+        let header = Self.smallHeader, taps = Self.threeTaps
+        let (tokens, generation) = try Self.questions(seed: 5)
         let input = [header] + taps + [
             #"{"kind":"page","t":1.055,"message":{"type":"regions","generation":0,"maxAge":100,"regions":[]}}"#,   // an older generation
             #"{"kind":"page","t":1.056,"message":"{\"type\":\"answer\""}"#,                                        // malformed
-            answer(1.06, tokens[0], generation: generation),
-            answer(1.07, tokens[0], generation: generation),                           // duplicate
-            answer(1.08, String(repeating: "0", count: 32), generation: generation),   // forged
-            answer(1.09, tokens[1], generation: generation + 5),                       // stale: asked again
+            Self.answer(1.06, tokens[0], generation: generation),
+            Self.answer(1.07, tokens[0], generation: generation),                           // duplicate
+            Self.answer(1.08, String(repeating: "0", count: 32), generation: generation),   // forged
+            Self.answer(1.09, tokens[1], generation: generation + 5),                       // stale: asked again
             #"{"kind":"touch","t":1.5,"touch":9,"phase":"moved","samples":[{"t":1.5,"x":6,"y":6}]}"#,               // no such touch
-            answer(2, tokens[2], generation: generation),                              // late: its deadline passed
+            Self.answer(2, tokens[2], generation: generation),                              // late: its deadline passed
         ]
         let lines = try Self.host(input.joined(separator: "\n") + "\n", "--cache", "off", "--seed", "5")
         let summary = try #require(lines.last)
