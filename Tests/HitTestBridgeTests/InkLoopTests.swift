@@ -157,6 +157,42 @@ struct InkLoopTests {
         #expect(shell.regionRequests == 2)
     }
 
+    @Test("a shell that stops the loop from its own callback stops it once: one finish, every touch settled")
+    func stopFromCallback() {
+        final class Stopping: InkLoopShell {
+            weak var loop: InkLoop?
+            var finishes = 0
+            func carryOut(_ events: [EngineEvent]) {
+                for event in events {
+                    if case .action(.cancel) = event.kind { loop?.stop() }   // the view goes away mid-teardown
+                    if case .action(.decided(_, _, .flushed)) = event.kind { finishes += 1 }
+                }
+            }
+            func send(_ request: HitTestRequest) {}
+        }
+        let clock = ManualClock(start: 1), lines = Lines()
+        let loop = InkLoop(configuration: Self.handOver, clock: clock, seed: 3,
+                           recorder: SessionRecorder(canvasWidth: 100, canvasHeight: 100, sink: lines.take))
+        let shell = Stopping()
+        shell.loop = loop
+        loop.shell = shell
+        loop.submit([Self.touch(1, .began, Self.sample(20, 20, 1)), Self.touch(2, .began, Self.sample(80, 80, 1.2)),
+                     Self.touch(2, .ended, Self.sample(81, 80, 1.21))])
+        loop.stop()
+        #expect(loop.isStopped && loop.ledger.isBalanced && loop.ledger.cancelled == 1, "\(loop.ledger)")
+        #expect(shell.finishes == 1 && lines.text.split(separator: "\n").filter { $0.contains(#""kind":"finish""#) }.count == 1, "\(lines.text)")
+        #expect(loop.metrics.auditFailures.isEmpty)
+    }
+
+    /// A recorder's sink that keeps the text.
+    final class Lines: @unchecked Sendable {
+        private(set) var text = ""
+        func take(_ bytes: [UInt8]) -> Bool {
+            text += String(decoding: bytes, as: UTF8.self)
+            return true
+        }
+    }
+
     @Test("a gesture on the overlay scrolls the page once per batch, by the lead finger (touch-down routing)")
     func gestureScroll() {
         let clock = ManualClock(start: 1)

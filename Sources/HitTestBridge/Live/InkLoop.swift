@@ -303,9 +303,11 @@ public final class InkLoop {
         drain()
         // Every touch still down is cancelled, as the platform does when a view goes away.
         let down = engine.platformTouchesDown
-        if !down.isEmpty {
+        if !down.isEmpty, !isStopped {
             submit(down.map { EngineInput.touch(TouchEvent(touch: TouchID($0), phase: .cancelled, samples: [])) })
         }
+        // A shell that asked to stop while those were carried out has had its stop already.
+        guard !isStopped else { return }
         taking = true
         engine.finish(into: &batch)
         recorder?.recordFinish(at: engine.now, events: batch)
