@@ -146,6 +146,9 @@ public struct DecisionTimeline: Sendable {
             /// A new page document began (questions in flight got the fallback, the region
             /// snapshot was dropped, generations start over).
             case newDocument
+            /// The view showing the page changed size (the page reflows; the region snapshot
+            /// was dropped until the page pushes one of the new layout).
+            case viewResized
             /// An answer the bridge did not take: late, duplicate, unknown, or computed for
             /// another layout (stale: the question was sent again).
             case answerNotTaken(ReceiveOutcome, token: QueryToken?)
@@ -231,6 +234,8 @@ public struct DecisionTimeline: Sendable {
             addPage(PageEvent(time: time, kind: .layout(generation: generation)))
         case .newDocument:
             addPage(PageEvent(time: time, kind: .newDocument))
+        case .viewResized:
+            addPage(PageEvent(time: time, kind: .viewResized))
         case let .send(request, waiting):
             if trips.count == Self.tripLimit { trips.removeFirst() }
             trips.append((request.token, waiting.map(\.engine)))

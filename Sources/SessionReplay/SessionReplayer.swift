@@ -180,6 +180,10 @@ private struct ReplayRun {
                 // The old document's snapshots no longer answer for the simulated page.
                 snapshot = nil
                 input = .newDocument(transform)
+            case let .viewResized(transform):
+                // The simulated page reflowed: its earlier snapshots no longer describe it.
+                snapshot = nil
+                input = .viewResized(transform)
             case let .sendFailed(order):
                 guard let token = roundTrips[order] else { return }
                 input = .sendFailed(token)
@@ -309,6 +313,7 @@ private struct ReplayRun {
             guard event.time <= time else { break }
             if case let .regions(regions, _) = event { latest = regions }
             if case .recorded(.newDocument, _) = event { latest = nil }   // a new page: its own snapshots only
+            if case .recorded(.viewResized, _) = event { latest = nil }   // reflowed: the new layout's only
         }
         return latest
     }

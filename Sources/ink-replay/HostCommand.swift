@@ -197,11 +197,15 @@ final class HostSession: InkLoopShell {
                     // Refused by the engine, which counts it and says why.
                     input = .pageMessage(Array(message.serialized().utf8))
                 }
-            case "layout":
+            case "layout", "resize", "document":
                 let t = try object.nested("page_transform")
                 let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
                                               offsetY: try t.optionalDouble("offset_y") ?? 0)
-                input = .layout(transform, generation: try object.optionalUnsigned("generation"))
+                switch kind {
+                case "resize": input = .viewResized(transform)
+                case "document": input = .newDocument(transform)
+                default: input = .layout(transform, generation: try object.optionalUnsigned("generation"))
+                }
             default:
                 switch try reader.decodeEvent(value: value, number: line) {
                 case let .touch(event, _): input = .touch(event)
@@ -350,6 +354,10 @@ final class HostSession: InkLoopShell {
 
     func cancelSend(_ roundTrip: QueryToken) { asked[roundTrip] = nil }
 
+    /// A `push_regions` line: the view was resized and the snapshot dropped; the front end
+    /// has the page script push one of the new layout.
+    func askForRegions() { emit([("kind", .string("push_regions")), ("t", .number(now))]) }
+
     func emitStroke(_ touch: EngineTouch, at time: Double) {
         // The stroke is the touch's active one, or the one it just finished (the last).
         guard let layer, let stroke = layer.active.last(where: { $0.touch == touch.engine })
@@ -374,7 +382,7 @@ final class HostSession: InkLoopShell {
     func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(event.time))
         switch event.kind {
-        case .took, .layout, .newDocument, .replay, .scrollPage:
+        case .took, .layout, .newDocument, .viewResized, .replay, .scrollPage:
             return   // the host routes by hand-over: no replays, no gesture scrolls
         case let .refused(_, refusal):
             error(refusal.description)

@@ -123,6 +123,9 @@ struct TimelinePicture {
             case .newDocument:
                 let text = "new page document \(at): questions in flight got the fallback, the region snapshot was dropped"
                 out += "<path class=\"page-event new-document\" d=\"M\(n(x - 5)) \(n(mid - 1)) L\(n(x + 5)) \(n(mid - 1)) L\(n(x)) \(n(mid + 9)) Z\" fill=\"\(Self.layoutColour)\"><title>\(escape(text))</title></path>\n"
+            case .viewResized:
+                let text = "the view was resized \(at): the page reflows, the region snapshot was dropped until it pushes again"
+                out += "<path class=\"page-event resize\" d=\"M\(n(x - 5)) \(n(mid + 4)) L\(n(x)) \(n(mid - 1)) L\(n(x + 5)) \(n(mid + 4)) L\(n(x)) \(n(mid + 9)) Z\" fill=\"\(Self.layoutColour)\"><title>\(escape(text))</title></path>\n"
             case let .answerNotTaken(outcome, token):
                 let word = DecisionTimeline.describe(outcome)
                 let colour = outcome == .staleGeneration ? Self.retractColour : (outcome == .late ? Self.pageColour : Self.cancelColour)

@@ -203,6 +203,52 @@ struct InkLoopTests {
         #expect(shell.scrolls.count == 1 && shell.scrolls[0].dy == 20 && shell.scrolls[0].dx == 0)
     }
 
+    @Test("pencil-only, touch-down routing: one finger on the overlay scrolls the page by its movement, the pencil beside it writes")
+    func pencilOnlyFingerScrolls() {
+        let clock = ManualClock(start: 1)
+        var configuration = Self.touchDown
+        configuration.pencilOnly = true
+        let (loop, shell) = Self.loop(configuration, clock: clock)
+        loop.submit(Self.touch(1, .began, Self.sample(300, 400, 1)))
+        #expect(shell.decisions(1).map(\.0) == [.page] && shell.decisions(1).map(\.1) == [.toolPolicy])
+        loop.submit(Self.touch(1, .moved, Self.sample(300, 380, 1.02)))
+        loop.submit([Self.touch(1, .moved, Self.sample(295, 350, 1.04)), Self.touch(2, .began, Self.sample(500, 500, 1.04, .pencil))])
+        loop.submit([Self.touch(2, .moved, Self.sample(520, 510, 1.06, .pencil)), Self.touch(1, .ended, Self.sample(295, 340, 1.06))])
+        // The content follows the finger: the view's offset moves against it, once per batch.
+        #expect(shell.scrolls.map(\.dy) == [20, 30, 10] && shell.scrolls.map(\.dx) == [0, 5, 0], "\(shell.scrolls)")
+        #expect(shell.decisions(2).map(\.0) == [.ink])
+        loop.submit(Self.touch(2, .ended, Self.sample(530, 515, 1.08, .pencil)))
+        loop.stop()
+        #expect(loop.ledger.inked == 3 && loop.ledger.released == 4 && loop.metrics.auditFailures.isEmpty, "\(loop.ledger)")
+    }
+
+    @Test("the view resized: the snapshot of the old layout stops routing at once (touch-downs are asked), the page is asked to push, and its next snapshot routes again")
+    func resizeDropsTheSnapshot() throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loop(Self.touchDown, clock: clock)
+        loop.submit(.decodedPageMessage(.regions(Self.block)))
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page && shell.regionRequests == 0)
+        clock.advance(to: 1.1)
+        loop.submit(.viewResized(PageTransform(scale: 1, offsetX: 0, offsetY: 10)))
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        #expect(shell.regionChanges.last! == nil && shell.regionRequests == 1)
+        #expect(loop.engine.bridgeMetrics.viewResizes == 1 && loop.engine.bridgeMetrics.snapshotsDroppedByResize == 1)
+        // A touch now is asked, not routed by the old layout.
+        loop.submit(Self.touch(1, .began, Self.sample(150, 150, 1.1)))
+        #expect(shell.sent.count == 1 && shell.sent[0].pagePoint.x == 150 && shell.sent[0].pagePoint.y == 160)
+        // The page's push of the new layout (the same generation: the resize may not have
+        // changed it yet) is taken and routes again; the question waiting is decided by it.
+        loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 1, maxAge: 1,
+            regions: [PageRegion(x: 100, y: 150, width: 100, height: 100)]))))
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)
+        #expect(shell.decisions(1).map(\.1) == [.regionCache])
+        // A transform that is not finite and positive is refused; nothing changes.
+        loop.submit(.viewResized(PageTransform(scale: 0, offsetX: 0, offsetY: 0)))
+        #expect(shell.refusals.count == 1 && loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)
+        loop.stop()
+        #expect(loop.metrics.auditFailures.isEmpty)
+    }
+
     @Test("a send that fails at once decides by the fallback, and the input submitted from the callback is taken after the batch")
     func failedSend() {
         let clock = ManualClock(start: 1)

@@ -59,4 +59,30 @@ struct LoopRecordingTests {
         #expect(report.divergence == nil, "\(report.failures) \(report.issues)")
         #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced && loop.ledger.cancelled == 1)
     }
+
+    @Test("a resize drops the snapshot live and in the replay: the touch after it is asked in both, and the recording replays identically",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func resize(routing: TouchRouting) throws {
+        let lines = CollectedLines(), clock = ManualClock(start: 1), shell = Shell()
+        let recorder = SessionRecorder(canvasWidth: 800, canvasHeight: 600, sink: lines.offer)
+        let loop = InkLoop(configuration: InkEngineConfiguration(decisionTimeout: 0.25, routing: routing), clock: clock, seed: 5,
+                           recorder: recorder)
+        loop.shell = shell
+        let block = RegionSnapshot(generation: 1, maxAge: 5, regions: [PageRegion(x: 0, y: 0, width: 100, height: 100)])
+        loop.submit(.pageMessage(PageMessage.regions(block).json))
+        loop.submit(Self.tap(1, x: 50, y: 50, at: 1))            // the snapshot: page
+        clock.advance(to: 1.5)
+        loop.submit(.viewResized(.identity))                      // reflowed: the snapshot is gone
+        loop.submit(Self.tap(2, x: 50, y: 50, at: 1.5))          // asked; never answered: the deadline decides
+        clock.advance(to: 2)
+        loop.stop()
+        #expect(lines.text.contains(#"{"kind":"resize","t":1.5,"page_transform":{"scale":1"#), "\(lines.text)")
+        let log = try SessionLog.parse(lines.text, file: "resize.jsonl").get()
+        #expect(log.events.contains(.recorded(.viewResized(.identity), time: 1.5)))
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, _), _) = $0 { (touch.platform, reason) } else { nil } }
+        #expect(decided.map(\.1) == [.regionCache, .deadline], "\(decided)")
+        let report = SessionReplayer().replay(log, file: "resize.jsonl")
+        #expect(report.isIdentical, "\(report.identity ?? "no identity") \(report.divergence ?? "")")
+        #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced)
+    }
 }

@@ -202,6 +202,10 @@ public struct BridgeMetrics: Sendable, Hashable {
     /// Queries decided by the fallback because their page document was replaced while they
     /// waited.
     public var abandonedByNewDocument = 0
+    /// Views resized (``EngineInput/viewResized(_:)``).
+    public var viewResizes = 0
+    /// Of ``viewResizes``, those that dropped a region snapshot the engine held.
+    public var snapshotsDroppedByResize = 0
 
     /// Every answer that decided nothing: late, duplicate, unknown, stale and old-document
     /// answers.
@@ -570,6 +574,18 @@ package struct HitTestBroker: Sendable {
         }
         self.transform = transform
         if let newGeneration { adopt(newGeneration, now: now, into: &actions) }
+    }
+
+    /// The view showing the page changed size: the page reflows, so the region snapshot is
+    /// dropped (until the page pushes one of the new layout) and future points go through
+    /// `transform`. Round trips in flight stay: the page answers them on its live layout.
+    /// - Throws: ``InvalidPageTransform`` for a non-finite offset or a scale that is not a
+    ///   positive finite number; nothing changes then.
+    package mutating func viewResized(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
+        try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)
+        if cache.entry != nil { metrics.snapshotsDroppedByResize += 1 }
+        cache.clear()
+        metrics.viewResizes += 1
     }
 
     // MARK: - Internals

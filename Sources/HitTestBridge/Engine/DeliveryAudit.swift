@@ -104,7 +104,7 @@ public struct DeliveryAudit: Sendable {
             refusedInputs += 1
             ledger.received += input.sampleCount
             ledger.refused += input.sampleCount
-        case .send, .pageMessage, .layout, .newDocument, .replay, .scrollPage:
+        case .send, .pageMessage, .layout, .newDocument, .viewResized, .replay, .scrollPage:
             break
         }
         return nil

@@ -66,6 +66,16 @@ public enum EngineInput: Sendable, Hashable {
     /// transform that is not finite and positive refuses the input
     /// (``InputRefusal/transform(_:)``), and nothing changes.
     case newDocument(PageTransform)
+    /// The view showing the page changed size (a rotation, split view or Stage Manager on an
+    /// iPad, a resized window): the page reflows, so its interactive regions may be anywhere
+    /// now. The region snapshot is dropped (``InkEngine/touchDownRegions(now:)`` is `nil` and
+    /// every touch-down is ``TouchDownRoute/unknown`` until the page pushes a snapshot again:
+    /// the engine asks it, never guesses from the old layout), and future points go through
+    /// `transform`. Questions in flight wait for their answers, which the page computes on the
+    /// live layout. An ``InkLoop`` asks the page to push (``InkLoopShell/askForRegions()``)
+    /// when it takes this. A transform that is not finite and positive refuses the input
+    /// (``InputRefusal/transform(_:)``), and nothing changes.
+    case viewResized(PageTransform)
 
     /// A page message posted as text.
     public static func pageMessage(_ text: String) -> EngineInput { .pageMessage(Array(text.utf8)) }
@@ -197,6 +207,10 @@ public struct EngineEvent: Sendable, Hashable {
         /// holds (``InkEngine/touchDownRegions(now:)`` is `nil` until the new document
         /// pushes).
         case newDocument(PageTransform)
+        /// The view changed size under this transform (an ``EngineInput/viewResized(_:)``
+        /// was taken): the region snapshot is gone, so a front end routing at touch-down drops
+        /// the regions it holds until the page pushes again.
+        case viewResized(PageTransform)
         /// Under ``TouchRouting/decideAtTouchDown``: have the page script replay these
         /// samples of a touch the page claimed late (evaluate ``PageReplay/scriptInvocation``
         /// in the page script's world). It follows the actions it replays (the touch's
@@ -204,9 +218,11 @@ public struct EngineEvent: Sendable, Hashable {
         /// on this routing carries out only through it.
         case replay(PageReplay)
         /// Under ``TouchRouting/decideAtTouchDown``: two fingers that began on the overlay
-        /// make a gesture the engine gave the page, but the page cannot scroll natively for
-        /// touches the overlay holds: scroll the page's view by this much, canvas points
-        /// (the lead finger's movement, reversed: the content follows the fingers). A
+        /// make a gesture the engine gave the page (and, with
+        /// ``InkEngineConfiguration/pencilOnly``, so does one finger on the overlay: fingers
+        /// scroll, the pencil writes), but the page cannot scroll natively for touches the
+        /// overlay holds: scroll the page's view by this much, canvas points (the lead
+        /// finger's movement, reversed: the content follows the fingers). A
         /// `UIScrollView` moves its `contentOffset` by it; a web page scrolls by it times
         /// the page transform's scale.
         case scrollPage(dx: Double, dy: Double)

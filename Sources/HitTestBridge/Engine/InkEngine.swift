@@ -304,6 +304,15 @@ public struct InkEngine: Sendable {
             events.append(EngineEvent(time: time, kind: .newDocument(transform)))
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
+        case let .viewResized(transform):
+            // The page reflows: the snapshot of the old layout is dropped.
+            do { try broker.viewResized(transform: transform, now: time, into: &bridgeActions) } catch {
+                refuse(input, .transform(error), touch: nil, into: &events)
+                return
+            }
+            events.append(EngineEvent(time: time, kind: .viewResized(transform)))
+            drain(now: time, into: &events)
+            finishEmitting(now: time, into: &events)
         }
     }
 
@@ -495,13 +504,15 @@ public struct InkEngine: Sendable {
         }
     }
 
-    /// Follows a two-finger gesture the engine gave the page (decide-at-touch-down routing):
-    /// the overlay holds its touches, so the page cannot scroll natively, and the page
-    /// script's replay of them is untrusted and scrolls nothing; the lead finger's released
-    /// samples say how far the front end scrolls the page's view.
+    /// Follows the touches the overlay holds that the engine gave the page to move it
+    /// (decide-at-touch-down routing): a two-finger gesture, and a finger under the
+    /// pencil-only policy (fingers scroll, the pencil writes). The page cannot scroll
+    /// natively for touches the overlay holds, and the page script's replay of them is
+    /// untrusted and scrolls nothing; the lead finger's released samples say how far the
+    /// front end scrolls the page's view.
     private mutating func followGesture(_ action: RouterAction) {
         switch action {
-        case let .decided(id, .page, .multiTouchGesture):
+        case let .decided(id, .page, reason) where reason == .multiTouchGesture || reason == .toolPolicy:
             if !gestureTouches.contains(id) { gestureTouches.append(id) }
         case let .release(id, sample) where id == gestureTouches.first:
             if let lead = gestureLead {

@@ -189,6 +189,11 @@ package enum SessionLogLines {
         .object(JSONObject([("kind", .string("document")), ("t", .number(time)), ("page_transform", transformObject(transform))]))
     }
 
+    /// A `resize` line: the view showing the page changed size (the page reflows).
+    package static func resize(_ transform: PageTransform, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("resize")), ("t", .number(time)), ("page_transform", transformObject(transform))]))
+    }
+
     /// A `layout` line: the page's transform changed.
     package static func layout(_ transform: PageTransform, generation: UInt64?, time: Double) -> JSONValue {
         var object = JSONObject([("kind", .string("layout")), ("t", .number(time)), ("page_transform", transformObject(transform))])

@@ -158,6 +158,8 @@ public struct SessionRecorder: Sendable {
                 if let order = roundTrips[token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
             case let .newDocument(transform):
                 write(SessionLogLines.document(transform, time: time), time: time, samples: 0)
+            case let .viewResized(transform):
+                write(SessionLogLines.resize(transform, time: time), time: time, samples: 0)
             }
         }
         recordDecisions(events, time: time)

@@ -52,12 +52,15 @@ public protocol InkLoopShell: AnyObject {
     /// nothing.
     func cancelSend(_ roundTrip: QueryToken)
     /// A two-finger gesture the engine gave the page began on the overlay, where the web
-    /// view cannot see it: scroll the page's view by this much (canvas points, summed over
+    /// view cannot see it (or, with ``InkEngineConfiguration/pencilOnly``, one finger did):
+    /// scroll the page's view by this much (canvas points, summed over
     /// the inputs taken together), then submit the new ``EngineInput/layout(_:generation:)``.
     /// Default: nothing.
     func scrollPage(dx: Double, dy: Double)
     /// Ask the page script to push a region snapshot now (`scratchpadInk.pushRegions()`): a
-    /// pointer hovers and none is fresh. Default: nothing.
+    /// pointer hovers and none is fresh, or the view was resized
+    /// (``EngineInput/viewResized(_:)``: the snapshot of the old layout was dropped).
+    /// Default: nothing.
     func askForRegions()
     /// The page areas that route to the page at touch-down changed: a snapshot arrived, the
     /// layout moved, the snapshot stopped being fresh (`nil`), a new document. A front end
@@ -208,6 +211,7 @@ public final class InkLoop {
     private var pendingScroll = (dx: 0.0, dy: 0.0)
     private var regions: TouchDownRegions?
     private var regionsDirty = true
+    private var askAfterResize = false
     private var hoverAskedAt = -Double.infinity
     private var hoverRequests = 0
     private var firstInk = LatencyHistogram()
@@ -373,6 +377,10 @@ public final class InkLoop {
                 shell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
             }
             noticeRegions()
+            if askAfterResize {
+                askAfterResize = false
+                if engine.configuration.useRegionCache { shell?.askForRegions() }
+            }
         } while !inbox.isEmpty
         taking = false
         rearm()
@@ -411,6 +419,11 @@ public final class InkLoop {
                 pendingScroll.dy += dy
             case .layout, .newDocument:
                 regionsDirty = true
+            case .viewResized:
+                // The snapshot of the old layout is gone: ask for one of the new layout now
+                // (the routing is `unknown` until it comes), whatever the hover throttle says.
+                regionsDirty = true
+                askAfterResize = true
             default:
                 audit.observe(batch[index])
             }

@@ -40,6 +40,8 @@ public enum RecordedEvent: Sendable, Hashable {
     case layout(PageTransform, generation: UInt64?)
     /// The page's document was replaced, under this transform (`EngineInput.newDocument`).
     case newDocument(PageTransform)
+    /// The view showing the page changed size, under this transform (`EngineInput.viewResized`).
+    case viewResized(PageTransform)
     /// The transport could not send the `roundTrip`-th round trip (`EngineInput.sendFailed`).
     case sendFailed(roundTrip: Int)
     /// The front end settled every undecided touch by the fallback (`InkEngine.finish`).

@@ -51,6 +51,8 @@ extension SessionLogLineReader {
                 return .layout(try transform(), generation: try object.optionalUnsigned("generation"))
             case "document":
                 return .newDocument(try transform())
+            case "resize":
+                return .viewResized(try transform())
             case "send_failed":
                 guard let order = try roundTrip("round_trip") else { throw JSONShapeError(field: "round_trip", message: "missing") }
                 return .sendFailed(roundTrip: order)

@@ -54,6 +54,7 @@ extension SessionLog {
                                                    time: time)
             case let .layout(transform, generation): value = SessionLogLines.layout(transform, generation: generation, time: time)
             case let .newDocument(transform): value = SessionLogLines.document(transform, time: time)
+            case let .viewResized(transform): value = SessionLogLines.resize(transform, time: time)
             case let .sendFailed(roundTrip): value = SessionLogLines.sendFailed(roundTrip: roundTrip, time: time)
             case .finish: value = SessionLogLines.finish(time: time)
             case let .decided(touch, owner, reason, at):
