@@ -82,7 +82,7 @@ prepare() {
   # UIKit exists on iOS only: on macOS `canImport(UIKit)` stays false, as with Apple's SDK.
   if [ "$platform" = iphoneos ]; then
     compile "$target" CoreGraphics -parse-as-library -swift-version 6 "$stand_ins/CoreGraphics.swift"
-    compile "$target" UIKit -parse-as-library -swift-version 6 "$stand_ins/UIKit.swift"
+    compile "$target" UIKit -parse-as-library -swift-version 6 "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
     compile "$target" WebKit -parse-as-library -swift-version 6 "$stand_ins/WebKit.swift"
   fi
 }

@@ -34,6 +34,17 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public var pageTransform: PageTransform = .identity { didSet { setNeedsDisplay() } }
     /// The ink, in page coordinates.
     public private(set) var ink: InkLayer
+    /// Whether every touch goes to the page while VoiceOver runs (default `true`): VoiceOver's
+    /// touch exploration must reach the exercise's text and controls beneath the overlay, so
+    /// ink pauses while it runs (``hitTest(_:with:)`` returns `nil`;
+    /// `UIAccessibility.isVoiceOverRunning` is read on each hit test). The overlay itself is
+    /// hidden from accessibility either way (`accessibilityElementsHidden`): it has nothing
+    /// to say, and it must not hide the page's elements.
+    public var yieldsToVoiceOver = true
+    /// Called when the overlay's size changed (rotation, split view, Stage Manager, a layout
+    /// pass): ``InkUIKitController`` submits `EngineInput.viewResized(_:)`.
+    public var onResize: ((CGSize) -> Void)?
+    private var laidOutSize: (width: Double, height: Double)?
     /// The colour ink is filled with.
     public var inkColor = UIColor(red: 0.1, green: 0.1, blue: 0.35, alpha: 1) { didSet { setNeedsDisplay() } }
 
@@ -47,6 +58,8 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         isOpaque = false
         backgroundColor = .clear
         isMultipleTouchEnabled = true
+        isAccessibilityElement = false
+        accessibilityElementsHidden = true
         addInteraction(UIScribbleInteraction(delegate: self))
     }
 
@@ -63,13 +76,22 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// once for one touch; the route is a pure function of the engine's state.
     public override func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? {
         guard isUserInteractionEnabled, !isHidden, Double(alpha) > 0.01, self.point(inside: point, with: event),
-              let router else { return nil }
+              let router, !(yieldsToVoiceOver && UIAccessibility.isVoiceOverRunning) else { return nil }
         let route = router(CanvasPoint(x: Double(point.x), y: Double(point.y)), nil)
         lastRoute = route
         switch route {
         case .page: return nil
         case .ink, .unknown: return self
         }
+    }
+
+    /// Reports a change of size to ``onResize`` (the first layout too).
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        let size = (width: Double(bounds.size.width), height: Double(bounds.size.height))
+        guard laidOutSize.map({ $0.width != size.width || $0.height != size.height }) ?? true else { return }
+        laidOutSize = size
+        onResize?(bounds.size)
     }
 
     // The touches the overlay takes end here: the observing recognizer feeds them to the

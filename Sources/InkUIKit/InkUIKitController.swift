@@ -41,9 +41,24 @@ import HitTestBridge
 /// ink.invalidate()
 /// ```
 ///
-/// Every closure it installs holds it weakly: a controller dropped without ``invalidate()``
-/// leaves an inert overlay (it routes every touch to the page) and inert recognizers behind,
-/// and its loop is not stopped (a recording is not finished); call ``invalidate()``.
+/// Every closure it installs holds it weakly, and a controller dropped without
+/// ``invalidate()`` invalidates itself as it goes (its `deinit`: the loop is stopped, so the
+/// touches down are cancelled and counted and a recording is finished; the overlay, the
+/// recognizers, the interaction and the message handler are removed). A second controller
+/// on the same web view takes the message handler over (``WKWebViewPageOracle``): the first
+/// hears no more messages, and nothing raises.
+///
+/// The overlay is pinned to the web view with Auto Layout constraints, so it follows the web
+/// view through rotation, split view, Stage Manager and safe-area changes; each change of
+/// size is submitted as `EngineInput.viewResized(_:)`: the page reflows, so the region
+/// snapshot of the old layout stops routing at once and the page is asked for a new one.
+///
+/// Apple Pencil: with ``PencilOnlyDrawing/followSystem`` (the default) the system's "Only
+/// Draw with Apple Pencil" setting (`UIPencilInteraction.prefersPencilOnlyDrawing`, read
+/// when the controller is made) turns on the engine's pencil-only policy: the pencil writes
+/// and a finger on the scratch paper scrolls the page. A double tap or a squeeze of the
+/// pencil (`UIPencilInteraction`) goes to ``onPencilGesture``; by default it undoes the last
+/// stroke unless the user's preferred action for it is "Ignore".
 ///
 /// Type-checked against stand-ins for UIKit and WebKit; never run on a device.
 @MainActor
@@ -68,6 +83,40 @@ public final class InkUIKitController {
     public private(set) var gestureScrolls = 0
     /// Whether ``invalidate()`` has run.
     public private(set) var isInvalidated = false
+    /// What a double tap or a squeeze of Apple Pencil does, given the gesture and the user's
+    /// preferred action for it in Settings (`UIPencilInteraction.preferredTapAction`,
+    /// `preferredSqueezeAction`). The default undoes the last stroke (the scratch paper has
+    /// one tool, so "switch to the eraser" or "to the previous tool" is taken as taking the
+    /// last stroke back), and does nothing when the preference is `.ignore`. An app with tools
+    /// of its own sets its own.
+    public var onPencilGesture: ((PencilGesture, UIPencilPreferredAction) -> Void)?
+    /// The pencil interaction on the overlay.
+    public let pencilInteraction: UIPencilInteraction
+
+    /// An Apple Pencil gesture on the pencil itself.
+    public enum PencilGesture: Sendable, Hashable {
+        /// A double tap (Apple Pencil 2nd generation, Apple Pencil Pro).
+        case doubleTap
+        /// A squeeze, reported when it ends (Apple Pencil Pro, iOS 17.5).
+        case squeeze
+    }
+
+    /// Whether fingers write or only the pencil does.
+    public enum PencilOnlyDrawing: Sendable, Hashable {
+        /// The system's setting, "Only Draw with Apple Pencil"
+        /// (`UIPencilInteraction.prefersPencilOnlyDrawing`, iOS 14), read when the controller
+        /// is made.
+        case followSystem
+        /// Only the pencil writes; a finger on the scratch paper scrolls the page.
+        case always
+        /// Fingers and the pencil write (the configuration's own `pencilOnly` is kept).
+        case never
+    }
+
+    private var sizeConstraints: [NSLayoutConstraint] = []
+    private var pencilFollower: PencilFollower?
+    /// The parts a `deinit` off the main thread hands to the main queue.
+    private let teardown: Teardown
 
     private var scrollFollower: ScrollFollower?
     private var documentFollower: DocumentFollower?
@@ -87,12 +136,20 @@ public final class InkUIKitController {
     ///   - recorder: Records the session for `ink-replay verify` (``SessionRecorder``),
     ///     handed to the loop, which records every input and wake-up and the finish
     ///     (``invalidate()``). `nil`, the default, records nothing.
+    ///   - pencilOnly: Whether only the pencil writes: the system's setting (the default),
+    ///     always, or as the configuration says.
     /// - Throws: ``SetupError/webViewHasNoSuperview``, or when the page script cannot be read.
     public init(webView: WKWebView, configuration: InkEngineConfiguration = InkEngineConfiguration(),
-                style: StrokeStyle = StrokeStyle(), recorder: SessionRecorder? = nil) throws {
+                style: StrokeStyle = StrokeStyle(), recorder: SessionRecorder? = nil,
+                pencilOnly: PencilOnlyDrawing = .followSystem) throws {
         guard let container = webView.superview else { throw SetupError.webViewHasNoSuperview }
         var configuration = configuration
         configuration.routing = .decideAtTouchDown
+        switch pencilOnly {
+        case .followSystem: if #available(iOS 14.0, *) { configuration.pencilOnly = configuration.pencilOnly || UIPencilInteraction.prefersPencilOnlyDrawing }
+        case .always: configuration.pencilOnly = true
+        case .never: break
+        }
         let transform = Self.transform(of: webView.scrollView)
         oracle = try WKWebViewPageOracle(webView: webView)
         loop = InkLoop(configuration: configuration, transform: transform, clock: RunLoopClock(runLoop: .main),
@@ -100,17 +157,33 @@ public final class InkUIKitController {
         self.webView = webView
         overlay = InkOverlayView(frame: webView.frame, style: style)
         overlay.pageTransform = transform
-        overlay.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         recognizer = TouchObservingRecognizer(overlay: overlay)
         hoverRecognizer = HoverObservingRecognizer()
+        pencilInteraction = UIPencilInteraction()
+        teardown = Teardown(loop: loop, overlay: overlay, recognizers: [recognizer, hoverRecognizer],
+                            interaction: pencilInteraction, oracle: oracle)
         loop.shell = self
 
         container.insertSubview(overlay, aboveSubview: webView)
+        // Pinned to the web view, not sized once: it follows rotation, split view, Stage
+        // Manager and the app's own layout.
+        overlay.translatesAutoresizingMaskIntoConstraints = false
+        sizeConstraints = [overlay.leadingAnchor.constraint(equalTo: webView.leadingAnchor),
+                           overlay.trailingAnchor.constraint(equalTo: webView.trailingAnchor),
+                           overlay.topAnchor.constraint(equalTo: webView.topAnchor),
+                           overlay.bottomAnchor.constraint(equalTo: webView.bottomAnchor)]
+        NSLayoutConstraint.activate(sizeConstraints)
+        let follower = PencilFollower()
+        follower.controller = self
+        pencilFollower = follower
+        pencilInteraction.delegate = follower
+        overlay.addInteraction(pencilInteraction)
         container.addGestureRecognizer(recognizer)
         container.addGestureRecognizer(hoverRecognizer)
         // Weak everywhere: UIKit and WebKit keep these closures' owners alive longer than the
         // controller may live. With the controller gone, the overlay lets every touch through.
         overlay.router = { [weak self] point, tool in self?.loop.route(at: point, tool: tool) ?? .page }
+        overlay.onResize = { [weak self] _ in self?.viewDidResize() }
         recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
         oracle.onMessage = { [weak self] body in self?.loop.submit(.pageMessage(body)) }
@@ -157,6 +230,17 @@ public final class InkUIKitController {
         loop.submit(.layout(transform, generation: nil))
     }
 
+    /// The view showing the page changed size (called by the overlay's layout, which follows
+    /// the web view): submits `EngineInput.viewResized(_:)` with the scroll view's transform.
+    /// The page reflows, so the region snapshot of the old layout stops routing at once
+    /// (touch-downs are asked) and the page is asked to push one of the new layout.
+    public func viewDidResize() {
+        guard !isInvalidated, let webView else { return }
+        let transform = Self.transform(of: webView.scrollView)
+        overlay.pageTransform = transform
+        loop.submit(.viewResized(transform))
+    }
+
     /// The page's document was replaced: a navigation committed (`WKNavigationDelegate`'s
     /// `webView(_:didCommit:)`, before the new document's scripts run) or the web content
     /// process terminated (`webViewWebContentProcessDidTerminate(_:)`: the document is gone;
@@ -169,6 +253,17 @@ public final class InkUIKitController {
         let transform = Self.transform(of: webView.scrollView)
         overlay.pageTransform = transform
         loop.submit(.newDocument(transform))
+    }
+
+    /// A double tap or a squeeze of the pencil: the app's ``onPencilGesture``, or undo
+    /// unless the user's preference is to ignore it.
+    fileprivate func pencilGesture(_ gesture: PencilGesture, preferred: UIPencilPreferredAction) {
+        guard !isInvalidated else { return }
+        if let onPencilGesture {
+            onPencilGesture(gesture, preferred)
+        } else if preferred != .ignore {
+            undoLastStroke()
+        }
     }
 
     /// Clear: removes every finished stroke (strokes being drawn stay). The ledger is
@@ -191,6 +286,12 @@ public final class InkUIKitController {
         loop.stop()
         isInvalidated = true
         overlay.router = nil
+        overlay.onResize = nil
+        NSLayoutConstraint.deactivate(sizeConstraints)
+        pencilInteraction.delegate = nil
+        overlay.removeInteraction(pencilInteraction)
+        pencilFollower?.controller = nil
+        pencilFollower = nil
         recognizer.deliver = nil
         recognizer.view?.removeGestureRecognizer(recognizer)
         hoverRecognizer.onHover = nil
@@ -209,6 +310,20 @@ public final class InkUIKitController {
         }
         documentFollower?.controller = nil
         documentFollower = nil
+    }
+
+    /// Invalidates a controller its app dropped without ``invalidate()``. A main-actor
+    /// object's `deinit` is not isolated (an isolated `deinit` needs iOS 18.4's runtime), so
+    /// it checks that it runs on the main thread, as a controller released by UIKit or by the
+    /// app's view controller does, and tears down there; released elsewhere, it hands the
+    /// parts to the main queue, which tears them down in the same order.
+    deinit {
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { invalidate() }
+        } else {
+            let parts = teardown
+            DispatchQueue.main.async { MainActor.assumeIsolated { parts.run() } }
+        }
     }
 
     /// The transform from the overlay's points to the page's CSS pixels.
@@ -264,6 +379,30 @@ public final class InkUIKitController {
     }
 }
 
+/// What a controller released off the main thread leaves for the main queue to tear down.
+/// Every part is used on the main thread only: the loop (not `Sendable`, it lives there) is
+/// stopped there, never touched from the thread that released the controller.
+private struct Teardown: @unchecked Sendable {
+    let loop: InkLoop
+    let overlay: InkOverlayView
+    let recognizers: [UIGestureRecognizer]
+    let interaction: UIPencilInteraction
+    let oracle: WKWebViewPageOracle
+
+    @MainActor func run() {
+        loop.stop()
+        overlay.router = nil
+        overlay.onResize = nil
+        for recognizer in recognizers { recognizer.view?.removeGestureRecognizer(recognizer) }
+        interaction.delegate = nil
+        overlay.removeInteraction(interaction)
+        overlay.removeFromSuperview()
+        oracle.onMessage = nil
+        oracle.onSendFailed = nil
+        oracle.detach()
+    }
+}
+
 // The loop calls its shell on the thread it lives on: the main thread here (the controller
 // made it there, the clock's timers fire on the main run loop, and UIKit and WebKit call
 // back there). `MainActor.assumeIsolated` states that, and stops the app if it ever is not so.
@@ -299,6 +438,28 @@ private final class ScrollFollower: NSObject, UIScrollViewDelegate {
 
     func scrollViewDidScroll(_ scrollView: UIScrollView) { controller?.pageDidScroll() }
     func scrollViewDidZoom(_ scrollView: UIScrollView) { controller?.pageDidScroll() }
+}
+
+/// The pencil interaction's delegate: a double tap or a squeeze goes to the controller.
+@MainActor
+private final class PencilFollower: NSObject, UIPencilInteractionDelegate {
+    weak var controller: InkUIKitController?
+
+    // Before iOS 17.5 (UIKit does not call it where the newer method is implemented).
+    func pencilInteractionDidTap(_ interaction: UIPencilInteraction) {
+        controller?.pencilGesture(.doubleTap, preferred: UIPencilInteraction.preferredTapAction)
+    }
+
+    @available(iOS 17.5, *)
+    func pencilInteraction(_ interaction: UIPencilInteraction, didReceiveTap tap: UIPencilInteraction.Tap) {
+        controller?.pencilGesture(.doubleTap, preferred: UIPencilInteraction.preferredTapAction)
+    }
+
+    @available(iOS 17.5, *)
+    func pencilInteraction(_ interaction: UIPencilInteraction, didReceiveSqueeze squeeze: UIPencilInteraction.Squeeze) {
+        guard squeeze.phase == .ended else { return }
+        controller?.pencilGesture(.squeeze, preferred: UIPencilInteraction.preferredSqueezeAction)
+    }
 }
 
 /// The web view's navigation delegate when the app has none: each committed navigation and

@@ -24,9 +24,12 @@ import HitTestBridge
 /// identifier from a counter while it lives. ``reset()`` with touches still live turns them
 /// into `.cancelled` events: UIKit sends a reset recognizer no more updates for them.
 ///
-/// Samples use `location(in:)` in the overlay's coordinates (the canvas), the point UIKit
-/// hit-tested, never `preciseLocation(in:)`. Coalesced touches are the samples, predicted
-/// touches the tentative tail; force is normalized (`nil` on devices without force);
+/// Samples are in the overlay's coordinates (the canvas). The first sample of a touch is at
+/// `location(in:)`, the point UIKit hit-tested and the overlay routed, so the engine decides
+/// the touch where the platform did; every later sample is at `preciseLocation(in:)`, the
+/// sub-point position Apple recommends for drawing
+/// (https://developer.apple.com/documentation/uikit/uitouch/preciselocation(in:), iOS 9.1).
+/// Coalesced touches are the samples, predicted touches the tentative tail; force is normalized (`nil` on devices without force);
 /// altitude, azimuth and estimation update indices are read for Apple Pencil.
 ///
 /// Type-checked against stand-ins for UIKit; never run on a device.
@@ -159,7 +162,10 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
     // MARK: - Samples
 
     private func input(for touch: UITouch, _ entry: LiveTouch, phase: TouchPhase, event: UIEvent) -> EngineInput {
-        let samples = (event.coalescedTouches(for: touch) ?? [touch]).map { sample(of: $0, entry) }
+        let coalesced = event.coalescedTouches(for: touch) ?? [touch]
+        let samples = coalesced.indices.map { index in
+            sample(of: coalesced[index], entry, hitTestPoint: phase == .began && index == 0)
+        }
         let predicted = phase == .moved || phase == .began
             ? (event.predictedTouches(for: touch) ?? []).map { sample(of: $0, entry, estimated: false) } : []
         return wrap(TouchEvent(touch: TouchID(entry.platform), phase: phase, samples: samples, predicted: predicted),
@@ -170,8 +176,8 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
         native ? .nativePageTouch(event) : .touch(event)
     }
 
-    private func sample(of touch: UITouch, _ entry: LiveTouch, estimated: Bool = true) -> TouchSample {
-        let point = touch.location(in: overlay)
+    private func sample(of touch: UITouch, _ entry: LiveTouch, estimated: Bool = true, hitTestPoint: Bool = false) -> TouchSample {
+        let point = hitTestPoint ? touch.location(in: overlay) : touch.preciseLocation(in: overlay)
         let pencil = entry.tool == .pencil
         var updateIndex: UInt64?
         if estimated, !touch.estimatedPropertiesExpectingUpdates.isEmpty, let index = touch.estimationUpdateIndex?.uint64Value {

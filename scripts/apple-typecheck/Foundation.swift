@@ -133,6 +133,16 @@ open class Thread: @unchecked Sendable {
     public init(block: @escaping @Sendable () -> Void) { standIn() }
     open var stackSize: Int { get { standIn() } set { standIn() } }
     open func start() { standIn() }
+    /// Apple: https://developer.apple.com/documentation/foundation/thread/ismainthread-swift.type.property
+    /// (class var, iOS 2, macOS 10.5).
+    open class var isMainThread: Bool { standIn() }
+}
+/// Apple: Dispatch's `DispatchQueue` (re-exported by Foundation): `main`, `async(execute:)`
+/// (https://developer.apple.com/documentation/dispatch/dispatchqueue/main,
+/// https://developer.apple.com/documentation/dispatch/dispatchqueue/async(execute:); iOS 8, macOS 10.10).
+public final class DispatchQueue: @unchecked Sendable {
+    public class var main: DispatchQueue { standIn() }
+    public func async(execute work: @escaping @Sendable @convention(block) () -> Void) { standIn() }
 }
 /// Apple: Dispatch's `DispatchSemaphore` (re-exported by Foundation): `init(value:)`,
 /// `signal()` (returns whether a thread was woken, discardable), `wait()`.

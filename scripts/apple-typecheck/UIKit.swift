@@ -26,6 +26,7 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 // https://developer.apple.com/documentation/uikit/uiview/hittest(_:with:)
 // https://developer.apple.com/documentation/uikit/uiview/point(inside:with:)
 // https://developer.apple.com/documentation/uikit/uiview/draw(_:)
+// https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
 // https://developer.apple.com/documentation/uikit/uiview/addinteraction(_:) (iOS 11)
 // https://developer.apple.com/documentation/uikit/uiview/insertsubview(_:abovesubview:)
 // https://developer.apple.com/documentation/uikit/uiview/addgesturerecognizer(_:)
@@ -35,6 +36,7 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     open func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? { standIn() }
     open func point(inside point: CGPoint, with event: UIEvent?) -> Bool { standIn() }
     open func draw(_ rect: CGRect) { standIn() }
+    open func layoutSubviews() { standIn() }
     open func setNeedsDisplay() { standIn() }
     open func setNeedsDisplay(_ rect: CGRect) { standIn() }
     open var frame: CGRect { get { standIn() } set { standIn() } }
