@@ -36,6 +36,13 @@ extension ScratchpadWindow {
             return 0
         }
         _ = scratchpad_connect(canvas, "draw", unsafeBitCast(draw, to: GCallback.self), me)
+        let allocate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkRectangle>?, UnsafeMutableRawPointer?) -> Void = {
+            _, rect, context in
+            guard let rect, let context else { return }
+            Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue()
+                .allocated(width: Int(rect.pointee.width), height: Int(rect.pointee.height))
+        }
+        _ = scratchpad_connect(canvas, "size-allocate", unsafeBitCast(allocate, to: GCallback.self), me)
         let key: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = {
             _, event, context in
             guard let event, let context else { return 0 }

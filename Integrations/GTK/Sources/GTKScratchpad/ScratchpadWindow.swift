@@ -96,6 +96,8 @@ public final class ScratchpadWindow: InkLoopShell {
     public internal(set) var isDestroyed = false
 
     private var overlay: UnsafeMutablePointer<GtkWidget>
+    /// The canvas's size at its last allocation (`nil` before the first).
+    var allocatedSize: (width: Int, height: Int)?
     var layout: LayoutFollower!
     private var pageTouches = PageTouchDispatcher()
     private var lastRegionsGeneration: UInt64?
@@ -111,15 +113,60 @@ public final class ScratchpadWindow: InkLoopShell {
 
     /// Opens the window (not shown until ``show()``), with the page script installed.
     /// - Throws: ``WebKitGTKError`` without a display, or without the page script.
-    public init(options: Options = Options()) throws(WebKitGTKError) {
-        page = try WebKitGTKPage()
+    public convenience init(options: Options = Options()) throws(WebKitGTKError) {
+        self.init(page: try WebKitGTKPage(), options: options)
+    }
+
+    /// A new front end over the page another window shows (the twin of a second
+    /// `InkUIKitController` made on the same web view): the old window lets go of the page
+    /// first (``releasePage()``: its loop stops, so its touches down are cancelled and
+    /// counted and its recording is finished; the web view leaves its overlay), then this
+    /// window takes the web view, the page's messages and its lifecycle. The old window
+    /// hears nothing from the page after this; dropping it later touches nothing of the page.
+    /// Shown at once, on the page as it is (nothing is reloaded).
+    public convenience init(replacing old: ScratchpadWindow, options: Options = Options()) {
+        old.releasePage()
+        self.init(page: old.page, options: options)
+        gtk_widget_show_all(window)
+        for widget in [canvas, page.widget] {
+            if let gdkWindow = gtk_widget_get_window(widget) { gdk_window_set_event_compression(gdkWindow, 0) }
+        }
+        if let view = try? page.canvasToPage(), view != transform {
+            layout.set(view)
+            deliver(.layout(view, generation: nil))
+        }
+        askForRegions()
+    }
+
+    /// Whether this window still shows its page: `false` once another window replaced it
+    /// (``init(replacing:options:)``).
+    public private(set) var ownsPage = true
+
+    /// Lets go of the page for a window that replaces this one: stops the loop (touches
+    /// down are cancelled and counted, the recording finished), takes the web view out of
+    /// the overlay and leaves the page's callbacks to the next owner. Nothing else of the
+    /// page changes; the window stays open, empty, until its owner drops it.
+    public func releasePage() {
+        guard ownsPage else { return }
+        if !loop.isStopped { loop.stop() }
+        ownsPage = false
+        page.onMessage = nil
+        page.onNewDocument = nil
+        if gtk_widget_get_parent(page.widget) == overlay { gtk_container_remove(cast(overlay), page.widget) }
+        if !isDestroyed { gtk_widget_hide(window) }
+    }
+
+    private init(page: WebKitGTKPage, options: Options) {
+        self.page = page
         loop = InkLoop(configuration: options.configuration, clock: GLibClock(), recorder: options.recorder)
         loop.keepsOutcomes = options.keepsOutcomes
         page.messageDelay = options.pageMessageDelay
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
         gtk_window_set_title(cast(window), "ScratchpadInk")
-        gtk_window_set_resizable(cast(window), 0)
+        // Resizable, as an iPad's view is (rotation, split view, Stage Manager): the overlay
+        // follows the web view, and each new size is a viewResized for the loop.
+        gtk_window_set_default_size(cast(window), gint(options.width), gint(options.height))
         overlay = gtk_overlay_new()!
         // The overlay repaints only where ink changed, and GTK repaints the web view beneath
         // each such area. WebKitGTK's accelerated (composited) drawing for GTK 3 cannot repaint
@@ -129,7 +176,7 @@ public final class ScratchpadWindow: InkLoopShell {
         // its own backing store, any part of it.
         webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(cast(page.widget)),
                                                          WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
-        gtk_widget_set_size_request(page.widget, gint(options.width), gint(options.height))
+        gtk_widget_set_size_request(page.widget, 320, 240)
         gtk_container_add(cast(overlay), page.widget)
         canvas = gtk_drawing_area_new()
         g_object_ref_sink(canvas)
@@ -154,8 +201,13 @@ public final class ScratchpadWindow: InkLoopShell {
         let me = Unmanaged.passUnretained(self).toOpaque()
         g_signal_handlers_disconnect_matched(canvas, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
-        page.onMessage = nil
-        page.onNewDocument = nil
+        // Dropped without finish(): the loop still stops (touches down cancelled and
+        // counted, the recording finished), as InkUIKitController's deinit does.
+        if !loop.isStopped { loop.stop() }
+        if ownsPage {
+            page.onMessage = nil
+            page.onNewDocument = nil
+        }
         if !isDestroyed { gtk_widget_destroy(window) }
         g_object_unref(canvas)
         g_object_unref(window)
@@ -284,6 +336,18 @@ public final class ScratchpadWindow: InkLoopShell {
         case .ended, .cancelled: pointerDown = false
         case .moved: break
         }
+    }
+
+    /// The canvas (and the web view under it) got a new size: the window was resized. The
+    /// page reflows: the loop drops the region snapshot of the old layout (touch-downs are
+    /// asked until the page pushes one of the new layout, which the loop asks for), and the
+    /// input shape covers the new size.
+    func allocated(width: Int, height: Int) {
+        defer { allocatedSize = (width, height) }
+        guard let previous = allocatedSize, previous != (width, height), !isDestroyed, ownsPage else { return }
+        deliver(.viewResized(transform))
+        reshape(for: loop.touchDownRegions, force: true)
+        layout.follow()
     }
 
     /// A navigation committed, or the web process terminated: a new document, at the top of
