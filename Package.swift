@@ -50,6 +50,8 @@ let package = Package(
         .target(
             name: "InkRecording",
             dependencies: ["InkCore", "HitTestBridge"],
+            // stat(2) is a required-reason API (File timestamp, C617.1) for an app that links it.
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         // The replayer (simulated time around InkEngine), the soak and the strategy benchmark.

@@ -82,7 +82,10 @@ prepare() {
   # UIKit exists on iOS only: on macOS `canImport(UIKit)` stays false, as with Apple's SDK.
   if [ "$platform" = iphoneos ]; then
     compile "$target" CoreGraphics -parse-as-library -swift-version 6 "$stand_ins/CoreGraphics.swift"
-    compile "$target" UIKit -parse-as-library -swift-version 6 "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
+    # UIKit is a Swift overlay on a Clang module of the same name, as in Apple's SDK, so that
+    # its submodule `UIKit.UIGestureRecognizerSubclass` can be imported (UIKitClang/).
+    cp "$stand_ins"/UIKitClang/* "$dir/modules/"
+    compile "$target" UIKit -parse-as-library -swift-version 6 -import-underlying-module "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
     compile "$target" WebKit -parse-as-library -swift-version 6 "$stand_ins/WebKit.swift"
   fi
 }
@@ -91,11 +94,12 @@ prepare() {
 compile() {
   local target=$1 module=$2; shift 2
   local dir="$work/$target"
+  local into="${modules:-$dir/modules}"   # `modules=DIR compile …` builds against, and into, DIR
   # Objective-C interop is off, as in the standard library built above (its Linux interface
   # has none); no file of ours uses @objc or Objective-C bridging.
   swiftc -emit-module -wmo -module-name "${module//-/_}" -target "$target" -Xfrontend -disable-objc-interop \
-    -resource-dir "$dir/resources" -sdk "$dir/sdk" -I "$dir/modules" \
-    -emit-module-path "$dir/modules/${module//-/_}.swiftmodule" "$@"
+    -resource-dir "$dir/resources" -sdk "$dir/sdk" -I "$into" \
+    -emit-module-path "$into/${module//-/_}.swiftmodule" "$@"
 }
 
 # check TARGET MODULE [EXTRA FILES…]: type-checks every Swift file of Sources/MODULE.
@@ -128,9 +132,24 @@ for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx1
   prepare "$target" "$platform" "$triple"
   check "$target" InkCore || status=1
   check "$target" HitTestBridge "$(accessor HitTestBridge)" || status=1
-  check "$target" InkRecording || status=1
+  check "$target" InkRecording "$(accessor InkRecording)" || status=1
   check "$target" SessionReplay || status=1
   check "$target" InkUIKit "$(accessor InkUIKit)" || status=1
+  if [ "$platform" = iphoneos ]; then
+    # InkUIKit again, against the iOS 17 SDK's WebKit, whose `WKScriptMessageHandler` has no
+    # main-actor annotation (later SDKs add it): the message handler's conformance must
+    # compile with either.
+    sdk17="$work/$target/modules-ios17-sdk"
+    rm -rf "$sdk17" && cp -R "$work/$target/modules" "$sdk17"
+    modules="$sdk17" compile "$target" WebKit -parse-as-library -swift-version 6 \
+      -D WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED "$stand_ins/WebKit.swift"
+    if modules="$sdk17" check "$target" InkUIKit "$(accessor InkUIKit)" >/dev/null; then
+      echo "apple-typecheck: InkUIKit type-checks for $target with the iOS 17 SDK's nonisolated WKScriptMessageHandler"
+    else
+      echo "apple-typecheck: InkUIKit does NOT type-check with the iOS 17 SDK's nonisolated WKScriptMessageHandler" >&2
+      status=1
+    fi
+  fi
   if [ "$platform" = macosx ]; then
     check "$target" ChromiumBridge || status=1
     check "$target" ink-replay || status=1

@@ -1,8 +1,6 @@
 #if canImport(UIKit) && canImport(WebKit)
 import UIKit
-#if canImport(UIKit.UIGestureRecognizerSubclass)
 import UIKit.UIGestureRecognizerSubclass
-#endif
 
 /// A `UIHoverGestureRecognizer` (iOS 13) that reports each hover update to ``onHover`` and
 /// claims nothing: Apple Pencil hovering over the screen (iPads that support it, iOS 16.1),

@@ -1,8 +1,6 @@
 #if canImport(UIKit) && canImport(WebKit)
 import UIKit
-#if canImport(UIKit.UIGestureRecognizerSubclass)
 import UIKit.UIGestureRecognizerSubclass
-#endif
 import InkCore
 import HitTestBridge
 

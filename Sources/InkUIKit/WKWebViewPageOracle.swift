@@ -150,12 +150,21 @@ public final class WKWebViewPageOracle {
 }
 
 /// The object the user content controller retains; forwards to the oracle, held weakly.
+///
+/// Its witness is `nonisolated`, so the conformance compiles with both declarations of
+/// `WKScriptMessageHandler`: the iOS 17 SDK's (no main-actor annotation) and later SDKs'
+/// (`@MainActor`). WebKit calls the handler on the main thread (later SDKs say so with that
+/// annotation), and `MainActor.assumeIsolated` states it: it stops the app if that is ever
+/// not so.
+/// `scripts/apple-typecheck.sh` type-checks this file against both declarations.
 @MainActor
 private final class ScriptMessageProxy: NSObject, WKScriptMessageHandler {
     weak var oracle: WKWebViewPageOracle?
 
-    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
-        oracle?.received(message)
+    nonisolated func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
+        MainActor.assumeIsolated {
+            oracle?.received(message)
+        }
     }
 }
 #endif

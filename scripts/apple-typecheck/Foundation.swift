@@ -91,7 +91,6 @@ extension String {
     public func trimmingCharacters(in set: CharacterSet) -> String { standIn() }
     public func replacingOccurrences(of target: String, with replacement: String) -> String { standIn() }
     public func hasSuffix(_ suffix: String) -> Bool { standIn() }
-    public var lowercased: String { standIn() }
 }
 extension StringProtocol {
     public func contains<T: StringProtocol>(_ other: T) -> Bool { standIn() }
@@ -212,10 +211,9 @@ open class FileManager: @unchecked Sendable {
     open func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] { standIn() }
     open var temporaryDirectory: URL { standIn() }
     open func enumerator(atPath path: String) -> DirectoryEnumerator? { standIn() }
-    /// `NSDirectoryEnumerator`: yields paths relative to the enumerated directory, as `Any`.
-    open class DirectoryEnumerator: Sequence, IteratorProtocol {
-        public func next() -> Any? { standIn() }
-    }
+    /// `NSDirectoryEnumerator`, an `NSEnumerator`: yields paths relative to the enumerated
+    /// directory, as `Any` (https://developer.apple.com/documentation/foundation/filemanager/directoryenumerator).
+    open class DirectoryEnumerator: NSEnumerator {}
     open var currentDirectoryPath: String { standIn() }
 }
 
@@ -273,6 +271,19 @@ open class NSObject: NSObjectProtocol, Hashable {
 public struct Selector: Hashable, Sendable {}
 // https://developer.apple.com/documentation/foundation/nscoder
 open class NSCoder: NSObject {}
+// https://developer.apple.com/documentation/foundation/nsenumerator: a `Sequence` through the
+// Foundation overlay's `makeIterator()`, whose iterator is `NSFastEnumerationIterator`
+// (https://developer.apple.com/documentation/foundation/nsfastenumerationiterator, `next() -> Any?`).
+// The enumerator is not itself an `IteratorProtocol`.
+open class NSEnumerator: NSObject {
+    open func nextObject() -> Any? { standIn() }
+}
+extension NSEnumerator: Sequence {
+    public func makeIterator() -> NSFastEnumerationIterator { standIn() }
+}
+public struct NSFastEnumerationIterator: IteratorProtocol {
+    public mutating func next() -> Any? { standIn() }
+}
 // https://developer.apple.com/documentation/foundation/nsnumber (uint64Value)
 open class NSNumber: NSObject, @unchecked Sendable {
     open var uint64Value: UInt64 { standIn() }

@@ -8,6 +8,9 @@
 // SDK: check it against Apple's documentation first, and cite the page.
 @_exported import Foundation
 @_exported import CoreGraphics
+// The Clang module of the same name (UIKitClang/module.modulemap, empty headers): it carries
+// the `UIGestureRecognizerSubclass` submodule, as Apple's UIKit does.
+@_exported import UIKit
 
 func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 
@@ -147,13 +150,18 @@ open class UIBezierPath: NSObject {
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/shouldberequiredtofail(by:) (iOS 7)
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/touchesbegan(_:with:) (event non-optional)
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/touchesestimatedpropertiesupdated(_:) (iOS 9.1)
+// https://developer.apple.com/documentation/uikit/uigesturerecognizer/init(coder:)
+//   (`convenience init?(coder: NSCoder)`: not `required`; UIGestureRecognizer is not NSCoding)
 // https://developer.apple.com/documentation/uikit/uigesturerecognizer/requiresexclusivetouchtype (iOS 9.2; `var … : Bool { get set }`)
-// The subclass-only members come from `UIKit.UIGestureRecognizerSubclass` on Apple's SDK; a
-// Swift module has no submodule, so they are declared here, and InkUIKit imports the
-// submodule under `#if canImport(UIKit.UIGestureRecognizerSubclass)`.
+// https://developer.apple.com/documentation/uikit/uigesturerecognizer/allowedtouchtypes (iOS 9.0; `var … : [NSNumber] { get set }`,
+//   raw values of `UITouch.TouchType`; the default contains every type)
+// The subclass-only members come from the `UIKit.UIGestureRecognizerSubclass` header on Apple's
+// SDK. A Swift module cannot declare them in a submodule, so they are declared here; the
+// submodule itself exists (an empty Clang submodule under this overlay, UIKitClang/), so
+// `import UIKit.UIGestureRecognizerSubclass` compiles as it does with Apple's SDK.
 @MainActor open class UIGestureRecognizer: NSObject {
     public init(target: Any?, action: Selector?) { standIn() }
-    public required init?(coder: NSCoder) { standIn() }
+    public convenience init?(coder: NSCoder) { self.init(target: nil, action: nil); standIn() }
     open var state: State { get { standIn() } set { standIn() } }
     open var view: UIView? { standIn() }
     open var isEnabled: Bool { get { standIn() } set { standIn() } }
@@ -161,6 +169,7 @@ open class UIBezierPath: NSObject {
     open var delaysTouchesBegan: Bool { get { standIn() } set { standIn() } }
     open var delaysTouchesEnded: Bool { get { standIn() } set { standIn() } }
     @available(iOS 9.2, *) open var requiresExclusiveTouchType: Bool { get { standIn() } set { standIn() } }
+    @available(iOS 9.0, *) open var allowedTouchTypes: [NSNumber] { get { standIn() } set { standIn() } }
     open func reset() { standIn() }
     open func canPrevent(_ preventedGestureRecognizer: UIGestureRecognizer) -> Bool { standIn() }
     open func canBePrevented(by preventingGestureRecognizer: UIGestureRecognizer) -> Bool { standIn() }

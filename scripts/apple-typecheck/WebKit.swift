@@ -37,10 +37,27 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:) (iOS 14)
 @MainActor open class WKUserContentController: NSObject {
     open func addUserScript(_ userScript: WKUserScript) { standIn() }
+    /// Raises `NSInvalidArgumentException` when a handler named `name` is already added in
+    /// `world`: "Attempt to add script message handler with name '…' when one already exists."
+    /// (WebKit/WebKit, `Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm`:
+    /// `-addScriptMessageHandler:contentWorld:name:` calls `-_addScriptMessageHandler:`, which
+    /// raises when the proxy's `addUserScriptMessageHandler` refuses the name). Swift cannot catch an Objective-C
+    /// exception: the app stops. The stand-in traps the same way, so a caller must remove
+    /// the name first (`removeScriptMessageHandler(forName:contentWorld:)`) or know it is new.
     @available(iOS 14.0, macOS 11.0, *)
-    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) { standIn() }
+    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) {
+        let key = "\(world.name ?? "")\u{0}\(name)"
+        precondition(!handlerNames.contains(key),
+                     "NSInvalidArgumentException: Attempt to add script message handler with name '\(name)' when one already exists.")
+        handlerNames.insert(key)
+    }
+    /// Removing a name that is not there does nothing.
     @available(iOS 14.0, macOS 11.0, *)
-    open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) { standIn() }
+    open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {
+        handlerNames.remove("\(contentWorld.name ?? "")\u{0}\(name)")
+    }
+    /// The stand-in's record of the names added, per content world (not Apple API).
+    private var handlerNames: Set<String> = []
 }
 
 // https://developer.apple.com/documentation/webkit/wkcontentworld (iOS 14)
@@ -64,9 +81,18 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 
 // https://developer.apple.com/documentation/webkit/wkscriptmessagehandler (`@MainActor protocol … : NSObjectProtocol`)
 // https://developer.apple.com/documentation/webkit/wkscriptmessagehandler/usercontentcontroller(_:didreceive:)
+// The iOS 17 SDK (Xcode 15) declares the protocol without the main-actor annotation; later
+// SDKs add it. scripts/apple-typecheck.sh type-checks InkUIKit against both: the default is
+// today's documentation, `-D WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED` the iOS 17 SDK's form.
+#if WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED
+public protocol WKScriptMessageHandler: NSObjectProtocol {
+    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
+}
+#else
 @MainActor public protocol WKScriptMessageHandler: NSObjectProtocol {
     func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
 }
+#endif
 
 // https://developer.apple.com/documentation/webkit/wkscriptmessage
 // https://developer.apple.com/documentation/webkit/wkscriptmessage/body (Any)

@@ -1,0 +1,1 @@
+/* UIKit stand-in (scripts/apple-typecheck): the declarations are in UIKit.swift. */
