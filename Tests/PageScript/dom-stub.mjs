@@ -256,6 +256,7 @@ function makeEventTypes(webkitTouch) {
           touches: lists[0], targetTouches: lists[1], changedTouches: lists[2] });
       };
     }
+    if (order === 'none') Object.assign(event, { touches: null, targetTouches: null, changedTouches: null }); // as Chromium's
     return event;
   };
   return { types: { Event, CustomEvent, MouseEvent, PointerEvent, Touch, TouchEvent }, legacy, createEventWith, TouchList };
@@ -272,7 +273,8 @@ const TOUCH_FACTORY = Symbol('createTouch');
 // constructor takes TouchList objects only (arrays throw). `omitLegacy`: legacy factories
 // to leave out of the document after that (e.g. ['createTouch']). `createEvent`: a
 // document.createEvent('TouchEvent') whose initTouchEvent takes iOS WebKit's arguments
-// ('ios'), the older lists-first order ('lists-first'), or that has only initEvent ('none').
+// ('ios'), the older lists-first order ('lists-first'), or that has only initEvent and
+// null lists ('none', as Chromium's).
 // `randomWords`: the 32-bit words window.crypto.getRandomValues hands out, in turn (the
 // page script draws its document id from them: the default makes it DOCUMENT); `crypto:
 // false` leaves window.crypto out (the script then falls back to Math.random).

@@ -656,7 +656,8 @@
   // The old path: document.createEvent('TouchEvent') and initTouchEvent, in iOS WebKit's
   // argument order (type first) or else the older one (lists first); the lists are
   // TouchLists (document.createTouchList) or null. Where there is no initTouchEvent, an
-  // initEvent: the phase without touches. Throws where the browser has no touch events.
+  // initEvent: the phase without touches, if the browser gives such an event (empty) lists;
+  // null if not. Throws where the browser has no touch events.
   function legacyTouchEvent(type, cancelable, cx, cy, touches, targetTouches, changedTouches) {
     var event = apply(createEvent, doc, ['TouchEvent']);
     var screenX = cx + scrollOffset(w.screenX), screenY = cy + scrollOffset(w.screenY);
@@ -674,7 +675,10 @@
       }
     }
     if (event.type !== type) { apply(initEvent, event, [type, true, cancelable]); }
-    return event;
+    // Without its lists (Chromium's initEvent leaves them null) a page's touch handler
+    // would throw on it: no touch event then.
+    var changed = event.changedTouches;
+    return changed !== null && typeof changed === 'object' && typeof changed.length === 'number' ? event : null;
   }
 
   function dispatchTouchEvent(state, target, type, cancelable, cx, cy, sample, pressure, ending) {

@@ -61,6 +61,41 @@ extension WebKitGTK {
             }
         }
 
+        @Test("the page script in the page's own world, where the page deleted Touch and document.createTouch before it ran: the shim's capture works in the same world; WebKitGTK's document.createEvent('TouchEvent') has no initTouchEvent (iOS WebKit's has) and no lists, so no touch event goes and no handler throws")
+        func sameWorldCreateEventPath() throws {
+            try GTKThread.shared.run {
+                let page = try WebKitGTKPage()
+                let window = page.showInWindow()
+                defer { gtk_widget_destroy(window) }
+                try page.load(fixturePage("capture-drag.html"))
+                let log = """
+                    window.replayLog = [];
+                    ['pointerdown', 'pointermove', 'pointerup', 'touchstart', 'touchmove', 'touchend'].forEach(function (type) {
+                      document.addEventListener(type, function (e) {
+                        window.replayLog.push(e.type + (type[0] === 't' ? ':' + (e instanceof TouchEvent) + ',' + e.changedTouches.length : ''));
+                      }, true);
+                    });
+                    true
+                    """
+                #expect(try page.evaluate(log, inPageWorld: true) == "true")
+                let install = "delete window.Touch; delete Document.prototype.createTouch; delete document.createTouch; "
+                    + "window.scratchpadInkHost = function () {}; " + (try PageScript.source)
+                    + "; [typeof window.Touch, typeof document.createTouch, typeof document.createEvent('TouchEvent').initTouchEvent].join(' ')"
+                let installed = try page.evaluate(install, inPageWorld: true)
+                #expect(installed == "\"undefined undefined undefined\"", "\(String(describing: installed))")
+                var samples = [(phase: "down", x: 168.0, y: 348.0, t: 1.0)]
+                for i in 1...4 { samples.append(("move", 168 + 25 * Double(i), 348, 1 + 0.016 * Double(i))) }
+                samples.append(("up", 268, 348, 1.08))
+                #expect(try page.evaluate(Self.replayCall(touch: 1, pointerType: "touch", samples), inPageWorld: true) == "true")
+                #expect(GTK.spin(timeout: 2) { (try? page.bodyData("drags")) == "1" })
+                #expect(try page.bodyData("errors") == "0" && page.bodyData("left") == "220")
+                #expect(try page.bodyData("got") == "1" && page.bodyData("lost") == "1")
+                let expected = ["pointerdown"] + Array(repeating: "pointermove", count: 4) + ["pointerup"]
+                let logged = try page.evaluate("window.replayLog.join(' ')", inPageWorld: true)
+                #expect(logged == "\"\(expected.joined(separator: " "))\"", "\(String(describing: logged))")
+            }
+        }
+
         @Test("in the real window, a late-claimed touch on the block (stale snapshot: inked, retracted, replayed) drags it; the DOM and the real screen show it moved",
               arguments: [ToolKind.finger, .pencil])
         func lateClaimedDragInWindow(tool: ToolKind) throws {
