@@ -14,6 +14,7 @@
  *   pushRegions()       post a snapshot now
  *   replay(batch)       replay a touch's samples into the page as DOM events (see
  *                       "Replay"); returns nothing, never throws
+ *   replayPending       samples accepted and not yet dispatched (read-only; see "Pacing")
  *   generation          the page's layout generation (read-only)
  *   document            this document's id (read-only; see "Document")
  *
@@ -119,7 +120,13 @@
  *      is new Touch({...}); where that constructor is missing or illegal (WebKit) it is
  *      document.createTouch(...) (WebKit rounds its positions to integers), and where the
  *      TouchEvent constructor refuses arrays (WebKit) the lists are
- *      document.createTouchList(...); no touch event when none of these works.
+ *      document.createTouchList(...). Where no Touch can be made (neither new Touch nor
+ *      document.createTouch), or there is no TouchEvent constructor, the event comes from
+ *      document.createEvent('TouchEvent') and initTouchEvent (iOS WebKit's argument order,
+ *      type first, else the older lists first; lists from createTouchList, or null), else
+ *      initEvent; such an event is dispatched only if it has its lists (Chromium's and
+ *      WebKitGTK's have neither initTouchEvent nor lists then: no touch event goes, none a
+ *      page's handler would throw on). No touch event where none of these works.
  *      For "mouse" and "pen": the compatibility mousedown / mousemove / mouseup (nothing
  *      for cancel), unless the page cancelled the touch's pointerdown (preventDefault),
  *      as browsers do.
@@ -128,9 +135,38 @@
  *      touch was more than 10 px from its down, and up's t - down's t is 0 to 0.5 s.
  * Targets: for "touch" and "pen" every event of a touch goes to the element under its
  * down (implicit pointer capture), even after that element moved or left the document;
- * for "mouse" each event goes to the element under its own point. Where
+ * for "mouse" each event goes to the element under its own point. The pointer events (and
+ * compatibility mouse events) of a pointer the page captured go to the capturing element
+ * (see "Pointer capture"); touch events always go to the down target. Where
  * elementFromPoint finds nothing (a point outside the viewport) the target is
  * document.documentElement.
+ * Pacing: a batch is checked and accepted (the touch's state, the cap and the ids above
+ * change at once) when replay() is called; its samples are dispatched later, in one
+ * queue for all touches, in order, spread over time so that the page's handlers see
+ * motion rather than one burst. When nothing is waiting, the batch's first sample goes at
+ * once (inside replay()); every other waiting sample is due its original gap (t minus the
+ * t before it, 0 if negative) after the one before it, divided by a speed of at least 2
+ * and higher where needed so that the last waiting sample is due at most 100 ms after the
+ * batch that carried it was handed over (a sample already due earlier keeps its time).
+ * So a backlog of any length (a late verdict's: the samples from touch-down to the
+ * answer) reaches the page within 100 ms of being handed over, over six or so frames at
+ * 60 Hz, and the replay catches up with live samples, which then go as they come. A timer
+ * dispatches what is due (one task per due time; what a late timer finds overdue goes
+ * in the same task); times are performance.now() (else Date.now()).
+ * Pointer capture: the browser does not know replayed pointers, so its
+ * setPointerCapture throws NotFoundError for them. A page whose drag code captures loads
+ * the cooperation shim scratchpad-ink-capture.js in its own world (it works whichever
+ * world this script runs in), which asks this script with a cancelable CustomEvent on the
+ * element, `scratchpadinksetpointercapture`, `scratchpadinkreleasepointercapture` or
+ * `scratchpadinkhaspointercapture`, detail the pointer id. This script (listening on
+ * window, capture phase) cancels it, answering yes, when the id is a replayed pointer that
+ * is active (its pointerdown dispatched, its pointerup or pointercancel not finished) and,
+ * for set, the element is in the document; for has, when that element holds the pending
+ * capture. Set and release change the pending capture; before each later pointer event of
+ * that pointer, and after its pointerup or pointercancel (which release it), a change
+ * fires lostpointercapture at the old element (the document if it left) and
+ * gotpointercapture at the new (PointerEvents, bubbling, not cancelable, marked and
+ * announced like the rest), as a browser does.
  * Marks: every event replay() dispatches carries two own, enumerable, read-only
  * properties, `scratchpadInkReplayed` (true) and `scratchpadInkTime` (the sample's t).
  * Only listeners in this script's world can see them: where the script runs in an
