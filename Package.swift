@@ -33,7 +33,8 @@ let package = Package(
         .target(
             name: "HitTestBridge",
             dependencies: ["InkCore"],
-            resources: [.copy("Resources/scratchpad-ink-page.js"), .copy("Resources/PrivacyInfo.xcprivacy")],
+            resources: [.copy("Resources/scratchpad-ink-page.js"), .copy("Resources/scratchpad-ink-capture.js"),
+                        .copy("Resources/PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         // The iOS front end: overlay view, observing recognizer, WKWebView oracle. Every file is

@@ -95,10 +95,12 @@ public final class ChromiumPage {
     public func close() { connection.shutDown() }
 
     /// Evaluates JavaScript in the script's isolated world (default) or in the page's own
-    /// world, and returns its value (JSON-serialisable values only).
+    /// world, and returns its value (JSON-serialisable values only); with `awaitPromise`, the
+    /// value a promise it evaluates to settles with.
     @discardableResult
-    package func evaluate(_ expression: String, inPageWorld: Bool = false) throws(DevToolsError) -> JSONValue {
+    package func evaluate(_ expression: String, inPageWorld: Bool = false, awaitPromise: Bool = false) throws(DevToolsError) -> JSONValue {
         var params = JSONObject([("expression", .string(expression)), ("returnByValue", .bool(true))])
+        if awaitPromise { params.append("awaitPromise", .bool(true)) }
         if !inPageWorld { params.append("contextId", .number(Double(world))) }
         let result = try connection.call("Runtime.evaluate", params, session: session)
         if case let .object(details)? = result["exceptionDetails"] {

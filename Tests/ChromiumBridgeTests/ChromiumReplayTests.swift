@@ -34,6 +34,27 @@ private let pageLogger = """
 
 private let browserPresent = ChromiumPage.browserPath != nil
 
+/// Waits, in the page (its own timers, not this process), until the page script in the
+/// world asked has dispatched every sample it was handed (it paces them: each within
+/// 100 ms of the hand-over), at most 3 s; evaluates to whether it did.
+private let replayDrained = """
+    new Promise(function (resolve) {
+      var start = performance.now();
+      (function check() {
+        if (window.scratchpadInk.replayPending === 0) { resolve(true); }
+        else if (performance.now() - start > 3000) { resolve(false); }
+        else { setTimeout(check, 5); }
+      })();
+    })
+    """
+
+extension ChromiumPage {
+    /// Waits until the page script (in its world, or the page's) has dispatched what it was handed.
+    fileprivate func drained(inPageWorld: Bool = false) throws -> Bool {
+        try evaluate(replayDrained, inPageWorld: inPageWorld, awaitPromise: true) == .bool(true)
+    }
+}
+
 @Suite("Headless Chromium: a claimed touch replayed into the real page", .enabled(if: browserPresent, "no Chromium installed (scripts/install-test-tools.sh installs it)"), .serialized)
 struct ChromiumReplayTests {
     @Test("a replayed drag moves a block by the drag's distance; the page counts its events as untrusted replays, in order, with the samples' original times",
@@ -49,12 +70,14 @@ struct ChromiumReplayTests {
         let up = Sample(phase: "up", x: 418, y: 348, t: 5.9375)
 
         #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, first)) == .bool(true))
+        #expect(try browser.drained())
         // Mid-drag: the page's own handler moved the block by the drag's distance, 250 px.
         #expect(try browser.evaluate("document.getElementById('block-1').offsetLeft", inPageWorld: true) == .number(370))
         #expect(try browser.bodyData("lastReplayTime") == "5.875")
         #expect(try browser.bodyData("replayed") == "11")
 
         #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, [up])) == .bool(true))
+        #expect(try browser.drained())
         // Dropped at 370: its centre (418) lies between block-3's and block-4's.
         #expect(try browser.bodyData("order") == "block-2,block-3,block-1,block-4")
         #expect(try browser.bodyData("drags") == "1")
@@ -86,6 +109,7 @@ struct ChromiumReplayTests {
         // same numbers would fall below the viewport.
         let tap = [Sample(phase: "down", x: 900, y: 1490, t: 12.5), Sample(phase: "up", x: 901, y: 1491, t: 12.625)]
         #expect(try browser.evaluate(invocation(touch: 7, pointerType: "touch", tap)) == .bool(true))
+        #expect(try browser.drained())
         #expect(try browser.bodyData("taps") == "1")
         #expect(try browser.bodyData("replayed") == "2")
         #expect(try browser.bodyData("lastReplayTime") == "12.625")
@@ -108,6 +132,57 @@ struct ChromiumReplayTests {
         #expect(try browser.bodyData("events") == "0")
         // The page's own world has no page script (hostile pages may fake one; blocks.html does not).
         #expect(try browser.evaluate(invocation(touch: 1, pointerType: "touch", [down]), inPageWorld: true) == .bool(false))
+    }
+
+    /// Down on capture-drag.html's block, ten moves of 25 px (625 ms of samples handed over
+    /// at once, as a late verdict's backlog), then up.
+    private static let captureDrag: (first: [Sample], up: Sample) = {
+        var first = [Sample(phase: "down", x: 168, y: 348, t: 5.25)]
+        for i in 1...10 { first.append(Sample(phase: "move", x: 168 + 25 * Double(i), y: 348, t: 5.25 + 0.0625 * Double(i))) }
+        return (first, Sample(phase: "up", x: 418, y: 348, t: 5.9375))
+    }()
+
+    @Test("drag code that calls setPointerCapture on pointerdown (capture-drag.html) drags on a replayed pointer: capture succeeds through the page's shim, got- and lostpointercapture reach the block, the moves come over about 100 ms",
+          arguments: ["touch", "pen", "mouse"])
+    func replayedCaptureDrag(pointerType: String) throws {
+        let browser = try ChromiumPage(url: page("capture-drag.html"))
+        defer { browser.close() }
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, Self.captureDrag.first)) == .bool(true))
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, [Self.captureDrag.up])) == .bool(true))
+        #expect(try browser.drained())
+        #expect(try browser.bodyData("errors") == "0")
+        #expect(try browser.bodyData("captured") == "1")
+        #expect(try browser.bodyData("drags") == "1")
+        #expect(try browser.bodyData("left") == "370")
+        #expect(try browser.bodyData("got") == "1" && browser.bodyData("lost") == "1")
+        #expect(try browser.bodyData("replayed") == "12" && browser.bodyData("trusted") == "0")
+        guard case let .array(items) = try browser.evaluate("window.moveTimes", inPageWorld: true) else {
+            Issue.record("no move times")
+            return
+        }
+        let moves = items.compactMap { if case let .number(n) = $0 { n } else { nil } }
+        #expect(moves.count == 10)
+        let span = (moves.last ?? 0) - (moves.first ?? 0)
+        #expect(span >= 60 && span < 1000, "the moves took \(span) ms: \(moves)")
+        #expect(Set(moves).count >= 5, "moves in \(Set(moves).count) distinct tasks")
+    }
+
+    @Test("the page script in the page's own world, where the page deleted Touch before it ran: the shim's capture works in the same world; Chromium's document.createEvent('TouchEvent') has no initTouchEvent and no lists, so no touch event goes (none a page's handler would throw on)")
+    func sameWorldWithoutTouchConstructors() throws {
+        let browser = try ChromiumPage(url: page("capture-drag.html"))
+        defer { browser.close() }
+        #expect(try browser.evaluate(pageLogger, inPageWorld: true) == .bool(true))
+        let source = try PageScript.source
+        let install = "delete window.Touch; window.scratchpadInkHost = function () {}; " + source
+            + "; typeof window.Touch + ' ' + typeof document.createTouch + ' ' + typeof document.createEvent('TouchEvent').initTouchEvent"
+        #expect(try browser.evaluate(install, inPageWorld: true) == .string("undefined undefined undefined"))
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: "touch", Self.captureDrag.first), inPageWorld: true) == .bool(true))
+        #expect(try browser.evaluate(invocation(touch: 1, pointerType: "touch", [Self.captureDrag.up]), inPageWorld: true) == .bool(true))
+        #expect(try browser.drained(inPageWorld: true))
+        let state = try ["errors", "drags", "left", "got", "lost"].map { try browser.bodyData($0) ?? "-" }
+        #expect(state == ["0", "1", "370", "1", "1"], "errors, drags, left, got, lost: \(state)")
+        #expect(try browser.evaluate("window.replayLog", inPageWorld: true)
+            == .array((["pointerdown"] + Array(repeating: "pointermove", count: 10) + ["pointerup"]).map { .string($0) }))
     }
 }
 #endif

@@ -173,6 +173,7 @@ function makeEventTypes(webkitTouch) {
       this.eventPhase = 0;
     }
     get isTrusted() { return false; }
+    initEvent(type, bubbles, cancelable) { Object.assign(this, { type: String(type), bubbles: !!bubbles, cancelable: !!cancelable }); }
     preventDefault() { if (this.cancelable) this.defaultPrevented = true; }
     stopPropagation() { this.propagationStopped = true; }
   }
@@ -234,7 +235,31 @@ function makeEventTypes(webkitTouch) {
     },
     createTouchList(...touches) { return new TouchList(touches); },
   });
-  return { types: { Event, CustomEvent, MouseEvent, PointerEvent, Touch, TouchEvent }, legacy };
+  // document.createEvent('TouchEvent'): an uninitialised TouchEvent (type '') whose
+  // initTouchEvent takes iOS WebKit's arguments (type first) or the older order (lists
+  // first), or that has none (initEvent only).
+  const createEventWith = (order) => function createEvent(name) {
+    if (name !== 'TouchEvent') throw new Error('NotSupportedError');
+    const event = Object.create(TouchEvent.prototype);
+    Object.assign(event, { type: '', bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
+      propagationStopped: false, target: null, currentTarget: null, eventPhase: 0, touches: [], targetTouches: [], changedTouches: [] });
+    const list = (l) => { if (l !== null && !(l instanceof TouchList)) throw new TypeError('not a TouchList'); return l ? [...l] : []; };
+    if (order === 'ios') {
+      event.initTouchEvent = function (type, bubbles, cancelable, view, detail, sx, sy, cx, cy, c, a, s, m, touches, targetTouches, changedTouches) {
+        Object.assign(this, { type: String(type), bubbles: !!bubbles, cancelable: !!cancelable, view,
+          touches: list(touches), targetTouches: list(targetTouches), changedTouches: list(changedTouches) });
+      };
+    } else if (order === 'lists-first') {
+      event.initTouchEvent = function (touches, targetTouches, changedTouches, type, view) {
+        const lists = [list(touches), list(targetTouches), list(changedTouches)];
+        Object.assign(this, { type: String(type), bubbles: true, cancelable: true, view,
+          touches: lists[0], targetTouches: lists[1], changedTouches: lists[2] });
+      };
+    }
+    if (order === 'none') Object.assign(event, { touches: null, targetTouches: null, changedTouches: null }); // as Chromium's
+    return event;
+  };
+  return { types: { Event, CustomEvent, MouseEvent, PointerEvent, Touch, TouchEvent }, legacy, createEventWith, TouchList };
 }
 const TOUCH_FACTORY = Symbol('createTouch');
 
@@ -245,13 +270,18 @@ const TOUCH_FACTORY = Symbol('createTouch');
 // `omitEvents`: event constructors the window lacks (e.g. ['Touch', 'TouchEvent']);
 // `webkitTouch`: touches as WebKit makes them: `new Touch` is an illegal constructor,
 // document.createTouch and document.createTouchList exist, and the TouchEvent
-// constructor takes TouchList objects only (arrays throw).
+// constructor takes TouchList objects only (arrays throw). `omitLegacy`: legacy factories
+// to leave out of the document after that (e.g. ['createTouch']). `createEvent`: a
+// document.createEvent('TouchEvent') whose initTouchEvent takes iOS WebKit's arguments
+// ('ios'), the older lists-first order ('lists-first'), or that has only initEvent and
+// null lists ('none', as Chromium's).
 // `randomWords`: the 32-bit words window.crypto.getRandomValues hands out, in turn (the
 // page script draws its document id from them: the default makes it DOCUMENT); `crypto:
 // false` leaves window.crypto out (the script then falls back to Math.random).
 // Every posted string lands in `page.posted` as { channel, text }.
 export function createPage({ readyState = 'complete', visibilityState = 'visible', innerWidth = 800, innerHeight = 600,
   pageWidth = 2000, pageHeight = 4000, webkit = true, host = false, omitEvents = [], webkitTouch = false,
+  omitLegacy = [], createEvent = null,
   crypto = true, randomWords = [0x01234567, 0x89abcdef] } = {}) {
   const page = { posted: [], observers: [], errors: [] };
   const clock = new FakeClock();
@@ -300,11 +330,13 @@ export function createPage({ readyState = 'complete', visibilityState = 'visible
     disconnect() { page.observers = page.observers.filter((o) => o !== this); }
   }
 
-  const { types: eventTypes, legacy } = makeEventTypes(webkitTouch);
+  const { types: eventTypes, legacy, createEventWith } = makeEventTypes(webkitTouch);
   for (const name of Object.keys(eventTypes)) {
     if (!omitEvents.includes(name)) window[name] = eventTypes[name];
   }
   if (webkitTouch) Object.assign(document, legacy(window, document));
+  for (const name of omitLegacy) delete document[name];
+  if (createEvent) document.createEvent = createEventWith(createEvent);
   Object.assign(window, {
     document,
     scrollX: 0,
@@ -316,6 +348,7 @@ export function createPage({ readyState = 'complete', visibilityState = 'visible
     MutationObserver,
     setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
     clearTimeout: (id) => clock.clearTimeout(id),
+    performance: { now: () => clock.now },
   });
   window.window = window;
   if (crypto) {

@@ -32,9 +32,16 @@ const names = (events) => events.map((e) => `${e.type}@${e.target.id || e.target
 const ev = (phase, x, y, t, extra = {}) => ({ phase, x, y, t, ...extra });
 const batch = (touch, events, pointerType = 'touch') => ({ type: 'replay', touch, pointerType, events });
 
+// The page script, with each replay() followed by 100 ms of the page's time: the bound
+// within which it dispatches every sample it was handed (see "Pacing").
+function paced(page) {
+  const ink = page.load();
+  return { replay(given) { const result = ink.replay(given); page.clock.advance(100); return result; } };
+}
+
 test('a touch drag dispatches pointer then touch events, in sample order, to the down target', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page);
   assert.equal(ink.replay(batch(1, [ev('down', 50, 50, 10.0), ev('move', 80, 50, 10.016)])), undefined);
   ink.replay(batch(1, [ev('move', 150, 50, 10.033), ev('up', 150, 50, 10.05)]));
@@ -48,7 +55,7 @@ test('a touch drag dispatches pointer then touch events, in sample order, to the
 
 test('positions: page coordinates become client coordinates with the scroll read at each event; screen adds window.screenX/Y', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page);
   page.scrollTo(5, 1000);
   page.window.screenX = 7;
@@ -67,7 +74,7 @@ test('positions: page coordinates become client coordinates with the scroll read
 
 test('pointer fields: id 1000 + touch, type, primary, pressure, button, buttons, cancelable', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['pointerdown', 'pointermove', 'pointerup', 'pointercancel']);
   ink.replay(batch(5, [ev('down', 10, 50, 0), ev('move', 12, 50, 0.01, { pressure: 0.8 })], 'pen'));
   ink.replay(batch(6, [ev('down', 150, 50, 0.02)], 'pen')); // a second pen while the first is down: not primary
@@ -90,7 +97,7 @@ test('implicit capture for touch and pen; the element under each point for mouse
     ['mouse', ['pointerdown@a-child', 'pointermove@b', 'pointerup@a']],
   ]) {
     const page = boxesPage();
-    const ink = page.load();
+    const ink = paced(page);
     const seen = record(page, ['pointerdown', 'pointermove', 'pointerup']);
     ink.replay(batch(1, [ev('down', 15, 15, 0), ev('move', 150, 50, 0.1), ev('up', 60, 60, 0.2)], pointerType));
     assert.deepEqual(names(seen), expected, pointerType);
@@ -99,7 +106,7 @@ test('implicit capture for touch and pen; the element under each point for mouse
 
 test('the down target keeps the touch after it moves away or leaves the document; outside the viewport is documentElement', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['pointerdown', 'pointermove', 'pointerup']);
   ink.replay(batch(1, [ev('down', 150, 50, 0)]));
   const b = page.document.querySelector('#b');
@@ -113,7 +120,7 @@ test('the down target keeps the touch after it moves away or leaves the document
 
 test('mouse and pen get compatibility mouse events, touch gets touch events; a cancelled pointerdown stops the mouse events', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page);
   ink.replay(batch(1, [ev('down', 50, 50, 0), ev('move', 80, 50, 0.05), ev('up', 90, 50, 0.1)], 'mouse'));
   assert.deepEqual(seen.map((e) => e.type), ['pointerdown', 'mousedown', 'pointermove', 'mousemove', 'pointerup', 'mouseup']);
@@ -133,7 +140,7 @@ test('mouse and pen get compatibility mouse events, touch gets touch events; a c
 
 test('touch events: changedTouches holds the touch; touches and targetTouches the live replayed touches', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['touchstart', 'touchmove', 'touchend']);
   ink.replay(batch(1, [ev('down', 50, 50, 0)]));
   ink.replay(batch(2, [ev('down', 150, 50, 0.01)]));
@@ -158,7 +165,7 @@ test('touch events: changedTouches holds the touch; touches and targetTouches th
 test('a tap (same element, within 10 px and 0.5 s) ends with a click; a drag, a slow press, a cancel or leaving the element do not', () => {
   const clicks = (pointerType, events) => {
     const page = boxesPage();
-    const ink = page.load();
+    const ink = paced(page);
     const seen = record(page, ['click', 'pointerup']);
     ink.replay(batch(1, events, pointerType));
     return names(seen);
@@ -180,7 +187,7 @@ test('a tap (same element, within 10 px and 0.5 s) ends with a click; a drag, a 
 
 test('the replay marks are own, enumerable, read-only properties; the time is the original t', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['pointerdown']);
   ink.replay(batch(1, [ev('down', 15, 15, 123456.789012)]));
   const event = seen[0];
@@ -194,7 +201,7 @@ test('the replay marks are own, enumerable, read-only properties; the time is th
 
 test('every replayed event is bracketed by scratchpadinkreplaystart/end on window, detail t, for listeners in other worlds', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const log = [];
   const globalWindow = page.run('window'); // the script's window: the vm's global proxy of page.window
   for (const type of ['scratchpadinkreplaystart', 'scratchpadinkreplayend']) {
@@ -211,7 +218,7 @@ test('every replayed event is bracketed by scratchpadinkreplaystart/end on windo
 
 test('invalid batches dispatch nothing, remember nothing and do not throw', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page);
   const down = ev('down', 15, 15, 0);
   const throwing = { type: 'replay', touch: 1, pointerType: 'touch', get events() { throw new Error('boom'); } };
@@ -256,7 +263,7 @@ test('invalid batches dispatch nothing, remember nothing and do not throw', () =
 
 test('cap: at most 4096 events a batch; a longer batch is ignored whole', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['pointerdown', 'pointermove', 'pointerup']);
   const moves = (n, t0) => Array.from({ length: n }, (_, i) => ev('move', 20 + (i % 50), 20, t0 + i / 1000));
   ink.replay(batch(1, [ev('down', 20, 20, 0), ...moves(4095, 0.001)]));
@@ -271,7 +278,7 @@ test('cap: at most 4096 events a batch; a longer batch is ignored whole', () => 
 
 test('cap: at most 32 live replayed touches; an ended touch frees its place', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['pointerdown', 'pointerup']);
   for (let touch = 1; touch <= 33; touch += 1) {
     ink.replay(batch(touch, [ev('down', touch, 50, touch)], touch % 2 ? 'touch' : 'pen'));
@@ -287,7 +294,7 @@ test('cap: at most 32 live replayed touches; an ended touch frees its place', ()
 
 test('touch ids beyond the 32-bit pointerId range are folded; a fold that hits a live touch is refused', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['pointerdown']);
   const span = 2 ** 31 - 1 - 1000;
   ink.replay(batch(span, [ev('down', 1, 1, 0)]));
@@ -300,13 +307,13 @@ test('touch ids beyond the 32-bit pointerId range are folded; a fold that hits a
 test('without Touch or TouchEvent the pointer events still go; without PointerEvent the legacy events still go', () => {
   for (const omitEvents of [['Touch'], ['TouchEvent']]) {
     const page = boxesPage({ omitEvents });
-    const ink = page.load();
+    const ink = paced(page);
     const seen = record(page);
     ink.replay(batch(1, [ev('down', 15, 15, 0), ev('up', 15, 15, 0.1)]));
     assert.deepEqual(names(seen), ['pointerdown@a-child', 'pointerup@a-child', 'click@a-child'], String(omitEvents));
   }
   const page = boxesPage({ omitEvents: ['PointerEvent'] });
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page);
   ink.replay(batch(1, [ev('down', 15, 15, 0), ev('up', 15, 15, 0.1)]));
   ink.replay(batch(2, [ev('down', 15, 15, 1), ev('up', 15, 15, 1.1)], 'mouse'));
@@ -316,7 +323,7 @@ test('without Touch or TouchEvent the pointer events still go; without PointerEv
 
 test('where new Touch is illegal and TouchEvent takes only TouchLists (WebKit), touches come from document.createTouch and createTouchList', () => {
   const page = boxesPage({ webkitTouch: true });
-  const ink = page.load();
+  const ink = paced(page);
   const seen = record(page, ['touchstart', 'touchmove', 'touchend']);
   page.scrollTo(0, 1000);
   ink.replay(batch(1, [ev('down', 20.6, 1020.4, 0, { pressure: 0.25 })]));
@@ -335,7 +342,7 @@ test('where new Touch is illegal and TouchEvent takes only TouchLists (WebKit), 
 
 test('a page handler that throws, or replaces the event constructors afterwards, does not stop or change the replay', () => {
   const page = boxesPage();
-  const ink = page.load();
+  const ink = paced(page);
   page.run(`
     window.addEventListener('pointerdown', function () { throw new Error('page bug'); });
     PointerEvent = function () { throw new Error('replaced'); };
@@ -352,5 +359,135 @@ test('replay is part of the frozen api', () => {
   const ink = page.load();
   assert.equal(typeof ink.replay, 'function');
   assert.throws(() => { ink.replay = () => {}; }, TypeError);
-  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'document', 'generation', 'hitTest', 'pushRegions', 'replay']);
+  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'document', 'generation', 'hitTest', 'pushRegions', 'replay', 'replayPending']);
+});
+
+test('pacing: a backlog is spread over time at its own gaps, at least twice as fast, all of it within 100 ms; a live sample goes at once', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const times = [];
+  page.window.addEventListener('pointermove', () => { times.push(page.clock.now); }, true);
+  page.window.addEventListener('pointerdown', () => { times.push(page.clock.now); }, true);
+  // A short backlog (48 ms of samples): the down at once, the moves at half their gaps.
+  ink.replay(batch(1, [ev('down', 10, 50, 1.0), ev('move', 12, 50, 1.016), ev('move', 14, 50, 1.032), ev('move', 16, 50, 1.048)]));
+  assert.deepEqual(times, [0]);
+  assert.equal(ink.replayPending, 3);
+  page.clock.advance(30);
+  assert.deepEqual(times.map(Math.round), [0, 8, 16, 24]);
+  assert.equal(ink.replayPending, 0);
+  // A live sample 16 ms later (the replay is caught up): dispatched inside replay().
+  page.clock.advance(2);
+  ink.replay(batch(1, [ev('move', 18, 50, 1.064)]));
+  assert.deepEqual(times.map(Math.round), [0, 8, 16, 24, 32]);
+  // A long backlog (625 ms): compressed so the last is due 100 ms after it was handed over.
+  times.length = 0;
+  const start = page.clock.now;
+  const moves = [];
+  for (let i = 1; i <= 10; i++) moves.push(ev('move', 20 + 2 * i, 60, 2 + 0.0625 * i));
+  ink.replay(batch(2, [ev('down', 20, 60, 2), ...moves]));
+  page.clock.advance(99);
+  assert.equal(ink.replayPending, 1);
+  page.clock.advance(1);
+  assert.equal(ink.replayPending, 0);
+  assert.deepEqual(times.map((t) => Math.round(t - start)), [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+  assert.deepEqual(page.errors, []);
+});
+
+test('pacing: a batch that arrives while samples wait goes after them, in order, and nothing waits past 100 ms from its hand-over', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = [];
+  page.window.addEventListener('pointermove', (e) => { seen.push([e.clientX, page.clock.now]); }, true);
+  const moves = [];
+  for (let i = 1; i <= 20; i++) moves.push(ev('move', i, 50, 1 + 0.016 * i));
+  ink.replay(batch(1, [ev('down', 0, 50, 1), ...moves])); // 320 ms of backlog
+  page.clock.advance(50);
+  const handed = page.clock.now;
+  ink.replay(batch(1, [ev('move', 21, 50, 1.336), ev('up', 21, 50, 1.35)]));
+  page.clock.advance(100);
+  assert.equal(ink.replayPending, 0);
+  assert.deepEqual(seen.map((s) => s[0]), Array.from({ length: 21 }, (_, i) => i + 1));
+  assert.ok(seen.every((s, i) => i === 0 || s[1] >= seen[i - 1][1]));
+  assert.ok(seen[seen.length - 1][1] <= handed + 100);
+  assert.ok(new Set(seen.map((s) => s[1])).size >= 10, 'spread over many tasks');
+});
+
+// The page's cooperation shim asks with these (scratchpad-ink-capture.js).
+function ask(page, element, what, pointerId) {
+  const event = new page.window.CustomEvent(`scratchpadink${what}pointercapture`, { detail: pointerId, cancelable: true, composed: true });
+  return !element.dispatchEvent(event);
+}
+
+test('pointer capture: the shim\'s requests for an active replayed pointer are answered; got/lostpointercapture; later events go to the capturing element', () => {
+  const page = boxesPage();
+  const ink = paced(page);
+  const [a, b] = [page.document.querySelector('#a'), page.document.querySelector('#b')];
+  const seen = record(page, ['pointerdown', 'pointermove', 'pointerup', 'gotpointercapture', 'lostpointercapture', 'mousemove', 'mouseup']);
+  const answers = [];
+  // Before its down the pointer is not active: not answered (the shim throws NotFoundError).
+  answers.push(ask(page, b, 'set', 1001));
+  b.addEventListener('pointerdown', () => {}, false);
+  page.window.addEventListener('pointerdown', (e) => {
+    answers.push(ask(page, b, 'set', e.pointerId), ask(page, b, 'has', e.pointerId), ask(page, a, 'has', e.pointerId));
+  }, false);
+  // A mouse down on a, then moves over a: without capture they would go to a.
+  ink.replay(batch(1, [ev('down', 150, 50, 1), ev('move', 20, 50, 1.01), ev('move', 30, 50, 1.02)], 'mouse'));
+  assert.deepEqual(answers, [false, true, true, false]);
+  assert.deepEqual(names(seen), ['pointerdown@b', 'gotpointercapture@b', 'pointermove@b', 'mousemove@b', 'pointermove@b', 'mousemove@b']);
+  assert.ok(seen.every((e) => e.scratchpadInkReplayed === true && (!e.type.startsWith('pointer') || e.pointerId === 1001)));
+  assert.equal(seen[1].cancelable, false);
+  // Released: the next event goes where it would have, after lostpointercapture.
+  assert.equal(ask(page, b, 'release', 1001), true);
+  assert.equal(ask(page, b, 'has', 1001), false);
+  ink.replay(batch(1, [ev('move', 40, 50, 1.03)], 'mouse'));
+  assert.deepEqual(names(seen.slice(6)), ['lostpointercapture@b', 'pointermove@a', 'mousemove@a']);
+  // Captured again, then up: the up goes to the capture, then lostpointercapture; the pointer is no longer active.
+  assert.equal(ask(page, b, 'set', 1001), true);
+  ink.replay(batch(1, [ev('up', 40, 50, 1.04)], 'mouse'));
+  assert.deepEqual(names(seen.slice(9)), ['gotpointercapture@b', 'pointerup@b', 'lostpointercapture@b', 'mouseup@b']);
+  assert.equal(ask(page, b, 'set', 1001), false);
+  assert.equal(ask(page, b, 'release', 1001), false);
+  // Other pointer ids, or a non-number, are never answered.
+  assert.equal(ask(page, b, 'set', 1), false);
+  assert.equal(ask(page, b, 'set', '1001'), false);
+  assert.deepEqual(page.errors, []);
+});
+
+test('pointer capture: a touch captured by another element sends its pointer events there; its touch events stay with the down target', () => {
+  const page = boxesPage();
+  const ink = paced(page);
+  const b = page.document.querySelector('#b');
+  const seen = record(page, ['pointerdown', 'pointermove', 'pointerup', 'touchstart', 'touchmove', 'touchend', 'gotpointercapture', 'lostpointercapture']);
+  page.window.addEventListener('pointerdown', (e) => { ask(page, b, 'set', e.pointerId); }, false);
+  ink.replay(batch(4, [ev('down', 50, 50, 1), ev('move', 60, 50, 1.01), ev('up', 60, 50, 1.02)]));
+  assert.deepEqual(names(seen), ['pointerdown@a', 'touchstart@a', 'gotpointercapture@b', 'pointermove@b', 'touchmove@a',
+    'pointerup@b', 'lostpointercapture@b', 'touchend@a']);
+});
+
+test('where neither new Touch nor document.createTouch works, touch events come from document.createEvent and initTouchEvent (either argument order); none where the event would have no lists', () => {
+  {
+    const page = boxesPage({ webkitTouch: true, omitLegacy: ['createTouch'], createEvent: 'none' });
+    const ink = paced(page);
+    const seen = record(page, ['pointerdown', 'touchstart', 'touchmove', 'touchend']);
+    ink.replay(batch(1, [ev('down', 50, 50, 1), ev('move', 60, 50, 1.01), ev('up', 60, 50, 1.02)]));
+    assert.deepEqual(names(seen), ['pointerdown@a']);
+  }
+  for (const order of ['ios', 'lists-first']) {
+    const page = boxesPage({ webkitTouch: true, omitLegacy: ['createTouch'], createEvent: order });
+    const ink = paced(page);
+    const seen = record(page, ['pointerdown', 'touchstart', 'touchmove', 'touchend']);
+    ink.replay(batch(1, [ev('down', 50, 50, 1), ev('move', 60, 50, 1.01), ev('up', 60, 50, 1.02)]));
+    assert.deepEqual(names(seen), ['pointerdown@a', 'touchstart@a', 'touchmove@a', 'touchend@a'], order);
+    const touch = seen.filter((e) => e.type.startsWith('touch'));
+    assert.ok(touch.every((e) => e.bubbles && e.isTrusted === false && e.scratchpadInkReplayed === true), order);
+    assert.ok(touch.every((e) => e.changedTouches.length === 0), order); // no Touch could be made: the phase, no positions
+    assert.deepEqual(page.errors, [], order);
+  }
+  // With createTouch but no TouchEvent constructor (old WebKit): the touches go in, through initTouchEvent.
+  const page = boxesPage({ webkitTouch: true, omitEvents: ['TouchEvent'], createEvent: 'ios' });
+  const ink = paced(page);
+  const seen = record(page, ['touchstart', 'touchend']);
+  ink.replay(batch(1, [ev('down', 50, 50, 1), ev('up', 52, 50, 1.01)]));
+  assert.deepEqual(seen.map((e) => [e.type, e.changedTouches.length, e.touches.length, e.changedTouches[0].identifier, e.changedTouches[0].pageX]),
+    [['touchstart', 1, 1, 1001, 50], ['touchend', 1, 0, 1001, 52]]);
 });

@@ -17,4 +17,18 @@ public enum PageScript {
             return try String(contentsOf: url, encoding: .utf8)
         }
     }
+
+    /// The exercise page's side of pointer capture for replayed pointers
+    /// (`Resources/scratchpad-ink-capture.js`): a page whose drag code calls
+    /// `setPointerCapture` on pointerdown includes it in its own world, before that code, so
+    /// that a touch the page claimed late and the page script replays drags as a trusted
+    /// one does. Serve it with the page (it is not injected: it must run in the page's world).
+    public static var pointerCaptureShim: String {
+        get throws {
+            guard let url = Bundle.module.url(forResource: "scratchpad-ink-capture", withExtension: "js") else {
+                throw CocoaError(.fileNoSuchFile)
+            }
+            return try String(contentsOf: url, encoding: .utf8)
+        }
+    }
 }

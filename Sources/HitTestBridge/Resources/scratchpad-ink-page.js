@@ -14,6 +14,7 @@
  *   pushRegions()       post a snapshot now
  *   replay(batch)       replay a touch's samples into the page as DOM events (see
  *                       "Replay"); returns nothing, never throws
+ *   replayPending       samples accepted and not yet dispatched (read-only; see "Pacing")
  *   generation          the page's layout generation (read-only)
  *   document            this document's id (read-only; see "Document")
  *
@@ -119,7 +120,13 @@
  *      is new Touch({...}); where that constructor is missing or illegal (WebKit) it is
  *      document.createTouch(...) (WebKit rounds its positions to integers), and where the
  *      TouchEvent constructor refuses arrays (WebKit) the lists are
- *      document.createTouchList(...); no touch event when none of these works.
+ *      document.createTouchList(...). Where no Touch can be made (neither new Touch nor
+ *      document.createTouch), or there is no TouchEvent constructor, the event comes from
+ *      document.createEvent('TouchEvent') and initTouchEvent (iOS WebKit's argument order,
+ *      type first, else the older lists first; lists from createTouchList, or null), else
+ *      initEvent; such an event is dispatched only if it has its lists (Chromium's and
+ *      WebKitGTK's have neither initTouchEvent nor lists then: no touch event goes, none a
+ *      page's handler would throw on). No touch event where none of these works.
  *      For "mouse" and "pen": the compatibility mousedown / mousemove / mouseup (nothing
  *      for cancel), unless the page cancelled the touch's pointerdown (preventDefault),
  *      as browsers do.
@@ -128,9 +135,38 @@
  *      touch was more than 10 px from its down, and up's t - down's t is 0 to 0.5 s.
  * Targets: for "touch" and "pen" every event of a touch goes to the element under its
  * down (implicit pointer capture), even after that element moved or left the document;
- * for "mouse" each event goes to the element under its own point. Where
+ * for "mouse" each event goes to the element under its own point. The pointer events (and
+ * compatibility mouse events) of a pointer the page captured go to the capturing element
+ * (see "Pointer capture"); touch events always go to the down target. Where
  * elementFromPoint finds nothing (a point outside the viewport) the target is
  * document.documentElement.
+ * Pacing: a batch is checked and accepted (the touch's state, the cap and the ids above
+ * change at once) when replay() is called; its samples are dispatched later, in one
+ * queue for all touches, in order, spread over time so that the page's handlers see
+ * motion rather than one burst. When nothing is waiting, the batch's first sample goes at
+ * once (inside replay()); every other waiting sample is due its original gap (t minus the
+ * t before it, 0 if negative) after the one before it, divided by a speed of at least 2
+ * and higher where needed so that the last waiting sample is due at most 100 ms after the
+ * batch that carried it was handed over (a sample already due earlier keeps its time).
+ * So a backlog of any length (a late verdict's: the samples from touch-down to the
+ * answer) reaches the page within 100 ms of being handed over, over six or so frames at
+ * 60 Hz, and the replay catches up with live samples, which then go as they come. A timer
+ * dispatches what is due (one task per due time; what a late timer finds overdue goes
+ * in the same task); times are performance.now() (else Date.now()).
+ * Pointer capture: the browser does not know replayed pointers, so its
+ * setPointerCapture throws NotFoundError for them. A page whose drag code captures loads
+ * the cooperation shim scratchpad-ink-capture.js in its own world (it works whichever
+ * world this script runs in), which asks this script with a cancelable CustomEvent on the
+ * element, `scratchpadinksetpointercapture`, `scratchpadinkreleasepointercapture` or
+ * `scratchpadinkhaspointercapture`, detail the pointer id. This script (listening on
+ * window, capture phase) cancels it, answering yes, when the id is a replayed pointer that
+ * is active (its pointerdown dispatched, its pointerup or pointercancel not finished) and,
+ * for set, the element is in the document; for has, when that element holds the pending
+ * capture. Set and release change the pending capture; before each later pointer event of
+ * that pointer, and after its pointerup or pointercancel (which release it), a change
+ * fires lostpointercapture at the old element (the document if it left) and
+ * gotpointercapture at the new (PointerEvents, bubbling, not cancelable, marked and
+ * announced like the rest), as a browser does.
  * Marks: every event replay() dispatches carries two own, enumerable, read-only
  * properties, `scratchpadInkReplayed` (true) and `scratchpadInkTime` (the sample's t).
  * Only listeners in this script's world can see them: where the script runs in an
@@ -177,7 +213,10 @@
   var isArray = Array.isArray;
   var PointerEventType = w.PointerEvent, MouseEventType = w.MouseEvent, TouchEventType = w.TouchEvent;
   var TouchType = w.Touch, CustomEventType = w.CustomEvent;
-  var createTouch = doc.createTouch, createTouchList = doc.createTouchList;
+  var createTouch = doc.createTouch, createTouchList = doc.createTouchList, createEvent = doc.createEvent;
+  var performanceObject = w.performance;
+  var performanceNow = performanceObject && performanceObject.now;
+  var dateNow = Date.now;
   var ID_PATTERN = /^[0-9a-f]{32}$/;
   var cryptoObject = w.crypto;
   var getRandomValues = cryptoObject && cryptoObject.getRandomValues;
@@ -438,15 +477,31 @@
   var MAX_REPLAY_EVENTS = 4096, MAX_REPLAY_TOUCHES = 32;
   var POINTER_ID_SPAN = 2147483647 - 1000; // pointerId is a 32-bit signed integer
   var TAP_SLOP = 10, TAP_SECONDS = 0.5;
-  var replaying = record(); // live replayed touches, by touch id
+  var CATCH_UP_MS = 100, MIN_SPEED = 2; // see "Pacing"
+  var replaying = record(); // accepted touches not yet ended, by touch id: what batches are checked against
   var replayingCount = 0;
+  var active = record();    // replayed pointers down on the page (pointerdown dispatched, pointerup or cancel not yet), by pointerId
+  var queue = list();       // accepted samples not yet dispatched, in order: { state, sample, due }
+  var queueHead = 0;
+  var pumpTimer = null, pumping = false;
+  var lastDispatch = null;  // { wall, t } of the last sample dispatched
+  var initEvent = w.Event && w.Event.prototype && w.Event.prototype.initEvent;
+  var preventDefault = w.Event && w.Event.prototype && w.Event.prototype.preventDefault;
 
   function pointerIdFor(touch) { return 1000 + (touch <= POINTER_ID_SPAN ? touch : touch % POINTER_ID_SPAN); }
 
   function liveReplays() {
     var out = [];
-    for (var key in replaying) { out[out.length] = replaying[key]; }
+    for (var key in active) { out[out.length] = active[key]; }
     return out;
+  }
+
+  // Milliseconds, for pacing: performance.now() where there is one, else Date.now().
+  function now() {
+    if (typeof performanceNow === 'function') {
+      try { return apply(performanceNow, performanceObject, []); } catch (e) { /* fall back */ }
+    }
+    return apply(dateNow, Date, []);
   }
 
   function readSample(given) {
@@ -472,6 +527,11 @@
   function isInside(node, ancestor) {
     for (var n = node; n; n = n.parentElement) { if (n === ancestor) { return true; } }
     return false;
+  }
+
+  function isConnected(element) {
+    var connected = element.isConnected;
+    return connected === undefined ? true : connected === true;
   }
 
   function mark(event, t) {
@@ -519,6 +579,63 @@
     return init;
   }
 
+  function pointerInit(state, cancelable, cx, cy, button, buttons, pressure) {
+    var init = eventInit(cancelable, cx, cy, button, buttons, 0);
+    init.pointerId = state.pointerId;
+    init.pointerType = state.pointerType;
+    init.isPrimary = state.primary;
+    init.pressure = pressure;
+    init.width = 1;
+    init.height = 1;
+    return init;
+  }
+
+  // Pointer capture (see "Pointer capture"): requests from the page's cooperation shim,
+  // answered by cancelling them.
+  var CAPTURE_REQUESTS = record();
+  CAPTURE_REQUESTS.scratchpadinksetpointercapture = 'set';
+  CAPTURE_REQUESTS.scratchpadinkreleasepointercapture = 'release';
+  CAPTURE_REQUESTS.scratchpadinkhaspointercapture = 'has';
+
+  function captureRequest(event) {
+    try {
+      var what = CAPTURE_REQUESTS[event.type], id = event.detail, element = event.target;
+      if (what === undefined || !isSafeInteger(id)) { return; }
+      var state = active[id];
+      if (state === undefined || !element) { return; }
+      if (what === 'set') {
+        if (!isConnected(element)) { return; }
+        state.pendingCapture = element;
+      } else if (what === 'release') {
+        if (state.pendingCapture === element) { state.pendingCapture = null; }
+      } else if (state.pendingCapture !== element) {
+        return;
+      }
+      apply(preventDefault, event, []);
+    } catch (e) { /* not answered: the shim throws the browser's error */ }
+  }
+
+  function dispatchCaptureEvent(state, target, type, sample) {
+    if (typeof PointerEventType !== 'function') { return; }
+    var cx = sample.x - scrollOffset(w.scrollX), cy = sample.y - scrollOffset(w.scrollY);
+    try {
+      var init = pointerInit(state, false, cx, cy, -1, 0, 0);
+      dispatchReplayed(target, new PointerEventType(type, init), sample.t);
+    } catch (e) { /* no capture event */ }
+  }
+
+  // The browser's "process pending pointer capture": before a pointer event of the touch
+  // (after its down) and after its up or cancel.
+  function processCapture(state, sample) {
+    var pending = state.pendingCapture;
+    if (pending && !isConnected(pending)) { pending = state.pendingCapture = null; }
+    var current = state.capture;
+    if (pending === current) { return; }
+    state.capture = pending;
+    if (current) { dispatchCaptureEvent(state, isConnected(current) ? current : doc, 'lostpointercapture', sample); }
+    if (pending) { dispatchCaptureEvent(state, pending, 'gotpointercapture', sample); }
+  }
+
   // A Touch: new Touch({...}) where the browser allows it (Chromium, Firefox), else the
   // legacy document.createTouch (WebKit, whose Touch constructor is illegal); null if neither.
   function makeTouch(state, cx, cy, sample, pressure) {
@@ -549,43 +666,87 @@
     return null;
   }
 
+  function touchList(touches) {
+    if (typeof createTouchList !== 'function') { return null; }
+    try { return apply(createTouchList, doc, touches); } catch (e) { return null; }
+  }
+
   // A TouchEvent whose lists are sequences of touches (Chromium) or, where the browser
-  // takes only TouchList objects (WebKit), lists from document.createTouchList.
-  function makeTouchEvent(type, dict, touches, targetTouches, changedTouches) {
+  // takes only TouchList objects (WebKit), lists from document.createTouchList; null
+  // where the constructor is missing or refuses both.
+  function constructTouchEvent(type, dict, touches, targetTouches, changedTouches) {
+    if (typeof TouchEventType !== 'function') { return null; }
     dict.touches = touches;
     dict.targetTouches = targetTouches;
     dict.changedTouches = changedTouches;
-    try { return new TouchEventType(type, dict); } catch (e) { if (typeof createTouchList !== 'function') { throw e; } }
-    dict.touches = apply(createTouchList, doc, touches);
-    dict.targetTouches = apply(createTouchList, doc, targetTouches);
-    dict.changedTouches = apply(createTouchList, doc, changedTouches);
-    return new TouchEventType(type, dict);
+    try { return new TouchEventType(type, dict); } catch (e) { /* WebKit: TouchLists only */ }
+    if (typeof createTouchList !== 'function') { return null; }
+    try {
+      dict.touches = apply(createTouchList, doc, touches);
+      dict.targetTouches = apply(createTouchList, doc, targetTouches);
+      dict.changedTouches = apply(createTouchList, doc, changedTouches);
+      return new TouchEventType(type, dict);
+    } catch (e) { return null; }
+  }
+
+  // The old path: document.createEvent('TouchEvent') and initTouchEvent, in iOS WebKit's
+  // argument order (type first) or else the older one (lists first); the lists are
+  // TouchLists (document.createTouchList) or null. Where there is no initTouchEvent, an
+  // initEvent: the phase without touches, if the browser gives such an event (empty) lists;
+  // null if not. Throws where the browser has no touch events.
+  function legacyTouchEvent(type, cancelable, cx, cy, touches, targetTouches, changedTouches) {
+    var event = apply(createEvent, doc, ['TouchEvent']);
+    var screenX = cx + scrollOffset(w.screenX), screenY = cy + scrollOffset(w.screenY);
+    var lists = [touchList(touches), touchList(targetTouches), touchList(changedTouches)];
+    var init = event.initTouchEvent;
+    if (typeof init === 'function') {
+      try {
+        apply(init, event, [type, true, cancelable, w, 0, screenX, screenY, cx, cy, false, false, false, false,
+                            lists[0], lists[1], lists[2], 1, 0]);
+      } catch (e) { /* the other argument order */ }
+      if (event.type !== type) {
+        try {
+          apply(init, event, [lists[0], lists[1], lists[2], type, w, screenX, screenY, cx, cy, false, false, false, false]);
+        } catch (e) { /* neither: initEvent below */ }
+      }
+    }
+    if (event.type !== type) { apply(initEvent, event, [type, true, cancelable]); }
+    // Without its lists (Chromium's initEvent leaves them null) a page's touch handler
+    // would throw on it: no touch event then.
+    var changed = event.changedTouches;
+    return changed !== null && typeof changed === 'object' && typeof changed.length === 'number' ? event : null;
   }
 
   function dispatchTouchEvent(state, target, type, cancelable, cx, cy, sample, pressure, ending) {
-    if (typeof TouchEventType !== 'function') { return; }
-    var event;
+    var event = null;
     try {
       var point = makeTouch(state, cx, cy, sample, pressure);
-      if (point === null) { return; } // this browser cannot make touches
       state.touchPoint = point;
-      var touches = [], targetTouches = [];
+      var touches = [], targetTouches = [], changed = [];
+      if (point !== null) {
+        changed[0] = point;
+        if (!ending) { touches[0] = point; targetTouches[0] = point; } // an ended touch is in neither
+      }
       var live = liveReplays();
-      if (!ending) { touches[0] = point; targetTouches[0] = point; } // an ended touch is in neither
       for (var i = 0; i < live.length; i += 1) {
         var other = live[i];
         if (other.pointerType !== 'touch' || !other.touchPoint || other === state) { continue; }
         touches[touches.length] = other.touchPoint;
         if (other.target === state.target) { targetTouches[targetTouches.length] = other.touchPoint; }
       }
-      var dict = record();
-      dict.bubbles = true;
-      dict.cancelable = cancelable;
-      dict.composed = true;
-      dict.view = w;
-      event = makeTouchEvent(type, dict, touches, targetTouches, [point]);
-    } catch (e) { return; } // this browser cannot construct touch events
-    dispatchReplayed(target, event, sample.t);
+      if (point !== null) {
+        var dict = record();
+        dict.bubbles = true;
+        dict.cancelable = cancelable;
+        dict.composed = true;
+        dict.view = w;
+        event = constructTouchEvent(type, dict, touches, targetTouches, changed);
+      }
+      if (event === null && typeof createEvent === 'function') {
+        event = legacyTouchEvent(type, cancelable, cx, cy, touches, targetTouches, changed);
+      }
+    } catch (e) { return; } // this browser cannot make touch events
+    if (event !== null) { dispatchReplayed(target, event, sample.t); }
   }
 
   var POINTER_TYPES = { down: 'pointerdown', move: 'pointermove', up: 'pointerup', cancel: 'pointercancel' };
@@ -595,10 +756,6 @@
   function replaySample(state, sample) {
     var phase = sample.phase;
     var ending = phase === 'up' || phase === 'cancel';
-    if (ending) {
-      delete replaying[state.touch]; // first: whatever the DOM does, the touch has ended
-      replayingCount -= 1;
-    }
     var cx = sample.x - scrollOffset(w.scrollX), cy = sample.y - scrollOffset(w.scrollY);
     var under = elementAt(cx, cy);
     if (phase === 'down') {
@@ -606,30 +763,31 @@
       state.downX = sample.x;
       state.downY = sample.y;
       state.downT = sample.t;
+      active[state.pointerId] = state; // active from its pointerdown on: the page may capture it
     } else {
       var dx = sample.x - state.downX, dy = sample.y - state.downY;
       if (dx * dx + dy * dy > TAP_SLOP * TAP_SLOP) { state.far = true; }
+      processCapture(state, sample);
     }
-    var target = state.pointerType === 'mouse' ? under : state.target;
+    var target = state.capture ? state.capture : (state.pointerType === 'mouse' ? under : state.target);
     var pressure = ending ? 0 : (sample.pressure !== undefined ? sample.pressure : 0.5);
     var button = phase === 'down' || phase === 'up' ? 0 : -1;
     var buttons = ending ? 0 : 1;
     var cancelable = phase !== 'cancel';
     try {
       if (typeof PointerEventType === 'function') {
-        var init = eventInit(cancelable, cx, cy, button, buttons, 0);
-        init.pointerId = state.pointerId;
-        init.pointerType = state.pointerType;
-        init.isPrimary = state.primary;
-        init.pressure = pressure;
-        init.width = 1;
-        init.height = 1;
+        var init = pointerInit(state, cancelable, cx, cy, button, buttons, pressure);
         var proceed = dispatchReplayed(target, new PointerEventType(POINTER_TYPES[phase], init), sample.t);
         if (phase === 'down' && proceed === false) { state.mouseBlocked = true; }
       }
     } catch (e) { /* no pointer event here; the legacy events still go */ }
+    if (ending) {
+      state.pendingCapture = null; // released at the pointer's end
+      try { processCapture(state, sample); } catch (e) { /* no lostpointercapture */ }
+      delete active[state.pointerId];
+    }
     if (state.pointerType === 'touch') {
-      dispatchTouchEvent(state, target, TOUCH_TYPES[phase], cancelable, cx, cy, sample, pressure, ending);
+      dispatchTouchEvent(state, state.target, TOUCH_TYPES[phase], cancelable, cx, cy, sample, pressure, ending);
     } else if (phase !== 'cancel' && !state.mouseBlocked && typeof MouseEventType === 'function') {
       try {
         var mouse = new MouseEventType(MOUSE_TYPES[phase], eventInit(true, cx, cy, button, buttons, phase === 'move' ? 0 : 1));
@@ -642,6 +800,63 @@
         dispatchReplayed(state.target, new MouseEventType('click', eventInit(true, cx, cy, 0, 0, 1)), sample.t);
       } catch (e) { /* no click */ }
     }
+  }
+
+  // Pacing (see "Pacing"): re-times the samples waiting, the batch just accepted at
+  // `wall` included. A sample keeps an earlier time it already had.
+  function schedule(wall, wasIdle) {
+    var first = queueHead, n = queue.length;
+    if (first >= n) { return; }
+    var originWall = wall, originT = queue[first].sample.t;
+    if (!wasIdle && lastDispatch !== null) { originWall = lastDispatch.wall; originT = lastDispatch.t; }
+    var offsets = list(), total = 0, previous = originT;
+    for (var i = first; i < n; i += 1) {
+      var t = queue[i].sample.t;
+      if (t > previous) { total += (t - previous) * 1000; }
+      previous = t;
+      offsets[i - first] = total;
+    }
+    var factor = 1 / MIN_SPEED, room = wall + CATCH_UP_MS - originWall;
+    if (total * factor > room) { factor = room / total; }
+    for (var k = first; k < n; k += 1) {
+      var due = originWall + offsets[k - first] * factor, item = queue[k];
+      item.due = item.due === undefined ? due : mathMin(item.due, due);
+    }
+  }
+
+  // Dispatches every waiting sample that is due (1 ms early counts: timers fire in whole
+  // milliseconds) and sets a timer for the next.
+  function pump() {
+    if (pumping) { return; } // a page handler replayed from inside a dispatch: the loop below goes on
+    pumping = true;
+    try {
+      if (pumpTimer !== null) { apply(cancelTimeout, w, [pumpTimer]); pumpTimer = null; }
+      while (queueHead < queue.length) {
+        var item = queue[queueHead], wall = now();
+        if (item.due > wall + 1) { break; }
+        queue[queueHead] = undefined;
+        queueHead += 1;
+        var last = record();
+        last.wall = wall;
+        last.t = item.sample.t;
+        lastDispatch = last;
+        try { replaySample(item.state, item.sample); } catch (e) { /* a broken DOM: go on with the next sample */ }
+      }
+      if (queueHead >= queue.length) {
+        queue.length = 0;
+        queueHead = 0;
+      } else {
+        var wait = queue[queueHead].due - now();
+        pumpTimer = apply(timeout, w, [pumpTask, wait > 0 ? wait : 0]);
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function pumpTask() {
+    pumpTimer = null;
+    try { pump(); } catch (e) { /* never throw into the event loop */ }
   }
 
   function replay(batch) {
@@ -666,11 +881,10 @@
       if (samples[0].phase === 'down') {
         if (state !== undefined || replayingCount >= MAX_REPLAY_TOUCHES) { return; }
         var pointerId = pointerIdFor(touch);
-        var live = liveReplays();
         var primary = true;
-        for (var k = 0; k < live.length; k += 1) {
-          if (live[k].pointerId === pointerId) { return; }
-          if (live[k].pointerType === pointerType) { primary = false; }
+        for (var key in replaying) {
+          if (replaying[key].pointerId === pointerId) { return; }
+          if (replaying[key].pointerType === pointerType) { primary = false; }
         }
         state = record();
         state.touch = touch;
@@ -680,14 +894,28 @@
         state.far = false;
         state.mouseBlocked = false;
         state.touchPoint = null;
+        state.capture = null;
+        state.pendingCapture = null;
         replaying[touch] = state;
         replayingCount += 1;
       } else if (state === undefined || state.pointerType !== pointerType) {
         return;
       }
-      for (var j = 0; j < count; j += 1) {
-        try { replaySample(state, samples[j]); } catch (e) { /* a broken DOM: go on with the next sample */ }
+      var lastPhase = samples[count - 1].phase;
+      if (lastPhase === 'up' || lastPhase === 'cancel') {
+        delete replaying[touch]; // ended: a later batch for it is refused, its place is free
+        replayingCount -= 1;
       }
+      var wasIdle = queueHead >= queue.length;
+      for (var j = 0; j < count; j += 1) {
+        var item = record();
+        item.state = state;
+        item.sample = samples[j];
+        item.due = undefined;
+        queue[queue.length] = item;
+      }
+      schedule(now(), wasIdle);
+      pump();
     } catch (e) { /* never throw into the host's evaluateJavaScript */ }
   }
 
@@ -698,6 +926,7 @@
     configure: configure,
     pushRegions: function () { sendNow(); },
     replay: replay,
+    get replayPending() { return queue.length - queueHead; },
     get generation() { return generation; },
     get document() { return documentId; }
   };
@@ -715,6 +944,7 @@
   // Scroll events of the document and of scrollable elements all pass window in the capture phase.
   w.addEventListener('scroll', layoutChanged, { capture: true, passive: true });
   doc.addEventListener('visibilitychange', visibilityChanged);
+  for (var request in CAPTURE_REQUESTS) { w.addEventListener(request, captureRequest, true); }
   if (typeof w.MutationObserver === 'function' && doc.documentElement) {
     new w.MutationObserver(layoutChanged).observe(doc.documentElement,
       { childList: true, subtree: true, attributes: true, characterData: true });

@@ -11,7 +11,11 @@ import InkCore
 /// where it can construct them) at the samples' page positions, in order, each carrying
 /// the sample's original time in `scratchpadInkTime`. They are untrusted (`isTrusted` is
 /// false): the page's handlers run; default actions (focus, keyboard, native scrolling)
-/// do not.
+/// do not. It paces them: the first sample of a replay that finds nothing waiting goes at
+/// once, the rest follow their original gaps at least twice as fast, every sample within
+/// 100 ms of being handed over, so the page's handlers see motion, not one burst (the
+/// engine counts them as replayed when it hands them over). A page whose drag code calls
+/// `setPointerCapture` includes ``PageScript/pointerCaptureShim``.
 public struct PageReplay: Sendable, Hashable {
     /// What one replayed event does.
     package enum Phase: String, Sendable, Hashable, CaseIterable {

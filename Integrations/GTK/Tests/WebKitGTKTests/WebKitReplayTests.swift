@@ -32,9 +32,13 @@ extension WebKitGTK {
                 var first = [(phase: "down", x: 168.0, y: 348.0, t: 5.25)]
                 for i in 1...10 { first.append(("move", 168 + 25 * Double(i), 348, 5.25 + 0.0625 * Double(i))) }
                 #expect(try page.evaluate(replayCall(touch: 1, pointerType: pointerType, first)) == "true")
+                // The page script paces the samples (each within 100 ms of the hand-over).
+                let drained = { GTK.spin(timeout: 2) { (try? page.evaluate("scratchpadInk.replayPending")) == "0" } }
+                #expect(drained())
                 #expect(try page.evaluate("document.getElementById('block-1').offsetLeft", inPageWorld: true) == "370")
                 #expect(try page.bodyData("lastReplayTime") == "5.875")
                 #expect(try page.evaluate(replayCall(touch: 1, pointerType: pointerType, [("up", 418, 348, 5.9375)])) == "true")
+                #expect(drained())
                 #expect(try page.bodyData("order") == "block-2,block-3,block-1,block-4")
                 #expect(try page.bodyData("drags") == "1")
                 #expect(try page.bodyData("events") == "12")
