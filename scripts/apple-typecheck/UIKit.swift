@@ -51,6 +51,20 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     open func removeFromSuperview() { standIn() }
     open func addGestureRecognizer(_ gestureRecognizer: UIGestureRecognizer) { standIn() }
     open func removeGestureRecognizer(_ gestureRecognizer: UIGestureRecognizer) { standIn() }
+    // https://developer.apple.com/documentation/uikit/uiview/addsubview(_:)
+    open func addSubview(_ view: UIView) { standIn() }
+    // https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
+    open func layoutSubviews() { standIn() }
+    // https://developer.apple.com/documentation/uikit/uiview/transform
+    open var transform: CGAffineTransform { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uiview/center
+    open var center: CGPoint { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uiview/clipstobounds
+    open var clipsToBounds: Bool { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uiview/contentscalefactor
+    open var contentScaleFactor: CGFloat { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uitraitenvironment/traitcollection (UIView adopts UITraitEnvironment)
+    open var traitCollection: UITraitCollection { standIn() }
     @available(iOS 11.0, *) open func addInteraction(_ interaction: any UIInteraction) { standIn() }
     @available(iOS 11.0, *) open func removeInteraction(_ interaction: any UIInteraction) { standIn() }
     // https://developer.apple.com/documentation/uikit/uiview/autoresizingmask-swift.struct
@@ -60,6 +74,20 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
         public static var flexibleWidth: AutoresizingMask { standIn() }
         public static var flexibleHeight: AutoresizingMask { standIn() }
     }
+}
+
+// MARK: UITraitCollection, UIUserInterfaceStyle
+// https://developer.apple.com/documentation/uikit/uitraitcollection (iOS 8)
+// https://developer.apple.com/documentation/uikit/uitraitcollection/userinterfacestyle (iOS 12)
+// https://developer.apple.com/documentation/uikit/uitraitcollection/displayscale (iOS 8)
+open class UITraitCollection: NSObject {
+    @available(iOS 12.0, *) open var userInterfaceStyle: UIUserInterfaceStyle { standIn() }
+    open var displayScale: CGFloat { standIn() }
+}
+// https://developer.apple.com/documentation/uikit/uiuserinterfacestyle (iOS 12)
+@available(iOS 12.0, *)
+public enum UIUserInterfaceStyle: Int, Sendable {
+    case unspecified = 0, light = 1, dark = 2
 }
 
 // MARK: UIColor, UIBezierPath (not main-actor isolated)

@@ -58,6 +58,10 @@ public struct InkTileIndex: Sendable {
         self.tileSize = tileSize.isFinite && tileSize > 0 ? tileSize : 256
     }
 
+    /// The latest revision given to any tile: it changes whenever any finished ink changes, so
+    /// a renderer can tell in one comparison that nothing did.
+    public var revision: UInt64 { clock }
+
     /// The number of finished strokes indexed (in tiles or oversized).
     public var strokeCount: Int { tilesOfStroke.count }
 
