@@ -16,6 +16,17 @@ import HitTestBridge
 ///
 /// Ink is kept in page coordinates (each sample is mapped through ``pageTransform`` when it
 /// is inked) and drawn through the current transform, so it scrolls and zooms with the page.
+/// Finished strokes are drawn once, into tile views (one per 256-point square of page space
+/// that holds finished ink, near the visible area: `InkLayer.tiles`), inside a container
+/// whose `transform` is the page transform: scrolling changes that one transform and redraws
+/// nothing. A tile view is redrawn only when its tile's revision changes (a stroke finished,
+/// refined, undone or cleared there) or the zoom or the ink's colour changes. Only the
+/// strokes being drawn (and any stroke too large for tiles) are filled in ``draw(_:)``.
+///
+/// The ink's colour is the app's ``inkColor`` when set; otherwise the ink that contrasts most
+/// with the page's background (``pageBackground``, which ``InkUIKitController`` reads from
+/// the page, `PageBackground`), or, until that is known, with the system's appearance
+/// (`traitCollection.userInterfaceStyle`).
 /// The overlay refuses Scribble (a `UIScribbleInteraction` whose delegate declines to begin),
 /// so Apple Pencil over a web text field draws instead of writing text.
 ///
@@ -31,7 +42,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public private(set) var lastRoute: TouchDownRoute?
     /// Canvas points to page coordinates, as of the page's last scroll or zoom. Changing it
     /// redraws the ink at its new place.
-    public var pageTransform: PageTransform = .identity { didSet { setNeedsDisplay() } }
+    public var pageTransform: PageTransform = .identity { didSet { pageTransformChanged(from: oldValue) } }
     /// The ink, in page coordinates.
     public private(set) var ink: InkLayer
     /// Whether every touch goes to the page while VoiceOver runs (default `true`): VoiceOver's
@@ -45,8 +56,24 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// pass): ``InkUIKitController`` submits `EngineInput.viewResized(_:)`.
     public var onResize: ((CGSize) -> Void)?
     private var laidOutSize: (width: Double, height: Double)?
-    /// The colour ink is filled with.
-    public var inkColor = UIColor(red: 0.1, green: 0.1, blue: 0.35, alpha: 1) { didSet { setNeedsDisplay() } }
+    /// The app's ink colour; `nil` (the default): the ink that shows best on the page
+    /// (``resolvedInkColor``).
+    public var inkColor: UIColor? { didSet { colorChanged() } }
+    /// The page's background, as the page last reported it (`PageBackground`); `nil` while
+    /// unknown. ``InkUIKitController`` sets it.
+    public var pageBackground: InkColor? { didSet { if pageBackground != oldValue { colorChanged() } } }
+    /// Called when the system's appearance (`traitCollection.userInterfaceStyle`) changed: a
+    /// page that follows it may have changed colour. ``InkUIKitController`` reads the page's
+    /// background again.
+    public var onAppearanceChange: (() -> Void)?
+
+    /// The finished ink's tile views, inside a container that carries the page transform.
+    private let finishedInk = UIView(frame: .zero)
+    private var tileViews: [InkTileIndex.Tile: InkTileView] = [:]
+    private var tilesRevision: UInt64 = 0
+    private var lastStyle: UIUserInterfaceStyle = .unspecified
+    /// Whether the last ``draw(_:)`` filled any stroke: it must be redrawn when the page moves.
+    private var drewLiveInk = false
 
     /// Creates an overlay.
     /// - Parameters:
@@ -61,6 +88,11 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         isAccessibilityElement = false
         accessibilityElementsHidden = true
         addInteraction(UIScribbleInteraction(delegate: self))
+        finishedInk.isUserInteractionEnabled = false
+        finishedInk.isOpaque = false
+        finishedInk.backgroundColor = .clear
+        addSubview(finishedInk)
+        applyPageTransform()
     }
 
     /// Not supported: create the overlay in code.
@@ -83,15 +115,6 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         case .page: return nil
         case .ink, .unknown: return self
         }
-    }
-
-    /// Reports a change of size to ``onResize`` (the first layout too).
-    public override func layoutSubviews() {
-        super.layoutSubviews()
-        let size = (width: Double(bounds.size.width), height: Double(bounds.size.height))
-        guard laidOutSize.map({ $0.width != size.width || $0.height != size.height }) ?? true else { return }
-        laidOutSize = size
-        onResize?(bounds.size)
     }
 
     // The touches the overlay takes end here: the observing recognizer feeds them to the
@@ -121,6 +144,12 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public func apply(_ action: RouterAction) -> InkLayer.Change? {
         let change = ink.apply(action.inPageCoordinates(pageTransform))
         if let bounds = change?.bounds { setNeedsDisplay(viewRect(for: bounds)) }
+        if case .endInk = action, change != nil {
+            // The stroke now lives in its tiles: erase its live drawing (this view draws only
+            // the strokes still being drawn).
+            setNeedsDisplay()
+        }
+        syncTiles()
         return change
     }
 
@@ -129,6 +158,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// unchanged: the samples were inked; the user erased the ink.
     public func clear() {
         if let bounds = ink.removeFinishedStrokes() { setNeedsDisplay(viewRect(for: bounds)) }
+        syncTiles()
     }
 
     /// Undo: removes the most recent finished stroke from the layer
@@ -138,32 +168,153 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public func undoLastStroke() -> TouchID? {
         guard let change = ink.removeLastStroke() else { return nil }
         if let bounds = change.bounds { setNeedsDisplay(viewRect(for: bounds)) }
+        syncTiles()
         return change.touch
     }
 
-    /// Fills each segment's outline (``StrokeOutline``), mapped from page coordinates to the
-    /// view through ``pageTransform``.
+    /// Fills the strokes being drawn (and any finished stroke too large for tiles), each
+    /// segment's outline (``StrokeOutline``) mapped from page coordinates to the view through
+    /// ``pageTransform``. Finished strokes are in the tile views.
     public override func draw(_ rect: CGRect) {
-        inkColor.setFill()
-        for stroke in ink.strokes {
-            let segments = stroke.builder.allSegments
-            for (index, segment) in segments.enumerated() {
-                fill(StrokeOutline.polygon(for: segment))
-                fill(StrokeOutline.circle(center: segment.curve.p0, radius: segment.startWidth / 2))
-                if index == segments.count - 1 {
-                    fill(StrokeOutline.circle(center: segment.curve.p3, radius: segment.endWidth / 2))
-                }
+        resolvedInkColor.setFill()
+        drewLiveInk = !ink.active.isEmpty || !ink.tiles.oversized.isEmpty
+        for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
+            fill(ink.finished[index].builder) { self.viewPoint(for: $0) }
+        }
+        for stroke in ink.active { fill(stroke.builder) { self.viewPoint(for: $0) } }
+    }
+
+    /// Fills one stroke's segments, each point mapped by `map`.
+    fileprivate func fill(_ stroke: StrokeBuilder, _ map: (CanvasPoint) -> CGPoint) {
+        let segments = stroke.allSegments
+        for (index, segment) in segments.enumerated() {
+            Self.fill(StrokeOutline.polygon(for: segment), map)
+            Self.fill(StrokeOutline.circle(center: segment.curve.p0, radius: segment.startWidth / 2), map)
+            if index == segments.count - 1 {
+                Self.fill(StrokeOutline.circle(center: segment.curve.p3, radius: segment.endWidth / 2), map)
             }
         }
     }
 
-    private func fill(_ polygon: [CanvasPoint]) {
+    fileprivate static func fill(_ polygon: [CanvasPoint], _ map: (CanvasPoint) -> CGPoint) {
         guard let first = polygon.first else { return }
         let path = UIBezierPath()
-        path.move(to: viewPoint(for: first))
-        for point in polygon.dropFirst() { path.addLine(to: viewPoint(for: point)) }
+        path.move(to: map(first))
+        for point in polygon.dropFirst() { path.addLine(to: map(point)) }
         path.close()
         path.fill()
+    }
+
+    // MARK: - Colour
+
+    /// The colour ink is drawn with now: ``inkColor`` when the app set one; else
+    /// `InkColor.contrasting(with:candidates:)` against ``pageBackground``, or, while that is
+    /// unknown, against a dark canvas in the dark appearance and white otherwise.
+    public var resolvedInkColor: UIColor {
+        if let inkColor { return inkColor }
+        let backdrop = pageBackground ?? (traitCollection.userInterfaceStyle == .dark ? PageBackground.darkCanvas : .white)
+        let c = InkColor.contrasting(with: backdrop)
+        return UIColor(red: CGFloat(c.red), green: CGFloat(c.green), blue: CGFloat(c.blue), alpha: CGFloat(c.alpha))
+    }
+
+    /// Reports a change of size to ``onResize`` (the first layout too). UIKit also lays the
+    /// view out again when the system's appearance changes: the automatic colour may change,
+    /// and the page may follow the appearance (``onAppearanceChange``).
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        let size = (width: Double(bounds.size.width), height: Double(bounds.size.height))
+        if laidOutSize.map({ $0.width != size.width || $0.height != size.height }) ?? true {
+            laidOutSize = size
+            onResize?(bounds.size)
+        }
+        let style = traitCollection.userInterfaceStyle
+        guard style != lastStyle else { return }
+        lastStyle = style
+        colorChanged()
+        onAppearanceChange?()
+    }
+
+    private func colorChanged() {
+        setNeedsDisplay()
+        for view in tileViews.values { view.setNeedsDisplay() }
+    }
+
+    // MARK: - Finished ink in tiles
+
+    private func pageTransformChanged(from old: PageTransform) {
+        applyPageTransform()
+        if old.scale != pageTransform.scale {
+            // Redrawn sharp at the new zoom.
+            for view in tileViews.values {
+                view.contentScaleFactor = tileScale
+                view.setNeedsDisplay()
+            }
+        }
+        syncTiles(force: true)
+        // The live strokes move with the page; with none drawn, nothing is redrawn.
+        if drewLiveInk || !ink.active.isEmpty || !ink.tiles.oversized.isEmpty { setNeedsDisplay() }
+    }
+
+    /// The container's transform: page coordinates to the view's points.
+    private func applyPageTransform() {
+        let t = pageTransform
+        let scale = t.scale > 0 ? t.scale : 1
+        finishedInk.center = .zero
+        finishedInk.transform = CGAffineTransform(a: CGFloat(1 / scale), b: 0, c: 0, d: CGFloat(1 / scale),
+                                                  tx: CGFloat(-t.offsetX / scale), ty: CGFloat(-t.offsetY / scale))
+    }
+
+    /// Backing-store pixels per page point: the screen's scale at the page's zoom.
+    private var tileScale: CGFloat {
+        let screen = Double(traitCollection.displayScale) > 0 ? Double(traitCollection.displayScale) : 2
+        let scale = pageTransform.scale > 0 ? pageTransform.scale : 1
+        return CGFloat(screen / scale)
+    }
+
+    /// Keeps a tile view for each tile with finished ink within a tile of the visible area,
+    /// redraws those whose revision changed, and drops the others (their backing stores go).
+    private func syncTiles(force: Bool = false) {
+        let index = ink.tiles
+        guard force || index.revision != tilesRevision else { return }
+        tilesRevision = index.revision
+        let t = pageTransform, margin = index.tileSize
+        let scale = t.scale > 0 ? t.scale : 1
+        let visible = CanvasRect(minX: t.offsetX - margin, minY: t.offsetY - margin,
+                                 maxX: t.offsetX + Double(bounds.width) * scale + margin,
+                                 maxY: t.offsetY + Double(bounds.height) * scale + margin)
+        var wanted = Set<InkTileIndex.Tile>()
+        for tile in index.tiles(covering: visible, limit: 1_024) ?? [] where !index.strokes(in: tile).isEmpty {
+            wanted.insert(tile)
+            let revision = index.revision(of: tile)
+            if let view = tileViews[tile] {
+                if view.revision != revision {
+                    view.revision = revision
+                    view.setNeedsDisplay()
+                }
+                continue
+            }
+            let rect = index.rect(of: tile)
+            let view = InkTileView(frame: CGRect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height))
+            view.overlay = self
+            view.tile = tile
+            view.revision = revision
+            view.contentScaleFactor = tileScale
+            finishedInk.addSubview(view)
+            tileViews[tile] = view
+        }
+        for (tile, view) in tileViews where !wanted.contains(tile) {
+            view.removeFromSuperview()
+            tileViews[tile] = nil
+        }
+    }
+
+    /// Fills the finished strokes of `tile`, oldest first, in the tile view's coordinates.
+    fileprivate func drawTile(_ tile: InkTileIndex.Tile) {
+        let origin = ink.tiles.rect(of: tile)
+        resolvedInkColor.setFill()
+        for index in ink.tiles.strokes(in: tile) where ink.finished.indices.contains(index) {
+            fill(ink.finished[index].builder) { CGPoint(x: $0.x - origin.minX, y: $0.y - origin.minY) }
+        }
     }
 
     // MARK: - Coordinates
@@ -181,5 +332,26 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         return CGRect(x: Double(a.x) - 2, y: Double(a.y) - 2,
                       width: Double(b.x) - Double(a.x) + 4, height: Double(b.y) - Double(a.y) + 4)
     }
+}
+
+/// One tile of finished ink: a view one tile of page space in size, inside the overlay's
+/// container (which carries the page transform), drawn once per revision of its tile.
+@MainActor
+private final class InkTileView: UIView {
+    weak var overlay: InkOverlayView?
+    var tile = InkTileIndex.Tile(column: 0, row: 0)
+    var revision: UInt64 = 0
+
+    override init(frame: CGRect) {
+        super.init(frame: frame)
+        isOpaque = false
+        backgroundColor = .clear
+        isUserInteractionEnabled = false
+        clipsToBounds = true
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    override func draw(_ rect: CGRect) { overlay?.drawTile(tile) }
 }
 #endif

@@ -184,6 +184,7 @@ public final class InkUIKitController {
         // controller may live. With the controller gone, the overlay lets every touch through.
         overlay.router = { [weak self] point, tool in self?.loop.route(at: point, tool: tool) ?? .page }
         overlay.onResize = { [weak self] _ in self?.viewDidResize() }
+        overlay.onAppearanceChange = { [weak self] in self?.pageAppearanceDidChange() }   // the ink's colour
         recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
         oracle.onMessage = { [weak self] body in self?.loop.submit(.pageMessage(body)) }
@@ -292,6 +293,7 @@ public final class InkUIKitController {
         overlay.removeInteraction(pencilInteraction)
         pencilFollower?.controller = nil
         pencilFollower = nil
+        overlay.onAppearanceChange = nil
         recognizer.deliver = nil
         recognizer.view?.removeGestureRecognizer(recognizer)
         hoverRecognizer.onHover = nil
@@ -470,5 +472,25 @@ private final class DocumentFollower: NSObject, WKNavigationDelegate {
 
     func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) { controller?.pageDidChangeDocument() }
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView) { controller?.pageDidChangeDocument() }
+    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) { controller?.pageAppearanceDidChange() }
+}
+
+// MARK: - The page's background (the ink's colour)
+
+extension InkUIKitController {
+    /// Reads the page's background (`PageBackground.probeScript`, in the page script's content
+    /// world) into the overlay's `InkOverlayView/pageBackground`, from which the overlay picks
+    /// an ink that shows on the page (unless the app set `InkOverlayView/inkColor`). Called
+    /// when a navigation finished (by the navigation delegate this controller installs; an app
+    /// that is the navigation delegate calls it from its own `webView(_:didFinish:)`) and when
+    /// the system's appearance changed; call it too when the page changes its colours.
+    public func pageAppearanceDidChange() {
+        guard !isInvalidated, let webView else { return }
+        webView.evaluateJavaScript(PageBackground.probeScript, in: nil, in: oracle.world) { [weak self] result in
+            guard let self, !isInvalidated, case let .success(value) = result, let text = value as? String,
+                  let background = PageBackground.color(fromProbeResult: text) else { return }
+            overlay.pageBackground = background
+        }
+    }
 }
 #endif

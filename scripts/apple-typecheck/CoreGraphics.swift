@@ -51,3 +51,11 @@ public struct CGRect: Sendable, Hashable {
     public func insetBy(dx: CGFloat, dy: CGFloat) -> CGRect { standIn() }
     public func intersects(_ rect2: CGRect) -> Bool { standIn() }
 }
+
+// https://developer.apple.com/documentation/corefoundation/cgaffinetransform
+// https://developer.apple.com/documentation/corefoundation/cgaffinetransform/init(a:b:c:d:tx:ty:)
+public struct CGAffineTransform: Sendable, Hashable {
+    public var a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat
+    public init(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat) { standIn() }
+    public static var identity: CGAffineTransform { standIn() }
+}

@@ -29,7 +29,6 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 // https://developer.apple.com/documentation/uikit/uiview/hittest(_:with:)
 // https://developer.apple.com/documentation/uikit/uiview/point(inside:with:)
 // https://developer.apple.com/documentation/uikit/uiview/draw(_:)
-// https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
 // https://developer.apple.com/documentation/uikit/uiview/addinteraction(_:) (iOS 11)
 // https://developer.apple.com/documentation/uikit/uiview/insertsubview(_:abovesubview:)
 // https://developer.apple.com/documentation/uikit/uiview/addgesturerecognizer(_:)
@@ -39,7 +38,6 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     open func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? { standIn() }
     open func point(inside point: CGPoint, with event: UIEvent?) -> Bool { standIn() }
     open func draw(_ rect: CGRect) { standIn() }
-    open func layoutSubviews() { standIn() }
     open func setNeedsDisplay() { standIn() }
     open func setNeedsDisplay(_ rect: CGRect) { standIn() }
     open var frame: CGRect { get { standIn() } set { standIn() } }
@@ -56,6 +54,20 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     open func removeFromSuperview() { standIn() }
     open func addGestureRecognizer(_ gestureRecognizer: UIGestureRecognizer) { standIn() }
     open func removeGestureRecognizer(_ gestureRecognizer: UIGestureRecognizer) { standIn() }
+    // https://developer.apple.com/documentation/uikit/uiview/addsubview(_:)
+    open func addSubview(_ view: UIView) { standIn() }
+    // https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
+    open func layoutSubviews() { standIn() }
+    // https://developer.apple.com/documentation/uikit/uiview/transform
+    open var transform: CGAffineTransform { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uiview/center
+    open var center: CGPoint { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uiview/clipstobounds
+    open var clipsToBounds: Bool { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uiview/contentscalefactor
+    open var contentScaleFactor: CGFloat { get { standIn() } set { standIn() } }
+    // https://developer.apple.com/documentation/uikit/uitraitenvironment/traitcollection (UIView adopts UITraitEnvironment)
+    open var traitCollection: UITraitCollection { standIn() }
     @available(iOS 11.0, *) open func addInteraction(_ interaction: any UIInteraction) { standIn() }
     @available(iOS 11.0, *) open func removeInteraction(_ interaction: any UIInteraction) { standIn() }
     // https://developer.apple.com/documentation/uikit/uiview/autoresizingmask-swift.struct
@@ -65,6 +77,20 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
         public static var flexibleWidth: AutoresizingMask { standIn() }
         public static var flexibleHeight: AutoresizingMask { standIn() }
     }
+}
+
+// MARK: UITraitCollection, UIUserInterfaceStyle
+// https://developer.apple.com/documentation/uikit/uitraitcollection (iOS 8)
+// https://developer.apple.com/documentation/uikit/uitraitcollection/userinterfacestyle (iOS 12)
+// https://developer.apple.com/documentation/uikit/uitraitcollection/displayscale (iOS 8)
+open class UITraitCollection: NSObject {
+    @available(iOS 12.0, *) open var userInterfaceStyle: UIUserInterfaceStyle { standIn() }
+    open var displayScale: CGFloat { standIn() }
+}
+// https://developer.apple.com/documentation/uikit/uiuserinterfacestyle (iOS 12)
+@available(iOS 12.0, *)
+public enum UIUserInterfaceStyle: Int, Sendable {
+    case unspecified = 0, light = 1, dark = 2
 }
 
 // MARK: UIColor, UIBezierPath (not main-actor isolated)

@@ -119,8 +119,12 @@ public protocol WKScriptMessageHandler: NSObjectProtocol {
 @MainActor public protocol WKNavigationDelegate: NSObjectProtocol {
     func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!)
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
+    // https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didfinish:)
+    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!)
 }
 extension WKNavigationDelegate {
+    /// `optional` in Apple's protocol.
+    public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {}
     /// `optional` in Apple's protocol.
     public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {}
     /// `optional` in Apple's protocol.

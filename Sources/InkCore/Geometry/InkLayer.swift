@@ -36,10 +36,17 @@ public struct InkLayer: Sendable {
     public private(set) var finished: [Stroke] = []
     /// Strokes being drawn.
     public private(set) var active: [Stroke] = []
+    /// Where the finished strokes lie, by tiles: what a renderer that keeps finished ink as
+    /// pictures reads (``InkTileIndex``). Kept up to date by every change of ``finished``.
+    public private(set) var tiles: InkTileIndex
 
     /// Creates an empty layer.
-    public init(style: StrokeStyle = StrokeStyle()) {
+    /// - Parameters:
+    ///   - style: The style new strokes are made with.
+    ///   - tileSize: The side of a tile of ``tiles``, in the layer's coordinates.
+    public init(style: StrokeStyle = StrokeStyle(), tileSize: Double = 256) {
         self.style = style
+        tiles = InkTileIndex(tileSize: tileSize)
     }
 
     /// Every stroke, finished ones first.
@@ -67,12 +74,14 @@ public struct InkLayer: Sendable {
             }
             guard let index = finished.lastIndex(where: { $0.touch == touch }) else { return nil }
             let update = finished[index].builder.refine(sampleAt: sampleIndex, with: sample)
+            if update.changedBounds != nil { tiles.update(index, to: finished[index].builder) }
             return Change(touch: touch, bounds: update.changedBounds, removed: false)
         case let .endInk(touch):
             guard let index = activeIndex(touch) else { return nil }
             var stroke = active.remove(at: index)
             let update = stroke.builder.finish()
             finished.append(stroke)
+            tiles.append(stroke.builder)
             return Change(touch: touch, bounds: update.changedBounds, removed: false)
         case let .retractInk(touch), let .cancel(touch, previously: .ink):
             guard let index = activeIndex(touch) else { return nil }
@@ -89,6 +98,7 @@ public struct InkLayer: Sendable {
     /// `nil` when no stroke is finished. Strokes still being drawn stay.
     public mutating func removeLastStroke() -> Change? {
         guard let stroke = finished.popLast() else { return nil }
+        tiles.removeLast()
         return Change(touch: stroke.touch, bounds: Self.bounds(of: stroke), removed: true)
     }
 
@@ -97,6 +107,7 @@ public struct InkLayer: Sendable {
     public mutating func removeFinishedStrokes() -> CanvasRect? {
         let removed = finished
         finished.removeAll()
+        tiles.removeAll()
         return removed.reduce(nil as CanvasRect?) { CanvasRect.union($0, Self.bounds(of: $1)) }
     }
 

@@ -27,6 +27,8 @@ extension ScratchpadWindow {
     }
 
     func draw(_ cr: OpaquePointer) {
+        let start = GTK.now
+        defer { drawSeconds += GTK.now - start }
         var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
         cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
         let clip = CanvasRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
@@ -34,15 +36,51 @@ extension ScratchpadWindow {
         framesDrawn += 1
         // Strokes are in page coordinates: drawn through the page's current transform.
         let view = transform
+        let pageClip = CanvasRect(minX: clip.minX * view.scale + view.offsetX, minY: clip.minY * view.scale + view.offsetY,
+                                  maxX: clip.maxX * view.scale + view.offsetX, maxY: clip.maxY * view.scale + view.offsetY)
+        let color = effectiveInkColor
+        // Finished ink: each tile's picture, made once, painted where the tile is now.
+        if usesInkCache {
+            inkTiles.paint(ink, in: pageClip, view: view, color: color, deviceScale: gtk_widget_get_scale_factor(canvas), on: cr)
+        }
         cairo_save(cr)
         cairo_scale(cr, 1 / view.scale, 1 / view.scale)
         cairo_translate(cr, -view.offsetX, -view.offsetY)
-        let pageClip = CanvasRect(minX: clip.minX * view.scale + view.offsetX, minY: clip.minY * view.scale + view.offsetY,
-                                  maxX: clip.maxX * view.scale + view.offsetX, maxY: clip.maxY * view.scale + view.offsetY)
-        cairo_set_source_rgba(cr, 0.08, 0.16, 0.55, 0.92)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-        for stroke in ink.strokes { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
+        if usesInkCache {
+            // Live: the strokes being drawn, and the few too large for tiles.
+            for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
+                InkPainter.fill(ink.finished[index].builder, in: pageClip, on: cr)
+            }
+        } else {
+            for stroke in ink.finished { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
+        }
+        for stroke in ink.active { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
         cairo_restore(cr)
+    }
+
+    // MARK: Colour
+
+    /// The colour ink is drawn with now: the app's ``inkColor`` when set; else the ink that
+    /// contrasts most with the page's background (``pageBackground``:
+    /// `InkColor.contrasting(with:candidates:)`, 92 % opaque), the dark ink until it is known.
+    public var effectiveInkColor: InkColor {
+        if let inkColor { return inkColor }
+        return (pageBackground.map { InkColor.contrasting(with: $0) } ?? .darkInk).withAlpha(0.92)
+    }
+
+    /// Reads the page's background (``PageBackground/probeScript``, in the page script's
+    /// world) and redraws the ink if its colour changes. Called when a page has loaded and
+    /// whenever the page pushes a new generation of regions (its layout or DOM changed).
+    func learnPageBackground() {
+        page.evaluate(PageBackground.probeScript) { [weak self] result in
+            guard let self, !isDestroyed, case let .success(text?) = result,
+                  let background = PageBackground.color(fromProbeResult: text), background != pageBackground else { return }
+            let before = effectiveInkColor
+            pageBackground = background
+            if effectiveInkColor != before { gtk_widget_queue_draw(canvas) }
+        }
     }
 
     // MARK: Erasing

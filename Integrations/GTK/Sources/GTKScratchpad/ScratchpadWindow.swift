@@ -87,6 +87,22 @@ public final class ScratchpadWindow: InkLoopShell {
     public internal(set) var redrawnArea = 0.0
     /// Frames drawn.
     public internal(set) var framesDrawn = 0
+    /// Time spent in the overlay's draw handler, summed over frames, seconds (for
+    /// measurements, not tests).
+    public internal(set) var drawSeconds = 0.0
+    /// Whether finished ink is painted from pictures of its tiles, made once (``InkTileCache``),
+    /// rather than filled segment by segment in every frame. On by default; off only to
+    /// compare.
+    public var usesInkCache = true { didSet { gtk_widget_queue_draw(canvas) } }
+    /// Tiles of finished ink filled into pictures so far.
+    public var inkTilesRendered: Int { inkTiles.tilesRendered }
+    /// The app's ink colour; `nil` (the default): the ink that shows best on the page's
+    /// background (``effectiveInkColor``).
+    public var inkColor: InkColor? { didSet { gtk_widget_queue_draw(canvas) } }
+    /// The page's background as last read from the page (``PageBackground``); `nil` before.
+    public internal(set) var pageBackground: InkColor?
+    /// The pictures of the finished ink.
+    let inkTiles = InkTileCache()
     /// The mapping from overlay to page the engine was last given.
     public var transform: PageTransform { layout.transform }
 
@@ -236,6 +252,7 @@ public final class ScratchpadWindow: InkLoopShell {
             .flatMap { UInt64($0) } ?? 1
         GTK.spin(timeout: 2) { (engine.snapshotGeneration ?? 0) >= generation }
         reshape(for: loop.touchDownRegions, force: true)   // the canvas has its size now
+        learnPageBackground()
     }
 
     // MARK: The loop's shell
@@ -373,6 +390,7 @@ public final class ScratchpadWindow: InkLoopShell {
             if snapshot.generation != lastRegionsGeneration {
                 lastRegionsGeneration = snapshot.generation
                 layout.follow()
+                learnPageBackground()   // the page may have changed colour too
             }
         default:
             break

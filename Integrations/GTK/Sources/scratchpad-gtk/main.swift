@@ -4,6 +4,7 @@
 //                  [--screenshot OUT.png] [--record SESSION.jsonl]
 //   scratchpad-gtk round-trips [PAGE.html] [--count N]
 //   scratchpad-gtk latency [--trials N] [--out FILE.md]
+//   scratchpad-gtk scroll-frames [PAGE.html] [--strokes 50,200,500] [--frames N]
 //
 // The first opens the page with the scratchpad over it, routing as an iPad app must
 // (touch-down: the overlay's input shape gives interactive regions to the web view, late
@@ -26,6 +27,11 @@
 // paper) or the page's own handler has painted (a target), at page answer latencies 0, 30
 // and 200 ms, region cache on and off; prints a markdown table (Latency.swift). Run it
 // from the repository's root under Xvfb (xvfb-run -a); it needs XTest.
+//
+// scroll-frames writes 50, 200 and 500 strokes on the first screen of the long worksheet and
+// scrolls the page 8 points a frame, down and up; it prints the overlay's draw handler time
+// per frame, with the finished ink painted from its tiles' pictures and filled stroke by
+// stroke in every frame (ScrollFrames.swift).
 import ChromiumBridge
 import CWebKitGTK
 import Foundation
@@ -47,6 +53,7 @@ let usage = """
                           [--screenshot OUT.png] [--record SESSION.jsonl]
            scratchpad-gtk round-trips [PAGE.html] [--count N]
            scratchpad-gtk latency [--trials N] [--out FILE.md]
+           scratchpad-gtk scroll-frames [PAGE.html] [--strokes 50,200,500] [--frames N]
     PAGE defaults to Fixtures/pages/blocks.html. Needs a display (on a server: xvfb-run -a scratchpad-gtk …).
     """
 
@@ -225,6 +232,9 @@ let argv = CommandLine.arguments.dropFirst()
 do {
     if argv.first == "latency" {
         exit(try runLatency(try Arguments(argv.dropFirst(), known: ["trials", "out"])))
+    }
+    if argv.first == "scroll-frames" {
+        exit(try runScrollFrames(try Arguments(argv.dropFirst(), known: ["strokes", "frames"])))
     }
     if argv.first == "round-trips" {
         exit(try compareRoundTrips(try Arguments(argv.dropFirst(), known: ["count"])))

@@ -1,0 +1,78 @@
+// scratchpad-gtk scroll-frames: what one frame of the overlay costs while the page scrolls
+// under a page full of ink, with the finished ink painted from its tiles' pictures (the
+// default) and filled stroke by stroke in every frame (the old way), in the real window.
+import CWebKitGTK
+import Foundation
+import GTKLogPlayer
+import GTKScratchpad
+import HitTestBridge
+import InkCore
+import SessionReplay
+import WebKitGTKOracle
+
+/// One measured configuration.
+struct ScrollFramesRow {
+    var strokes: Int
+    var cached: Bool
+    var frames: Int
+    /// Seconds in the draw handler per frame, in the order drawn.
+    var perFrame: [Double]
+    var tilesRendered: Int
+}
+
+/// Opens long.html, writes `strokes` strokes on its first screen, then scrolls the page down
+/// and up again 8 points a frame, `frames` times, waiting for each scroll to be drawn, and
+/// reads the draw handler's time for each frame.
+func measureScrollFrames(strokes: Int, cached: Bool, frames: Int, page: URL) throws -> ScrollFramesRow {
+    let window = try ScratchpadWindow()
+    try window.show(loading: page)
+    window.usesInkCache = cached
+    // Left of the answer fields (x 560 and right) and the check buttons, below the first
+    // question's line: the scratch paper of the first screen.
+    let written = SyntheticInk.write(strokes, into: window, area: CanvasRect(minX: 30, minY: 140, maxX: 540, maxY: 740))
+    guard written == strokes else { throw UsageError(description: "only \(written) of \(strokes) strokes became ink") }
+    GTK.spin(for: 0.3)
+    let tilesBefore = window.inkTilesRendered
+    var perFrame: [Double] = []
+    var offset = window.transform.offsetY
+    for frame in 0..<frames {
+        let dy = (frame / 15) % 2 == 0 ? 8.0 : -8.0   // down 120 points, up 120, …
+        let framesBefore = window.framesDrawn, secondsBefore = window.drawSeconds
+        window.scrollPage(dx: 0, dy: dy)
+        let target = offset + dy * window.transform.scale
+        _ = GTK.spin(timeout: 2) { window.transform.offsetY == target && window.framesDrawn > framesBefore }
+        // Let GTK draw the frame the scroll asked for, and nothing else pending.
+        GTK.spin(for: 0.02)
+        offset = window.transform.offsetY
+        let drawn = window.framesDrawn - framesBefore
+        if drawn > 0 { perFrame.append((window.drawSeconds - secondsBefore) / Double(drawn)) }
+    }
+    let report = window.finish()
+    guard report.isVerified else { throw UsageError(description: "not verified: \(report.verificationFailures)") }
+    return ScrollFramesRow(strokes: strokes, cached: cached, frames: perFrame.count, perFrame: perFrame,
+                           tilesRendered: window.inkTilesRendered - tilesBefore)
+}
+
+func runScrollFrames(_ arguments: Arguments) throws -> Int32 {
+    let counts = try (arguments.options["strokes"] ?? "50,200,500").split(separator: ",").map { text in
+        guard let value = Int(text), value >= 0, value <= 20_000 else { throw UsageError(description: "--strokes takes counts 0...20000, comma separated") }
+        return value
+    }
+    let frames = try arguments.options["frames"].map { text in
+        guard let value = Int(text), value > 0, value <= 10_000 else { throw UsageError(description: "--frames takes 1...10000") }
+        return value
+    } ?? 60
+    let page = try pageURL(arguments.positional.first ?? "Fixtures/pages/long.html")
+    try GTK.initialize()
+    func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
+    print("| strokes on the page | finished ink | frames | draw handler per frame, p50 | p95 | max | tiles filled while scrolling |")
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for count in counts {
+        for cached in [false, true] {
+            let row = try measureScrollFrames(strokes: count, cached: cached, frames: frames, page: page)
+            guard let p = Percentiles(row.perFrame) else { continue }
+            print("| \(count) | \(cached ? "tile pictures (new)" : "filled every frame (old)") | \(row.frames) | \(ms(p.p50)) ms | \(ms(p.p95)) ms | \(ms(p.max)) ms | \(cached ? "\(row.tilesRendered)" : "–") |")
+        }
+    }
+    return 0
+}
