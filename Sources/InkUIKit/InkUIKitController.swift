@@ -45,8 +45,9 @@ import HitTestBridge
 /// ``invalidate()`` invalidates itself as it goes (its `deinit`: the loop is stopped, so the
 /// touches down are cancelled and counted and a recording is finished; the overlay, the
 /// recognizers, the interaction and the message handler are removed). A second controller
-/// on the same web view takes the message handler over (``WKWebViewPageOracle``): the first
-/// hears no more messages, and nothing raises.
+/// made on the same web view while the first is still live invalidates the first before it
+/// sets up (one front end per web view) and takes the message handler over
+/// (``WKWebViewPageOracle``): nothing raises, and the first hears no more messages.
 ///
 /// The overlay is pinned to the web view with Auto Layout constraints, so it follows the web
 /// view through rotation, split view, Stage Manager and safe-area changes; each change of
@@ -113,6 +114,11 @@ public final class InkUIKitController {
         case never
     }
 
+    /// The controller live on each web view (weakly).
+    private static var live: [ObjectIdentifier: WeakController] = [:]
+    private struct WeakController {
+        weak var controller: InkUIKitController?
+    }
     private var sizeConstraints: [NSLayoutConstraint] = []
     private var pencilFollower: PencilFollower?
     /// The parts a `deinit` off the main thread hands to the main queue.
@@ -143,6 +149,11 @@ public final class InkUIKitController {
                 style: StrokeStyle = StrokeStyle(), recorder: SessionRecorder? = nil,
                 pencilOnly: PencilOnlyDrawing = .followSystem) throws {
         guard let container = webView.superview else { throw SetupError.webViewHasNoSuperview }
+        // One front end per web view: a controller still live on it (the app made a new one
+        // without invalidating the old) is invalidated first, so its overlay, which would sit
+        // above the new one, stops taking touches, and its loop finishes.
+        Self.live = Self.live.filter { $0.value.controller != nil }
+        Self.live[ObjectIdentifier(webView)]?.controller?.invalidate()
         var configuration = configuration
         configuration.routing = .decideAtTouchDown
         switch pencilOnly {
@@ -178,6 +189,7 @@ public final class InkUIKitController {
         pencilFollower = follower
         pencilInteraction.delegate = follower
         overlay.addInteraction(pencilInteraction)
+        Self.live[ObjectIdentifier(webView)] = WeakController(controller: self)
         container.addGestureRecognizer(recognizer)
         container.addGestureRecognizer(hoverRecognizer)
         // Weak everywhere: UIKit and WebKit keep these closures' owners alive longer than the
