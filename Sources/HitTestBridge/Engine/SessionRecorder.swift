@@ -34,6 +34,14 @@ import InkCore
 /// recorder.recordFinish(at: engine.now, events: [])  // only if the front end called engine.finish
 /// recorder.flush()
 /// ```
+///
+/// One ``record(_:at:events:)`` per input, right after the `take` that took it, with that
+/// input's events only: a platform callback that hands over several inputs takes and
+/// records each in turn. Deadlines are inputs too: when the app's timer fires, take
+/// `EngineInput.tick` and record it like any other (``InkLoop`` does, for every wake-up).
+/// `InkEngine.advance(to:)` fires the same deadlines but is not an input and leaves no line;
+/// an app that calls it must record a `.tick` at that time with the events it appended, or
+/// the replay decides those touches at a different moment than they were live.
 public struct SessionRecorder: Sendable {
     private let sink: @Sendable ([UInt8]) -> Bool
     private let canvas: (width: Double, height: Double)

@@ -16,6 +16,10 @@ import InkCore
 /// 100 ms of being handed over, so the page's handlers see motion, not one burst (the
 /// engine counts them as replayed when it hands them over). A page whose drag code calls
 /// `setPointerCapture` includes ``PageScript/pointerCaptureShim``.
+///
+/// A front end needs nothing of it but ``scriptInvocation`` (and ``eventCount``, to count).
+/// Its events are the engine's own (`package`), not API: a fake page or a test reads them from
+/// the invocation's JSON argument, exactly as the page script does.
 public struct PageReplay: Sendable, Hashable {
     /// What one replayed event does.
     package enum Phase: String, Sendable, Hashable, CaseIterable {
