@@ -51,12 +51,16 @@ extension WebKitGTK {
                 #expect(try page.bodyData("left") == "370")
                 #expect(try page.bodyData("got") == "1" && page.bodyData("lost") == "1")
                 #expect(try page.bodyData("replayed") == "12" && page.bodyData("trusted") == "0")
-                // Paced: the ten moves in the page's own clock, from the first to the last.
+                // Paced: the ten moves in the page's own clock, from the first to the last. The
+                // schedule itself is checked exactly under a fake clock (Tests/PageScript); here,
+                // on a shared machine, only that they came in several tasks, not one burst, and
+                // not stalled (a timer that fires late shortens or stretches the span, so no
+                // lower bound on it is asserted).
                 let times = try page.evaluate("window.moveTimes", inPageWorld: true) ?? "[]"
                 let moves = try JSONDecoder().decode([Double].self, from: Data(times.utf8))
                 #expect(moves.count == 10)
                 let span = (moves.last ?? 0) - (moves.first ?? 0)
-                #expect(span >= 60 && span < 1000, "the moves took \(span) ms: \(moves)")
+                #expect(span > 0 && span < 1000, "the moves took \(span) ms: \(moves)")
                 #expect(Set(moves).count >= 5, "moves in \(Set(moves).count) distinct tasks: \(moves)")
             }
         }
