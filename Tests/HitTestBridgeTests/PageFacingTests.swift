@@ -1,0 +1,143 @@
+import InkCore
+import Testing
+@testable import HitTestBridge
+
+/// What the page gets and what refines which stroke (issue 39): one gesture rule, and
+/// estimated-property updates found by their index.
+@Suite("What the page gets")
+struct PageFacingTests {
+    static func sample(_ x: Double, _ t: Double, _ tool: ToolKind = .finger, index: UInt64? = nil) -> TouchSample {
+        var sample = TouchSample(x: x, y: 300, timestamp: t, force: index == nil ? nil : 0.2, tool: tool)
+        sample.estimationUpdateIndex = index
+        return sample
+    }
+
+    static func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
+        .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+    }
+
+    static func native(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
+        .nativePageTouch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+    }
+
+    static func update(_ platform: UInt64, _ index: UInt64, force: Double) -> EngineInput {
+        .update(EstimatedPropertyUpdate(touch: TouchID(platform), updateIndex: index, force: force))
+    }
+
+    static func refusals(_ events: [EngineEvent]) -> [InputRefusal] {
+        events.compactMap { if case let .refused(_, why) = $0.kind { why } else { nil } }
+    }
+
+    // MARK: - One gesture rule
+
+    @Test("touch-down routing, fresh snapshot: a finger on a block (the page's natively), 50 ms later a finger on the paper: ink, no gesture, no scroll")
+    func nativeFingerIsNoGesturePartner() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(#"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":100,"y":280,"width":100,"height":50}]}"#),
+                    now: 1, into: &events)
+        let block = CanvasPoint(x: 150, y: 300), paper = CanvasPoint(x: 400, y: 300)
+        #expect(engine.route(at: block, tool: .finger, now: 1) == .page && engine.route(at: paper, tool: .finger, now: 1.05) == .ink)
+        engine.take(Self.native(1, .began, Self.sample(150, 1.000)), now: 1.000, into: &events)
+        engine.take(Self.touch(2, .began, Self.sample(400, 1.050)), now: 1.050, into: &events)
+        for step in 1...5 {
+            let t = 1.050 + Double(step) * 0.01
+            engine.take([Self.native(1, .moved, Self.sample(150 + Double(step) * 4, t)),
+                         Self.touch(2, .moved, Self.sample(400 + Double(step) * 4, t))], now: t, into: &events)
+        }
+        engine.take([Self.native(1, .ended, Self.sample(172, 1.11)), Self.touch(2, .ended, Self.sample(422, 1.11))], now: 1.11, into: &events)
+        let decisions = events.compactMap { event -> (UInt64, HitTestVerdict, DecisionReason)? in
+            guard case let .decided(_, verdict, reason)? = event.action, let touch = event.touch else { return nil }
+            return (touch.platform, verdict, reason)
+        }
+        #expect(decisions.map(\.0) == [1, 2] && decisions[0].1 == .page && decisions[1].1 == .ink, "\(decisions)")
+        #expect(decisions.allSatisfy { $0.2 != .multiTouchGesture })
+        #expect(!events.contains { if case .scrollPage = $0.kind { true } else { false } })
+        #expect(!events.contains { if case .replay = $0.kind { true } else { false } })
+        #expect(engine.counters.gestures == 0 && engine.ledger.inked == 7 && engine.ledger.releasedNatively == 7)
+    }
+
+    @Test("two fingers that begin on the overlay are still a gesture the page scrolls by, beside a native finger")
+    func overlayFingersStillMakeAGesture() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(#"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":100,"y":280,"width":100,"height":50}]}"#),
+                    now: 1, into: &events)
+        engine.take(Self.native(1, .began, Self.sample(150, 1.000)), now: 1.000, into: &events)
+        engine.take([Self.touch(2, .began, Self.sample(400, 1.050)), Self.touch(3, .began, Self.sample(480, 1.060))], now: 1.060, into: &events)
+        engine.take([Self.touch(2, .moved, Self.sample(400, 1.08)), Self.touch(3, .moved, Self.sample(480, 1.08))], now: 1.08, into: &events)
+        engine.take([Self.touch(2, .moved, Self.sample(380, 1.1)), Self.touch(3, .moved, Self.sample(460, 1.1))], now: 1.1, into: &events)
+        let gesture = events.filter { if case .decided(_, .page, .multiTouchGesture)? = $0.action { true } else { false } }
+        #expect(Set(gesture.compactMap(\.touch?.platform)) == [2, 3] && engine.counters.gestures == 1)
+        #expect(events.contains { if case .scrollPage(dx: 20, dy: 0) = $0.kind { true } else { false } }, "\(events.map(\.kind))")
+    }
+
+    // MARK: - Refinements by their index
+
+    @Test("UIKit reuses a UITouch: refinements that arrive after the object was reused refine the first stroke, by their index")
+    func refinementsAfterReuse() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
+        var events: [EngineEvent] = []
+        // ObjectIdentifier(touch) as the platform id: 7 for both strokes; UIKit's indices run on across touches.
+        engine.take([Self.touch(7, .began, Self.sample(10, 1.00, .pencil, index: 10)),
+                     Self.touch(7, .moved, Self.sample(12, 1.01, .pencil, index: 11)),
+                     Self.touch(7, .ended, Self.sample(14, 1.02, .pencil, index: 12))], now: 1.02, into: &events)
+        engine.take([Self.touch(7, .began, Self.sample(90, 1.10, .pencil, index: 13)),
+                     Self.touch(7, .moved, Self.sample(92, 1.11, .pencil, index: 14))], now: 1.11, into: &events)
+        let strokes = events.compactMap { if case .took(let event) = $0.kind, event.phase == .began { event.touch } else { nil } }
+        #expect(strokes.count == 2)
+        events.removeAll()
+        engine.take([Self.update(7, 11, force: 0.5), Self.update(7, 12, force: 0.6), Self.update(7, 13, force: 0.7),
+                     Self.update(7, 10, force: 0.4)], now: 1.12, into: &events)
+        #expect(Self.refusals(events).isEmpty, "\(Self.refusals(events))")
+        let refined = events.compactMap { event -> (TouchID, Int, Double?)? in
+            guard case let .refineInk(touch, index, sample)? = event.action else { return nil }
+            #expect(event.touch?.platform == 7 && event.touch?.engine == touch)
+            return (touch, index, sample.force)
+        }
+        #expect(refined.map(\.0) == [strokes[0], strokes[0], strokes[1], strokes[0]], "\(refined)")
+        #expect(refined.map(\.1) == [1, 2, 0, 0] && refined.map(\.2) == [0.5, 0.6, 0.7, 0.4])
+        #expect(engine.counters.updatesApplied == 4 && engine.updatesRefused == 0)
+    }
+
+    @Test("a platform that numbers indices per touch: an index two strokes of the id await is refused and counted, never applied to either")
+    func perTouchIndicesNeverRefineTheWrongStroke() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take([Self.touch(7, .began, Self.sample(10, 1.00, .pencil, index: 1)),
+                     Self.touch(7, .moved, Self.sample(12, 1.01, .pencil, index: 2)),
+                     Self.touch(7, .ended, Self.sample(14, 1.02, .pencil, index: 3))], now: 1.02, into: &events)
+        let first = events.compactMap { if case .took = $0.kind { $0.touch?.engine } else { nil } }.first
+        engine.take([Self.touch(7, .began, Self.sample(90, 1.10, .pencil, index: 1)),
+                     Self.touch(7, .moved, Self.sample(92, 1.11, .pencil, index: 2))], now: 1.11, into: &events)
+        events.removeAll()
+        // Meant for the first stroke; the second awaits indices 1 and 2 too.
+        engine.take([Self.update(7, 2, force: 0.9), Self.update(7, 1, force: 0.9)], now: 1.12, into: &events)
+        #expect(!events.contains { if case .refineInk? = $0.action { true } else { false } }, "\(events.map(\.kind))")
+        let refused = Self.refusals(events)
+        #expect(refused == [.engine(.ambiguousUpdateIndex(TouchID(7), 2)), .engine(.ambiguousUpdateIndex(TouchID(7), 1))], "\(refused)")
+        #expect(engine.updatesRefused == 2 && engine.counters.updatesApplied == 0)
+        // Index 3 only the first stroke awaits: it is that stroke's.
+        events.removeAll()
+        engine.take(Self.update(7, 3, force: 0.8), now: 1.13, into: &events)
+        let refine = events.compactMap { if case let .refineInk(touch, index, _)? = $0.action { (touch, index) } else { nil } }
+        #expect(refine.count == 1 && refine.first?.1 == 2 && refine.first?.0 == first, "\(refine)")
+        // An index nobody awaits: refused, counted.
+        events.removeAll()
+        engine.take(Self.update(7, 99, force: 0.8), now: 1.14, into: &events)
+        #expect(Self.refusals(events) == [.engine(.unknownUpdateIndex(TouchID(7), 99))] && engine.updatesRefused == 3)
+    }
+
+    @Test("an update for one platform id never refines a touch of another id that awaits the same index")
+    func updatesStayWithTheirPlatformID() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take([Self.touch(5, .began, Self.sample(10, 1.00, .pencil, index: 1)),
+                     Self.touch(6, .began, Self.sample(90, 1.00, .pencil, index: 1))], now: 1.00, into: &events)
+        let six = events.compactMap { if case .took = $0.kind, $0.touch?.platform == 6 { $0.touch?.engine } else { nil } }.first
+        events.removeAll()
+        engine.take(Self.update(6, 1, force: 0.5), now: 1.01, into: &events)
+        let refine = events.compactMap { if case let .refineInk(touch, _, _)? = $0.action { touch } else { nil } }
+        #expect(refine == [six].compactMap { $0 } && refine.count == 1)
+    }
+}
