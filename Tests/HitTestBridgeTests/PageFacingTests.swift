@@ -140,4 +140,125 @@ struct PageFacingTests {
         let refine = events.compactMap { if case let .refineInk(touch, _, _)? = $0.action { touch } else { nil } }
         #expect(refine == [six].compactMap { $0 } && refine.count == 1)
     }
+
+    // MARK: - Page pointers
+
+    /// What the page sees, by pointer id: a pointer goes down, moves, and goes up or is
+    /// cancelled, in order; nothing arrives for a pointer that is up, and no two touches hold
+    /// one id at once.
+    struct PageView {
+        var down: [UInt64: (touch: TouchID, time: Double)] = [:]
+        var problems: [String] = []
+        var pointers = 0
+        var finished: [(UInt64, TouchID)] = []
+
+        /// After the events of one input: a touch the engine finished has its page pointer up.
+        mutating func endOfInput() {
+            for (pointer, id) in finished where down[pointer]?.touch == id { problems.append("\(id) finished with its page pointer down") }
+            finished.removeAll()
+        }
+
+        mutating func carry(_ pointer: UInt64, _ touch: TouchID, _ time: Double, first: Bool) {
+            if let held = down[pointer] {
+                if first || held.touch != touch { problems.append("pointer \(pointer): down for \(touch) while \(held.touch) holds it") }
+                if time < held.time { problems.append("pointer \(pointer): a sample at \(time) after one at \(held.time)") }
+            } else {
+                if !first { problems.append("pointer \(pointer): a move for \(touch) while it is up") }
+                pointers += 1
+            }
+            down[pointer] = (touch, time)
+        }
+
+        mutating func lift(_ pointer: UInt64, _ touch: TouchID) {
+            guard let held = down.removeValue(forKey: pointer) else { return problems.append("pointer \(pointer): lifted while up") }
+            if held.touch != touch { problems.append("pointer \(pointer): \(touch) lifted \(held.touch)'s pointer") }
+        }
+
+        mutating func observe(_ event: EngineEvent, routing: TouchRouting) {
+            guard let touch = event.touch else { return }
+            switch (routing, event.kind) {
+            case let (.handOverAfterDecision, .action(.release(id, sample))):
+                carry(touch.pagePointer, id, sample.timestamp, first: down[touch.pagePointer]?.touch != id)
+            case let (.handOverAfterDecision, .action(.endRelease(id))), let (.handOverAfterDecision, .action(.cancel(id, .page))):
+                lift(touch.pagePointer, id)
+            case let (.decideAtTouchDown, .replay(replay)):
+                if replay.touch.rawValue != touch.pagePointer { problems.append("replay of \(replay.touch) for \(touch)") }
+                for step in replay.events {
+                    switch step.phase {
+                    case .down: carry(touch.pagePointer, touch.engine, step.time, first: true)
+                    case .move: carry(touch.pagePointer, touch.engine, step.time, first: false)
+                    case .up, .cancel: lift(touch.pagePointer, touch.engine)
+                    }
+                }
+            case let (_, .action(.touchFinished(id, _))):
+                finished.append((touch.pagePointer, id))   // a replay follows the actions of its input
+            default:
+                break
+            }
+        }
+    }
+
+    @Test("random platform-id reuse, batches, native touches and answer delays never put two live page pointers under one id; each goes down, moves, and up or cancelled, in order",
+          arguments: 0..<24)
+    func pagePointersProperty(seed: UInt64) {
+        var random = SplitMix64(seed: seed &* 7919 &+ 3)
+        let routing: TouchRouting = seed % 2 == 0 ? .handOverAfterDecision : .decideAtTouchDown
+        var engine = InkEngine(configuration: InkEngineConfiguration(decisionTimeout: 0.1, speculativeInk: seed % 4 < 2, routing: routing),
+                               seed: seed)
+        var view = PageView()
+        var events: [EngineEvent] = []
+        var down: [UInt64: Bool] = [:], last: [UInt64: Double] = [:]   // platform id → native; its last time
+        var requests: [(HitTestRequest, due: Double)] = []
+        var now = 1.0
+        func take(_ inputs: [EngineInput], at time: Double) {
+            let start = events.count
+            engine.take(inputs, now: time, into: &events)
+            for event in events[start...] {
+                view.observe(event, routing: routing)
+                if case let .send(request, _) = event.kind { requests.append((request, time + random.unit() * 0.3)) }
+            }
+            view.endOfInput()
+        }
+        for _ in 0..<400 {
+            now += random.unit() * 0.03
+            var batch: [EngineInput] = []
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let id = random.next() % 4
+                let t = max(now, last[id] ?? 0)
+                last[id] = t
+                let sample = TouchSample(x: random.unit() * 400, y: random.unit() * 400, timestamp: t,
+                                         tool: random.next() % 3 == 0 ? .pencil : .finger)
+                if let native = down[id] {
+                    let phase: TouchPhase = [.moved, .moved, .moved, .ended, .cancelled][Int(random.next() % 5)]
+                    if phase != .moved { down[id] = nil }
+                    let event = TouchEvent(touch: TouchID(id), phase: phase, samples: phase == .cancelled ? [] : [sample])
+                    batch.append(native ? .nativePageTouch(event) : .touch(event))
+                } else {
+                    let native = routing == .decideAtTouchDown && random.next() % 4 == 0
+                    down[id] = native
+                    let event = TouchEvent(touch: TouchID(id), phase: .began, samples: [sample])
+                    batch.append(native ? .nativePageTouch(event) : .touch(event))
+                }
+            }
+            while let index = requests.firstIndex(where: { $0.due <= now }) {
+                let (request, _) = requests.remove(at: index)
+                batch.append(.pageMessage(PageMessage.answer(PageAnswer(token: request.token, verdict: random.next() % 2 == 0 ? .ink : .page,
+                                                                          generation: request.generation)).json))
+            }
+            take(batch, at: now)
+        }
+        now += 0.01
+        take(down.keys.sorted().map { id in
+            let event = TouchEvent(touch: TouchID(id), phase: .ended, samples: [TouchSample(x: 1, y: 1, timestamp: max(now, last[id] ?? 0))])
+            return down[id]! ? .nativePageTouch(event) : .touch(event)
+        }, at: now)
+        let start = events.count
+        engine.advance(to: now + 1, into: &events)
+        engine.finish(into: &events)
+        for event in events[start...] { view.observe(event, routing: routing) }
+        view.endOfInput()
+        #expect(view.problems.isEmpty, "\(view.problems.prefix(5))")
+        #expect(view.down.isEmpty, "pointers left down: \(view.down)")
+        #expect(view.pointers > 0 && engine.ledger.isBalanced && engine.isSettled)
+    }
 }
