@@ -1,3 +1,4 @@
+import Foundation
 import InkCore
 import Testing
 @testable import HitTestBridge
@@ -260,5 +261,23 @@ struct PageFacingTests {
         #expect(view.problems.isEmpty, "\(view.problems.prefix(5))")
         #expect(view.down.isEmpty, "pointers left down: \(view.down)")
         #expect(view.pointers > 0 && engine.ledger.isBalanced && engine.isSettled)
+    }
+
+    @Test("the gesture rule is stated word for word in the engine, README, ARCHITECTURE, EngineEvent.Kind.scrollPage and the iPad article")
+    func gestureRuleWordForWord() throws {
+        let rule = "Two fingers that begin on the scratch paper within 150 ms of each other, both still down, make a gesture: "
+            + "the page gets them (replayed, or handed over) and the front end scrolls the page by them; a finger the page has "
+            + "natively (routed to it at touch-down) is never part of a gesture."
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for path in ["README.md", "ARCHITECTURE.md", "Sources/InkCore/Decision/TouchRouter.swift",
+                     "Sources/HitTestBridge/Engine/EngineEvent.swift", "Sources/HitTestBridge/HitTestBridge.docc/EmbeddingInWKWebView.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            let flat = text.split(whereSeparator: \.isNewline).map { line in
+                var line = line.drop { $0 == " " }
+                if line.hasPrefix("///") { line = line.dropFirst(3) }
+                return line.trimmingCharacters(in: .whitespaces)
+            }.joined(separator: " ")
+            #expect(flat.contains(rule), "\(path) does not state the gesture rule word for word")
+        }
     }
 }

@@ -229,8 +229,12 @@ public struct EngineEvent: Sendable, Hashable {
         /// `release`, `endRelease` or `cancel` actions of the same input), which a front end
         /// on this routing carries out only through it.
         case replay(PageReplay)
-        /// Under ``TouchRouting/decideAtTouchDown``: two fingers that began on the overlay
-        /// make a gesture the engine gave the page (and, with
+        /// Under ``TouchRouting/decideAtTouchDown``, the gesture rule:
+        /// Two fingers that begin on the scratch paper within 150 ms of each other, both still
+        /// down, make a gesture: the page gets them (replayed, or handed over) and the front
+        /// end scrolls the page by them; a finger the page has natively (routed to it at
+        /// touch-down) is never part of a gesture.
+        /// The engine gave such a gesture to the page (and, with
         /// ``InkEngineConfiguration/pencilOnly``, so does one finger on the overlay: fingers
         /// scroll, the pencil writes), but the page cannot scroll natively for touches the
         /// overlay holds: scroll the page's view by this much, canvas points (the lead

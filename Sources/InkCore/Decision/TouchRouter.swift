@@ -380,10 +380,13 @@ package struct TouchRouter: Sendable {
 
     /// Whether another finger touch makes a gesture with a finger touch beginning at `time`.
     ///
-    /// **The gesture rule**, the one place it is written: a finger that began on the overlay
-    /// makes a two-finger gesture with another finger that began on the overlay, is still
-    /// down and began within the gesture window (`gestureWindow`, 150 ms);
-    /// a finger the page has natively (routed to it at touch-down) is never part of a gesture.
+    /// **The gesture rule**, the one place the engine makes it (`gestureWindow`, 150 ms; the
+    /// scratch paper is the overlay):
+    /// Two fingers that begin on the scratch paper within 150 ms of each other, both still
+    /// down, make a gesture: the page gets them (replayed, or handed over) and the front end
+    /// scrolls the page by them; a finger the page has natively (routed to it at touch-down) is
+    /// never part of a gesture.
+    /// A partner inking past the window is no partner.
     private func gestureStarts(at time: Double) -> Bool {
         configuration.gestureWindow > 0 && touches.contains { isGesturePartner($0, beginningAt: time) }
     }
