@@ -306,7 +306,8 @@ final class HostSession: InkLoopShell {
         var batch: (kind: String, time: Double, touch: EngineTouch, samples: [TouchSample])?
         func flushBatch() {
             guard let current = batch else { return }
-            emit([("kind", .string(current.kind)), ("t", .number(current.time))] + Self.touchFields(current.touch) + [
+            let pointer: [(String, JSONValue)] = current.kind == "release" ? Self.pointerField(current.touch) : []
+            emit([("kind", .string(current.kind)), ("t", .number(current.time))] + Self.touchFields(current.touch) + pointer + [
                   ("samples", .array(current.samples.map(SessionLog.sampleObject)))])
             batch = nil
         }
@@ -379,6 +380,12 @@ final class HostSession: InkLoopShell {
         [("touch", .number(Double(touch.platform))), ("engine_touch", .number(Double(touch.engine.rawValue)))]
     }
 
+    /// `pointer`, the id the page sees for a touch handed to it (`EngineTouch.pagePointer`):
+    /// unique among the page's pointers down, unlike `touch`, which the platform may reuse.
+    static func pointerField(_ touch: EngineTouch) -> [(String, JSONValue)] {
+        [("pointer", .number(Double(touch.pagePointer)))]
+    }
+
     func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(event.time))
         switch event.kind {
@@ -417,9 +424,10 @@ final class HostSession: InkLoopShell {
             case .retractInk:
                 emit([("kind", .string("retract")), t] + touchFields)
             case .endRelease:
-                emit([("kind", .string("end_release")), t] + touchFields)
+                emit([("kind", .string("end_release")), t] + touchFields + Self.pointerField(touch))
             case let .cancel(_, previously):
-                emit([("kind", .string("cancel")), t] + touchFields + [("previously", .string(previously.rawValue))])
+                emit([("kind", .string("cancel")), t] + touchFields + [("previously", .string(previously.rawValue))]
+                     + (previously == .page ? Self.pointerField(touch) : []))
             case let .touchFinished(_, ledger):
                 emit([("kind", .string("finished")), t] + touchFields + [("received", .number(Double(ledger.received))),
                       ("inked", .number(Double(ledger.inked))), ("released", .number(Double(ledger.released))),

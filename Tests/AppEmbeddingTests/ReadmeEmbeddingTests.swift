@@ -40,7 +40,7 @@ final class HandOverScratchpad: InkLoopShell {
     let loop: InkLoop
     var ink = InkLayer()
     let evaluate: (String) -> Void                         // runs JavaScript in the page script's world
-    let toPage: (UInt64, TouchSample?) -> Void             // injects the platform's touch; nil: it lifts
+    let toPage: (UInt64, TouchSample?) -> Void             // injects the page's pointer; nil: it lifts
     init(clock: any InkLoopClock = RunLoopClock(), evaluate: @escaping (String) -> Void,
          toPage: @escaping (UInt64, TouchSample?) -> Void) {
         (self.evaluate, self.toPage) = (evaluate, toPage)
@@ -54,8 +54,8 @@ final class HandOverScratchpad: InkLoopShell {
         for event in events {
             guard let action = event.action, let touch = event.touch else { continue }
             _ = ink.apply(action)
-            if case let .release(_, sample) = action { toPage(touch.platform, sample) }
-            if case .endRelease = action { toPage(touch.platform, nil) }
+            if case let .release(_, sample) = action { toPage(touch.pagePointer, sample) }
+            if case .endRelease = action { toPage(touch.pagePointer, nil) }
         }
     }
     func send(_ request: HitTestRequest) { evaluate(request.scriptInvocation) }
@@ -124,7 +124,7 @@ struct ReadmeEmbeddingTests {
         clock.advance(to: 1.03)
         pad.pageSaid(#"{"type":"answer","id":"\#(id)","interactive":1,"generation":1}"#)
         pad.touched(Self.event(7, .ended, 153, 122, 1.04, .finger))
-        #expect(handed.map(\.0) == [7, 7, 7, 7] && handed.compactMap(\.1).map(\.timestamp) == [1, 1.01, 1.04] && handed.last?.1 == nil)
+        #expect(handed.map(\.0) == [1, 1, 1, 1] && handed.compactMap(\.1).map(\.timestamp) == [1, 1.01, 1.04] && handed.last?.1 == nil)
         clock.advance(to: 2)
         pad.touched(Self.event(8, .began, 400, 400, 2))
         pad.touched(Self.event(8, .ended, 401, 400, 2.012))
@@ -132,6 +132,52 @@ struct ReadmeEmbeddingTests {
         clock.advance(to: 2.3)                                  // the one wake-up: the deadline decides
         #expect(pad.ink.finished.count == 1 && pad.loop.ledger.inked == 2 && pad.loop.ledger.released == 3)
         #expect(pad.loop.metrics.auditFailures.isEmpty && pad.loop.ledger.isBalanced)
+    }
+
+    @Test("hand-over, issue 39's shortest reproduction: a tap decided late and a two-finger scroll reusing its platform id never share a page pointer")
+    func handOverPagePointersNeverCollide() throws {
+        // `InkEngine()` hand-over, no snapshot: began(5) on the button at 1.000, ended(5) at
+        // 1.025; began(5) and began(6) on the paper at 1.160 (a gesture: the page's at once);
+        // moved both at 1.180; the page answers the tap at 1.200; moved(5), ended(5) at 1.210.
+        let clock = ManualClock(start: 1), page = Page()
+        var handed: [(UInt64, TouchSample?)] = []
+        let pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append(($0, $1)) })
+        pad.touched(Self.event(5, .began, 150, 120, 1.000, .finger))
+        pad.touched(Self.event(5, .ended, 150, 121, 1.025, .finger))
+        let tap = try #require(page.lastRequestID)
+        clock.advance(to: 1.160)
+        pad.touched(Self.event(5, .began, 400, 400, 1.160, .finger))
+        pad.touched(Self.event(6, .began, 480, 400, 1.160, .finger))
+        clock.advance(to: 1.180)
+        pad.touched(Self.event(5, .moved, 400, 380, 1.180, .finger))
+        pad.touched(Self.event(6, .moved, 480, 380, 1.180, .finger))
+        clock.advance(to: 1.200)
+        pad.pageSaid(#"{"type":"answer","id":"\#(tap)","interactive":1,"generation":1}"#)
+        clock.advance(to: 1.210)
+        pad.touched(Self.event(5, .moved, 400, 360, 1.210, .finger))
+        pad.touched(Self.event(5, .ended, 400, 350, 1.210, .finger))
+        // The page's view: a pointer goes down on its first sample, moves, lifts on `nil`; a
+        // pointer's samples are one touch's, in time order, and nothing comes for it once it is up.
+        var down: [UInt64: Double] = [:], pointers: [[Double]] = [], current: [UInt64: Int] = [:]
+        for (pointer, sample) in handed {
+            if let sample {
+                if let last = down[pointer] {
+                    #expect(sample.timestamp >= last, "pointer \(pointer): a sample at \(sample.timestamp) after one at \(last)")
+                    pointers[current[pointer]!].append(sample.timestamp)
+                } else {
+                    current[pointer] = pointers.count
+                    pointers.append([sample.timestamp])
+                }
+                down[pointer] = sample.timestamp
+            } else {
+                #expect(down.removeValue(forKey: pointer) != nil, "pointer \(pointer) lifted while up")
+            }
+        }
+        #expect(down.count == 1, "finger 6 is still down, and only it: \(down)")
+        // Three page pointers, each a whole touch: the tap, and the two scroll fingers.
+        #expect(pointers.map(\.count).sorted() == [2, 2, 4] && pointers.contains([1.000, 1.025]), "\(pointers)")
+        #expect(pad.loop.ledger.released == 8 && pad.loop.ledger.isBalanced, "\(pad.loop.ledger)")
+        #expect(pad.loop.metrics.auditFailures.isEmpty)
     }
 
     @Test("the README shows these two embeddings exactly, and each is at most 25 lines")

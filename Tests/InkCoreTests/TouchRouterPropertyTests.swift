@@ -231,11 +231,12 @@ struct RandomSession {
         let samples = newSamples(for: index, count: random.int(1...3))
         let predicted = predictions(for: index)
         // Independent expectation: a finger that lands next to a deciding or page-owned finger
-        // touch, within the window, is a gesture.
+        // touch that began on the overlay, within the window, is a gesture; a finger the page
+        // has natively never is a partner.
         let mustGesture = !configuration.pencilOnly && tool == .finger && configuration.gestureWindow > 0
             && live.dropLast().contains { other in
                 other.tool == .finger && samples[0].timestamp - other.downTime <= configuration.gestureWindow
-                    && fold.touches[other.id].map { $0.route != .ink } ?? false
+                    && fold.touches[other.id].map { $0.route != .ink && !$0.native } ?? false
             }
         // Some touches the front end routed to the page at touch-down: the platform has them.
         if random.chance(0.1) {
@@ -252,6 +253,7 @@ struct RandomSession {
         if gesture {
             let partner = live.dropLast().contains { other in
                 other.tool == .finger && samples[0].timestamp - other.downTime <= configuration.gestureWindow
+                    && !(fold.touches[other.id]?.native ?? false)
             }
             check(tool == .finger && partner, "\(id): a gesture without a partner finger in the window")
         }

@@ -43,6 +43,38 @@ struct HostTests {
         }
     }
 
+    @Test("issue 39's reproduction through the host (the tap settled for the page by its deadline while the reused id's finger is down): release, end_release and cancel lines name a page pointer no two touches down share")
+    func pagePointers() throws {
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":600,"height":600}}"#
+        let lines = try Self.host([
+            header,
+            #"{"kind":"touch","t":1,"touch":5,"phase":"began","samples":[{"t":1,"x":150,"y":120,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.025,"touch":5,"phase":"ended","samples":[{"t":1.025,"x":150,"y":121,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.16,"touch":5,"phase":"began","samples":[{"t":1.16,"x":400,"y":400,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.16,"touch":6,"phase":"began","samples":[{"t":1.16,"x":480,"y":400,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.18,"touch":5,"phase":"moved","samples":[{"t":1.18,"x":400,"y":380,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.18,"touch":6,"phase":"moved","samples":[{"t":1.18,"x":480,"y":380,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.26,"touch":5,"phase":"moved","samples":[{"t":1.26,"x":400,"y":360,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.27,"touch":5,"phase":"ended","samples":[{"t":1.27,"x":400,"y":350,"tool":"finger"}]}"#,
+            #"{"kind":"touch","t":1.3,"touch":6,"phase":"cancelled","samples":[]}"#,
+        ].joined(separator: "\n") + "\n", "--fallback", "page")
+        #expect(!lines.contains { $0["kind"] as? String == "error" }, "\(lines.filter { $0["kind"] as? String == "error" })")
+        var down: [Int: Int] = [:], times: [Int: [Double]] = [:]   // page pointer → engine touch; its samples' times
+        for line in lines {
+            let kind = line["kind"] as? String
+            guard kind == "release" || kind == "end_release" || (kind == "cancel" && line["previously"] as? String == "page") else { continue }
+            let pointer = try #require(line["pointer"] as? Int, "\(line)"), engine = try #require(line["engine_touch"] as? Int)
+            if kind == "release" {
+                #expect(down[pointer] == nil || down[pointer] == engine, "pointer \(pointer) held by engine touch \(down[pointer]!) and \(engine)")
+                down[pointer] = engine
+                times[pointer, default: []] += Self.samples(line)
+            } else {
+                #expect(down.removeValue(forKey: pointer) == engine, "\(line)")
+            }
+        }
+        #expect(down.isEmpty && times.values.allSatisfy { $0 == $0.sorted() } && times.values.map(\.count).sorted() == [2, 2, 4], "\(times)")
+    }
+
     @Test("a platform id reused while its old touch still waits for the page (a dot, then id 0 again 90 ms later): both strokes kept, told apart by engine_touch")
     func reusedTouchID() throws {
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#

@@ -14,6 +14,18 @@ public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
         self.platform = platform
     }
 
+    /// The pointer id the page sees for this touch on every path the engine chooses: handed
+    /// over after the decision (inject the `release`, `endRelease` and page `cancel` actions
+    /// under it) and replayed by the page script (``PageReplay/touch``, dispatched as
+    /// `pointerId` 1000 + this, stepped past a pointer the platform has down on the page).
+    ///
+    /// It is the engine's identifier, unique over the session: it never names two pointers
+    /// down on the page at once, however soon the platform reuses its own id (a tap the page
+    /// claims late and a new finger under the tap's reused id are two page pointers). The
+    /// platform's id stays in ``platform``, for the app. A touch the platform gives the page
+    /// natively (``EngineInput/nativePageTouch(_:)``) keeps the platform's own pointer there.
+    public var pagePointer: UInt64 { engine.rawValue }
+
     /// `touch P` when both are the same number, else `touch P (engine E)`.
     public var description: String {
         platform == engine.rawValue ? "touch \(platform)" : "touch \(platform) (engine \(engine.rawValue))"
@@ -217,8 +229,12 @@ public struct EngineEvent: Sendable, Hashable {
         /// `release`, `endRelease` or `cancel` actions of the same input), which a front end
         /// on this routing carries out only through it.
         case replay(PageReplay)
-        /// Under ``TouchRouting/decideAtTouchDown``: two fingers that began on the overlay
-        /// make a gesture the engine gave the page (and, with
+        /// Under ``TouchRouting/decideAtTouchDown``, the gesture rule:
+        /// Two fingers that begin on the scratch paper within 150 ms of each other, both still
+        /// down, make a gesture: the page gets them (replayed, or handed over) and the front
+        /// end scrolls the page by them; a finger the page has natively (routed to it at
+        /// touch-down) is never part of a gesture.
+        /// The engine gave such a gesture to the page (and, with
         /// ``InkEngineConfiguration/pencilOnly``, so does one finger on the overlay: fingers
         /// scroll, the pencil writes), but the page cannot scroll natively for touches the
         /// overlay holds: scroll the page's view by this much, canvas points (the lead

@@ -135,6 +135,11 @@ public struct InkEngine: Sendable {
     public var trackedTouches: Int { identities.count }
     /// Questions waiting for a round trip.
     public var waitingQuestions: Int { broker.waitingQueries }
+    /// Estimated-property updates refused: an index no sample of the recent touches of its
+    /// platform id awaits, an index more than one awaits (a platform that numbers indices per
+    /// touch; the engine refines neither stroke), a platform id that named no recent touch, an
+    /// invalid value. Each is also a ``EngineEvent/Kind-swift.enum/refused(_:_:)`` event.
+    public private(set) var updatesRefused = 0
     /// Recorded answers (by touch) that found no round trip waiting for them.
     public private(set) var answersWithoutRoundTrip = 0
     /// The engine's identifier of the latest touch with this platform identifier, down or
@@ -223,15 +228,18 @@ public struct InkEngine: Sendable {
         case let .nativePageTouch(event):
             takeTouch(event, input: input, routedToPage: true, now: time, into: &events)
         case let .update(update):
+            // By its index, among the recent touches of its platform id: a refinement finds its
+            // sample whatever happened to the id since (UIKit reuses a `UITouch` object).
             let platform = update.touch.rawValue
-            guard let id = identities.latestID(for: platform) else {
+            let candidates = identities.recentIDs(for: platform)
+            guard let latest = candidates.last else {
+                updatesRefused += 1
                 refuse(input, .engine(.unknownTouch(update.touch)), touch: nil, into: &events)
                 return
             }
-            var mapped = update
-            mapped.touch = id
-            do { try router.apply(mapped, into: &actions) } catch {
-                refuse(input, .engine(error.replacingTouch(update.touch)), touch: EngineTouch(engine: id, platform: platform),
+            do { _ = try router.apply(update, amongTouches: candidates, into: &actions) } catch {
+                updatesRefused += 1
+                refuse(input, .engine(error.replacingTouch(update.touch)), touch: EngineTouch(engine: latest, platform: platform),
                        into: &events)
                 return
             }

@@ -16,6 +16,10 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownTouch(TouchID)
     /// An estimated-property update named an index no sample of the touch carries.
     case unknownUpdateIndex(TouchID, UInt64)
+    /// An estimated-property update's index is awaited by more than one sample of the
+    /// touches its id named (a platform that numbers indices per touch, its id reused): the
+    /// engine cannot tell whose it is, so it refines neither.
+    case ambiguousUpdateIndex(TouchID, UInt64)
     /// An estimated-property update carried a non-finite or out-of-range value.
     case invalidUpdate(TouchID, UInt64)
 
@@ -24,7 +28,7 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .invalidSample(touch, _), let .timestampWentBackwards(touch, _, _), let .beganWithoutSample(touch),
              let .touchAlreadyActive(touch), let .unknownTouch(touch), let .unknownUpdateIndex(touch, _),
-             let .invalidUpdate(touch, _):
+             let .ambiguousUpdateIndex(touch, _), let .invalidUpdate(touch, _):
             return touch
         }
     }
@@ -38,6 +42,7 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
         case .touchAlreadyActive: return .touchAlreadyActive(id)
         case .unknownTouch: return .unknownTouch(id)
         case let .unknownUpdateIndex(_, index): return .unknownUpdateIndex(id, index)
+        case let .ambiguousUpdateIndex(_, index): return .ambiguousUpdateIndex(id, index)
         case let .invalidUpdate(_, index): return .invalidUpdate(id, index)
         }
     }
@@ -63,6 +68,8 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(touch): no such active touch"
         case let .unknownUpdateIndex(touch, index):
             return "\(touch): no sample awaits estimated-property update \(index)"
+        case let .ambiguousUpdateIndex(touch, index):
+            return "\(touch): more than one sample awaits estimated-property update \(index) (indices numbered per touch?): applied to none"
         case let .invalidUpdate(touch, index):
             return "\(touch): estimated-property update \(index) has a non-finite or out-of-range value"
         }

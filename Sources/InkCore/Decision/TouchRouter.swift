@@ -154,6 +154,45 @@ package struct TouchRouter: Sendable {
         }
     }
 
+    /// Applies a later, better value to the one sample, among the touches `candidates`,
+    /// that carries the update's index: the platform's update index finds its sample, whatever
+    /// happened to the platform's touch id since (UIKit reuses a `UITouch` object for a new
+    /// touch; its `estimationUpdateIndex` runs on across touches). `candidates` are the touches
+    /// (active or finished, among those kept for updates) the update's platform id named.
+    ///
+    /// - Returns: The touch whose sample the update refined (or found already handed to the page).
+    /// - Throws: ``RouterError/unknownUpdateIndex(_:_:)`` when no candidate awaits the index,
+    ///   ``RouterError/ambiguousUpdateIndex(_:_:)`` when more than one does (a platform that
+    ///   numbers indices per touch): refused, never applied to a stroke that may not be its
+    ///   own; ``RouterError/invalidUpdate(_:_:)``. Errors name `update.touch`; nothing changes then.
+    package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches candidates: [TouchID],
+                                into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
+        if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
+            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+        }
+        if update.altitude.map({ !$0.isFinite }) ?? false || update.azimuth.map({ !$0.isFinite }) ?? false {
+            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+        }
+        let index = update.updateIndex
+        var found: TouchID?
+        var matches = 0
+        for record in touches where candidates.contains(record.id) {
+            let count = record.queue.reduce(0) { $0 + ($1.estimationUpdateIndex == index ? 1 : 0) }
+                + record.awaiting.reduce(0) { $0 + ($1.sample.estimationUpdateIndex == index ? 1 : 0) }
+            if count > 0 { matches += count; found = record.id }
+        }
+        for record in retired where candidates.contains(record.id) {
+            let count = record.awaiting.reduce(0) { $0 + ($1.sample.estimationUpdateIndex == index ? 1 : 0) }
+            if count > 0 { matches += count; found = record.id }
+        }
+        guard let touch = found else { throw RouterError.unknownUpdateIndex(update.touch, index) }
+        guard matches == 1 else { throw RouterError.ambiguousUpdateIndex(update.touch, index) }
+        var mapped = update
+        mapped.touch = touch
+        try apply(mapped, into: &actions)
+        return touch
+    }
+
     /// How many finished touches stay reachable for estimated-property updates.
     package static let retiredTouchLimit = 16
 
@@ -339,14 +378,21 @@ package struct TouchRouter: Sendable {
         predict(event.predicted, at: index, into: &actions)
     }
 
-    /// Whether another finger touch, still down and begun within the window, makes a
-    /// gesture with a finger touch beginning at `time`.
+    /// Whether another finger touch makes a gesture with a finger touch beginning at `time`.
+    ///
+    /// **The gesture rule**, the one place the engine makes it (`gestureWindow`, 150 ms; the
+    /// scratch paper is the overlay):
+    /// Two fingers that begin on the scratch paper within 150 ms of each other, both still
+    /// down, make a gesture: the page gets them (replayed, or handed over) and the front end
+    /// scrolls the page by them; a finger the page has natively (routed to it at touch-down) is
+    /// never part of a gesture.
+    /// A partner inking past the window is no partner.
     private func gestureStarts(at time: Double) -> Bool {
         configuration.gestureWindow > 0 && touches.contains { isGesturePartner($0, beginningAt: time) }
     }
 
     private func isGesturePartner(_ record: TouchRecord, beginningAt time: Double) -> Bool {
-        guard record.tool == .finger, !record.hasEnded,
+        guard record.tool == .finger, !record.native, !record.hasEnded,
               time - record.downTime <= configuration.gestureWindow else { return false }
         switch record.route {
         case .deciding, .page: return true

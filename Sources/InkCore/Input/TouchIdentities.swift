@@ -60,6 +60,13 @@ package struct TouchIdentities: Sendable {
         recent.last { $0.platform == platformID }?.engine
     }
 
+    /// The engine identifiers of the recent touches with this platform id, down or ended
+    /// (among the `recentLimit` most recent touches), oldest first: the touches an
+    /// estimated-property update naming the platform's id may refine (its index says which).
+    package func recentIDs(for platformID: UInt64) -> [TouchID] {
+        recent.compactMap { $0.platform == platformID ? $0.engine : nil }
+    }
+
     /// The engine identifier for a platform event: a fresh one when the touch begins, the
     /// same one for its later events; `nil` for a later event of a touch that never began.
     /// After `ended` or `cancelled` the platform identifier is free for a new touch.
