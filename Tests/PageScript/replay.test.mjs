@@ -292,7 +292,7 @@ test('cap: at most 32 live replayed touches; an ended touch frees its place', ()
   assert.deepEqual(seen.slice(32).map((e) => [e.type, e.pointerId]), [['pointerup', 1005], ['pointerdown', 1033]]);
 });
 
-test('touch ids beyond the 32-bit pointerId range are folded; a fold that hits a live touch is refused', () => {
+test('touch ids beyond the 32-bit pointerId range are folded; a fold that hits a live touch steps past it', () => {
   const page = boxesPage();
   const ink = paced(page);
   const seen = record(page, ['pointerdown']);
@@ -300,8 +300,8 @@ test('touch ids beyond the 32-bit pointerId range are folded; a fold that hits a
   ink.replay(batch(span, [ev('down', 1, 1, 0)]));
   ink.replay(batch(span + 7, [ev('down', 1, 1, 0)]));
   ink.replay(batch(Number.MAX_SAFE_INTEGER, [ev('down', 1, 1, 0)]));
-  ink.replay(batch(7, [ev('down', 1, 1, 0)])); // folds onto the same pointerId as span + 7
-  assert.deepEqual(seen.map((e) => e.pointerId), [2 ** 31 - 1, 1007, 1000 + (Number.MAX_SAFE_INTEGER % span)]);
+  ink.replay(batch(7, [ev('down', 1, 1, 0)])); // folds onto the same pointerId as span + 7: the next free one
+  assert.deepEqual(seen.map((e) => e.pointerId), [2 ** 31 - 1, 1007, 1000 + (Number.MAX_SAFE_INTEGER % span), 1008]);
 });
 
 test('without Touch or TouchEvent the pointer events still go; without PointerEvent the legacy events still go', () => {
@@ -490,4 +490,30 @@ test('where neither new Touch nor document.createTouch works, touch events come 
   ink.replay(batch(1, [ev('down', 50, 50, 1), ev('up', 52, 50, 1.01)]));
   assert.deepEqual(seen.map((e) => [e.type, e.changedTouches.length, e.touches.length, e.changedTouches[0].identifier, e.changedTouches[0].pageX]),
     [['touchstart', 1, 1, 1001, 50], ['touchend', 1, 0, 1001, 52]]);
+});
+
+test('pointer ids: a replayed touch steps past an id a native pointer has down, and past a live replayed one; the id is free again after the native up', () => {
+  const page = boxesPage();
+  const ink = paced(page);
+  const seen = record(page, ['pointerdown', 'pointerup']);
+  // The platform has a pointer down under 1001 (a trusted event, as the browser dispatches it).
+  const native = (type, pointerId) => page.window.dispatchEvent({ type, pointerId, isTrusted: true, bubbles: true,
+    preventDefault() {}, stopPropagation() { this.propagationStopped = true; } });
+  native('pointerdown', 1001);
+  ink.replay(batch(1, [ev('down', 50, 50, 1.0)]));           // 1000 + 1 is the native pointer's: 1002
+  ink.replay(batch(2, [ev('down', 150, 50, 1.0)]));          // 1000 + 2 is touch 1's now: 1003
+  const replayed = seen.filter((e) => e.isTrusted === false);
+  assert.deepEqual(replayed.map((e) => e.pointerId), [1002, 1003]);
+  ink.replay(batch(1, [ev('up', 50, 50, 1.1)]));
+  ink.replay(batch(2, [ev('up', 150, 50, 1.1)]));
+  native('pointerup', 1001);
+  ink.replay(batch(1, [ev('down', 50, 50, 2.0)]));           // nothing down under 1001 any more
+  const again = seen.filter((e) => e.isTrusted === false && e.type === 'pointerdown');
+  assert.equal(again[again.length - 1].pointerId, 1001);
+  // An untrusted pointerdown (a page's own forgery) never reserves an id.
+  page.window.dispatchEvent({ type: 'pointerdown', pointerId: 1005, isTrusted: false, bubbles: true });
+  ink.replay(batch(5, [ev('down', 50, 50, 3.0)]));
+  const last = seen.filter((e) => e.isTrusted === false && e.type === 'pointerdown' && e.scratchpadInkReplayed);
+  assert.equal(last[last.length - 1].pointerId, 1005);
+  assert.deepEqual(page.errors, []);
 });

@@ -106,8 +106,13 @@
  * For each event, in order:
  *   1. a PointerEvent: pointerdown / pointermove / pointerup / pointercancel; bubbles,
  *      composed, cancelable (all but pointercancel, as in browsers); pointerId 1000 + touch
- *      (a touch above 2^31 - 1001 is first taken modulo 2^31 - 1001; a "down" whose
- *      pointerId a live replayed touch has is refused like a bad batch); pointerType;
+ *      (a touch above 2^31 - 1001 is first taken modulo 2^31 - 1001), stepped up past every
+ *      id a pointer already has on the page at the "down": a live replayed touch's, and a
+ *      pointer the platform has down (a trusted pointerdown without its pointerup or
+ *      pointercancel yet, at most 256 remembered); a "down" that finds no free id within
+ *      64 steps is refused like a bad batch. The id is the touch's until its "up" or
+ *      "cancel" (a native pointer that comes down later under the same id is the platform's
+ *      choice, not ours); pointerType;
  *      isPrimary (always for "mouse"; else true when no other replayed touch of that
  *      pointerType was live at its "down"); pressure (the sample's, else 0.5; 0 on up
  *      and cancel); width and height 1; clientX/Y; screenX/Y = client + window.screenX/Y;
@@ -489,6 +494,41 @@
   var preventDefault = w.Event && w.Event.prototype && w.Event.prototype.preventDefault;
 
   function pointerIdFor(touch) { return 1000 + (touch <= POINTER_ID_SPAN ? touch : touch % POINTER_ID_SPAN); }
+
+  // Pointers the platform has down on the page: trusted pointerdowns without their pointerup
+  // or pointercancel yet (a replay's own events are untrusted and never counted).
+  var MAX_NATIVE_POINTERS = 256, MAX_POINTER_STEPS = 64;
+  var nativeDown = record(), nativeDownCount = 0;
+  function nativePointer(e) {
+    try {
+      if (e.isTrusted !== true) { return; }
+      var id = e.pointerId;
+      if (typeof id !== 'number') { return; }
+      if (e.type === 'pointerdown') {
+        if (nativeDown[id] === true) { return; }
+        if (nativeDownCount >= MAX_NATIVE_POINTERS) { nativeDown = record(); nativeDownCount = 0; } // lost ups: forget
+        nativeDown[id] = true;
+        nativeDownCount += 1;
+      } else if (nativeDown[id] === true) {
+        delete nativeDown[id];
+        nativeDownCount -= 1;
+      }
+    } catch (err) { /* never throw into the page's dispatch */ }
+  }
+
+  // The pointer id a replayed touch goes down under: its own (pointerIdFor), stepped up past
+  // every id a live replayed touch or a native pointer has; -1 when none is free within
+  // MAX_POINTER_STEPS.
+  function freePointerId(touch) {
+    var id = pointerIdFor(touch);
+    for (var step = 0; step < MAX_POINTER_STEPS; step += 1) {
+      var taken = nativeDown[id] === true;
+      for (var key in replaying) { if (replaying[key].pointerId === id) { taken = true; } }
+      if (!taken) { return id; }
+      id = id >= 2147483647 ? 1000 : id + 1;
+    }
+    return -1;
+  }
 
   function liveReplays() {
     var out = [];
@@ -880,10 +920,10 @@
       var state = replaying[touch];
       if (samples[0].phase === 'down') {
         if (state !== undefined || replayingCount >= MAX_REPLAY_TOUCHES) { return; }
-        var pointerId = pointerIdFor(touch);
+        var pointerId = freePointerId(touch);
+        if (pointerId < 0) { return; }
         var primary = true;
         for (var key in replaying) {
-          if (replaying[key].pointerId === pointerId) { return; }
           if (replaying[key].pointerType === pointerType) { primary = false; }
         }
         state = record();
@@ -933,6 +973,9 @@
   defineProperty(w, 'scratchpadInk', { value: freeze(api), writable: false, configurable: false, enumerable: false });
 
   w.addEventListener('resize', layoutChanged, { passive: true });
+  w.addEventListener('pointerdown', nativePointer, true);
+  w.addEventListener('pointerup', nativePointer, true);
+  w.addEventListener('pointercancel', nativePointer, true);
   // Stylesheets, images and fonts that arrive after this script ran move things without a
   // DOM mutation: a snapshot taken before them would route touches to the wrong places.
   if (doc.readyState !== 'complete') { w.addEventListener('load', layoutChanged, { once: true }); }
