@@ -20,6 +20,50 @@ struct IdentityCheck {
         var ledger: SampleLedger
         var ink: String
         var at: Double
+        var wasCancelled: Bool
+    }
+
+    /// How the recording's `finished` lines count a cancelled touch, read from the version
+    /// of the engine that recorded it: a recording is compared as it was written.
+    enum LedgerRule: Equatable {
+        /// Engines before 1.1: every sample of a cancelled touch was counted `cancelled`,
+        /// those the page had got included (`released` 0).
+        case cancelTakesAll
+        /// Engine 1.1 and later: the samples the page got before the cancel are `released`;
+        /// `cancelled` is what nobody got.
+        case pageKeepsWhatItGot
+
+        /// The rule of the engine version a recording's header names; a version this reader
+        /// cannot read as `major.minor`, or none, is taken as the current rule.
+        init(engineVersion: String?) {
+            let parts = (engineVersion ?? "").split(separator: ".").map { Int($0) }
+            if parts.count >= 2, let major = parts[0], let minor = parts[1], major < 1 || (major == 1 && minor < 1) {
+                self = .cancelTakesAll
+            } else {
+                self = .pageKeepsWhatItGot
+            }
+        }
+
+        /// A replayed touch's ledger as the recording's engine counted it.
+        func recorded(_ ledger: SampleLedger, cancelled: Bool) -> SampleLedger {
+            guard self == .cancelTakesAll, cancelled else { return ledger }
+            var old = ledger
+            old.cancelled += old.released
+            old.released = 0
+            old.releasedNatively = 0
+            old.replayed = 0
+            return old
+        }
+    }
+
+    /// The rule the recording's `finished` lines were written by.
+    let ledgerRule: LedgerRule
+    /// Replayed touches cancelled and not finished yet.
+    private var cancelled: Set<TouchID> = []
+
+    /// A check of a recording made by the engine of `engineVersion` (its header's `engine`).
+    init(engineVersion: String? = InkEngine.version) {
+        ledgerRule = LedgerRule(engineVersion: engineVersion)
     }
 
     /// Replay decisions the recording has not named yet, by engine touch id, in order.
@@ -46,8 +90,12 @@ struct IdentityCheck {
         switch action {
         case let .decided(id, owner, reason):
             decisions[id, default: []].append(Decision(platform: touch.platform, owner: owner, reason: reason, at: event.time))
+        case let .cancel(id, _):
+            cancelled.insert(id)
+            return
         case let .touchFinished(id, ledger):
-            finished[id] = Finished(platform: touch.platform, ledger: ledger, ink: (digest ?? InkDigest()).hex, at: event.time)
+            finished[id] = Finished(platform: touch.platform, ledger: ledger, ink: (digest ?? InkDigest()).hex, at: event.time,
+                                    wasCancelled: cancelled.remove(id) != nil)
         default:
             return
         }
@@ -65,6 +113,7 @@ struct IdentityCheck {
             gap = (lines, samples)
             decisions.removeAll()
             finished.removeAll()
+            cancelled.removeAll()
         case let .decided(touch, owner, reason, at):
             let live = "\(touch): decided live as \(owner.rawValue) (\(reason.rawValue)) at \(JSONValue.format(at)) s"
             guard var queue = decisions[touch.engine], !queue.isEmpty else {
@@ -88,10 +137,13 @@ struct IdentityCheck {
                 diverge(line, "\(touch): finished live (\(counts(ledger))); the replay had not finished it by then")
                 return
             }
-            let same = replayed.ledger.received == ledger.received && replayed.ledger.inked == ledger.inked
-                && replayed.ledger.released == ledger.released && replayed.ledger.cancelled == ledger.cancelled
+            // Compared as the recording's engine counted it (an old recording: a cancelled
+            // touch's page samples as cancelled).
+            let replayedLedger = ledgerRule.recorded(replayed.ledger, cancelled: replayed.wasCancelled)
+            let same = replayedLedger.received == ledger.received && replayedLedger.inked == ledger.inked
+                && replayedLedger.released == ledger.released && replayedLedger.cancelled == ledger.cancelled
             if !same {
-                diverge(line, "\(touch): its samples went elsewhere: live \(counts(ledger)), replayed \(counts(replayed.ledger))")
+                diverge(line, "\(touch): its samples went elsewhere: live \(counts(ledger)), replayed \(counts(replayedLedger))")
             } else if replayed.ink != ink {
                 diverge(line, "\(touch): the same samples went to the same owner, but the ink differs (live digest \(ink), replayed \(replayed.ink))")
             }
@@ -118,6 +170,7 @@ struct IdentityCheck {
         divergence = (line, "not identical to the live recording: " + message)
         decisions.removeAll()
         finished.removeAll()
+        cancelled.removeAll()
     }
 
     /// The sentence a report carries.

@@ -127,7 +127,7 @@ private struct ReplayRun {
             generation = header.pageGeneration ?? 0
             // Replayed as recorded, it must decide as it did live (with another
             // configuration too: that is how a changed setting shows what it changes).
-            if case .recorded = configuration.oracle { identity = IdentityCheck() }
+            if case .recorded = configuration.oracle { identity = IdentityCheck(engineVersion: header.engineVersion) }
         }
         tracksRoundTrips = events.header?.isRecording ?? false
         let engine = InkEngine(configuration: engineConfiguration, transform: events.header?.pageTransform ?? .identity,

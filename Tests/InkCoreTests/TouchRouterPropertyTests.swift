@@ -489,8 +489,14 @@ struct RandomSession {
             check(t.ink.isEmpty || t.released.isEmpty, "\(touch): ends with both ink (\(t.ink.count)) and page samples (\(t.released.count))")
             let delivered = t.ink.isEmpty ? t.released : t.ink
             if t.cancelled != nil {
-                check(finished == SampleLedger(received: samples.count, cancelled: samples.count),
-                      "\(touch): cancelled with ledger \(finished)")
+                // What the page got before the cancel stays released, by its way; the rest
+                // (queued undecided, or ink the cancel discards) is what nobody got.
+                let page = t.released.count
+                let native = t.native ? page : 0
+                let replayed = !t.native && configuration.replaysLateReleases ? page : 0
+                check(finished == SampleLedger(received: samples.count, released: page, cancelled: samples.count - page,
+                                               releasedNatively: native, replayed: replayed),
+                      "\(touch): cancelled with ledger \(finished), the page got \(page)\(t.native ? " natively" : "")")
                 check(delivered.count <= samples.count && samePoints(delivered, Array(samples.prefix(delivered.count))),
                       "\(touch): cancelled, but what it showed is not an in-order prefix of its samples")
             } else {

@@ -155,16 +155,47 @@ struct TouchRouterTransitionTests {
         #expect(router.counters.touchesInked == 0)
     }
 
-    @Test("cancelled while released: the page's touches are cancelled and counted cancelled")
+    @Test("cancelled while handed over: the page got its samples (released), and gets the cancel")
     func cancelledWhileReleased() throws {
         var router = TouchRouter()
         _ = try router.handle(.began(one, strokeSamples(2, from: 1.0)))
         _ = router.answer(.q(1), .page)
-        let actions = try router.handle(.cancelled(one))
-        #expect(actions == [.cancel(one, previously: .page), .touchFinished(one, SampleLedger(received: 2, cancelled: 2))])
-        #expect(router.ledger == SampleLedger(received: 2, cancelled: 2))
+        let last = sample(1.1)
+        let actions = try router.handle(.cancelled(one, [last]))
+        #expect(actions == [.release(one, last), .cancel(one, previously: .page),
+                            .touchFinished(one, SampleLedger(received: 3, released: 3))])
+        #expect(router.ledger == SampleLedger(received: 3, released: 3))
+        #expect(router.ledger.handedOver == 3)
         #expect(router.counters.touchesReleased == 0)
         #expect(router.counters.touchesCancelled == 1)
+    }
+
+    @Test("cancelled while the page has it natively: released natively, the platform cancels it in the page")
+    func cancelledWhileNative() throws {
+        var router = TouchRouter()
+        let samples = strokeSamples(3, from: 1.0)
+        var scratch: [RouterAction] = []
+        try router.handle(.began(one, [samples[0]]), routedToPage: true, into: &scratch)
+        let actions = try router.handle(.cancelled(one, Array(samples[1...])))
+        #expect(actions == [.nativeRelease(one, samples[1]), .nativeRelease(one, samples[2]), .cancel(one, previously: .nativePage),
+                            .touchFinished(one, SampleLedger(received: 3, released: 3, releasedNatively: 3))])
+        #expect(router.ledger == SampleLedger(received: 3, released: 3, releasedNatively: 3))
+    }
+
+    @Test("cancelled after its ink was retracted and replayed: released (replayed) once, never also cancelled")
+    func cancelledAfterReplay() throws {
+        var router = TouchRouter(configuration: TouchRouterConfiguration(replaysLateReleases: true))
+        let samples = strokeSamples(3, from: 1.0)
+        _ = try router.handle(.began(one, [samples[0]]))
+        var actions: [RouterAction] = []
+        #expect(router.speculate(.q(1), into: &actions))
+        _ = try router.handle(.moved(one, [samples[1]]))
+        _ = router.answer(.q(1), .page)
+        #expect(router.ledger == SampleLedger(received: 2, released: 2, replayed: 2))
+        let finished = try router.handle(.cancelled(one, [samples[2]]))
+        #expect(finished == [.release(one, samples[2]), .cancel(one, previously: .page),
+                             .touchFinished(one, SampleLedger(received: 3, released: 3, replayed: 3))])
+        #expect(router.ledger == SampleLedger(received: 3, released: 3, replayed: 3))
     }
 
     @Test("a reused touch id after the previous touch finished is a new touch with a new query")
@@ -624,12 +655,12 @@ struct TouchRouterTouchBoundTests {
             .queryPage(.q(3), touch: three, point: c.point, askedAt: 1.2),
         ])
         #expect(try router.handle(.began(Self.four, [d])) == [
-            .cancel(two, previously: .page), .touchFinished(two, SampleLedger(received: 1, cancelled: 1)),
+            .cancel(two, previously: .page), .touchFinished(two, SampleLedger(received: 1, released: 1)),
             .queryPage(.q(4), touch: Self.four, point: d.point, askedAt: 1.3),
         ])
         #expect(router.unfinishedTouches == [three, Self.four])
         #expect(router.counters.touchesEvicted == 2)
-        #expect(router.ledger == SampleLedger(received: 4, inked: 1, cancelled: 1, pending: 2))
+        #expect(router.ledger == SampleLedger(received: 4, inked: 1, released: 1, pending: 2))
         expectRefused(.unknownTouch(one), by: &router) { router, actions throws(RouterError) in
             try router.handle(.moved(one, [sample(1.4)]), into: &actions)
         }

@@ -12,14 +12,17 @@ public struct TouchOutcome: Sendable, Hashable {
     public var reason: DecisionReason?
     /// The samples that ended up as ink, in order (empty after a retraction).
     public var inked: [TouchSample] = []
-    /// The samples handed to the page, in order.
+    /// The samples handed to the page, in order (for a cancelled touch: those the page got
+    /// before the cancel, counted released).
     public var released: [TouchSample] = []
     /// `true` when the platform gave the touch to the page natively at touch-down: its
     /// `released` samples reached the page as the platform's own trusted events.
     public var releasedNatively = false
     /// How many samples the engine accepted for the touch.
     public var samples = 0
-    /// `true` when the system cancelled the touch.
+    /// `true` when the system cancelled the touch: the page keeps the samples it got
+    /// (``released``) and gets the cancel; the rest (queued while undecided, or ink the
+    /// cancel discarded) are counted cancelled.
     public var cancelled = false
     /// `true` once the engine reported the touch finished.
     public var finished = false
@@ -32,7 +35,9 @@ public struct TouchOutcome: Sendable, Hashable {
 /// The one statement of the delivery rules, as a fold over ``InkEngine``'s events: every
 /// sample of an event the engine took comes out once, in order, to the ink or to the page
 /// (or is cancelled), nothing is invented, each touch's final ledger says so, and every
-/// refused sample is counted. It also gives each touch's ``TouchOutcome``, first-ink latency
+/// refused sample is counted. A cancelled touch's samples the page got before the cancel are
+/// released (natively, replayed or handed over, as its outcome shows); only what nobody got
+/// is cancelled, and the touch's final ledger must say exactly that. It also gives each touch's ``TouchOutcome``, first-ink latency
 /// included (the one definition: touch-down to the first sample drawn as ink that was not
 /// retracted).
 ///
@@ -267,14 +272,24 @@ public struct DeliveryAudit: Sendable {
             problem("\(label): never decided")
         }
         if outcome.cancelled {
+            // What the page got before the cancel is released (by its way); the rest (queued
+            // while undecided, or ink the cancel discarded) nobody got: cancelled.
+            if !outcome.inked.isEmpty && !outcome.released.isEmpty {
+                problem("\(label): samples went both to ink (\(outcome.inked.count)) and to the page (\(outcome.released.count))")
+            }
             let shown = outcome.inked.isEmpty ? outcome.released : outcome.inked
             if !Self.isPrefix(shown, of: flow.fed) {
                 problem("\(label): cancelled, but what it showed is not an in-order prefix of its samples")
             }
-            if let engineLedger, engineLedger.cancelled != n {
-                problem("\(label): cancelled, but the ledger counts \(engineLedger.cancelled) of \(n) cancelled")
+            let page = Self.matchingPrefix(outcome.released, flow.fed)
+            countReleased(page, natively: outcome.releasedNatively)
+            ledger.cancelled += n - page
+            if let engineLedger, engineLedger.released != page || engineLedger.cancelled != n - page {
+                problem("\(label): cancelled after the page got \(page) of \(n) samples, but the ledger counts "
+                        + "\(engineLedger.released) released, \(engineLedger.cancelled) cancelled")
+            } else if let engineLedger, engineLedger.releasedNatively != (outcome.releasedNatively ? page : 0) {
+                problem("\(label): ledger counts \(engineLedger.releasedNatively) released natively, the actions \(page)")
             }
-            ledger.cancelled += n
             return
         }
         if !outcome.inked.isEmpty && !outcome.released.isEmpty {
@@ -283,8 +298,7 @@ public struct DeliveryAudit: Sendable {
         let delivered = outcome.inked.isEmpty ? outcome.released : outcome.inked
         if delivered.count == n && Self.isPrefix(delivered, of: flow.fed) {
             if outcome.inked.isEmpty {
-                ledger.released += n
-                if outcome.releasedNatively { ledger.releasedNatively += n } else if routing == .decideAtTouchDown { ledger.replayed += n }
+                countReleased(n, natively: outcome.releasedNatively)
             } else {
                 ledger.inked += n
             }
@@ -301,6 +315,13 @@ public struct DeliveryAudit: Sendable {
             problem("\(label): ledger (\(engineLedger.inked) inked, \(engineLedger.released) released) disagrees with the actions "
                     + "(\(outcome.inked.count), \(outcome.released.count))")
         }
+    }
+
+    /// Counts `count` samples the page got, by their way: natively, replayed by the page
+    /// script (decide-at-touch-down routing), or handed over.
+    private mutating func countReleased(_ count: Int, natively: Bool) {
+        ledger.released += count
+        if natively { ledger.releasedNatively += count } else if routing == .decideAtTouchDown { ledger.replayed += count }
     }
 
     /// The entry of an open touch, found through ``recent`` when it is the touch last named.

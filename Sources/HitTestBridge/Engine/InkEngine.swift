@@ -161,9 +161,15 @@ public struct InkEngine: Sendable {
     public var pageDocument: PageDocumentID? { broker.document }
 
     /// The engine's version, as a recording's header names it (``SessionRecorder``): it
-    /// changes when a release changes what the engine decides or inks for the same inputs,
-    /// so that a replay can tell a recording made by another engine.
-    public static let version = "1.0"
+    /// changes when a release changes what the engine decides, inks or counts for the same
+    /// inputs, so that a replay can tell a recording made by another engine and read it as
+    /// it was written.
+    ///
+    /// - 1.1: a cancelled touch's samples the page got before the cancel are counted
+    ///   released (natively, replayed or handed over), no longer cancelled; `verify` compares
+    ///   a 1.0 recording's `finished` lines by the 1.0 count.
+    /// - 1.0: the first recorded engine.
+    public static let version = "1.1"
 
     // MARK: - Routing at touch-down
 

@@ -1,9 +1,11 @@
 /// A command the decision engine gives its host. The host carries actions out in the order
 /// they were produced; `InkEngine` (HitTestBridge) hands them out as `EngineEvent` actions.
 ///
-/// Every real sample leaves the router in exactly one ``ink(_:_:)`` or ``release(_:_:)``
-/// action (a touch that a gesture takes from the ink after it began inking is first
-/// retracted, then released in full), or is counted in a ``cancel(_:previously:)``.
+/// Every real sample leaves the router in exactly one ``ink(_:_:)``, ``release(_:_:)`` or
+/// ``nativeRelease(_:_:)`` action (a touch that a gesture takes from the ink after it began
+/// inking is first retracted, then released in full), or is discarded by a
+/// ``cancel(_:previously:)`` (still queued, or inked and then discarded with its stroke):
+/// the ledger counts the first released, the second cancelled.
 public enum RouterAction: Sendable, Hashable {
     /// Ask the page whether an interactive element lies under `point` (canvas points) for
     /// `touch`. `InkEngine` (HitTestBridge) does the asking: from the region cache, a round
@@ -48,7 +50,9 @@ public enum RouterAction: Sendable, Hashable {
     /// ``endRelease(_:)``: the platform ends it in the page.
     case nativeRelease(TouchID, TouchSample)
     /// The system cancelled the touch. `previously` says what the host had done with it: a
-    /// stroke to discard, page touches to cancel, or nothing shown yet.
+    /// stroke to discard, page touches to cancel, or nothing shown yet. Samples the page got
+    /// before it stay counted in ``SampleLedger/released``; the samples still queued and the
+    /// discarded ink are counted in ``SampleLedger/cancelled``.
     case cancel(TouchID, previously: CancelledRoute)
     /// The touch is finished (ended and decided, or cancelled) and the router forgot it;
     /// this is its final ledger. The last action about a touch, except ``refineInk(_:index:_:)``,
@@ -62,9 +66,11 @@ public enum CancelledRoute: String, Sendable, Hashable, Codable {
     case undecided
     /// Inking: the host discards the stroke.
     case ink
-    /// Released: the host sends the page a touch-cancel.
+    /// Released: the host sends the page a touch-cancel (under decide-at-touch-down
+    /// routing, the engine's replay of the touch carries it). The samples the page got stay
+    /// released.
     case page
     /// Given to the page natively at touch-down: the platform cancels it there; nothing to
-    /// send.
+    /// send. The samples the page got stay released natively.
     case nativePage
 }

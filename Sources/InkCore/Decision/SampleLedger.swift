@@ -12,7 +12,8 @@ public struct SampleLedger: Sendable, Hashable, Codable {
     public var inked: Int = 0
     /// Samples the page got, with their original timestamps, however they reached it
     /// (``releasedNatively`` and ``replayed`` say how many of them went which way; the rest
-    /// were handed over after the decision).
+    /// were handed over after the decision), including those of a touch the system cancelled
+    /// afterwards: the page keeps what it got and gets the cancel.
     public var released: Int = 0
     /// Of ``released``: samples of touches the platform gave the page itself, routed there at
     /// touch-down (native, trusted events; the engine only counted them).
@@ -21,7 +22,10 @@ public struct SampleLedger: Sendable, Hashable, Codable {
     /// (untrusted) DOM events, after a late page verdict on a platform that cannot hand a
     /// touch over once it began (a WKWebView).
     public var replayed: Int = 0
-    /// Samples of touches the system cancelled.
+    /// Samples of touches the system cancelled that nobody got: queued while the touch was
+    /// undecided, or inked and then discarded with its stroke. Samples the page got before
+    /// the cancel are ``released``, never also counted here (nor is retracted ink: the page
+    /// got it).
     public var cancelled: Int = 0
     /// Samples of events the engine refused (invalid samples, time going backwards, an
     /// event for no touch that is down). A refused event changes nothing else.

@@ -25,7 +25,9 @@
 /// The lifecycle of one touch:
 /// `deciding` → (answer, deadline, gesture, bound or flush) → `ink` | `page` → ended; or
 /// cancelled from any of them. A touch that ends while `deciding` stays queued until it is
-/// decided, so a dot still becomes ink and a tap still reaches its button. A host that
+/// decided, so a dot still becomes ink and a tap still reaches its button. A cancel counts
+/// what nobody got as cancelled (the samples still queued, the ink it discards); samples the
+/// page already got stay released, and the page gets the cancel. A host that
 /// expects ink may ``speculate(_:into:)``: the deciding touch is drawn as tentative ink at
 /// once, and the decision confirms it or retracts it and releases every sample to the page.
 package struct TouchRouter: Sendable {
@@ -546,9 +548,9 @@ package struct TouchRouter: Sendable {
             touches[index].move(touches[index].ledger.inked, from: \.inked, to: \.cancelled, totals: &totals)
             previously = .ink
         case .page:
-            touches[index].move(touches[index].ledger.released, from: \.released, to: \.cancelled, totals: &totals)
-            touches[index].count(-touches[index].ledger.releasedNatively, in: \.releasedNatively, totals: &totals)
-            touches[index].count(-touches[index].ledger.replayed, in: \.replayed, totals: &totals)
+            // The page got every sample so far (natively, replayed or handed over): they stay
+            // released, by their way, and the page gets the cancel (the platform's own for a
+            // native touch, the front end's or the replay's otherwise). Nothing was queued.
             previously = touches[index].native ? .nativePage : .page
         }
         counters.touchesCancelled += 1
