@@ -203,8 +203,9 @@ private struct ReplayRun {
                 guard let token = roundTrips[order] else { return }
                 input = .sendFailed(token)
             case .finish:
-                _ = driver.deliver(.tick, at: time, into: &output)
-                driver.settle(into: &output)
+                // The one rule for `finish` (InkEngine.finish): at the line's time, the
+                // deadlines due by then fire, then the undecided touches are flushed.
+                driver.settle(at: time, into: &output)
                 answerRequests()
                 return
             case .decided, .finished, .dropped:

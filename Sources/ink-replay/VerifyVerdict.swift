@@ -57,7 +57,8 @@ struct VerifyVerdict: Equatable {
             guard let identity = report.identity, report.isVerified, !report.isProvenIdentical else { return nil }
             var line: Int?
             if case let .incomplete(at, _) = report.integrity { line = at }
-            let identical = identity.replacingOccurrences(of: "identical to the live recording:", with: "identical as far as it goes:")
+            let prefix = "identical to the live recording: "
+            let identical = identity.hasPrefix(prefix) ? "identical as far as it goes: " + identity.dropFirst(prefix.count) : identity
             let said = [report.integrity.sentence.map { $0 + (report.integrity.isIncomplete ? " (accepted)" : "") }, identical]
             return Failure(session: index, file: report.file ?? "", line: line, message: said.compactMap { $0 }.joined(separator: "; "))
         }
