@@ -87,26 +87,30 @@ struct RecordingChainCLITests {
     static let options: [[String]] = [["--cache", "off"], ["--cache", "on"], ["--cache", "on", "--speculative", "on"], ["--fallback", "page"],
                                       ["--timeout", "100"], ["--pencil-only"], ["--gesture-window", "0"]]
 
-    @Test("60 random live sessions through host --record: every recording is whole and verifies identically")
+    @Test("150 random live sessions through host --record: every recording is whole and verifies identically")
     func differential() throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
-        for seed in UInt64(1)...60 {
+        for seed in UInt64(1)...150 {
             let path = directory.appendingPathComponent("live-\(seed).jsonl").path
             _ = try HostTests.host(Self.randomSession(seed: seed), Self.options[Int(seed) % Self.options.count] + ["--seed", "\(seed)", "--record", path])
             paths.append(path)
         }
         let verify = try CLITests.run(["verify"] + paths)
         #expect(verify.status == 0, "\(verify.stderr)")
-        #expect(verify.stdout.contains("identity: 60 of 60 live recordings replayed identically"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("identity: 150 of 150 live recordings replayed identically"), "\(verify.stdout)")
     }
 
     @Test("a host recording: whole verifies; cut to 60 %, to 4 lines, its last line removed, its finished lines removed, one moved line removed: each exits 1 naming the line")
     func editsRefused() throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = ([#"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#] + HostTests.threeTaps)
+        let stroke = [#"{"kind":"touch","t":3,"touch":9,"phase":"began","samples":[{"t":3,"x":20,"y":20}]}"#,
+                      #"{"kind":"touch","t":3.01,"touch":9,"phase":"moved","samples":[{"t":3.01,"x":22,"y":21}]}"#,
+                      #"{"kind":"touch","t":3.02,"touch":9,"phase":"moved","samples":[{"t":3.02,"x":25,"y":22}]}"#,
+                      #"{"kind":"touch","t":3.03,"touch":9,"phase":"ended","samples":[{"t":3.03,"x":27,"y":22}]}"#]
+        let input = ([#"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#] + HostTests.threeTaps + stroke)
             .joined(separator: "\n") + "\n"
         let recording = directory.appendingPathComponent("live.jsonl").path
         _ = try HostTests.host(input, ["--cache", "off", "--seed", "5", "--record", recording])
