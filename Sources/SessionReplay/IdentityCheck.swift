@@ -2,9 +2,11 @@ import HitTestBridge
 import InkCore
 import InkRecording
 
-/// Checks a replay of a live recording against the decisions recorded live: every touch the
-/// same owner for the same reason, the same samples to the same owner, the same ink (the
-/// digest of its ink actions), in the same order. Keeps only what the replay decided and the
+/// Checks a replay of a live recording against what the recording says: every touch decided
+/// by the same owner for the same reason at the same time, finished at the same time with the
+/// same samples to the same owner and the same ink (the digest of its ink actions), in the
+/// same order; every decision and finish of the replay named by the recording (both ways);
+/// and the live engine's final ledger (the `end` line). Keeps only what the replay decided and the
 /// recording has not yet said (a recording writes each decision right after the input that
 /// caused it), so memory stays flat over the session.
 struct IdentityCheck {
@@ -13,6 +15,7 @@ struct IdentityCheck {
         var owner: HitTestVerdict
         var reason: DecisionReason
         var at: Double
+        var input: Int
     }
 
     private struct Finished {
@@ -21,6 +24,7 @@ struct IdentityCheck {
         var ink: String
         var at: Double
         var wasCancelled: Bool
+        var input: Int
     }
 
     /// How the recording's `finished` lines count a cancelled touch, read from the version
@@ -56,6 +60,11 @@ struct IdentityCheck {
         }
     }
 
+    /// The engine versions whose recordings a replay by this engine compares: its own, and
+    /// the older ones whose counting rules it keeps (``LedgerRule``). A recording of any other
+    /// version diverges at its header.
+    static let comparableEngineVersions: Set<String> = ["1.0", InkEngine.version]
+
     /// The rule the recording's `finished` lines were written by.
     let ledgerRule: LedgerRule
     /// Replayed touches cancelled and not finished yet.
@@ -73,14 +82,23 @@ struct IdentityCheck {
     /// The most unmatched entries held before the check gives up (a recording that stopped
     /// writing decisions).
     static let limit = 4_096
+    /// The input lines played so far: the replay's decisions and finishes are tagged with the
+    /// input whose lines in the recording carry them (a deadline that fires before an input is
+    /// written after it).
+    private var inputs = 0
     /// Recorded decisions matched.
     private(set) var touchesMatched = 0
     /// The first divergence, with its log line.
     private(set) var divergence: (line: Int?, message: String)?
-    /// The sink fell behind while recording: lines are missing, so no identity is claimed.
-    private(set) var gap: (lines: Int, samples: Int)?
+    /// The sink fell behind while recording: lines are missing from `line` on, so the check
+    /// stops there (what came before it was checked) and no identity is claimed.
+    private(set) var gap: (line: Int?, lines: Int, samples: Int)?
     /// Whether the check still runs (no divergence, no gap).
     var isActive: Bool { divergence == nil && gap == nil }
+
+    /// An input line is about to be played (after it, the recording writes what the replay
+    /// decides from now on).
+    mutating func beginInput() { inputs += 1 }
 
     /// Folds one replay event in.
     mutating func observe(_ event: EngineEvent) {
@@ -89,13 +107,13 @@ struct IdentityCheck {
         guard let touch = event.touch else { return }
         switch action {
         case let .decided(id, owner, reason):
-            decisions[id, default: []].append(Decision(platform: touch.platform, owner: owner, reason: reason, at: event.time))
+            decisions[id, default: []].append(Decision(platform: touch.platform, owner: owner, reason: reason, at: event.time, input: inputs))
         case let .cancel(id, _):
             cancelled.insert(id)
             return
         case let .touchFinished(id, ledger):
             finished[id] = Finished(platform: touch.platform, ledger: ledger, ink: (digest ?? InkDigest()).hex, at: event.time,
-                                    wasCancelled: cancelled.remove(id) != nil)
+                                    wasCancelled: cancelled.remove(id) != nil, input: inputs)
         default:
             return
         }
@@ -110,7 +128,7 @@ struct IdentityCheck {
         guard isActive else { return }
         switch recorded {
         case let .dropped(lines, samples, _, _):
-            gap = (lines, samples)
+            gap = (line, lines, samples)
             decisions.removeAll()
             finished.removeAll()
             cancelled.removeAll()
@@ -126,10 +144,12 @@ struct IdentityCheck {
                 diverge(line, "\(live); the replay's engine touch \(touch.engine.rawValue) is platform touch \(replayed.platform)")
             } else if replayed.owner != owner || replayed.reason != reason {
                 diverge(line, "\(live), replayed as \(replayed.owner.rawValue) (\(replayed.reason.rawValue)) at \(JSONValue.format(replayed.at)) s")
+            } else if replayed.at != at {
+                diverge(line, "\(live), replayed the same way but at \(JSONValue.format(replayed.at)) s")
             } else {
                 touchesMatched += 1
             }
-        case let .finished(touch, ledger, ink, _):
+        case let .finished(touch, ledger, ink, at):
             func counts(_ l: SampleLedger) -> String {
                 "received \(l.received) = inked \(l.inked) + released \(l.released) + cancelled \(l.cancelled)"
             }
@@ -146,26 +166,56 @@ struct IdentityCheck {
                 diverge(line, "\(touch): its samples went elsewhere: live \(counts(ledger)), replayed \(counts(replayedLedger))")
             } else if replayed.ink != ink {
                 diverge(line, "\(touch): the same samples went to the same owner, but the ink differs (live digest \(ink), replayed \(replayed.ink))")
+            } else if replayed.at != at {
+                diverge(line, "\(touch): finished live at \(JSONValue.format(at)) s, replayed at \(JSONValue.format(replayed.at)) s")
             }
         default:
             break
         }
     }
 
-    /// The recording ended (every line played, before the session's tail runs): a decision
-    /// the replay made before `time` that the recording never named is a divergence.
-    mutating func end(at time: Double) {
+    /// Checks the live engine's final ledger (a recording's `end` line) against the replay's
+    /// at the same point. Refused inputs are not recorded, so their samples are left out of
+    /// both sides' `received`.
+    mutating func checkEnd(_ live: SampleLedger, replayed: SampleLedger, line: Int?) {
         guard isActive else { return }
-        let early = decisions.compactMap { id, queue in queue.first.flatMap { $0.at <= time ? (id, $0) : nil } }
+        func text(_ l: SampleLedger) -> String {
+            "received \(l.received - l.refused) = inked \(l.inked) + released \(l.released) (natively \(l.releasedNatively), "
+                + "replayed \(l.replayed)) + cancelled \(l.cancelled) + pending \(l.pending)"
+        }
+        let same = live.received - live.refused == replayed.received - replayed.refused && live.inked == replayed.inked
+            && live.released == replayed.released && live.releasedNatively == replayed.releasedNatively
+            && live.replayed == replayed.replayed && live.cancelled == replayed.cancelled && live.pending == replayed.pending
+        if !same { diverge(line, "the session's ledger differs: live \(text(live)), replayed \(text(replayed))") }
+    }
+
+    /// The recording ended (every line played, before the session's tail runs): a decision or
+    /// a finish the replay made by `time` that the recording never named is a divergence.
+    /// When the recording is not `whole` (cut short: no `end` line, or a line that could not
+    /// be read), the lines of its last input may be what was cut: what the replay did for
+    /// that input is not held against it.
+    mutating func end(at time: Double, whole: Bool) {
+        guard isActive else { return }
+        func named(_ at: Double, _ input: Int) -> Bool { at <= time && (whole || input < inputs) }
+        let early = decisions.compactMap { id, queue in queue.first.flatMap { named($0.at, $0.input) ? (id, $0) : nil } }
             .min { ($0.1.at, $0.0.rawValue) < ($1.1.at, $1.0.rawValue) }
         if let (id, decision) = early {
             let touch = EngineTouch(engine: id, platform: decision.platform)
             diverge(nil, "\(touch): replayed as \(decision.owner.rawValue) (\(decision.reason.rawValue)) at "
                     + "\(JSONValue.format(decision.at)) s; the recording has no such decision")
+            return
+        }
+        // A touch the replay finished that the recording never says finished.
+        let unnamed = finished.filter { named($0.value.at, $0.value.input) }.min { ($0.value.at, $0.key.rawValue) < ($1.value.at, $1.key.rawValue) }
+        if let (id, done) = unnamed {
+            let touch = EngineTouch(engine: id, platform: done.platform)
+            diverge(nil, "\(touch): the replay finished it at \(JSONValue.format(done.at)) s (received \(done.ledger.received) = inked "
+                    + "\(done.ledger.inked) + released \(done.ledger.released) + cancelled \(done.ledger.cancelled)); "
+                    + "the recording never says it finished")
         }
     }
 
-    private mutating func diverge(_ line: Int?, _ message: String) {
+    mutating func diverge(_ line: Int?, _ message: String) {
         guard divergence == nil else { return }
         divergence = (line, "not identical to the live recording: " + message)
         decisions.removeAll()
@@ -177,7 +227,8 @@ struct IdentityCheck {
     var summary: String {
         if let divergence { return divergence.message }
         if let gap {
-            return "not checked for identity: the recorder dropped \(gap.lines) lines (\(gap.samples) samples) while its sink was behind"
+            return "not checked for identity past line \(gap.line.map(String.init) ?? "?"): the recorder dropped \(gap.lines) lines "
+                + "(\(gap.samples) samples) there while its sink was behind; \(touchesMatched) decisions before it replayed identically"
         }
         return "identical to the live recording: \(touchesMatched) decisions replayed with the same owner, reason, samples and ink"
     }

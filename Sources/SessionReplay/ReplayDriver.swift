@@ -145,10 +145,12 @@ public struct ReplayDriver: Sendable {
         for outcome in audit.close() { finished(outcome) }
     }
 
-    /// Settles every undecided touch by the fallback now, as a front end does when it calls
-    /// `InkEngine.finish(into:)` (a recording's `finish` line); the session may go on.
-    package mutating func settle(into events: inout [EngineEvent]) {
+    /// Finishes at `time` as a front end does when it calls `InkEngine.finish(into:)` (a
+    /// recording's `finish` line): time passes to `time` (every deadline due by then fires),
+    /// then every undecided touch is settled by the fallback; the session may go on.
+    package mutating func settle(at time: Double, into events: inout [EngineEvent]) {
         let start = events.count
+        engine.advance(to: time, into: &events)
         engine.finish(into: &events)
         observe(events[start...])
     }

@@ -79,11 +79,26 @@ public struct ReplayReport: Sendable {
     /// `true` when the log is a live recording that replayed identically: checked (nothing
     /// dropped while recording) and no divergence.
     public var isIdentical = false
+    /// What a live recording proves about itself (``RecordingIntegrity``): whole (an
+    /// unbroken chain to its `end` line), incomplete, or unchained (format version 2);
+    /// ``RecordingIntegrity/notARecording`` for any other log.
+    public var integrity: RecordingIntegrity = .notARecording
+    /// Whether an incomplete recording may verify (``ReplayConfiguration/acceptsIncomplete``).
+    public var acceptsIncomplete = false
+
+    /// `true` when the recording is whole and replayed identically: the replay is proof
+    /// that the live engine decided and inked as this one does. An unchained or incomplete
+    /// recording that replayed identically as far as it goes is ``isIdentical`` but not this.
+    public var isProvenIdentical: Bool { isIdentical && integrity.isWhole }
 
     /// `true` when the log read completely, nothing was refused, every sample is
-    /// accounted for exactly once and in order, the engine's ledger agrees, and a live
-    /// recording replayed identically (``divergence`` is `nil`).
-    public var isVerified: Bool { readFailure == nil && failures.isEmpty && divergence == nil && audit.received == samples }
+    /// accounted for exactly once and in order, the engine's ledger agrees, a live
+    /// recording replayed identically (``divergence`` is `nil`), and it is not incomplete
+    /// (unless ``acceptsIncomplete``).
+    public var isVerified: Bool {
+        readFailure == nil && failures.isEmpty && divergence == nil && audit.received == samples
+            && (acceptsIncomplete || !integrity.isIncomplete)
+    }
 }
 
 /// Nearest-rank percentiles of a list of values.

@@ -110,6 +110,8 @@ private struct ReplayRun {
     /// Whether the log is a live recording (its `page_answer` lines name round trips).
     var tracksRoundTrips = false
     static let roundTripMemory = 4_096
+    /// Whether the recording's `end` line was played.
+    var sawEnd = false
     /// The time of the last line played.
     var lastLineTime = -Double.infinity
     /// The line number of the event ``nextPlayed()`` returned last.
@@ -127,7 +129,16 @@ private struct ReplayRun {
             generation = header.pageGeneration ?? 0
             // Replayed as recorded, it must decide as it did live (with another
             // configuration too: that is how a changed setting shows what it changes).
-            if case .recorded = configuration.oracle { identity = IdentityCheck(engineVersion: header.engineVersion) }
+            if case .recorded = configuration.oracle {
+                identity = IdentityCheck(engineVersion: header.engineVersion)
+                // A recording proves identity only to an engine that knows how it counted: its
+                // own, or an older one whose rules this replay keeps (IdentityCheck.LedgerRule).
+                if configuration.usesRecordedEngine, let version = header.engineVersion,
+                   !IdentityCheck.comparableEngineVersions.contains(version) {
+                    identity!.diverge(1, "recorded by engine \(version), replayed by engine \(InkEngine.version), which compares "
+                                      + "recordings of engines \(IdentityCheck.comparableEngineVersions.sorted().joined(separator: ", ")) only")
+                }
+            }
         }
         tracksRoundTrips = events.header?.isRecording ?? false
         let engine = InkEngine(configuration: engineConfiguration, transform: events.header?.pageTransform ?? .identity,
@@ -146,11 +157,17 @@ private struct ReplayRun {
 
     mutating func playEvents() {
         while let event = nextPlayed() {
+            switch event {
+            case .recorded(.decided, _), .recorded(.finished, _), .recorded(.dropped, _), .recorded(.end, _):
+                if case .recorded(.end, _) = event { sawEnd = true }
+            default:
+                identity?.beginInput()
+            }
             // What the page posted up to this moment first, in the order it was scheduled.
             runScheduled(until: event.time)
             play(event, line: playedLine)
         }
-        identity?.end(at: lastLineTime)
+        identity?.end(at: lastLineTime, whole: sawEnd && events.failure == nil)
         // The session goes on after its last line: answers still due arrive, deadlines pass.
         while driver.step(until: .infinity, into: &output) != nil { answerRequests() }
         driver.finish(into: &output)
@@ -188,12 +205,17 @@ private struct ReplayRun {
                 guard let token = roundTrips[order] else { return }
                 input = .sendFailed(token)
             case .finish:
-                _ = driver.deliver(.tick, at: time, into: &output)
-                driver.settle(into: &output)
+                // The one rule for `finish` (InkEngine.finish): at the line's time, the
+                // deadlines due by then fire, then the undecided touches are flushed.
+                driver.settle(at: time, into: &output)
                 answerRequests()
                 return
             case .decided, .finished, .dropped:
                 identity?.check(recorded, line: line)
+                return
+            case let .end(_, _, _, ledger):
+                // The live engine's final ledger, after its `finish`: the replay's by now.
+                identity?.checkEnd(ledger, replayed: driver.engine.ledger, line: line)
                 return
             }
         case let .touch(touch, _):
@@ -366,6 +388,10 @@ private struct ReplayRun {
             issues: issues, issueCount: issueCount, problems: driver.problems.first, problemCount: driver.problems.count, orphanAnswers: orphans,
             timeline: driver.timeline, failures: driver.verificationFailures)
         report.peakHeldAnswerIDs = peakHeldAnswerIDs
+        // What the recording proves is known once it was read to its end (a read failure
+        // names its own line and fails the replay anyway).
+        if events.header?.isRecording == true, events.failure == nil { report.integrity = events.integrity }
+        report.acceptsIncomplete = configuration.acceptsIncomplete
         if let identity {
             report.identity = identity.summary
             report.divergence = identity.divergence?.message

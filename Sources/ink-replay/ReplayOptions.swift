@@ -46,6 +46,12 @@ enum ReplayOptions {
                        + (chromiumTakes.subtracting(["--oracle"]).union(alsoTakes)).sorted().joined(separator: ", ") + " apply there)")
     }
 
+    /// `--accept-incomplete`: a recording cut short (no `end` line, or lines its recorder
+    /// dropped) passes when what it holds replays identically.
+    static let acceptIncomplete = Option(
+        "--accept-incomplete",
+        help: "Accept a live recording that is incomplete (it ends without its end line: a crash, a full disk, a cut; or its recorder dropped lines) when what it holds verifies: said as a note, not a failure")
+
     /// `--json`, with what it prints instead.
     static func json(_ help: String = "Print one JSON object instead of a table.") -> Option {
         Option("--json", help: help)
@@ -115,6 +121,7 @@ enum ReplayOptions {
         }
         if let jitter = arguments.number("--jitter") { configuration.latencyJitter = jitter / 1000 }
         if let seed = arguments.number("--seed") { configuration.seed = UInt64(seed) }
+        configuration.acceptsIncomplete = arguments.declares("--accept-incomplete") && arguments.flag("--accept-incomplete")
         return configuration
     }
 

@@ -38,6 +38,9 @@ struct Summary {
             lines.append((nil, "… \(report.issueCount - report.issues.count) more refused lines"))
         }
         if let divergence = report.divergence { lines.append((report.divergenceLine, divergence)) }
+        if !report.acceptsIncomplete, case let .incomplete(line, reason) = report.integrity {
+            lines.append((line, "incomplete recording: \(reason); no identity is claimed (--accept-incomplete accepts it)"))
+        }
         for problem in report.problems { lines.append((nil, problem)) }
         if report.problemCount > report.problems.count {
             lines.append((nil, "… \(report.problemCount - report.problems.count) more problems"))

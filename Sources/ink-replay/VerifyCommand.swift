@@ -16,9 +16,13 @@ enum VerifyCommand: Command {
         engine's own counters, which must agree with it. A live recording (ink-replay host
         --record, scratchpad-gtk --record, an app's SessionRecorder) replays with the
         configuration it names, and must replay identically: every touch the same owner for
-        the same reason, the same samples to the same owner, the same ink (an engine option
-        given here replaces the recorded configuration). Otherwise exit 1, naming file and
-        line.
+        the same reason at the same time, the same samples to the same owner, the same ink,
+        the same final ledger (an engine option given here replaces the recorded
+        configuration). A recording proves itself whole by its chain: a line removed, edited
+        or added fails naming the line where the chain breaks, and a recording that ends
+        without its end line is incomplete and fails unless --accept-incomplete is given.
+        Recordings of format version 2 carry no chain and are called unchained. Otherwise
+        exit 1, naming file and line.
         """
     static let details = """
         ARGUMENTS:
@@ -29,7 +33,8 @@ enum VerifyCommand: Command {
         """
     static let options = OptionTable(
         ReplayOptions.all, CIOptions.all(merged: true),
-        [ReplayOptions.json("Print one JSON object instead of the verdict line (what merge-reports reads).")],
+        [ReplayOptions.acceptIncomplete,
+         ReplayOptions.json("Print one JSON object instead of the verdict line (what merge-reports reads).")],
         JobProgress.options(json: true),
         rules: [JobProgress.rule])
 

@@ -17,8 +17,9 @@ struct VerifyVerdict: Equatable {
     }
 
     /// The ledger totals, in the order `verify --json` prints them.
-    /// `recordings`: the live recordings among the sessions; `identical`: those that replayed
-    /// identically (docs/session-format.md).
+    /// `recordings`: the live recordings among the sessions; `identical`: those that are
+    /// whole (an unbroken chain to their end line) and replayed identically
+    /// (docs/session-format.md); an unchained or accepted incomplete one gets a note instead.
     static let totals = ["sessions", "touches", "samples", "inked", "released", "cancelled", "refused", "dropped", "recordings", "identical"]
 
     var counts: [String: Int]
@@ -49,10 +50,17 @@ struct VerifyVerdict: Equatable {
                   "inked": summary.inked, "released": summary.released, "cancelled": summary.cancelled,
                   "refused": summary.refused, "dropped": summary.dropped,
                   "recordings": replayed.reports.filter { $0.identity != nil }.count,
-                  "identical": replayed.reports.filter(\.isIdentical).count]
+                  "identical": replayed.reports.filter(\.isProvenIdentical).count]
+        // A recording that verified without proving identity: unchained (format version 2),
+        // or incomplete and accepted. Said, not counted identical.
         notes = zip(replayed.indexes, replayed.reports).compactMap { index, report in
-            guard let identity = report.identity, !report.isIdentical, report.divergence == nil else { return nil }
-            return Failure(session: index, file: report.file ?? "", line: nil, message: identity)
+            guard let identity = report.identity, report.isVerified, !report.isProvenIdentical else { return nil }
+            var line: Int?
+            if case let .incomplete(at, _) = report.integrity { line = at }
+            let prefix = "identical to the live recording: "
+            let identical = identity.hasPrefix(prefix) ? "identical as far as it goes: " + identity.dropFirst(prefix.count) : identity
+            let said = [report.integrity.sentence.map { $0 + (report.integrity.isIncomplete ? " (accepted)" : "") }, identical]
+            return Failure(session: index, file: report.file ?? "", line: line, message: said.compactMap { $0 }.joined(separator: "; "))
         }
         failures = zip(replayed.indexes, replayed.reports).flatMap { index, report in
             Summary.failures(of: report).map { Failure(session: index, file: report.file ?? "", line: $0.line, message: $0.message) }

@@ -52,7 +52,7 @@ struct SessionRecorderTests {
         }
     }
 
-    @Test("the header names the format version 2, the engine's version and its configuration; decisions follow their inputs")
+    @Test("the header names the format version 3, the engine's version and its configuration; decisions follow their inputs")
     func headerAndDecisions() throws {
         let sink = TestSink()
         var configuration = InkEngineConfiguration(decisionTimeout: 0.1)
@@ -66,7 +66,7 @@ struct SessionRecorderTests {
         #expect(flushed)
         let lines = try sink.objects()
         let header = lines[0]
-        #expect(try header.unsigned("version") == 2)
+        #expect(try header.unsigned("version") == 3)
         let block = try header.nested("recorder")
         #expect(try block.string("engine") == InkEngine.version)
         #expect(try SessionLogLines.configuration(from: try block.nested("configuration")) == configuration)

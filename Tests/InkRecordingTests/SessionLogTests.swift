@@ -134,7 +134,7 @@ struct SessionLogTests {
 
     @Test("header problems", arguments: [
         (#"{"format":"other","version":1,"canvas":{"width":1,"height":1}}"#, SessionLogError.Reason.notASessionLog(format: "other")),
-        (#"{"format":"scratchpad-ink-session","version":3,"canvas":{"width":1,"height":1}}"#, .unsupportedVersion(3)),
+        (#"{"format":"scratchpad-ink-session","version":4,"canvas":{"width":1,"height":1}}"#, .unsupportedVersion(4)),
         (#"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":0,"height":1}}"#,
          .invalidField(field: "canvas", message: "width and height must be positive")),
         (#"{"format":"scratchpad-ink-session","version":1}"#, .invalidField(field: "canvas", message: "missing")),

@@ -294,7 +294,7 @@ struct HostTests {
         #expect(verify.stdout.contains("identity: 1 of 1 live recordings replayed identically"), "\(verify.stdout)")
         // Nothing is left beside the recording: the temporary file was renamed into place.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["live.jsonl"])
-        // The recording's header edited to the other cache setting: caught, naming a touch.
+        // The recording's header edited to the other cache setting: the chain breaks at line 2.
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         let cacheOn = options[1] == "on"
         let edited = directory.appendingPathComponent("edited.jsonl").path
@@ -302,7 +302,14 @@ struct HostTests {
             .write(toFile: edited, atomically: true, encoding: .utf8)
         let caught = try CLITests.run("verify", edited)
         #expect(caught.status == 1)
-        #expect(caught.stderr.contains("edited.jsonl:") && caught.stderr.contains("not identical to the live recording: touch "), "\(caught.stderr)")
+        #expect(caught.stderr.contains("edited.jsonl:2: the chain breaks here"), "\(caught.stderr)")
+        // The same edit of the recording unchained (format version 2): the replay itself is caught, naming a touch.
+        let old = directory.appendingPathComponent("old.jsonl").path
+        try RecordingChainCLITests.unchained(text).replacingOccurrences(of: #""region_cache":\#(cacheOn)"#, with: #""region_cache":\#(!cacheOn)"#)
+            .write(toFile: old, atomically: true, encoding: .utf8)
+        let diverged = try CLITests.run("verify", old)
+        #expect(diverged.status == 1)
+        #expect(diverged.stderr.contains("old.jsonl:") && diverged.stderr.contains("not identical to the live recording: touch "), "\(diverged.stderr)")
     }
 
     @Test("a live front end: the host asks, the page answers by token, the samples go where the page says")

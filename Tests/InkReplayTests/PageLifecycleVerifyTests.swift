@@ -45,6 +45,7 @@ struct PageLifecycleVerifyTests {
         #expect(engine.route(at: CanvasPoint(x: 400, y: 550), tool: .pencil, now: 1.3) == .page)
         take(.nativePageTouch(TouchEvent(touch: TouchID(2), phase: .began, samples: [TouchSample(x: 400, y: 550, timestamp: 1.3)])), 1.3)
         take(.nativePageTouch(TouchEvent(touch: TouchID(2), phase: .ended, samples: [])), 1.35)
+        recorder.recordEnd(at: engine.now, ledger: engine.ledger)   // the recording is whole
         recorder.flush()
         #expect(engine.bridgeMetrics.oldDocumentAnswers == 1 && engine.bridgeMetrics.abandonedByNewDocument == 1)
 

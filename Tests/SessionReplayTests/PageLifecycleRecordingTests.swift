@@ -62,6 +62,7 @@ struct PageLifecycleRecordingTests {
         take(regions(1, pageC, maxAge: 0.5), 2.95)
         for (input, time) in tap(5, x: 400, y: 510, at: 3.0) { take(input, time) }
         take(.tick, 4)
+        recorder.recordEnd(at: engine.now, ledger: engine.ledger)
         recorder.flush()
         return (lines.text, engine)
     }
@@ -69,7 +70,7 @@ struct PageLifecycleRecordingTests {
     @Test("recorded with SessionRecorder, read back and replayed: the same decisions, ink and refusals, through both documents")
     func replaysIdentically() throws {
         let (text, live) = Self.record()
-        #expect(text.contains(#"{"kind":"document","t":2.05,"page_transform":{"scale":1,"offset_x":0,"offset_y":40}}"#), "\(text)")
+        #expect(unchained(text).contains(#"{"kind":"document","t":2.05,"page_transform":{"scale":1,"offset_x":0,"offset_y":40}}"#), "\(text)")
         #expect(text.contains(#""document":"aaaaaaaaaaaaaaaa""#) && text.contains(#""document":"cccccccccccccccc""#))
         let log = try SessionLog.parse(text, file: "lifecycle.jsonl").get()
         #expect(log.events.contains(.recorded(.newDocument(PageTransform(scale: 1, offsetX: 0, offsetY: 40)), time: 2.05)))
@@ -117,7 +118,8 @@ struct PageLifecycleRecordingTests {
     @Test("without the document line, the replay diverges: the line is what makes it identical")
     func documentLineMatters() throws {
         let (text, _) = Self.record()
-        let cut = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Unchained: the chain alone would refuse the cut at the next line.
+        let cut = unchained(text).split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix(#"{"kind":"document""#) }.joined(separator: "\n")
         #expect(cut != text)
         let report = SessionReplayer().replay(try SessionLog.parse(cut).get())

@@ -119,7 +119,7 @@ struct RecordingIdentityTests {
     func inkSessionIdentity() async throws {
         let text = await Self.recordSession()
         let log = try SessionLog.parse(text, file: "live.jsonl").get()
-        #expect(log.header.isRecording && log.header.version == 2 && log.header.exercise == "math/decimals/3.5")
+        #expect(log.header.isRecording && log.header.version == 3 && log.header.exercise == "math/decimals/3.5")
         #expect(log.header.engineConfiguration?.decisionTimeout == 0.25 && log.header.engineConfiguration?.useRegionCache == true)
         let decided = log.events.compactMap { if case let .recorded(.decided(touch, owner, reason, _), _) = $0 { (touch.platform, owner, reason) } else { nil } }
         #expect(decided.map(\.0) == [1, 2, 3, 4, 5])
@@ -138,7 +138,8 @@ struct RecordingIdentityTests {
     func changedTimeout() async throws {
         let text = await Self.recordSession()
         #expect(text.contains(#""decision_timeout":0.25"#))
-        let edited = text.replacingOccurrences(of: #""decision_timeout":0.25"#, with: #""decision_timeout":0.6"#)
+        // Unchained (version 2): the chain would refuse the edited header at line 2 already.
+        let edited = unchained(text).replacingOccurrences(of: #""decision_timeout":0.25"#, with: #""decision_timeout":0.6"#)
         let report = SessionReplayer().replay(try SessionLog.parse(edited, file: "edited.jsonl").get(), file: "edited.jsonl")
         #expect(!report.isVerified && !report.isIdentical)
         let divergence = try #require(report.divergence)

@@ -340,9 +340,14 @@ public struct InkEngine: Sendable {
         if time > now { now = time }   // no deadline is due by `time` now
     }
 
-    /// The front end is closing (or the session is over): settles every undecided touch by
-    /// the fallback now.
+    /// The front end is closing (or the session is over): the one rule for `finish`, the
+    /// same in ``InkLoop/stop()``, at the end of `ink-replay host`'s input and for a
+    /// recording's `finish` line in a replay: every deadline due by ``now`` fires first (a
+    /// touch whose deadline already passed is decided by it, as the next input would have
+    /// decided it), then every touch still undecided is settled by the fallback
+    /// (`flushed`). To finish at a later time, ``advance(to:into:)`` to it first.
     public mutating func finish(into events: inout [EngineEvent]) {
+        advance(to: now, into: &events)
         router.flush(fallback: fallback, into: &actions)
         drain(now: now, into: &events)
         finishEmitting(now: now, into: &events)

@@ -8,10 +8,15 @@ package enum SessionLogLines {
     package static let formatName = "scratchpad-ink-session"
     /// The version of a log that carries only inputs (touches, updates, answers, regions).
     package static let plainVersion = 1
-    /// The version of a recording: a header with a `recorder` block, and the recorded
+    /// The first version of a recording: a header with a `recorder` block, and the recorded
     /// kinds (`decided`, `finished`, `page_answer`, `layout`, `document`, `send_failed`,
     /// `finish`, `dropped`, touches with `native_page`). A version-1 reader refuses it up front.
-    package static let recordingVersion = 2
+    /// Version 2 recordings carry no chain: they are read as they were, as unchained.
+    package static let firstRecordingVersion = 2
+    /// The version a recording is written in: version 2 plus a chain (every line after the
+    /// header ends with `"chain"`, the ``LineChain`` digest of every line before it) and an
+    /// `end` line of totals. A version-2 reader refuses it up front.
+    package static let recordingVersion = 3
 
     /// A header line's object.
     package static func header(version: Int, canvasWidth: Double, canvasHeight: Double, transform: PageTransform?,
@@ -235,6 +240,23 @@ package enum SessionLogLines {
                             ("samples", .number(Double(samples))), ("from", .number(from)), ("to", .number(to))]))
     }
 
+    /// An `end` line: the recording is whole. `lines`: the lines before it (the header
+    /// included); `samples`: the touch samples in them; `touches`: the touches begun in them
+    /// (`began` lines, native page touches included); `ledger`: the engine's final ledger.
+    package static func end(lines: Int, samples: Int, touches: Int, ledger: SampleLedger, time: Double) -> JSONValue {
+        .object(JSONObject([("kind", .string("end")), ("t", .number(time)), ("lines", .number(Double(lines))),
+                            ("samples", .number(Double(samples))), ("touches", .number(Double(touches))),
+                            ("ledger", ledgerObject(ledger))]))
+    }
+
+    /// A sample ledger as an `end` line writes it.
+    package static func ledgerObject(_ l: SampleLedger) -> JSONValue {
+        .object(JSONObject([("received", .number(Double(l.received))), ("inked", .number(Double(l.inked))),
+                            ("released", .number(Double(l.released))), ("released_natively", .number(Double(l.releasedNatively))),
+                            ("replayed", .number(Double(l.replayed))), ("cancelled", .number(Double(l.cancelled))),
+                            ("refused", .number(Double(l.refused))), ("pending", .number(Double(l.pending)))]))
+    }
+
     // MARK: - The configuration in the header
 
     /// The engine's configuration as a recording's header names it.
@@ -288,6 +310,65 @@ package enum SessionLogLines {
             if let v = try count("round_trips_in_flight") { c.limits.roundTripsInFlight = v }
         }
         return c
+    }
+}
+
+/// The chain of a recording (format version 3): a running 64-bit FNV-1a digest of every
+/// line before the current one, each line's bytes as written (without its line ending)
+/// followed by one LF. Every line after the header carries it as its last field,
+/// `,"chain":"<16 lowercase hex digits>"}`, so a line removed, edited, inserted or moved
+/// anywhere before a line changes that line's chain. FNV-1a is a check against cuts, losses
+/// and edits, not a signature: anyone can compute a chain for lines they wrote.
+package struct LineChain: Sendable, Hashable {
+    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    package init() {}
+
+    /// The bytes a chained line ends with: `,"chain":"` + 16 hex digits + `"}`.
+    package static let suffixLength = 28
+    static let suffixStart = Array(#","chain":""#.utf8)
+
+    /// 16 lowercase hex digits.
+    package var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Takes one line (its bytes without the line ending) into the chain.
+    package mutating func take(line: some Collection<UInt8>) {
+        var v = value
+        for byte in line { v = (v ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        value = (v ^ 0x0A) &* 0x0000_0100_0000_01B3
+    }
+
+    /// Seals a JSON object's line (`{…}`, no newline): appends the chain of the lines before
+    /// it as its last field, then takes the sealed line into the chain.
+    package mutating func seal(_ line: inout String) {
+        guard line.utf8.last == UInt8(ascii: "}") else { return }
+        line.removeLast()
+        line += line.utf8.last == UInt8(ascii: "{") ? #""chain":""# : #","chain":""#
+        line += hex
+        line += "\"}"
+        take(line: line.utf8)
+    }
+
+    /// The chain a line carries, read from its last bytes (`nil` when it does not end as a
+    /// chained line does); `content` is then the line without it, closed with `}`.
+    package static func split(_ line: some Collection<UInt8>) -> (chain: UInt64, contentBytes: Int)? {
+        let bytes = Array(line.suffix(suffixLength))
+        guard bytes.count == suffixLength, bytes.starts(with: suffixStart), bytes[26] == UInt8(ascii: "\""),
+              bytes[27] == UInt8(ascii: "}") else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes[10..<26] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return (value, line.count - suffixLength)
     }
 }
 

@@ -15,6 +15,11 @@ import InkCore
 /// counted; the first line the sink takes after a gap is a `dropped` line saying how many lines
 /// (and samples) are missing and when, so that a replay claims no identity over it.
 ///
+/// Every line after the header carries the chain of the lines before it (a running 64-bit
+/// FNV-1a digest, format version 3), and ``recordEnd(at:ledger:)`` ends the recording with
+/// a line of totals: `ink-replay verify` then names the first line where a cut, removed or
+/// edited recording breaks, and calls a recording with no end incomplete.
+///
 /// A recording holds handwriting (every sample: position, time, force, tilt), times, the
 /// page's interactive rectangles and, unless `elementIDs` is `false`, the element ids the page
 /// script reports; never page text. Where the lines go is the app's decision.
@@ -31,7 +36,10 @@ import InkCore
 /// engine.take(input, now: now, into: &events)
 /// recorder.record(input, at: now, events: events[start...])
 /// // … at the end:
-/// recorder.recordFinish(at: engine.now, events: [])  // only if the front end called engine.finish
+/// var finished: [EngineEvent] = []
+/// engine.finish(now: engine.now, into: &finished)   // the deadlines due, then the fallback
+/// recorder.recordFinish(at: engine.now, events: finished)
+/// recorder.recordEnd(at: engine.now, ledger: engine.ledger)   // the end line: the recording is whole
 /// recorder.flush()
 /// ```
 ///
@@ -61,6 +69,13 @@ public struct SessionRecorder: Sendable {
     private var roundTripOrder: [QueryToken] = []
     private var roundTripStart = 0
     private var nextRoundTrip = 0
+    /// The chain of the lines in the recording so far (docs/session-format.md, version 3).
+    private var chain = LineChain()
+    /// Lines in the recording so far (the header included), the touch samples in them and
+    /// the touches begun in them: what the `end` line totals.
+    private var linesChained = 0
+    private var samplesChained = 0
+    private var touchesChained = 0
     /// The drops not yet reported in a `dropped` line.
     private var gap: (lines: Int, samples: Int, from: Double, to: Double)?
 
@@ -107,6 +122,10 @@ public struct SessionRecorder: Sendable {
     /// Whether nothing was left out so far.
     public var isComplete: Bool { droppedLines == 0 }
 
+    /// Whether the recording has its `end` line (``recordEnd(at:ledger:)``): it records
+    /// nothing more.
+    public private(set) var isEnded = false
+
     /// Writes the header from the engine's state before its first input: its version, its
     /// configuration, its page transform and layout generation. Call it once, before the
     /// first ``record(_:at:events:)``; a second call does nothing.
@@ -130,6 +149,7 @@ public struct SessionRecorder: Sendable {
     /// tick), then a `decided` line per decision and a `finished` line per finished touch.
     /// Before ``begin(_:)`` it records nothing and counts the input as dropped.
     public mutating func record(_ input: EngineInput, at time: Double, events: some Collection<EngineEvent>) {
+        guard !isEnded else { return }
         guard begun else {
             drop(samples: input.sampleCount, time: time)
             return
@@ -176,9 +196,24 @@ public struct SessionRecorder: Sendable {
     /// Records that the front end called ``InkEngine/finish(into:)`` at `time` (the engine's
     /// `now`), and the events it appended: a replay settles the same touches at the same point.
     public mutating func recordFinish(at time: Double, events: some Collection<EngineEvent>) {
-        guard begun, time.isFinite else { return }   // an engine given no input has nothing to settle
+        guard begun, !isEnded, time.isFinite else { return }   // an engine given no input has nothing to settle
         write(SessionLogLines.finish(time: time), time: time, samples: 0)
         recordDecisions(events, time: time)
+    }
+
+    /// Ends the recording with its `end` line: the totals of the lines written (lines, touch
+    /// samples, touches begun) and the engine's final `ledger` (``InkEngine/ledger``), at
+    /// `time` (the engine's `now`, or the last input's time when it never took one). A
+    /// recording without it reads as incomplete: the session did not finish. Call it once,
+    /// after the last ``record(_:at:events:)`` and ``recordFinish(at:events:)``, then
+    /// ``flush()``; the recorder records nothing more.
+    public mutating func recordEnd(at time: Double, ledger: SampleLedger) {
+        guard begun, !isEnded else { return }
+        let end = time.isFinite ? time : 0
+        let lines = linesChained + (gap == nil ? 0 : 1)
+        write(SessionLogLines.end(lines: lines, samples: samplesChained, touches: touchesChained, ledger: ledger, time: end),
+              time: end, samples: 0)
+        isEnded = true
     }
 
     /// Offers everything held to the sink now. Returns `true` when the sink took it (nothing
@@ -261,7 +296,7 @@ public struct SessionRecorder: Sendable {
         text.removeAll(keepingCapacity: true)
         SessionLogLines.writeTouch(event, time: time, nativePage: nativePage, tools: &tools, to: &text)
         swap(&text, &line)
-        append(time: time, samples: event.samples.count)
+        append(time: time, samples: event.samples.count, touches: event.phase == .began ? 1 : 0)
     }
 
     /// Encodes a line into the buffer, or drops it when the buffer is full; offers the buffer
@@ -272,26 +307,40 @@ public struct SessionRecorder: Sendable {
         append(time: time, samples: samples)
     }
 
-    /// Appends ``line`` (and, after a gap, the `dropped` line before it) to the buffer, or
-    /// drops it when the budget is full.
-    private mutating func append(time: Double, samples: Int) {
+    /// Appends ``line`` (and, after a gap, the `dropped` line before it) to the buffer,
+    /// sealed with the chain (the header is only taken into it), or drops it when the budget
+    /// is full: the chain then goes on from the last line kept.
+    private mutating func append(time: Double, samples: Int, touches: Int = 0) {
         if buffer.count >= chunk { flush() }
+        var sealed = chain
+        var marker = ""
         if let gap {
-            var marker = ""
             SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &marker)
-            line = marker + "\n" + line
+            sealed.seal(&marker)
         }
-        line += "\n"
-        let count = line.utf8.count
+        if linesChained == 0, marker.isEmpty {
+            sealed.take(line: line.utf8)   // the header: the first line, the chain's start
+        } else {
+            sealed.seal(&line)
+        }
+        let count = line.utf8.count + 1 + (marker.isEmpty ? 0 : marker.utf8.count + 1)
         guard buffer.count + count <= budget else {
             drop(samples: samples, time: time)
             return
         }
-        if gap != nil {
+        chain = sealed
+        if !marker.isEmpty {
+            buffer.append(contentsOf: marker.utf8)
+            buffer.append(0x0A)
             gap = nil
             linesBuffered += 1
+            linesChained += 1
         }
         buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
         linesBuffered += 1
+        linesChained += 1
+        samplesChained += samples
+        touchesChained += touches
     }
 }

@@ -292,8 +292,9 @@ public final class InkLoop {
 
     /// Ends the loop (the page or the front end is going away): takes what is waiting, lets
     /// the deadlines due by now fire, cancels every touch still down (as the system would;
-    /// recorded), settles every undecided touch by the fallback, closes the audit (the
-    /// touches it closes join ``outcomes``), flushes the recorder, disarms the wake-up and
+    /// recorded), settles every undecided touch by the fallback (``InkEngine/finish(into:)``:
+    /// the one rule for `finish`), closes the audit (the touches it closes join
+    /// ``outcomes``), ends the recording with its `end` line and flushes it, disarms the wake-up and
     /// cancels the sends in flight. Later inputs are refused and counted. Calling it again
     /// does nothing; called from a shell's callback, it runs once the current input is done.
     public func stop() {
@@ -315,6 +316,7 @@ public final class InkLoop {
         taking = true
         engine.finish(into: &batch)
         recorder?.recordFinish(at: engine.now, events: batch)
+        recorder?.recordEnd(at: engine.now, ledger: engine.ledger)
         publish()
         isStopped = true
         outgoing.removeAll()

@@ -55,4 +55,8 @@ public enum RecordedEvent: Sendable, Hashable {
     /// recorded from `from` to `to`, are missing here. No identity is claimed over such a
     /// recording.
     case dropped(lines: Int, samples: Int, from: Double, to: Double)
+    /// The recording's last line (format version 3): the `lines` lines before it (the header
+    /// included) carry `samples` touch samples and `touches` touches begun, and `ledger` is
+    /// the live engine's final ledger. A recording without it did not finish.
+    case end(lines: Int, samples: Int, touches: Int, ledger: SampleLedger)
 }

@@ -4,10 +4,13 @@ import HitTestBridge
 public struct SessionHeader: Sendable, Hashable {
     /// The format name every session log carries.
     public static let formatName = "scratchpad-ink-session"
-    /// The newest format version this library reads and writes: 2, a live recording (a
-    /// header with ``engineConfiguration``, and the lines of ``RecordedEvent``). A log that
-    /// carries only inputs is written as version 1, which older readers read too.
-    public static let currentVersion = 2
+    /// The newest format version this library reads and writes: 3, a chained live
+    /// recording (a header with ``engineConfiguration``, the lines of ``RecordedEvent``,
+    /// each line carrying the chain of the lines before it, and an `end` line). Version 2
+    /// (a recording without the chain) is read as it was, as unchained
+    /// (``RecordingIntegrity/unchained(version:)``). A log that carries only inputs is
+    /// written as version 1, which older readers read too.
+    public static let currentVersion = 3
 
     /// Format version of the log. Readers refuse versions newer than ``currentVersion``.
     public var version: Int

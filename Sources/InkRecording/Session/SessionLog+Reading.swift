@@ -43,8 +43,30 @@ package struct SessionLogLineReader {
     /// Whether the header is a live recording's.
     private var isRecording = false
     private var tools = HeldTools()
+    /// A chained recording's chain, up to the line before the one being read (`nil`: the
+    /// log is not chained).
+    private var chain: LineChain?
+    /// The line a chained line's content is decoded from (the line without its chain).
+    private var content: [UInt8] = []
+    private var headerVersion = 1
+    /// The last line read (not blank), the touch samples and touches begun in the lines read.
+    private var lastLine = 0
+    private var samplesRead = 0
+    private var touchesRead = 0
+    private var endLine: Int?
+    private var firstDrop: RecordingIntegrity?
 
     package init(file: String?) { self.file = file }
+
+    /// What the lines read so far prove (see ``RecordingIntegrity``): meaningful once the
+    /// reading reached the end of the log without a fault.
+    package var integrity: RecordingIntegrity {
+        guard isRecording else { return .notARecording }
+        if let firstDrop { return firstDrop }
+        guard chain != nil else { return .unchained(version: headerVersion) }
+        if let endLine { return .whole(endLine: endLine) }
+        return .noEnd(at: lastLine)
+    }
 
     /// How many touches' tools the reader remembers (the touches down, at most
     /// ``HeldTools/limit``).
@@ -93,6 +115,62 @@ package struct SessionLogLineReader {
     package mutating func take<Bytes: Collection>(line: Bytes, number: Int) -> Line where Bytes.Element == UInt8 {
         if number == 1, line.starts(with: Self.byteOrderMark) { return take(line: Self.withoutByteOrderMark(line), number: 1) }
         if case .some = failure { return .failed }
+        guard chain != nil else {
+            let read = decode(line: line, number: number)
+            if case let .header(header) = read, header.isRecording, header.version >= SessionLogLines.recordingVersion {
+                // A chained recording: the header starts the chain.
+                var start = LineChain()
+                let body = Array(line)
+                start.take(line: body.last == 0x0D ? body.dropLast() : body[...])
+                chain = start
+            }
+            return read
+        }
+        // A chained recording: every line, blank or not, is in the chain; every line after
+        // the header carries the chain of the lines before it as its last field.
+        if let endLine {
+            failure = error(number, .afterEnd(endLine: endLine))
+            return .failed
+        }
+        guard line.count <= SessionLog.maxLineBytes else { return decode(line: line, number: number) }
+        var body: [UInt8] = []
+        swap(&body, &content)
+        defer { swap(&body, &content) }
+        body.removeAll(keepingCapacity: true)
+        body.append(contentsOf: line)
+        if body.last == 0x0D { body.removeLast() }
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            chain!.take(line: body)
+            return .blank
+        }
+        guard let (carried, contentBytes) = LineChain.split(body) else {
+            failure = error(number, .unchainedLine)
+            return .failed
+        }
+        guard carried == chain!.value else {
+            failure = error(number, .chainBroken)
+            return .failed
+        }
+        chain!.take(line: body)
+        // The line without its chain, closed again: read as any line.
+        body.removeSubrange(contentBytes...)
+        body.append(UInt8(ascii: "}"))
+        let read = decode(line: body, number: number)
+        guard case let .event(event) = read else { return read }
+        if case let .recorded(.end(lines, samples, touches, _), _) = event {
+            let disagreement = [("lines", lines, number - 1), ("samples", samples, samplesRead), ("touches", touches, touchesRead)]
+                .first { $0.1 != $0.2 }
+            if let (what, recorded, held) = disagreement {
+                failure = error(number, .totalsDisagree(what: what, recorded: recorded, read: held))
+                return .failed
+            }
+            endLine = number
+        }
+        return read
+    }
+
+    /// Reads one line (see ``take(line:number:)``), not looking at any chain.
+    private mutating func decode<Bytes: Collection>(line: Bytes, number: Int) -> Line where Bytes.Element == UInt8 {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         do throws(SessionLogError) {
             guard line.count <= SessionLog.maxLineBytes else {
@@ -113,6 +191,8 @@ package struct SessionLogLineReader {
                     sawHeader = true
                     let header = try header(from: value, line: number)
                     isRecording = header.isRecording
+                    headerVersion = header.version
+                    lastLine = number
                     return .header(header)
                 }
                 event = try self.event(from: value, line: number)
@@ -121,6 +201,16 @@ package struct SessionLogLineReader {
                 throw error(number, .timeWentBackwards(previous: lastTime, got: event.time))
             }
             lastTime = event.time
+            lastLine = number
+            switch event {
+            case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _):
+                samplesRead += touch.samples.count
+                if touch.phase == .began { touchesRead += 1 }
+            case let .recorded(.dropped(lines, samples, _, _), _):
+                if firstDrop == nil { firstDrop = .dropped(at: number, lines: lines, samples: samples) }
+            default:
+                break
+            }
             return .event(event)
         } catch {
             failure = error

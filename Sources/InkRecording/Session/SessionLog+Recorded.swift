@@ -7,8 +7,8 @@ extension SessionLogLineReader {
     /// Reads a header's `recorder` block, when there is one.
     static func readRecorder(_ object: JSONFieldReader, into header: inout SessionHeader) throws(JSONShapeError) {
         guard let recorder = try object.optionalNested("recorder") else { return }
-        guard header.version >= SessionLogLines.recordingVersion else {
-            throw JSONShapeError(field: "recorder", message: "a recording is format version \(SessionLogLines.recordingVersion) or later")
+        guard header.version >= SessionLogLines.firstRecordingVersion else {
+            throw JSONShapeError(field: "recorder", message: "a recording is format version \(SessionLogLines.firstRecordingVersion) or later")
         }
         header.engineVersion = try recorder.optionalString("engine")
         header.engineConfiguration = try SessionLogLines.configuration(from: try recorder.nested("configuration"))
@@ -65,8 +65,22 @@ extension SessionLogLineReader {
                 let ledger = SampleLedger(received: try count("received"), inked: try count("inked"), released: try count("released"),
                                           cancelled: try count("cancelled"))
                 return .finished(touch: try touch(), ledger: ledger, ink: try object.string("ink"), at: try object.optionalDouble("at") ?? 0)
+            case "end":
+                let l = try object.nested("ledger")
+                func tally(_ key: String) throws(JSONShapeError) -> Int {
+                    let value = try l.unsigned(key)
+                    guard value <= UInt64(Int.max) else { throw JSONShapeError(field: l.fieldPath(key), message: "too large") }
+                    return Int(value)
+                }
+                func optionalTally(_ key: String) throws(JSONShapeError) -> Int { l.has(key) ? try tally(key) : 0 }
+                let ledger = SampleLedger(received: try tally("received"), inked: try tally("inked"), released: try tally("released"),
+                                          cancelled: try tally("cancelled"), refused: try tally("refused"), pending: try tally("pending"),
+                                          releasedNatively: try optionalTally("released_natively"), replayed: try optionalTally("replayed"))
+                return .end(lines: try count("lines"), samples: try count("samples"), touches: try count("touches"), ledger: ledger)
             case "dropped":
-                return .dropped(lines: try count("lines"), samples: try count("samples"), from: try object.optionalDouble("from") ?? 0,
+                let lines = try count("lines")
+                guard lines > 0 else { throw JSONShapeError(field: "lines", message: "a dropped line names at least one missing line") }
+                return .dropped(lines: lines, samples: try count("samples"), from: try object.optionalDouble("from") ?? 0,
                                 to: try object.optionalDouble("to") ?? 0)
             default:
                 return nil

@@ -2,14 +2,25 @@ import InkCore
 import HitTestBridge
 extension SessionLog {
     /// The log as JSON Lines text: the header line, then one line per event, each ending
-    /// with a newline. Reading the text back gives an equal log (apart from ``eventLines``).
+    /// with a newline; a chained recording (format version 3) with each line's chain.
+    /// Reading the text back gives an equal log (apart from ``eventLines``).
     public func jsonLines() -> String {
         var out = ""
         SessionLog.headerObject(header).write(to: &out)
         out += "\n"
+        // A chained recording (version 3) is written chained, as its recorder wrote it.
+        var chain: LineChain?
+        if header.isRecording, header.version >= SessionLogLines.recordingVersion {
+            chain = LineChain()
+            chain!.take(line: out.utf8.dropLast())
+        }
         var tools = HeldTools()
+        var line = ""
         for event in events {
-            SessionLog.writeEvent(event, tools: &tools, to: &out)
+            line.removeAll(keepingCapacity: true)
+            SessionLog.writeEvent(event, tools: &tools, to: &line)
+            chain?.seal(&line)
+            out += line
             out += "\n"
         }
         return out
@@ -26,7 +37,7 @@ extension SessionLog {
             recorder = object
         }
         return SessionLogLines.header(
-            version: recorder == nil ? header.version : max(header.version, SessionLogLines.recordingVersion),
+            version: recorder == nil ? header.version : max(header.version, SessionLogLines.firstRecordingVersion),
             canvasWidth: header.canvas.width, canvasHeight: header.canvas.height, transform: header.pageTransform,
             exercise: header.exercise, device: header.device, source: header.source,
             synthesizedTiming: header.synthesizedTiming.map { ($0.sampleRate, $0.strokeGap) }, recorder: recorder)
@@ -63,6 +74,8 @@ extension SessionLog {
                 value = SessionLogLines.finished(touch: touch, ledger: ledger, ink: ink, at: at, time: time)
             case let .dropped(lines, samples, from, to):
                 value = SessionLogLines.dropped(lines: lines, samples: samples, from: from, to: to, time: time)
+            case let .end(lines, samples, touches, ledger):
+                value = SessionLogLines.end(lines: lines, samples: samples, touches: touches, ledger: ledger, time: time)
             }
         }
         value.write(to: &out)

@@ -26,6 +26,17 @@ public struct SessionLogError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A line is longer than the reader accepts; `bytes` is its length when it is known
         /// (`nil` when a file's reading stopped at the cap, without reading the rest).
         case lineTooLong(bytes: Int?, limit: Int)
+        /// A line of a chained recording (format version 3) carries no chain, or not as its
+        /// last field.
+        case unchainedLine
+        /// The chain breaks at this line: a line before it was removed, edited or inserted
+        /// (or this one was inserted or moved).
+        case chainBroken
+        /// A line after the recording's `end` line (at `endLine`).
+        case afterEnd(endLine: Int)
+        /// The `end` line's total of `what` (`lines`, `samples`, `touches`) is not what the
+        /// lines before it hold.
+        case totalsDisagree(what: String, recorded: Int, read: Int)
     }
 
     /// The file, when the log came from one.
@@ -61,6 +72,13 @@ public struct SessionLogError: Error, Sendable, Hashable, CustomStringConvertibl
         case let .timeWentBackwards(previous, got): return "time went backwards from \(JSONValue.format(previous)) s to \(JSONValue.format(got)) s"
         case let .lineTooLong(bytes?, limit): return "line of \(bytes) bytes is longer than the limit of \(limit)"
         case let .lineTooLong(nil, limit): return "line is longer than the limit of \(limit) bytes (not read further)"
+        case .unchainedLine:
+            return "no chain: every line of a chained recording (version 3) ends with its \"chain\" (edited, or not written by a recorder)"
+        case .chainBroken:
+            return "the chain breaks here: a line before it was removed or edited (or this one inserted or moved)"
+        case let .afterEnd(endLine): return "a line after the recording's end (line \(endLine)): added after it was written"
+        case let .totalsDisagree(what, recorded, read):
+            return "the end line counts \(recorded) \(what), the lines before it hold \(read): lines were removed or added"
         }
     }
 }

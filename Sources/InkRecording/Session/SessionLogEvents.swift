@@ -20,6 +20,15 @@ public struct SessionLogEvents {
     /// Real samples in the touch events read so far.
     public private(set) var samples = 0
 
+    /// What a live recording proves about itself (``RecordingIntegrity``), from the lines read
+    /// so far: meaningful once ``next()`` returned `nil` without a ``failure``. A log in
+    /// memory says what its events say (``SessionLog/integrity``).
+    public var integrity: RecordingIntegrity {
+        if let memoryIntegrity { return memoryIntegrity }
+        return reader.integrity
+    }
+    private var memoryIntegrity: RecordingIntegrity?
+
     private enum Source {
         case file(FileByteSource)
         case memory(SessionLog, next: Int)
@@ -72,6 +81,7 @@ public struct SessionLogEvents {
         self.failure = failure
         reader = SessionLogLineReader(file: file)
         source = .memory(log, next: 0)
+        memoryIntegrity = log.integrity
         onRead = nil
     }
 

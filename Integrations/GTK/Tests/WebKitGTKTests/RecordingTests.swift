@@ -60,6 +60,8 @@ extension WebKitGTK {
             #expect(log.header.isRecording && log.header.engineConfiguration?.routing == configuration.routing)
             let report = SessionReplayer().replay(log, file: "gtk.jsonl")
             #expect(report.isIdentical, "\(report.identity ?? "no identity") \(report.divergence ?? "")")
+            // Whole: an unbroken chain from the header to the end line the window's loop wrote when it stopped.
+            #expect(log.header.version == 3 && report.integrity.isWhole && report.isProvenIdentical, "\(report.integrity)")
             #expect(report.isVerified, "\(report.failures) \(report.divergence ?? "")")
             // The replay's ledger is the window's, sample for sample.
             #expect(report.audit.received == window.ledger.received && report.audit.inked == window.ledger.inked
