@@ -43,14 +43,16 @@ struct CancelledLedgerRecordingTests {
         answerLastQuestion(at: 2.02)
         take(.touch(Self.event(2, .moved, Self.sample(54, 2.03))), at: 2.03)
         take(.touch(Self.event(2, .cancelled)), at: 2.04)
+        recorder.recordEnd(at: 2.04, ledger: engine.ledger)
         _ = recorder.flush()
         return lines.text
     }
 
-    /// The recording as an engine before 1.1 wrote it: its header names engine 1.0 and its
-    /// `finished` lines count the page's samples of a cancelled touch as cancelled.
+    /// The recording as an engine before 1.1 wrote it: unchained (format version 2, as
+    /// recordings were then), its header naming engine 1.0 and its `finished` lines counting
+    /// the page's samples of a cancelled touch as cancelled.
     static func asWrittenBefore11(_ text: String) -> String {
-        oldCount(text).replacing(#""engine":"\#(InkEngine.version)""#, with: #""engine":"1.0""#)
+        unchained(oldCount(text)).replacing(#""engine":"\#(InkEngine.version)""#, with: #""engine":"1.0""#)
     }
 
     /// Every touch of these sessions is cancelled: `released` moves to `cancelled`.
@@ -88,8 +90,9 @@ struct CancelledLedgerRecordingTests {
     @Test("each rule holds only for its version: the new count under engine 1.0, or the old count under the current engine, diverges")
     func rulesDoNotMix() throws {
         let text = Self.record(.handOverAfterDecision)
-        let newCountOldEngine = text.replacing(#""engine":"\#(InkEngine.version)""#, with: #""engine":"1.0""#)
-        let oldCountNewEngine = Self.oldCount(text)
+        // Edited as unchained (format 2) texts: a chained one would break at the edit first.
+        let newCountOldEngine = unchained(text).replacing(#""engine":"\#(InkEngine.version)""#, with: #""engine":"1.0""#)
+        let oldCountNewEngine = unchained(Self.oldCount(text))
         for edited in [newCountOldEngine, oldCountNewEngine] {
             let report = try Self.replay(edited)
             #expect(!report.isIdentical && report.divergence?.contains("its samples went elsewhere") == true,
