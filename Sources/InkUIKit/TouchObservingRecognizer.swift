@@ -18,8 +18,13 @@ import HitTestBridge
 ///
 /// A touch hit-tested to the overlay (or to no view) goes in as `EngineInput.touch`; a touch
 /// hit-tested to anything else (the web view) as `EngineInput.nativePageTouch`, which the
-/// engine counts as released to the page at touch-down. Each `UITouch` gets a platform
-/// identifier from a counter while it lives. ``reset()`` with touches still live turns them
+/// engine counts as released to the page at touch-down. A touch's platform identifier is its
+/// `UITouch` object's address (`UInt(bitPattern: ObjectIdentifier(touch))`), which UIKit reuses
+/// for later touches: the engine gives each touch its own id however soon that happens, and
+/// finds an estimated-property update's sample by its update index among the recent touches
+/// of that identity. The recognizer remembers, per update index still expected, the identity
+/// of the touch whose sample carries it (bounded): the sample may have come from a coalesced
+/// touch, a copy with an identity of its own, and the update may name either object. ``reset()`` with touches still live turns them
 /// into `.cancelled` events: UIKit sends a reset recognizer no more updates for them.
 ///
 /// Samples are in the overlay's coordinates (the canvas). The first sample of a touch is at
@@ -44,11 +49,13 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
         var native: Bool
     }
     private var live: [ObjectIdentifier: LiveTouch] = [:]
-    private var nextPlatformID: UInt64 = 1
-    /// Estimation update index to the platform id of the touch whose sample carries it:
-    /// updates can arrive after the touch ended.
+    /// Update index to the platform identifier of the touch whose sample carries it.
     private var estimations: [UInt64: UInt64] = [:]
     private static let estimationLimit = 4_096
+
+    /// A touch's platform identifier: its object's address (exact as a session log's JSON
+    /// number, which a seeded `hashValue` would not be).
+    static func platformID(of touch: UITouch) -> UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(touch))) }
 
     /// Creates a recognizer that observes, for the overlay.
     public init(overlay: UIView?) {
@@ -90,8 +97,7 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
         var inputs: [EngineInput] = []
         for touch in touches {
             let native = touch.view != nil && touch.view !== overlay
-            let entry = LiveTouch(platform: nextPlatformID, tool: touch.type == .pencil ? .pencil : .finger, native: native)
-            nextPlatformID &+= 1
+            let entry = LiveTouch(platform: Self.platformID(of: touch), tool: touch.type == .pencil ? .pencil : .finger, native: native)
             live[ObjectIdentifier(touch)] = entry
             inputs.append(input(for: touch, entry, phase: .began, event: event))
         }
@@ -120,16 +126,19 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
     public override func touchesEstimatedPropertiesUpdated(_ touches: Set<UITouch>) {
         var inputs: [EngineInput] = []
         for touch in touches {
-            guard let index = touch.estimationUpdateIndex?.uint64Value, let platform = estimations[index] else { continue }
+            // Under the touch's identity, whatever touch has it now: the engine finds the sample
+            // by its update index among the recent touches of that identity.
+            guard let index = touch.estimationUpdateIndex?.uint64Value else { continue }
             let isFinal = touch.estimatedPropertiesExpectingUpdates.isEmpty
             let pencil = touch.type == .pencil
+            let platform = estimations[index] ?? Self.platformID(of: touch)
+            if isFinal { estimations[index] = nil }
             inputs.append(.update(EstimatedPropertyUpdate(
                 touch: TouchID(platform), updateIndex: index,
                 force: TouchSample.normalizedForce(Double(touch.force), maximumPossibleForce: Double(touch.maximumPossibleForce)),
                 altitude: pencil ? Double(touch.altitudeAngle) : nil,
                 azimuth: pencil ? Double(touch.azimuthAngle(in: overlay)) : nil,
                 isFinal: isFinal)))
-            if isFinal { estimations[index] = nil }
         }
         if !inputs.isEmpty { deliver?(inputs) }
     }
