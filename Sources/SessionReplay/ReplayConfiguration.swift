@@ -32,7 +32,7 @@ public struct ReplayConfiguration: Sendable, Hashable {
     /// live decisions (``ReplayReport/identity``): with another configuration, the check
     /// names the first touch the change decides differently.
     public var usesRecordedEngine = true
-    /// Whether a live recording that is incomplete (``RecordingIntegrity/incomplete(line:reason:)``:
+    /// Whether a live recording that is incomplete (`RecordingIntegrity.incomplete(line:reason:)`:
     /// cut short, or lines its recorder dropped) may verify when what it holds does
     /// (default `false`: ``ReplayReport/isVerified`` is then `false` for it).
     public var acceptsIncomplete = false

@@ -79,9 +79,9 @@ public struct ReplayReport: Sendable {
     /// `true` when the log is a live recording that replayed identically: checked (nothing
     /// dropped while recording) and no divergence.
     public var isIdentical = false
-    /// What a live recording proves about itself (``RecordingIntegrity``): whole (an
+    /// What a live recording proves about itself (`RecordingIntegrity`): whole (an
     /// unbroken chain to its `end` line), incomplete, or unchained (format version 2);
-    /// ``RecordingIntegrity/notARecording`` for any other log.
+    /// `RecordingIntegrity.notARecording` for any other log.
     public var integrity: RecordingIntegrity = .notARecording
     /// Whether an incomplete recording may verify (``ReplayConfiguration/acceptsIncomplete``).
     public var acceptsIncomplete = false

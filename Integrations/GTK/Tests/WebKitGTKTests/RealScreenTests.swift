@@ -294,19 +294,8 @@ extension WebKitGTK {
                 GTK.spin(for: 0.5)
                 let written = try #require(try Self.screen(window).inkBounds)
                 // The wheel, over the scratch paper (the overlay hands it to the web view).
-                let (ox, oy) = Self.origin(window)
-                scratchpad_xtest_move(gint(ox + 700), gint(oy + 400))
-                for _ in 0..<5 {
-                    scratchpad_xtest_button(5, 1)
-                    scratchpad_xtest_button(5, 0)
-                    GTK.spin(for: 0.05)
-                }
-                scratchpad_xtest_move(0, 0)
-                let scrolled = { Double((try? window.page.evaluate("window.scrollY", inPageWorld: true)).flatMap { $0 } ?? "") ?? 0 }
-                GTK.spin(for: 1.5)
-                #expect(GTK.spin(timeout: 3) { window.transform.offsetY == scrolled() && scrolled() > 0 })
-                GTK.spin(for: 0.3)
-                let offset = scrolled()
+                let offset = Self.wheel(window, notches: 5)
+                #expect(window.transform.offsetY == offset, "the window follows the page: \(window.transform) for \(offset)")
                 #expect(offset > 40, "the page scrolled by \(offset)")
                 let moved = try #require(try Self.screen(window).inkBounds)
                 #expect(moved.minX == written.minX && moved.maxX == written.maxX, "\(written) then \(moved)")
