@@ -22,9 +22,6 @@ public struct LatencyHistogram: Sendable, Hashable {
     public var total: Int { counts.reduce(0, +) }
 }
 
-/// What a live session has done (the same as its loop's: ``InkLoopMetrics``).
-public typealias InkSessionMetrics = InkLoopMetrics
-
 /// How the session reaches the page: a transport only. It evaluates
 /// ``HitTestRequest/scriptInvocation`` in the page (or hands the request to the page
 /// script by other means); every decision stays with the session's engine.
@@ -194,7 +191,7 @@ public actor InkSession {
     }
 
     /// What the session has done so far.
-    public var metrics: InkSessionMetrics {
+    public var metrics: InkLoopMetrics {
         takeMailIfStopped()
         return loop.metrics
     }

@@ -26,26 +26,26 @@
 ///
 /// Units: positions in canvas points, times in seconds, cutoffs in hertz, `beta` in
 /// hertz per (point per second), `innovationGain` in hertz per point.
-public struct PenFilter: Sendable, Hashable {
+package struct PenFilter: Sendable, Hashable {
     /// The filter's parameters.
-    public struct Parameters: Sendable, Hashable {
+    package struct Parameters: Sendable, Hashable {
         /// Cutoff frequency at rest, Hz. Lower smooths more.
-        public var minCutoff: Double
+        package var minCutoff: Double
         /// How fast the cutoff rises with the smoothed speed, Hz per (pt/s).
-        public var beta: Double
+        package var beta: Double
         /// How fast the cutoff rises with the smoothed innovation, Hz per pt.
-        public var innovationGain: Double
+        package var innovationGain: Double
         /// Cutoff of the speed estimate that drives ``beta``, Hz.
-        public var speedCutoff: Double
+        package var speedCutoff: Double
         /// Cutoff of the innovation estimate that drives ``innovationGain``, Hz.
-        public var innovationCutoff: Double
+        package var innovationCutoff: Double
         /// How much of the tracked velocity the predictor extrapolates, 0 ... 1. Below 1 the
         /// guess stops short, which costs little on a steady line and saves overshoot when
         /// the pen stops or turns.
-        public var predictionDamping: Double
+        package var predictionDamping: Double
 
         /// Creates parameters.
-        public init(minCutoff: Double, beta: Double, innovationGain: Double, speedCutoff: Double,
+        package init(minCutoff: Double, beta: Double, innovationGain: Double, speedCutoff: Double,
                     innovationCutoff: Double, predictionDamping: Double) {
             self.minCutoff = minCutoff
             self.beta = beta
@@ -57,12 +57,12 @@ public struct PenFilter: Sendable, Hashable {
 
         /// Tuned on the shared ink-quality harness (240 Hz pen input with 0.5 pt jitter):
         /// see `docs/geometry.md` for the scores and how they were measured.
-        public static let handwriting = Parameters(minCutoff: 6, beta: 0.1, innovationGain: 10, speedCutoff: 25,
+        package static let handwriting = Parameters(minCutoff: 6, beta: 0.1, innovationGain: 10, speedCutoff: 25,
                                                    innovationCutoff: 20, predictionDamping: 0.8)
     }
 
     /// The filter's parameters.
-    public var parameters: Parameters {
+    package var parameters: Parameters {
         didSet { weights = StepWeights() }
     }
     /// What the filter has learnt from the samples so far (everything but its parameters).
@@ -117,34 +117,34 @@ public struct PenFilter: Sendable, Hashable {
     private var count: Int { get { state.count } set { state.count = newValue } }
 
     /// Creates a filter with no history.
-    public init(parameters: Parameters = .handwriting) {
+    package init(parameters: Parameters = .handwriting) {
         self.parameters = parameters
     }
 
     /// Filters are equal when their parameters and what they learnt are (the weights kept
     /// from the last step are a cache).
-    public static func == (a: PenFilter, b: PenFilter) -> Bool { a.parameters == b.parameters && a.state == b.state }
+    package static func == (a: PenFilter, b: PenFilter) -> Bool { a.parameters == b.parameters && a.state == b.state }
 
     /// Hashes the parameters and what the filter learnt.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(parameters)
         hasher.combine(state)
     }
 
     /// The tracked velocity in points per second (zero before the second sample).
-    public var velocity: CanvasPoint { velocityEstimate }
+    package var velocity: CanvasPoint { velocityEstimate }
 
     /// The smoothed speed in points per second, for speed-dependent width.
-    public var smoothedSpeed: Double { speed }
+    package var smoothedSpeed: Double { speed }
 
     /// How many samples the filter has taken.
-    public var sampleCount: Int { count }
+    package var sampleCount: Int { count }
 
     /// Filters one position measured at `time` (seconds) and returns the estimate. The
     /// first position passes through unchanged. A time that does not advance changes
     /// nothing and returns the current estimate (callers merge samples with the same
     /// timestamp before filtering).
-    public mutating func filter(_ point: CanvasPoint, at time: Double) -> CanvasPoint {
+    package mutating func filter(_ point: CanvasPoint, at time: Double) -> CanvasPoint {
         guard count > 0 else {
             position = point
             lastTime = time
@@ -205,7 +205,7 @@ public struct PenFilter: Sendable, Hashable {
     /// Where the filter expects the pen `horizon` seconds after the last position: the
     /// estimate moved along the damped velocity (see ``Parameters/predictionDamping``).
     /// `nil` before the first sample.
-    public func predicted(after horizon: Double) -> CanvasPoint? {
+    package func predicted(after horizon: Double) -> CanvasPoint? {
         guard count > 0 else { return nil }
         return position + velocityEstimate * (parameters.predictionDamping * horizon)
     }

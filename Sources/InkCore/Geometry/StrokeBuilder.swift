@@ -46,7 +46,7 @@ public struct StrokeBuilder: Sendable {
     /// The style the stroke is made with.
     public let style: StrokeStyle
     /// Conditioned centreline points, one per distinct sample timestamp.
-    public private(set) var nodes: [StrokeNode] = []
+    package private(set) var nodes: [StrokeNode] = []
     /// Segments that will never change again, in drawing order.
     public private(set) var stableSegments: [StrokeSegment] = []
     /// `true` once ``finish()`` was called.

@@ -1,14 +1,14 @@
 /// One conditioned point of a stroke's centreline.
-public struct StrokeNode: Sendable, Hashable {
+package struct StrokeNode: Sendable, Hashable {
     /// Position in canvas points: filtered by ``PenFilter`` at the live tip, then settled by
     /// a local least-squares fit once its neighbours are known (the first and last nodes too).
-    public var position: CanvasPoint
+    package var position: CanvasPoint
     /// The time the node stands for, seconds (its sample's timestamp).
-    public var time: Double
+    package var time: Double
     /// Ink width at this node in canvas points (after tapers).
-    public var width: Double
+    package var width: Double
     /// The force it was made with, 0...1; `nil` when the samples had none.
-    public var force: Double?
+    package var force: Double?
 }
 
 /// One piece of a stroke: a cubic Bézier of the centreline with the ink widths at its ends.

@@ -17,8 +17,9 @@ public struct StrokeStyle: Sendable, Hashable {
     /// The narrowest a taper makes the ink, as a fraction of the untapered width. Never 0,
     /// so the ends of a stroke, and a dot, stay visible.
     public var minTaperRatio: Double
-    /// The causal filter that draws the live tip of the stroke.
-    public var filter: PenFilter.Parameters
+    /// The causal filter that draws the live tip of the stroke (tooling: `ink-replay smooth`
+    /// and the quality harness tune it; an app keeps the default).
+    package var filter: PenFilter.Parameters
     /// How many neighbours on each side the lag-free settled fit uses once they are known
     /// (a node settles `settleRadius` samples after it was drawn); 0 keeps the causal
     /// filter's output.
@@ -36,7 +37,18 @@ public struct StrokeStyle: Sendable, Hashable {
     public init(
         size: Double = 3, minWidthRatio: Double = 0.4, thinning: Double = 0.45, speedForThinnest: Double = 1_200,
         startTaper: Double = 4, endTaper: Double = 6, minTaperRatio: Double = 0.5,
-        filter: PenFilter.Parameters = .handwriting, settleRadius: Int = 4, sampleNoise: Double = 0.5,
+        settleRadius: Int = 4, sampleNoise: Double = 0.5, predictionHorizon: Double = 1.0 / 60
+    ) {
+        self.init(size: size, minWidthRatio: minWidthRatio, thinning: thinning, speedForThinnest: speedForThinnest,
+                  startTaper: startTaper, endTaper: endTaper, minTaperRatio: minTaperRatio, filter: .handwriting,
+                  settleRadius: settleRadius, sampleNoise: sampleNoise, predictionHorizon: predictionHorizon)
+    }
+
+    /// A style with its own live-tip filter (tooling).
+    package init(
+        size: Double = 3, minWidthRatio: Double = 0.4, thinning: Double = 0.45, speedForThinnest: Double = 1_200,
+        startTaper: Double = 4, endTaper: Double = 6, minTaperRatio: Double = 0.5,
+        filter: PenFilter.Parameters, settleRadius: Int = 4, sampleNoise: Double = 0.5,
         predictionHorizon: Double = 1.0 / 60
     ) {
         self.size = size
