@@ -237,13 +237,15 @@ public struct InkEngine: Sendable {
             // By its index, among the recent touches of its platform id: a refinement finds its
             // sample whatever happened to the id since (UIKit reuses a `UITouch` object).
             let platform = update.touch.rawValue
-            let candidates = identities.recentIDs(for: platform)
-            guard let latest = candidates.last else {
+            guard let latest = identities.latestID(for: platform) else {
                 updatesRefused += 1
                 refuse(input, .engine(.unknownTouch(update.touch)), touch: nil, into: &events)
                 return
             }
-            do { _ = try router.apply(update, amongTouches: candidates, into: &actions) } catch {
+            // No list per update (Pencil refines about every sample): a touch is checked for
+            // being one of the platform id's recent touches only once it carries the index.
+            let identities = identities
+            do { _ = try router.apply(update, amongTouches: { identities.isRecent($0, for: platform) }, into: &actions) } catch {
                 updatesRefused += 1
                 refuse(input, .engine(error.replacingTouch(update.touch)), touch: EngineTouch(engine: latest, platform: platform),
                        into: &events)

@@ -159,15 +159,16 @@ package struct TouchRouter: Sendable {
     /// Applies a later, better value to the one sample, among the touches `candidates`,
     /// that carries the update's index: the platform's update index finds its sample, whatever
     /// happened to the platform's touch id since (UIKit reuses a `UITouch` object for a new
-    /// touch; its `estimationUpdateIndex` runs on across touches). `candidates` are the touches
-    /// (active or finished, among those kept for updates) the update's platform id named.
+    /// touch; its `estimationUpdateIndex` runs on across touches). `isCandidate` says whether a
+    /// touch (active or finished, among those kept for updates) is one the update's platform id
+    /// named; it is asked only of touches that carry the index.
     ///
     /// - Returns: The touch whose sample the update refined (or found already handed to the page).
     /// - Throws: ``RouterError/unknownUpdateIndex(_:_:)`` when no candidate awaits the index,
     ///   ``RouterError/ambiguousUpdateIndex(_:_:)`` when more than one does (a platform that
     ///   numbers indices per touch): refused, never applied to a stroke that may not be its
     ///   own; ``RouterError/invalidUpdate(_:_:)``. Errors name `update.touch`; nothing changes then.
-    package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches candidates: [TouchID],
+    package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches isCandidate: (TouchID) -> Bool,
                                 into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(update.touch, update.updateIndex)
@@ -178,14 +179,14 @@ package struct TouchRouter: Sendable {
         let index = update.updateIndex
         var found: TouchID?
         var matches = 0
-        for record in touches where candidates.contains(record.id) {
+        for record in touches {
             let count = record.queue.reduce(0) { $0 + ($1.estimationUpdateIndex == index ? 1 : 0) }
                 + record.awaiting.reduce(0) { $0 + ($1.sample.estimationUpdateIndex == index ? 1 : 0) }
-            if count > 0 { matches += count; found = record.id }
+            if count > 0, isCandidate(record.id) { matches += count; found = record.id }
         }
-        for record in retired where candidates.contains(record.id) {
+        for record in retired {
             let count = record.awaiting.reduce(0) { $0 + ($1.sample.estimationUpdateIndex == index ? 1 : 0) }
-            if count > 0 { matches += count; found = record.id }
+            if count > 0, isCandidate(record.id) { matches += count; found = record.id }
         }
         guard let touch = found else { throw RouterError.unknownUpdateIndex(update.touch, index) }
         guard matches == 1 else { throw RouterError.ambiguousUpdateIndex(update.touch, index) }

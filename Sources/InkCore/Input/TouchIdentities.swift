@@ -60,11 +60,9 @@ package struct TouchIdentities: Sendable {
         recent.last { $0.platform == platformID }?.engine
     }
 
-    /// The engine identifiers of the recent touches with this platform id, down or ended
-    /// (among the `recentLimit` most recent touches), oldest first: the touches an
-    /// estimated-property update naming the platform's id may refine (its index says which).
-    package func recentIDs(for platformID: UInt64) -> [TouchID] {
-        recent.compactMap { $0.platform == platformID ? $0.engine : nil }
+    /// Whether the touch `id` is among the recent touches with this platform id.
+    package func isRecent(_ id: TouchID, for platformID: UInt64) -> Bool {
+        recent.contains { $0.engine == id && $0.platform == platformID }
     }
 
     /// The engine identifier for a platform event: a fresh one when the touch begins, the
