@@ -23,7 +23,7 @@
 /// left as it is).
 ///
 /// The price of the centred window is that a node settles only once `radius` later nodes
-/// are known; the live tip of the stroke, drawn by the causal ``PenFilter``, hides that.
+/// are known; the live tip of the stroke, drawn by the causal `PenFilter`, hides that.
 package enum LocalFit {
     /// Where a fit reads its points and their parameters (index → value).
     protocol Source {

@@ -16,7 +16,7 @@ public struct StrokeUpdate: Sendable, Hashable {
 /// Builds one stroke's geometry incrementally, sample by sample.
 ///
 /// The pipeline: input conditioning (refusing non-finite samples, merging samples with
-/// the same timestamp), smoothing with the causal ``PenFilter`` for the live tip, then with
+/// the same timestamp), smoothing with the causal `PenFilter` for the live tip, then with
 /// a lag-free local least-squares fit once a node's neighbours are known, centripetal
 /// Catmull-Rom interpolation into cubic Béziers (``CubicBezier``), widths from force or
 /// speed with tapers (``StrokeStyle``), and incremental output: a **stable** prefix of

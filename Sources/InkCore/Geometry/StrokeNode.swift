@@ -1,6 +1,6 @@
 /// One conditioned point of a stroke's centreline.
 package struct StrokeNode: Sendable, Hashable {
-    /// Position in canvas points: filtered by ``PenFilter`` at the live tip, then settled by
+    /// Position in canvas points: filtered by `PenFilter` at the live tip, then settled by
     /// a local least-squares fit once its neighbours are known (the first and last nodes too).
     package var position: CanvasPoint
     /// The time the node stands for, seconds (its sample's timestamp).
