@@ -5,7 +5,7 @@
 #   scripts/check-docs.sh [--bin <dir holding ink-replay>] [<doc.md> ...]
 #
 # Docs read: README.md, ARCHITECTURE.md, BENCHMARKS.md, docs/*.md, Fixtures/**/README.md
-# (or the ones named). The convention (also in README.md, "Docs that run"):
+# (or the ones named). The convention (also in docs/testing.md, "Docs that run"):
 #
 # - A fenced block marked ```sh (or ```bash) is run, unless an HTML comment just before its
 #   fence (blank lines and other docs-check comments may come between) says

@@ -2,8 +2,8 @@ import HitTestBridge
 import InkCore
 import Testing
 
-/// The engine example in README.md ("The engine in ten lines"), checked event by event so
-/// the README stays true.
+/// The engine example in docs/embedding.md ("The engine in ten lines"), checked event by event so
+/// the page stays true.
 @Suite("README example")
 struct ReadmeExampleTests {
     @Test("a pencil dot that lifts before its answer becomes ink on the answer, every sample accounted for")
