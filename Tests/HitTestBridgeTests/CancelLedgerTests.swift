@@ -67,11 +67,11 @@ struct CancelLedgerTests {
         engine.take(.pageMessage(answer.json), now: 1.03, into: &events)
         engine.take(.touch(Self.event(7, .moved, Self.sample(170, 50, 1.04))), now: 1.04, into: &events)
         engine.take(.touch(Self.event(7, .cancelled, Self.sample(171, 50, 1.05))), now: 1.05, into: &events)
-        let phases = events.flatMap { event -> [PageReplay.Phase] in
+        let phases = events.flatMap { event -> [TouchPhase] in
             if case let .replay(replay) = event.kind { replay.events.map(\.phase) } else { [] }
         }
-        #expect(phases == [.down, .move, .move, .move, .cancel])
-        let pageGot = phases.filter { $0 == .down || $0 == .move }.count
+        #expect(phases == [.began, .moved, .moved, .moved, .cancelled])
+        let pageGot = phases.filter { $0 == .began || $0 == .moved }.count
         let ledger = engine.ledger
         #expect(ledger == SampleLedger(received: 4, released: pageGot, replayed: pageGot), "\(ledger)")
         #expect(engine.counters.retractions == 1)
@@ -217,8 +217,8 @@ struct CancelLedgerTests {
                 pointer[id, default: []].append("cancel")
             case let .replay(replay):
                 for e in replay.events {
-                    if e.phase == .down || e.phase == .move { replayed += 1 }
-                    pointer[replay.touch, default: []].append(e.phase.rawValue)
+                    if e.phase == .began || e.phase == .moved { replayed += 1 }
+                    pointer[replay.touch, default: []].append(e.phaseName)
                 }
             default:
                 break

@@ -186,9 +186,9 @@ struct PageFacingTests {
                 if replay.touch.rawValue != touch.pagePointer { problems.append("replay of \(replay.touch) for \(touch)") }
                 for step in replay.events {
                     switch step.phase {
-                    case .down: carry(touch.pagePointer, touch.engine, step.time, first: true)
-                    case .move: carry(touch.pagePointer, touch.engine, step.time, first: false)
-                    case .up, .cancel: lift(touch.pagePointer, touch.engine)
+                    case .began: carry(touch.pagePointer, touch.engine, step.time, first: true)
+                    case .moved: carry(touch.pagePointer, touch.engine, step.time, first: false)
+                    case .ended, .cancelled: lift(touch.pagePointer, touch.engine)
                     }
                 }
             case let (_, .action(.touchFinished(id, _))):

@@ -127,8 +127,8 @@ struct TouchDownRoutingTests {
         let actions = Self.actions(events)
         #expect(actions.contains(.retractInk(TouchID(1))) && actions.contains(.decided(TouchID(1), .page, .answered)))
         let replay = try #require(Self.replays(events).first)
-        #expect(Self.replays(events).count == 1 && replay.touch == TouchID(1) && replay.pointerType == .touch)
-        #expect(replay.events.map(\.phase) == [.down, .move])
+        #expect(Self.replays(events).count == 1 && replay.touch == TouchID(1) && replay.tool == .finger)
+        #expect(replay.events.map(\.phase) == [.began, .moved])
         #expect(replay.events.map(\.pagePoint) == [CanvasPoint(x: 150, y: 150), CanvasPoint(x: 160, y: 150)])
         #expect(replay.events.map(\.time) == [1, 1.01])
         // The replay follows the actions it carries.
@@ -139,7 +139,7 @@ struct TouchDownRoutingTests {
         engine.take([.touch(Self.event(7, .moved, Self.sample(170, 55, 1.04))), .touch(Self.event(7, .ended, Self.sample(171, 55, 1.05)))],
                     now: 1.05, into: &events)
         let rest = Self.replays(events)
-        #expect(rest.flatMap(\.events).map(\.phase) == [.move, .move, .up])
+        #expect(rest.flatMap(\.events).map(\.phase) == [.moved, .moved, .ended])
         #expect(rest.flatMap(\.events).last?.pagePoint == CanvasPoint(x: 171, y: 155))
         let ledger = engine.ledger
         #expect(ledger.received == 4 && ledger.replayed == 4 && ledger.released == 4 && ledger.inked == 0 && ledger.isBalanced)
@@ -163,7 +163,7 @@ struct TouchDownRoutingTests {
         #expect(Self.audited(events, routing: .decideAtTouchDown).verify(against: ledger).isEmpty)
         let wrong = Self.audited(events, routing: .handOverAfterDecision).verify(against: ledger)
         #expect(wrong.count == 1 && wrong.first?.contains("disagrees") == true)
-        #expect(Self.replays(events).first?.pointerType == .pen)
+        #expect(Self.replays(events).first?.tool == .pencil)
     }
 
     @Test("a pencil stroke while a finger rests on a block the page has natively: inked in full")
@@ -199,7 +199,7 @@ struct TouchDownRoutingTests {
         engine.take(.pageMessage(PageAnswer(token: request.token, verdict: .page, generation: 1).json), now: 1.03, into: &events)
         events.removeAll()
         engine.take(.touch(Self.event(2, .cancelled)), now: 1.04, into: &events)
-        #expect(Self.replays(events).flatMap(\.events).map(\.phase) == [.cancel])
+        #expect(Self.replays(events).flatMap(\.events).map(\.phase) == [.cancelled])
         #expect(engine.ledger.replayed == 1 && engine.ledger.released == 3 && engine.ledger.cancelled == 0 && engine.ledger.isBalanced)
     }
 
@@ -239,9 +239,9 @@ struct TouchDownRoutingTests {
 
     @Test("the replay's script hands the page script JSON built from numbers only")
     func replayScript() {
-        let replay = PageReplay(touch: TouchID(4), pointerType: .pen, events: [
-            PageReplay.Event(phase: .down, pagePoint: CanvasPoint(x: 1.5, y: 2), time: 0.25, pressure: 0.5),
-            PageReplay.Event(phase: .up, pagePoint: CanvasPoint(x: .nan, y: 2), time: 0.5),
+        let replay = PageReplay(touch: TouchID(4), tool: .pencil, events: [
+            PageReplay.Event(phase: .began, pagePoint: CanvasPoint(x: 1.5, y: 2), time: 0.25, pressure: 0.5),
+            PageReplay.Event(phase: .ended, pagePoint: CanvasPoint(x: .nan, y: 2), time: 0.5),
         ])
         #expect(replay.json == #"{"type":"replay","touch":4,"pointerType":"pen","events":[{"phase":"down","x":1.5,"y":2,"t":0.25,"pressure":0.5},{"phase":"up","x":0,"y":2,"t":0.5}]}"#)
         #expect(replay.scriptInvocation.hasPrefix("(window.scratchpadInk && window.scratchpadInk.replay ? (window.scratchpadInk.replay({"))

@@ -467,4 +467,36 @@ struct InkLayerTests {
         let refined = layer.apply(.refineInk(TouchID(1), index: 0, samples[0]))
         #expect(refined == nil)
     }
+
+    @Test("a stroke is found by its touch, being drawn, finished, refined or removed; a change to a finished stroke says where it is")
+    func strokeByTouch() throws {
+        var layer = InkLayer()
+        let samples = StrokeGeometryTests.line(count: 8)
+        for id in 1...40 {
+            for s in samples { _ = layer.apply(.ink(TouchID(UInt64(id)), s)) }
+            let end = layer.apply(.endInk(TouchID(UInt64(id))))
+            #expect(end?.finishedIndex == id - 1)
+        }
+        for s in samples { _ = layer.apply(.ink(TouchID(99), s)) }
+        #expect(layer.stroke(for: TouchID(99))?.builder.isFinished == false)
+        for id in [1, 17, 40] {
+            let stroke = try #require(layer.stroke(for: TouchID(UInt64(id))))
+            #expect(stroke.touch == TouchID(UInt64(id)) && stroke.builder.isFinished)
+        }
+        #expect(layer.stroke(for: TouchID(500)) == nil)
+        // A late refinement of a finished stroke names its place among the finished strokes.
+        var moved = samples[3]
+        moved.x += 5
+        let refinement = layer.apply(.refineInk(TouchID(17), index: 3, moved))
+        let refined = try #require(refinement)
+        #expect(refined.touch == TouchID(17) && refined.finishedIndex == 16 && layer.finished[16].touch == TouchID(17))
+        let drawing = layer.apply(.ink(TouchID(99), samples[7]))
+        #expect(drawing != nil && drawing?.finishedIndex == nil)
+        _ = layer.removeLastStroke()
+        #expect(layer.stroke(for: TouchID(40)) == nil && layer.stroke(for: TouchID(39)) != nil)
+        _ = layer.removeFinishedStrokes()
+        #expect(layer.stroke(for: TouchID(1)) == nil && layer.stroke(for: TouchID(99)) != nil)
+        _ = layer.apply(.retractInk(TouchID(99)))
+        #expect(layer.stroke(for: TouchID(99)) == nil)
+    }
 }

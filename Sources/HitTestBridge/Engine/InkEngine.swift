@@ -77,7 +77,7 @@ public struct InkEngine: Sendable {
     private var gestureScroll = (dx: 0.0, dy: 0.0)
 
     private struct ReplayedTouch: Sendable {
-        var pointerType: PageReplay.PointerType
+        var tool: ToolKind
         var last: PageReplay.Event
     }
 
@@ -557,37 +557,37 @@ public struct InkEngine: Sendable {
     private mutating func collectReplay(_ action: RouterAction) {
         let event: PageReplay.Event
         let id: TouchID
-        var pointerType: PageReplay.PointerType
+        var tool: ToolKind
         switch action {
         case let .release(touch, sample):
             id = touch
             let started = replaying[touch]
-            pointerType = started?.pointerType ?? PageReplay.PointerType(sample.tool)
-            event = PageReplay.Event(phase: started == nil ? .down : .move, pagePoint: broker.transform.pagePoint(for: sample.point),
+            tool = started?.tool ?? sample.tool
+            event = PageReplay.Event(phase: started == nil ? .began : .moved, pagePoint: broker.transform.pagePoint(for: sample.point),
                                      time: sample.timestamp, pressure: sample.force)
         case let .endRelease(touch):
             guard let started = replaying.removeValue(forKey: touch) else { return }
             id = touch
-            pointerType = started.pointerType
-            event = PageReplay.Event(phase: .up, pagePoint: started.last.pagePoint, time: started.last.time)
+            tool = started.tool
+            event = PageReplay.Event(phase: .ended, pagePoint: started.last.pagePoint, time: started.last.time)
         case let .cancel(touch, .page):
             guard let started = replaying.removeValue(forKey: touch) else { return }
             id = touch
-            pointerType = started.pointerType
-            event = PageReplay.Event(phase: .cancel, pagePoint: started.last.pagePoint, time: started.last.time)
+            tool = started.tool
+            event = PageReplay.Event(phase: .cancelled, pagePoint: started.last.pagePoint, time: started.last.time)
         case let .touchFinished(touch, _):
             replaying[touch] = nil
             return
         default:
             return
         }
-        if event.phase == .down || event.phase == .move { replaying[id] = ReplayedTouch(pointerType: pointerType, last: event) }
+        if event.phase == .began || event.phase == .moved { replaying[id] = ReplayedTouch(tool: tool, last: event) }
         if let last = replays.indices.last, replays[last].touch == id {
             replays[last].events.append(event)
         } else if let index = replays.firstIndex(where: { $0.touch == id }) {
             replays[index].events.append(event)
         } else {
-            replays.append(PageReplay(touch: id, pointerType: pointerType, events: [event]))
+            replays.append(PageReplay(touch: id, tool: tool, events: [event]))
         }
     }
 }

@@ -18,87 +18,73 @@ import InkCore
 /// `setPointerCapture` includes ``PageScript/pointerCaptureShim``.
 ///
 /// A front end needs nothing of it but ``scriptInvocation`` (and ``eventCount``, to count).
-/// Its events are the engine's own (`package`), not API: a fake page or a test reads them from
-/// the invocation's JSON argument, exactly as the page script does.
+/// A fake page, a test or a tool reads the same replay as data: ``tool`` and ``events``.
 public struct PageReplay: Sendable, Hashable {
-    /// What one replayed event does.
-    package enum Phase: String, Sendable, Hashable, CaseIterable {
-        /// The touch's first sample: `pointerdown`.
-        case down
-        /// A later sample: `pointermove`.
-        case move
-        /// The touch lifted at its last sample: `pointerup`.
-        case up
-        /// The system cancelled the touch: `pointercancel`.
-        case cancel
-    }
-
-    /// The kind of pointer the page sees (`PointerEvent.pointerType`).
-    package enum PointerType: String, Sendable, Hashable, CaseIterable {
-        /// A finger.
-        case touch
-        /// A stylus.
-        case pen
-        /// A mouse.
-        case mouse
-
-        /// The pointer type of a tool.
-        package init(_ tool: ToolKind) {
-            self = tool == .finger ? .touch : .pen
-        }
-    }
-
-    /// One event to replay.
-    package struct Event: Sendable, Hashable {
+    /// One event to replay: `pointerdown` (``TouchPhase/began``, the touch's first sample),
+    /// `pointermove` (``TouchPhase/moved``), `pointerup` (``TouchPhase/ended``, where the
+    /// last sample was) or `pointercancel` (``TouchPhase/cancelled``, the system took the
+    /// touch).
+    public struct Event: Sendable, Hashable {
         /// What it does.
-        package var phase: Phase
+        public var phase: TouchPhase
         /// Where, in page coordinates (CSS pixels of the document, scroll included).
-        package var pagePoint: CanvasPoint
+        public var pagePoint: CanvasPoint
         /// The sample's original timestamp, seconds on the samples' clock.
-        package var time: Double
+        public var time: Double
         /// The sample's force, 0...1, when it had one.
-        package var pressure: Double?
+        public var pressure: Double?
 
         /// Creates an event.
-        package init(phase: Phase, pagePoint: CanvasPoint, time: Double, pressure: Double? = nil) {
+        package init(phase: TouchPhase, pagePoint: CanvasPoint, time: Double, pressure: Double? = nil) {
             self.phase = phase
             self.pagePoint = pagePoint
             self.time = time
             self.pressure = pressure
         }
+
+        /// The phase's name in the page script's message.
+        package var phaseName: String {
+            switch phase {
+            case .began: "down"
+            case .moved: "move"
+            case .ended: "up"
+            case .cancelled: "cancel"
+            }
+        }
     }
 
     /// The touch, by the engine's identifier (unique over the session; the page tells
     /// touches apart by it).
-    public var touch: TouchID
-    /// How the page sees the pointer.
-    package var pointerType: PointerType
-    /// The events, in order (the engine's own; an app hands ``scriptInvocation`` on).
-    package var events: [Event]
+    public private(set) var touch: TouchID
+    /// The tool that drew the touch: the page sees a finger as `pointerType` `"touch"`, a
+    /// stylus as `"pen"`.
+    public private(set) var tool: ToolKind
+    /// The events, in order.
+    public package(set) var events: [Event]
 
     /// How many events the replay carries (down, moves, up or cancel).
     public var eventCount: Int { events.count }
 
     /// Creates a replay.
-    package init(touch: TouchID, pointerType: PointerType, events: [Event] = []) {
+    package init(touch: TouchID, tool: ToolKind, events: [Event] = []) {
         self.touch = touch
-        self.pointerType = pointerType
+        self.tool = tool
         self.events = events
     }
 
     /// The replay as a JSON object:
-    /// `{"type":"replay","touch":N,"pointerType":"touch"|"pen"|"mouse","events":[{"phase":"down","x":…,"y":…,"t":…,"pressure":…}…]}`.
+    /// `{"type":"replay","touch":N,"pointerType":"touch"|"pen","events":[{"phase":"down","x":…,"y":…,"t":…,"pressure":…}…]}`.
     /// A non-finite number (which the engine never emits) is written 0.
     public var json: String {
         var out = #"{"type":"replay","touch":"#
         out += String(touch.rawValue)
         out += #","pointerType":""#
-        out += pointerType.rawValue
+        out += tool == .finger ? "touch" : "pen"
         out += #"","events":["#
         for (i, event) in events.enumerated() {
             if i > 0 { out += "," }
             var fields: [(String, JSONValue)] = [
-                ("phase", .string(event.phase.rawValue)), ("x", .number(Self.finite(event.pagePoint.x))),
+                ("phase", .string(event.phaseName)), ("x", .number(Self.finite(event.pagePoint.x))),
                 ("y", .number(Self.finite(event.pagePoint.y))), ("t", .number(Self.finite(event.time))),
             ]
             if let pressure = event.pressure, pressure.isFinite { fields.append(("pressure", .number(pressure))) }

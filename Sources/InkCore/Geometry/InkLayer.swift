@@ -21,9 +21,16 @@ public struct InkLayer: Sendable {
     }
 
     /// What one action changed.
+    ///
+    /// A touch draws at most one stroke (the engine's ids are never reused), so ``touch``
+    /// names the stroke: ``InkLayer/stroke(for:)`` finds it without a scan.
     public struct Change: Sendable, Hashable {
         /// The touch whose stroke changed.
         public var touch: TouchID
+        /// Where the stroke is in ``InkLayer/finished`` (and so in ``InkLayer/tiles``) when
+        /// the change was to a finished stroke that is still there; `nil` for a stroke being
+        /// drawn or one removed.
+        public var finishedIndex: Int?
         /// The area to redraw; `nil` when nothing visible changed.
         public var bounds: CanvasRect?
         /// `true` when the stroke was removed (retracted or cancelled).
@@ -39,6 +46,8 @@ public struct InkLayer: Sendable {
     /// Where the finished strokes lie, by tiles: what a renderer that keeps finished ink as
     /// pictures reads (``InkTileIndex``). Kept up to date by every change of ``finished``.
     public private(set) var tiles: InkTileIndex
+    /// Where each finished stroke is in `finished`, by its touch.
+    private var finishedIndices: [TouchID: Int] = [:]
 
     /// Creates an empty layer.
     /// - Parameters:
@@ -52,6 +61,14 @@ public struct InkLayer: Sendable {
     /// Every stroke, finished ones first.
     public var strokes: [Stroke] { finished + active }
 
+    /// The stroke the touch drew, being drawn or finished; `nil` when it drew none or the
+    /// stroke was removed. Constant time: a renderer redrawing the stroke a ``Change`` names
+    /// scans nothing.
+    public func stroke(for touch: TouchID) -> Stroke? {
+        if let index = activeIndex(touch) { return active[index] }
+        return finishedIndices[touch].map { finished[$0] }
+    }
+
     /// Applies one engine action; returns what changed, or `nil` when the action does not
     /// concern the ink.
     public mutating func apply(_ action: RouterAction) -> Change? {
@@ -63,31 +80,32 @@ public struct InkLayer: Sendable {
             }()
             // The engine only inks samples it validated, so the builder cannot refuse them.
             let update = (try? active[index].builder.append(sample)) ?? .none
-            return Change(touch: touch, bounds: update.changedBounds, removed: false)
+            return Change(touch: touch, finishedIndex: nil, bounds: update.changedBounds, removed: false)
         case let .predictInk(touch, predicted):
             guard let index = activeIndex(touch) else { return nil }
-            return Change(touch: touch, bounds: active[index].builder.predict(predicted).changedBounds, removed: false)
+            return Change(touch: touch, finishedIndex: nil, bounds: active[index].builder.predict(predicted).changedBounds, removed: false)
         case let .refineInk(touch, sampleIndex, sample):
             if let index = activeIndex(touch) {
                 let update = active[index].builder.refine(sampleAt: sampleIndex, with: sample)
-                return Change(touch: touch, bounds: update.changedBounds, removed: false)
+                return Change(touch: touch, finishedIndex: nil, bounds: update.changedBounds, removed: false)
             }
-            guard let index = finished.lastIndex(where: { $0.touch == touch }) else { return nil }
+            guard let index = finishedIndices[touch] else { return nil }
             let update = finished[index].builder.refine(sampleAt: sampleIndex, with: sample)
             if update.changedBounds != nil { tiles.update(index, to: finished[index].builder) }
-            return Change(touch: touch, bounds: update.changedBounds, removed: false)
+            return Change(touch: touch, finishedIndex: index, bounds: update.changedBounds, removed: false)
         case let .endInk(touch):
             guard let index = activeIndex(touch) else { return nil }
             var stroke = active.remove(at: index)
             let update = stroke.builder.finish()
+            finishedIndices[touch] = finished.count
             finished.append(stroke)
             tiles.append(stroke.builder)
-            return Change(touch: touch, bounds: update.changedBounds, removed: false)
+            return Change(touch: touch, finishedIndex: finished.count - 1, bounds: update.changedBounds, removed: false)
         case let .retractInk(touch), let .cancel(touch, previously: .ink):
             guard let index = activeIndex(touch) else { return nil }
             let stroke = active.remove(at: index)
             let bounds = stroke.builder.allSegments.reduce(nil as CanvasRect?) { CanvasRect.union($0, $1.bounds) }
-            return Change(touch: touch, bounds: bounds, removed: true)
+            return Change(touch: touch, finishedIndex: nil, bounds: bounds, removed: true)
         case .queryPage, .abandonQuery, .decided, .release, .endRelease, .nativeRelease, .cancel, .touchFinished:
             return nil
         }
@@ -98,8 +116,9 @@ public struct InkLayer: Sendable {
     /// `nil` when no stroke is finished. Strokes still being drawn stay.
     public mutating func removeLastStroke() -> Change? {
         guard let stroke = finished.popLast() else { return nil }
+        finishedIndices[stroke.touch] = nil
         tiles.removeLast()
-        return Change(touch: stroke.touch, bounds: Self.bounds(of: stroke), removed: true)
+        return Change(touch: stroke.touch, finishedIndex: nil, bounds: Self.bounds(of: stroke), removed: true)
     }
 
     /// Clear: removes every finished stroke (strokes being drawn stay). Returns the area to
@@ -107,6 +126,7 @@ public struct InkLayer: Sendable {
     public mutating func removeFinishedStrokes() -> CanvasRect? {
         let removed = finished
         finished.removeAll()
+        finishedIndices.removeAll()
         tiles.removeAll()
         return removed.reduce(nil as CanvasRect?) { CanvasRect.union($0, Self.bounds(of: $1)) }
     }
