@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "ChromiumBridge", targets: ["ChromiumBridge"]),
         // The UIKit front end over a WKWebView: builds (empty) where UIKit or WebKit is missing.
         .library(name: "InkUIKit", targets: ["InkUIKit"]),
+        // For an app's tests, not for the app: a manual clock and the fake page's messages.
+        .library(name: "InkTesting", targets: ["InkTesting"]),
         // Tooling, not for apps: session logs and interchange formats; simulated-time replay.
         .library(name: "InkRecording", targets: ["InkRecording"]),
         .library(name: "SessionReplay", targets: ["SessionReplay"]),
@@ -46,6 +48,13 @@ let package = Package(
             resources: [.copy("Resources/PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
+        // An app's test support: `ManualClock` (deadlines fire when the test moves time) and
+        // `FakePage` (the page script's messages as JSON text).
+        .target(
+            name: "InkTesting",
+            dependencies: ["InkCore", "HitTestBridge"],
+            swiftSettings: strictSettings
+        ),
         // Session logs, JSON Lines, InkML, Quick, Draw!, page layouts, synthetic sessions,
         // output files: what records and converts ink. Not embedded by apps.
         .target(
@@ -68,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ink-replay",
-            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge"],
+            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge", "InkTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -78,13 +87,14 @@ let package = Package(
         ),
         .testTarget(
             name: "HitTestBridgeTests",
-            dependencies: ["HitTestBridge", "InkCore"],
+            dependencies: ["HitTestBridge", "InkCore", "InkTesting"],
             swiftSettings: strictSettings
         ),
-        // Shaped like an app: InkCore and HitTestBridge only, never the tooling.
+        // Shaped like an app: InkCore and HitTestBridge only, never the tooling (and the
+        // testing product, as an app's tests would use it).
         .testTarget(
             name: "AppEmbeddingTests",
-            dependencies: ["InkCore", "HitTestBridge"],
+            dependencies: ["InkCore", "HitTestBridge", "InkTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -94,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionReplayTests",
-            dependencies: ["SessionReplay", "InkRecording", "HitTestBridge", "InkCore"],
+            dependencies: ["SessionReplay", "InkRecording", "HitTestBridge", "InkCore", "InkTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of InkCore, HitTestBridge, InkRecording, SessionReplay and ChromiumBridge without a package dependency
+# Builds the DocC documentation of InkCore, HitTestBridge, InkTesting, InkRecording, SessionReplay and ChromiumBridge without a package dependency
 # (no DocC plugin): SwiftPM's built-in symbol-graph dump, then `docc convert`. Fails when a
 # public symbol has no documentation comment, or when DocC warns (broken links and the like).
 # Usage: scripts/build-docs.sh [output directory, default .build/docs]
@@ -11,8 +11,10 @@ rm -rf "$graphs" && mkdir -p "$graphs" "$out"
 swift package dump-symbol-graph --minimum-access-level public >/dev/null
 src="$(swift build --show-bin-path)/../symbolgraph"
 [ -d "$src" ] || src="$(dirname "$(swift build --show-bin-path)")/symbolgraph"
-node scripts/check-doc-coverage.mjs "$src" InkCore HitTestBridge InkRecording SessionReplay ChromiumBridge
-for module in InkCore HitTestBridge InkRecording SessionReplay ChromiumBridge; do
+node scripts/check-doc-coverage.mjs "$src" InkCore HitTestBridge InkTesting InkRecording SessionReplay ChromiumBridge
+# The surface an app embeds: the public types of InkCore and HitTestBridge (SPI and package left out).
+node scripts/public-types.mjs "$src" InkCore HitTestBridge
+for module in InkCore HitTestBridge InkTesting InkRecording SessionReplay ChromiumBridge; do
   mkdir -p "$graphs/$module"
   cp "$src/$module".symbols.json "$src/$module"@*.symbols.json "$graphs/$module/" 2>/dev/null || cp "$src/$module".symbols.json "$graphs/$module/"
   docc convert "Sources/$module/$module.docc" \

@@ -1,23 +1,23 @@
 #if canImport(Glibc)
 import Foundation
-import HitTestBridge
-import InkRecording
-import SessionReplay
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// What a replay against a real page saw.
 public struct BrowserReplayReport: Sendable {
     /// The engine's ledger at the end.
     public var ledger: SampleLedger
     /// The engine's counters.
-    public var counters: RouterCounters
+    @_spi(Tooling) public var counters: RouterCounters
     /// The bridge's counters.
-    public var bridge: BridgeMetrics
+    @_spi(Tooling) public var bridge: BridgeMetrics
     /// Sample-flow problems (empty when every touch delivered its samples once, in order).
     public var problems: [String]
     /// Each touch of the log, in the order they began: how it was decided, its samples and
     /// its first-ink latency.
-    public var touches: [TouchOutcome]
+    @_spi(Tooling) public var touches: [TouchOutcome]
     /// Wall-clock durations of the real hit-test round trips, seconds.
     public var roundTrips: [Double]
     /// Page messages refused by the bridge's validation.

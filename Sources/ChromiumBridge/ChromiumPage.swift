@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Foundation
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// An exercise page open in a headless Chromium, with the package's page script injected
 /// into an isolated world: the page's own scripts share its DOM but cannot see or replace
@@ -17,7 +17,7 @@ public final class ChromiumPage {
         /// The message text, as UTF-8.
         public var bytes: [UInt8]
         /// The message decoded, or why it was refused.
-        public var decoded: Result<PageMessage, WireMessageError>
+        @_spi(Tooling) public var decoded: Result<PageMessage, WireMessageError>
     }
 
     private let connection: DevToolsConnection

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Foundation
 import Glibc
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 
 /// Why a conversation with the browser failed.
 public enum DevToolsError: Error, Sendable, CustomStringConvertible {

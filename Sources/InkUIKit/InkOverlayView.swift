@@ -1,7 +1,7 @@
 #if canImport(UIKit) && canImport(WebKit)
 import UIKit
-import InkCore
-import HitTestBridge
+@_spi(FrontEnd) import InkCore
+@_spi(FrontEnd) import HitTestBridge
 
 /// A transparent view placed above the `WKWebView`, as its sibling in the same superview,
 /// that decides at touch-down who owns a touch, and draws the ink.
@@ -173,7 +173,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     }
 
     /// Fills the strokes being drawn (and any finished stroke too large for tiles), each
-    /// segment's outline (``StrokeOutline``) mapped from page coordinates to the view through
+    /// segment's outline (`StrokeSegment.outline(maxStep:)` and its caps) mapped from page coordinates to the view through
     /// ``pageTransform``. Finished strokes are in the tile views.
     public override func draw(_ rect: CGRect) {
         resolvedInkColor.setFill()
@@ -188,10 +188,10 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     fileprivate func fill(_ stroke: StrokeBuilder, _ map: (CanvasPoint) -> CGPoint) {
         let segments = stroke.allSegments
         for (index, segment) in segments.enumerated() {
-            Self.fill(StrokeOutline.polygon(for: segment), map)
-            Self.fill(StrokeOutline.circle(center: segment.curve.p0, radius: segment.startWidth / 2), map)
+            Self.fill(segment.outline(), map)
+            Self.fill(segment.startCap(), map)
             if index == segments.count - 1 {
-                Self.fill(StrokeOutline.circle(center: segment.curve.p3, radius: segment.endWidth / 2), map)
+                Self.fill(segment.endCap(), map)
             }
         }
     }
@@ -321,9 +321,10 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     /// The view point showing a page point.
     private func viewPoint(for page: CanvasPoint) -> CGPoint {
-        let t = pageTransform
-        let scale = t.scale > 0 ? t.scale : 1
-        return CGPoint(x: (page.x - t.offsetX) / scale, y: (page.y - t.offsetY) / scale)
+        var t = pageTransform
+        if !(t.scale > 0) { t.scale = 1 }
+        let point = t.canvasPoint(for: page)
+        return CGPoint(x: point.x, y: point.y)
     }
 
     private func viewRect(for page: CanvasRect) -> CGRect {

@@ -1,7 +1,7 @@
 #if canImport(UIKit) && canImport(WebKit)
 import WebKit
-import InkCore
-import HitTestBridge
+@_spi(FrontEnd) import InkCore
+@_spi(FrontEnd) import HitTestBridge
 
 /// The iOS front end: a shell (``InkLoopShell``) over the one live loop, ``InkLoop``. It
 /// places an ``InkOverlayView`` above the web view, attaches a ``TouchObservingRecognizer``
@@ -13,7 +13,7 @@ import HitTestBridge
 /// `TouchRouting.decideAtTouchDown`), takes the inputs in order, keeps the one wake-up (a
 /// `RunLoopClock` on the main run loop: a one-shot `Timer` in common modes, for the engine's
 /// next deadline or the region snapshot's expiry), the sends in flight, the hover throttle,
-/// the recorder and the live ``DeliveryAudit``. The controller keeps no timer, no inbox and no
+/// the recorder and the live audit. The controller keeps no timer, no inbox and no
 /// round-trip bookkeeping of its own.
 ///
 /// The overlay's hit test asks the loop where each touch goes (``InkLoop/route(at:tool:)``);
@@ -230,7 +230,7 @@ public final class InkUIKitController {
     public var ledger: SampleLedger { loop.ledger }
     /// What the loop has done so far: counters, latency, refusals, the audit's health, hover
     /// requests (``InkLoop/metrics``).
-    public var metrics: InkLoopMetrics { loop.metrics }
+    public var metrics: EngineCounters { loop.metrics }
 
     // MARK: - The app's calls
 

@@ -1,5 +1,5 @@
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// What happened to every touch of a replay, and on the page, over time: the answer to "why
 /// did this touch wait, and who got it?".
@@ -151,7 +151,7 @@ public struct DecisionTimeline: Sendable {
             case viewResized
             /// An answer the bridge did not take: late, duplicate, unknown, or computed for
             /// another layout (stale: the question was sent again).
-            case answerNotTaken(ReceiveOutcome, token: QueryToken?)
+            @_spi(Tooling) case answerNotTaken(ReceiveOutcome, token: QueryToken?)
             /// A message refused before it meant anything.
             case refused(String)
         }
@@ -378,7 +378,7 @@ public struct DecisionTimeline: Sendable {
     }
 
     /// One word for what the bridge did with an answer it did not take.
-    public static func describe(_ outcome: ReceiveOutcome) -> String {
+    @_spi(Tooling) public static func describe(_ outcome: ReceiveOutcome) -> String {
         switch outcome {
         case .answered: return "answered"
         case .late: return "late"

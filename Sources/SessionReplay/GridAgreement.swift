@@ -1,5 +1,5 @@
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Whether a real page's answers agree with its own region snapshot: the page is asked at
 /// every point of a grid over the viewport, and each answer is compared with what the
@@ -31,7 +31,7 @@ public struct GridAgreement: Sendable, Hashable {
     ///   - step: The grid's spacing (32: 768 questions over 1024 × 768).
     ///   - offset: The first row's and column's coordinate.
     ///   - ask: Asks the page; returns its reply as decoded (or why it was refused).
-    public static func check(_ snapshot: RegionSnapshot, width: Double, height: Double, step: Double = 32, offset: Double = 7,
+    @_spi(Tooling) public static func check(_ snapshot: RegionSnapshot, width: Double, height: Double, step: Double = 32, offset: Double = 7,
                              ask: (HitTestRequest) throws -> Result<PageMessage, WireMessageError>) rethrows -> GridAgreement {
         var result = GridAgreement()
         var y = offset

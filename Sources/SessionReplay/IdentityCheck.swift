@@ -1,6 +1,6 @@
-import HitTestBridge
-import InkCore
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
 
 /// Checks a replay of a live recording against what the recording says: every touch decided
 /// by the same owner for the same reason at the same time, finished at the same time with the

@@ -1,6 +1,6 @@
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 /// How ``SessionReplayer`` replays a log.
 public struct ReplayConfiguration: Sendable, Hashable {

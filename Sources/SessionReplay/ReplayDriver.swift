@@ -1,5 +1,5 @@
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Drives `InkEngine` in simulated time: the one driver of the replays, the soak, the
 /// browser replay and `ink-replay host`.
@@ -29,7 +29,7 @@ public struct ReplayDriver: Sendable {
     private var queue = TimedQueue<EngineInput>()
     /// Touches that finished (or were closed by ``finish(runningDeadlines:into:)``), with what happened to
     /// them, while ``keepsOutcomes`` is on; in the order they finished.
-    public private(set) var outcomes: [TouchOutcome] = []
+    @_spi(Tooling) public private(set) var outcomes: [TouchOutcome] = []
     /// Whether ``outcomes`` keeps each touch's outcome (its samples included); off, memory
     /// stays flat over any session.
     public var keepsOutcomes: Bool
@@ -55,7 +55,7 @@ public struct ReplayDriver: Sendable {
         /// The input, with touch ids as they were scheduled (the platform's).
         public var input: EngineInput
         /// The bridge's reading of a page message or a recorded answer, when the input was one.
-        public var outcome: ReceiveOutcome?
+        @_spi(Tooling) public var outcome: ReceiveOutcome?
         /// Why the input was refused, if it was; the input changed nothing but the ledger's
         /// refused count (deadlines due by its time fired first all the same).
         public var refusal: InputRefusal?

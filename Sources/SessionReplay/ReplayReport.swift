@@ -1,6 +1,6 @@
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 /// A line of a log that the engine refused while replaying it.
 public struct ReplayIssue: Sendable, Hashable, CustomStringConvertible {
@@ -29,12 +29,12 @@ public struct ReplayReport: Sendable {
     /// The engine's own ledger at the end of the replay.
     public var engineLedger: SampleLedger
     /// The engine's counters at the end of the replay.
-    public var counters: RouterCounters
+    @_spi(Tooling) public var counters: RouterCounters
     /// What the bridge did: round trips, cache hits, timeouts, late answers.
-    public var bridge: BridgeMetrics
+    @_spi(Tooling) public var bridge: BridgeMetrics
     /// Each touch's outcome, in the order the touches began; empty when the replay was asked
     /// not to keep them (``ReplayConfiguration/keepsTouches``).
-    public var touches: [TouchOutcome]
+    @_spi(Tooling) public var touches: [TouchOutcome]
     /// How many touches began.
     public var touchCount: Int
     /// First-ink latencies of the touches that became ink.

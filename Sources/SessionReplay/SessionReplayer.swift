@@ -1,6 +1,6 @@
-import HitTestBridge
-import InkCore
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
 
 /// Replays a recorded session through the real engine (`InkEngine`) in simulated time.
 ///

@@ -1,6 +1,6 @@
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 /// Settings of a soak run (``SoakRun``).
 package struct SoakConfiguration: Sendable {
@@ -103,11 +103,10 @@ package struct SoakRun {
         self.configuration = configuration
         self.memoryProbe = memoryProbe
         random = SplitMix64(seed: configuration.seed)
+        var engineConfiguration = InkEngineConfiguration(decisionTimeout: 0.25, fallback: .ink, speculativeInk: true)
+        engineConfiguration.limits = .init(roundTripsInFlight: 8)
         driver = ReplayDriver(
-            engine: InkEngine(
-                configuration: InkEngineConfiguration(decisionTimeout: 0.25, fallback: .ink, speculativeInk: true,
-                                                      limits: .init(roundTripsInFlight: 8)),
-                pageGeneration: 0, seed: configuration.seed),
+            engine: InkEngine(configuration: engineConfiguration, pageGeneration: 0, seed: configuration.seed),
             keepsOutcomes: false)
     }
 
@@ -241,7 +240,7 @@ package struct SoakRun {
             while let step = driver.step(until: limit, into: &output) {
                 if let refusal = step.refusal {
                     switch (step.input, refusal) {
-                    case (.touch, .engine(.unknownTouch)):
+                    case (.touch, .touchNotDown):
                         behaviour["events refused: touch evicted", default: 0] += 1  // expected only at the active-touch bound
                     case (.update, _):
                         behaviour["refused updates", default: 0] += 1

@@ -1,6 +1,6 @@
-import InkCore
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// The strategy benchmark's table as an SVG chart (`ink-replay bench --plot`), drawn from
 /// the same ``StrategyResult`` values the table prints.

@@ -1,9 +1,9 @@
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 import Foundation
-import HitTestBridge
-import InkRecording
-import SessionReplay
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// `ink-replay run --oracle chromium:<page.html>`: replays sessions against a real page in
 /// headless Chromium (one fresh browser per session) and reports the ledger, the real

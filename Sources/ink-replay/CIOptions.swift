@@ -1,6 +1,6 @@
 import Foundation
-import InkRecording
-import SessionReplay
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// One part of a corpus split for a CI matrix: the `index`-th (1-based) of `count`.
 struct Shard: Equatable, Sendable {

@@ -1,7 +1,8 @@
 import Foundation
-import HitTestBridge
-import InkRecording
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+import InkTesting
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// `ink-replay host`: the engine and the bridge as a process. A front end in any language
 /// writes touch events and page messages as JSON Lines to standard input and reads what to

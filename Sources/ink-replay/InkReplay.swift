@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 /// The command-line tool: parses the subcommand, runs it, maps failures to exit codes
 /// (0 success, 1 failure, 64 usage error) in the swift-argument-parser style.

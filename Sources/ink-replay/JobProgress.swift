@@ -1,7 +1,7 @@
 import Foundation
-import HitTestBridge
-import InkCore
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
 
 /// Progress of a long job on standard error, the one place the tool shows it (`convert`,
 /// `run`, `verify`, `stats`, `soak`, `bench`): items done of their total (files, sessions,

@@ -1,5 +1,5 @@
 import Foundation
-import InkRecording
+@_spi(Tooling) import InkRecording
 
 /// Expands command-line inputs into session log files: a file is taken as is, a directory
 /// contributes every regular `*.jsonl` below it, sorted by path.

@@ -1,7 +1,7 @@
-import HitTestBridge
-import InkRecording
-import SessionReplay
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// An SVG picture of a replayed session: what the student saw, at a glance.
 ///
@@ -63,7 +63,7 @@ struct SessionPicture {
         let t = log.header.pageTransform ?? .identity
         var out = ""
         for region in snapshot.regions {
-            let x = (region.x - t.offsetX) / t.scale, y = (region.y - t.offsetY) / t.scale
+            let corner = t.canvasPoint(for: CanvasPoint(x: region.x, y: region.y)), x = corner.x, y = corner.y
             let w = region.width / t.scale, h = region.height / t.scale
             out += "<rect class=\"region\" x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" rx=\"4\" fill=\"\(Self.regionColour)\" fill-opacity=\"0.06\" stroke=\"\(Self.regionColour)\" stroke-width=\"1\"/>\n"
             if let element = region.element {

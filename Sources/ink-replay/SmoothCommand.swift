@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 /// `ink-replay smooth`: the stroke pipeline's smoothed centreline, for the shared
 /// ink-quality harness.

@@ -1,6 +1,6 @@
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 /// A multiset of numbers kept as counts of distinct values, for exact quantiles in memory
 /// that does not grow with how many values were added: exact while there are at most

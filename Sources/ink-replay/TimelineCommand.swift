@@ -1,9 +1,9 @@
-import HitTestBridge
-import InkRecording
-import SessionReplay
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 #if canImport(Glibc)
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 #endif
 
 /// `ink-replay timeline`: a replayed session's decisions over time, as SVG or HTML.

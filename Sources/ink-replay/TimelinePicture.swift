@@ -1,7 +1,7 @@
-import HitTestBridge
-import InkCore
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// A picture of a ``DecisionTimeline``: one lane per touch on a shared time axis, and a lane
 /// for the page above them. What an engineer chasing a lost tap looks at first: when each

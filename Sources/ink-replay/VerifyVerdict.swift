@@ -1,6 +1,6 @@
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// What `verify` prints, made from replay reports or from the `--json` reports of shards
 /// (`merge-reports`), so a merged verdict is the verdict of one run, byte for byte.

@@ -1,5 +1,6 @@
 import Foundation
 import HitTestBridge
+import InkTesting
 import InkCore
 import Testing
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 import Foundation
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 import Testing
 
 /// The repository's root, from this file's path.

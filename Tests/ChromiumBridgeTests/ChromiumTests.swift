@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 import Foundation
-import HitTestBridge
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import Testing
 
 /// The repository's root, from this file's path.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import InkCore
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// Repeatable query ids for tests.
 typealias SeededTokens = SplitMix64

@@ -1,6 +1,6 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// The ledger of a cancelled touch says what the page got: samples delivered to the page
 /// before the system cancelled the touch are `released` (by their way: natively, replayed or

@@ -1,6 +1,6 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// The engine an app embeds: platform ids in, one event stream out, every sample counted.
 @Suite("InkEngine")
@@ -45,8 +45,8 @@ struct InkEngineTests {
                      Self.touch(1, .ended, Self.sample(14, 1.03, .pencil))], now: 1.03, into: &events)
         let refused = Self.refusals(events)
         #expect(refused.count == 2)
-        #expect(refused.first == .identity(.notDown(9)))
-        if case .engine(.invalidSample(TouchID(1), _))? = refused.last {} else { Issue.record("\(refused)") }
+        #expect(refused.first == .touchNotDown(TouchID(9)))
+        if case .invalidSample(TouchID(1), _)? = refused.last {} else { Issue.record("\(refused)") }
         // The identity refusal names no touch; the engine's refusal names the touch both ways.
         let refusedEvents = events.filter { if case .refused = $0.kind { true } else { false } }
         #expect(refusedEvents.first?.touch == nil && refusedEvents.last?.touch?.platform == 1)
@@ -128,13 +128,15 @@ struct InkEngineTests {
         #expect(events.last { if case .took = $0.kind { true } else { false } }?.time == 1.5)
         events.removeAll()
         engine.take(Self.touch(2, .moved, Self.sample(501, 1.6)), now: 1.4, into: &events)
-        #expect(Self.refusals(events) == [.time(HostTimeError(now: 1.5, given: 1.4))])
+        #expect(Self.refusals(events) == [.timeWentBackwards(now: 1.5, given: 1.4)])
         #expect(engine.ledger.refused == 1 && engine.ledger.received == 3)
     }
 
     @Test("a touch finished by the engine at its bound frees its platform id when the platform ends it")
     func endAfterEviction() {
-        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true, limits: .init(activeTouches: 1)), seed: 1)
+        var configuration = InkEngineConfiguration(pencilOnly: true)
+        configuration.limits = .init(activeTouches: 1)
+        var engine = InkEngine(configuration: configuration, seed: 1)
         var events: [EngineEvent] = []
         engine.take([Self.touch(1, .began, Self.sample(10, 1, .pencil)), Self.touch(2, .began, Self.sample(90, 1.01, .pencil))],
                     now: 1.01, into: &events)

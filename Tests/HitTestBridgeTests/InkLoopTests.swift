@@ -1,9 +1,10 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+import InkTesting
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// A front end over the loop, as small as a shell can be: it keeps what the loop hands it.
-final class TestShell: InkLoopShell {
+final class TestShell: InkLoopShell, TouchDownRegionsObserver {
     var events: [EngineEvent] = []
     var sent: [HitTestRequest] = []
     var cancelledSends: [QueryToken] = []

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import InkCore
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+import InkTesting
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// Collects the actions a session performs; tests wait on it instead of sleeping.
 final class ActionLog: @unchecked Sendable {
@@ -291,7 +292,7 @@ struct InkSessionTests {
         clock.set(2)   // past the 250 ms deadline
         await session.take(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 2)]))
         await log.wait { $0.contains(.decided(TouchID(1), .ink, .deadline)) }
-        #expect(log.refused == [.identity(.notDown(9))])
+        #expect(log.refused == [.touchNotDown(TouchID(9))])
         #expect(log.all.contains(.ink(TouchID(1), TouchSample(x: 5, y: 5, timestamp: 1))))
         let ledger = await session.ledger
         #expect(ledger.inked == 1 && ledger.received == 2 && ledger.refused == 1 && ledger.dropped == 0)
@@ -314,7 +315,7 @@ struct InkSessionTests {
         let (session, log, _, _) = await Self.session()
         await session.take(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
         while log.refused.isEmpty { await Task.yield() }
-        #expect(log.refused == [.identity(.notDown(9))])
+        #expect(log.refused == [.touchNotDown(TouchID(9))])
         let ledger = await session.ledger
         #expect(ledger.received == 1 && ledger.refused == 1 && ledger.isBalanced && log.all.isEmpty)
         // A refusal is counted as one, never reported as a failure of the audit.

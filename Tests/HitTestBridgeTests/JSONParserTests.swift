@@ -1,5 +1,5 @@
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 @Suite("JSON parsing and writing")
 struct JSONParserTests {

@@ -1,6 +1,6 @@
 import Testing
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 @Suite("The page's background")
 struct PageBackgroundTests {

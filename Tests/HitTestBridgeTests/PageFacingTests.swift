@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// What the page gets and what refines which stroke (issue 39): one gesture rule, and
 /// estimated-property updates found by their index.
@@ -116,7 +116,7 @@ struct PageFacingTests {
         engine.take([Self.update(7, 2, force: 0.9), Self.update(7, 1, force: 0.9)], now: 1.12, into: &events)
         #expect(!events.contains { if case .refineInk? = $0.action { true } else { false } }, "\(events.map(\.kind))")
         let refused = Self.refusals(events)
-        #expect(refused == [.engine(.ambiguousUpdateIndex(TouchID(7), 2)), .engine(.ambiguousUpdateIndex(TouchID(7), 1))], "\(refused)")
+        #expect(refused == [.ambiguousUpdateIndex(TouchID(7), 2), .ambiguousUpdateIndex(TouchID(7), 1)], "\(refused)")
         #expect(engine.updatesRefused == 2 && engine.counters.updatesApplied == 0)
         // Index 3 only the first stroke awaits: it is that stroke's.
         events.removeAll()
@@ -126,7 +126,7 @@ struct PageFacingTests {
         // An index nobody awaits: refused, counted.
         events.removeAll()
         engine.take(Self.update(7, 99, force: 0.8), now: 1.14, into: &events)
-        #expect(Self.refusals(events) == [.engine(.unknownUpdateIndex(TouchID(7), 99))] && engine.updatesRefused == 3)
+        #expect(Self.refusals(events) == [.unknownUpdateIndex(TouchID(7), 99)] && engine.updatesRefused == 3)
     }
 
     @Test("an update for one platform id never refines a touch of another id that awaits the same index")

@@ -1,6 +1,6 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// The page's lifecycle: a new document (the next exercise, a reload, a restarted web content
 /// process) starts generations over, abandons the old document's questions, and nothing the
@@ -216,11 +216,11 @@ struct PageLifecycleTests {
         let bad = PageTransform(scale: 0, offsetX: 0, offsetY: 0)
         engine.take(.newDocument(bad), now: 0.2, into: &events)
         #expect(events.count == 1)
-        guard case let .refused(input, .transform(error))? = events.first?.kind else {
+        guard case let .refused(input, .invalidTransform(transform))? = events.first?.kind else {
             Issue.record("not refused: \(events)")
             return
         }
-        #expect(input == .newDocument(bad) && error.transform == bad)
+        #expect(input == .newDocument(bad) && transform == bad)
         #expect(engine.snapshotGeneration == 3 && engine.pageDocument == Self.pageA && engine.bridgeMetrics.newDocuments == 0)
     }
 

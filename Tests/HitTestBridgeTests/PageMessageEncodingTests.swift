@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// Random page messages of the kind `PageMessage.decode` returns.
 private struct MessageGenerator {

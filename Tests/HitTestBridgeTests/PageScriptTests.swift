@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// Where `node` is, if it is installed.
 let nodeExecutable: String? = {

@@ -1,6 +1,6 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 /// Deciding at touch-down (the route a WKWebView allows): the synchronous route query, touches
 /// the platform gave the page natively, and late page verdicts replayed by the page script.

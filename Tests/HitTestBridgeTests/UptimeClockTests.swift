@@ -4,9 +4,10 @@ import Darwin
 import Glibc
 #endif
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+import InkTesting
 import Testing
-@testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
 
 @Suite("UptimeClock: the bridge's clock on the touch timestamps' timebase")
 struct UptimeClockTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import InkCore
+@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
 
 @Suite("Pen filter and local fit")
 struct FilterTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import InkCore
+@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
 
 @Suite("Finished ink by tiles")
 struct InkTileIndexTests {

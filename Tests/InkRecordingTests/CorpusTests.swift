@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import InkCore
-import HitTestBridge
-@testable import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkRecording
 
 /// The real recorded ink: the InkML copied into the repository, and (when this machine has
 /// it) the whole shared data folder the corpus was drawn from.

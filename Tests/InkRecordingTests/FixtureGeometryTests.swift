@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import InkCore
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
 
 @Suite("Stroke geometry on the recorded fixtures")
 struct FixtureGeometryTests {

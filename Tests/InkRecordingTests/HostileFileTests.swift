@@ -1,5 +1,5 @@
 import Foundation
-import InkRecording
+@_spi(Tooling) import InkRecording
 import Testing
 
 /// Issue 29, classes 2 and 4, at the library's level: reading stops at the line cap, and

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import HitTestBridge
-import InkCore
-@testable import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @testable import InkRecording
 
 @Suite("Input echoed in error messages: escaped, bounded; a byte order mark is taken")
 struct InputTextTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import InkCore
-import HitTestBridge
-@testable import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkRecording
 
 /// The one policy for every file the tools write: a temporary file beside the target,
 /// renamed over a regular file only; nothing else replaced, nothing deleted, nothing left.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import InkCore
-import HitTestBridge
-@testable import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkRecording
 
 @Suite("Recorded ink into sessions: encoder, layouts, streaming Quick, Draw!")
 struct RecordedInkTests {

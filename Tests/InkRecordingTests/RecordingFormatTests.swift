@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 @Suite("Session log version 2: live recordings")
 struct RecordingFormatTests {

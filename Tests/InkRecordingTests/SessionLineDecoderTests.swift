@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
-import HitTestBridge
-@testable import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkRecording
 import Testing
 
 /// The reader's byte-level fast path (`SessionLineDecoder`) must read every line exactly as

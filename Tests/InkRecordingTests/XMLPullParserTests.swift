@@ -1,7 +1,7 @@
 import Testing
-@testable import InkCore
-import HitTestBridge
-@testable import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkRecording
 
 @Suite("Streaming XML reader")
 struct XMLPullParserTests {

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 #endif
 import Foundation
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import Testing
 
 /// Runs the built `ink-replay` end to end and checks its output and exit codes.

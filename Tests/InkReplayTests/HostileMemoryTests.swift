@@ -1,8 +1,8 @@
 import Foundation
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import Testing
 
 /// Issue 29, class 3: memory that grew with the input where the docs promise a bound. Each

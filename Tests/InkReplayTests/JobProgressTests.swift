@@ -1,6 +1,6 @@
 import Foundation
-import InkRecording
-import SessionReplay
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import Testing
 @testable import ink_replay
 

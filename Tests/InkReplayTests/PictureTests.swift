@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 #endif
 import Foundation
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML

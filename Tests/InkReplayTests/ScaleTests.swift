@@ -1,5 +1,5 @@
 import Foundation
-import InkRecording
+@_spi(Tooling) import InkRecording
 import Testing
 @testable import ink_replay
 

@@ -1,7 +1,7 @@
 import Foundation
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 import Testing
 
 /// Issue 30: `stats` streams (memory flat in the log's size, the same figures); `render` and

@@ -1,9 +1,9 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
-import InkRecording
-@testable import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) @testable import SessionReplay
 
 @Suite("Replaying through the bridge")
 struct BridgeReplayTests {

@@ -1,8 +1,8 @@
 import Testing
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// Recordings of touches the system cancelled after the page got samples (issue 39, item 3):
 /// from engine 1.1 their `finished` lines count those samples released; a recording made by

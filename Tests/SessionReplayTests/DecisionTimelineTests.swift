@@ -1,9 +1,9 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
-import InkRecording
-@testable import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) @testable import SessionReplay
 
 @Suite("Decision timeline")
 struct DecisionTimelineTests {
@@ -135,10 +135,10 @@ struct DecisionTimelineTests {
         #expect(timeline.touches[0].notes.map(\.text) == ["stale answer"])
         // A stray event refused by the touch-id rule names no touch the engine knows.
         let stray = TouchEvent(touch: TouchID(7), phase: .moved, samples: [TouchSample(x: 5, y: 5, timestamp: 1.05, tool: .pencil)])
-        timeline.observe(EngineEvent(time: 1.05, kind: .refused(.touch(stray), .identity(.notDown(7)))))
+        timeline.observe(EngineEvent(time: 1.05, kind: .refused(.touch(stray), .touchNotDown(TouchID(7)))))
         #expect(timeline.touches[0].notes.count == 1)
         // A refused event of a touch the engine knows is noted on its lane.
-        timeline.observe(EngineEvent(time: 1.06, touch: named, kind: .refused(.touch(stray), .time(HostTimeError(now: 1.06, given: 1)))))
+        timeline.observe(EngineEvent(time: 1.06, touch: named, kind: .refused(.touch(stray), .timeWentBackwards(now: 1.06, given: 1))))
         #expect(timeline.touches[0].notes.count == 2)
     }
 

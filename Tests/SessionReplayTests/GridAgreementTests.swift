@@ -1,6 +1,6 @@
-import HitTestBridge
-import InkCore
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import SessionReplay
 import Testing
 
 @Suite("Grid agreement between a page and its snapshot")

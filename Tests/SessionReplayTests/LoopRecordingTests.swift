@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+import InkTesting
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// What the live loop records replays identically: a touch no one answers is decided by the
 /// loop's own wake-up (recorded by the loop, not by the app), and a page load mid-session.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// A recording with page loads in it replays identically: the new document, the questions it
 /// abandoned, the old document's late answer and snapshot refused, and a new document the

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// A chained recording's text as a format-version-2 recording of the same lines: no chain,
 /// no end line. What recordings were before the chain; tests edit such a text to show what

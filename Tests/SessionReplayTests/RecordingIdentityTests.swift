@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import InkCore
-import HitTestBridge
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+import InkTesting
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// A page the test answers by hand: each request waits until the test replies.
 final class HandAnsweredPage: HitTestOracle, @unchecked Sendable {

@@ -1,9 +1,9 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-@testable import HitTestBridge
-import InkRecording
-@testable import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) @testable import SessionReplay
 
 @Suite("Replaying sessions")
 struct SessionReplayerTests {
@@ -129,8 +129,8 @@ struct SessionReplayerTests {
             """
         let report = replayer.replay(SessionLog.parse(text, file: "bad.jsonl"))
         #expect(report.issues.map(\.line) == [3, 4])
-        #expect(report.issues[0].error == .engine(.timestampWentBackwards(TouchID(1), previous: 1, got: 0.5)))
-        #expect(report.issues[1].error == .identity(.notDown(9)))
+        #expect(report.issues[0].error == .timestampWentBackwards(TouchID(1), previous: 1, got: 0.5))
+        #expect(report.issues[1].error == .touchNotDown(TouchID(9)))
         #expect(report.refusedSamples == 2)
         #expect(report.dropped == 0)
         #expect(!report.isVerified)

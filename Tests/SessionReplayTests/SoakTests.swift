@@ -1,7 +1,7 @@
-import HitTestBridge
-import InkRecording
-@testable import SessionReplay
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) @testable import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
 
 @Suite("Soak run and sample-flow audit")

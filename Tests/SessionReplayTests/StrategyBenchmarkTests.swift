@@ -1,8 +1,8 @@
 import Testing
-import InkCore
-@testable import HitTestBridge
-import InkRecording
-@testable import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) @testable import SessionReplay
 
 @Suite("Strategy benchmark")
 struct StrategyBenchmarkTests {

@@ -1,9 +1,9 @@
 import Benchmark
 import Foundation
-import HitTestBridge
-import InkCore
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 
 /// Engine plus geometry per sample by stroke length, the recorder's cost per sample, region
 /// lookups, session log parsing and a 1-million-sample replay. BENCHMARKS.md explains each and quotes a run.

@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// The bridge's settings.
 package struct BridgeConfiguration: Sendable, Hashable {
@@ -18,7 +18,7 @@ package struct BridgeConfiguration: Sendable, Hashable {
     /// How long a snapshot without a max-age stays fresh, seconds.
     package var defaultMaxAge: Double
     /// The most round trips in flight; a query beyond that gets ``fallback`` at once
-    /// (counted in ``BridgeMetrics/overloaded``).
+    /// (counted in `BridgeMetrics.overloaded`).
     package var maxInFlight: Int
     /// Whether to suggest tentative ink (``BridgeAction/speculate(_:)``) for a query that
     /// needs a round trip while the last snapshot, even stale, shows nothing interactive
@@ -51,11 +51,11 @@ package struct BridgeConfiguration: Sendable, Hashable {
 
 /// A page transform the bridge cannot use: a non-finite offset, or a scale that is not a
 /// positive finite number.
-public struct InvalidPageTransform: Error, Sendable, Hashable, CustomStringConvertible {
+package struct InvalidPageTransform: Error, Sendable, Hashable, CustomStringConvertible {
     /// The transform refused.
-    public var transform: PageTransform
+    package var transform: PageTransform
 
-    public var description: String {
+    package var description: String {
         "page transform refused: scale \(transform.scale), offset (\(transform.offsetX), \(transform.offsetY))"
     }
 }
@@ -100,7 +100,7 @@ package enum BridgeAction: Sendable, Hashable {
 }
 
 /// What the broker did with a message from the page.
-public enum ReceiveOutcome: Sendable, Hashable {
+@_spi(Tooling) public enum ReceiveOutcome: Sendable, Hashable {
     /// An answer decided this many queries.
     case answered(queries: Int)
     /// An answer for a round trip that already timed out, failed or was cancelled.
@@ -118,21 +118,21 @@ public enum ReceiveOutcome: Sendable, Hashable {
     /// The message was refused before it could mean anything.
     case refused(WireMessageError)
     /// The message (an answer or a region snapshot) names a page document that was replaced
-    /// (``PageDocumentID``): nothing it says is taken for the current document's.
+    /// (`PageDocumentID`): nothing it says is taken for the current document's.
     case oldDocument(PageDocumentID)
 }
 
-/// Region snapshots the bridge refused, by reason (``BridgeMetrics/snapshotRefusals``).
-public struct SnapshotRefusalCounts: Sendable, Hashable {
+/// Region snapshots the bridge refused, by reason (`BridgeMetrics.snapshotRefusals`).
+@_spi(Tooling) public struct SnapshotRefusalCounts: Sendable, Hashable {
     /// Older than the snapshot held or the layout generation known
-    /// (``RegionSnapshotRefusal/olderGeneration(got:current:)``).
+    /// (`RegionSnapshotRefusal.olderGeneration(got:current:)`).
     public var olderGeneration = 0
-    /// Pushed by a page document that was replaced (``ReceiveOutcome/oldDocument(_:)``).
+    /// Pushed by a page document that was replaced (`ReceiveOutcome.oldDocument(_:)`).
     public var oldDocument = 0
-    /// More regions than the limit (``RegionSnapshotRefusal/tooManyRegions(count:limit:)``).
+    /// More regions than the limit (`RegionSnapshotRefusal.tooManyRegions(count:limit:)`).
     public var tooManyRegions = 0
     /// A region or max-age that is not finite and non-negative
-    /// (``RegionSnapshotRefusal/invalidRegion(index:)``, ``RegionSnapshotRefusal/invalidMaxAge``).
+    /// (`RegionSnapshotRefusal.invalidRegion(index:)`, `RegionSnapshotRefusal.invalidMaxAge`).
     public var invalid = 0
 
     /// Every snapshot refused.
@@ -152,7 +152,7 @@ public struct SnapshotRefusalCounts: Sendable, Hashable {
 }
 
 /// What the bridge has done, counted.
-public struct BridgeMetrics: Sendable, Hashable {
+@_spi(Tooling) public struct BridgeMetrics: Sendable, Hashable {
     /// Queries asked.
     public var queries = 0
     /// Requests sent to the page (including re-sends after a layout change).
@@ -179,19 +179,19 @@ public struct BridgeMetrics: Sendable, Hashable {
     public var unknownAnswers = 0
     /// Answers for another layout generation.
     public var staleAnswers = 0
-    /// Answers from a page document that was replaced (``ReceiveOutcome/oldDocument(_:)``).
+    /// Answers from a page document that was replaced (`ReceiveOutcome.oldDocument(_:)`).
     public var oldDocumentAnswers = 0
     /// Messages refused (too large, not JSON, wrong shape, a malformed document id).
     public var refusedMessages = 0
     /// Of ``refusedMessages``, those refused for a malformed document id
-    /// (``WireMessageError/document(_:)``).
+    /// (`WireMessageError.document(_:)`).
     public var invalidDocumentIDs = 0
     /// Region snapshots taken / refused (``snapshotRefusals`` says why).
     public var snapshotsAccepted = 0, snapshotsRefused = 0
-    /// The region snapshots refused, by reason; their ``SnapshotRefusalCounts/total`` is
+    /// The region snapshots refused, by reason; their `SnapshotRefusalCounts.total` is
     /// ``snapshotsRefused``.
     public var snapshotRefusals = SnapshotRefusalCounts()
-    /// Page document ids the bridge took as the current document's (``PageDocumentID``).
+    /// Page document ids the bridge took as the current document's (`PageDocumentID`).
     public var documentsSeen = 0
     /// Page documents begun after the first: each ``EngineInput/newDocument(_:)``, and
     /// each message naming a new document id while another was current.
@@ -489,7 +489,7 @@ package struct HitTestBroker: Sendable {
     /// old document's when it names one); the current document id, if any, is retired; the
     /// region snapshot is dropped; the layout generation starts over at ``firstGeneration``
     /// under the new transform.
-    /// - Throws: ``InvalidPageTransform`` for a transform ``layoutChanged(transform:generation:now:into:)``
+    /// - Throws: `InvalidPageTransform` for a transform ``layoutChanged(transform:generation:now:into:)``
     ///   refuses; nothing changes then.
     package mutating func newDocument(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
         guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
@@ -565,7 +565,7 @@ package struct HitTestBroker: Sendable {
     /// through `transform`. With a new `generation`, round trips in flight for an older
     /// one are sent again (their deadlines stay), and snapshots of older generations stop
     /// answering.
-    /// - Throws: ``InvalidPageTransform`` for a non-finite offset or a scale that is not a
+    /// - Throws: `InvalidPageTransform` for a non-finite offset or a scale that is not a
     ///   positive finite number; nothing changes then.
     package mutating func layoutChanged(transform: PageTransform, generation newGeneration: UInt64? = nil,
                                        now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
@@ -579,7 +579,7 @@ package struct HitTestBroker: Sendable {
     /// The view showing the page changed size: the page reflows, so the region snapshot is
     /// dropped (until the page pushes one of the new layout) and future points go through
     /// `transform`. Round trips in flight stay: the page answers them on its live layout.
-    /// - Throws: ``InvalidPageTransform`` for a non-finite offset or a scale that is not a
+    /// - Throws: `InvalidPageTransform` for a non-finite offset or a scale that is not a
     ///   positive finite number; nothing changes then.
     package mutating func viewResized(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
         try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)

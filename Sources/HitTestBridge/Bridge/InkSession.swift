@@ -1,8 +1,8 @@
 import Foundation
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// First-ink latencies, counted in fixed buckets (milliseconds, upper bounds inclusive).
-public struct LatencyHistogram: Sendable, Hashable {
+@_spi(Tooling) public struct LatencyHistogram: Sendable, Hashable {
     /// Upper bounds of the buckets, milliseconds; a last bucket holds everything above.
     public static let bounds: [Double] = [0, 8, 16, 33, 100, 250]
     /// Counts per bucket: `counts[i]` for latencies ≤ `bounds[i]` (and above the previous
@@ -52,7 +52,7 @@ public protocol HitTestOracle: Sendable {
 /// in order; a task per batch would not.
 ///
 /// The clock must count in the same seconds as the samples' timestamps: the default,
-/// ``UptimeClock``, is the timebase of `UITouch.timestamp`. An app that must answer the
+/// the system's uptime (`ProcessInfo.systemUptime`), is the timebase of `UITouch.timestamp`. An app that must answer the
 /// platform's synchronous hit test (UIKit) drives an ``InkLoop`` on its main thread instead:
 /// an actor cannot answer synchronously.
 ///
@@ -87,7 +87,7 @@ public actor InkSession {
     ///     script's first, by default).
     ///   - oracle: The transport to the page.
     ///   - clock: The clock the deadlines run on, on the samples' timebase (default
-    ///     ``UptimeClock``, the platform touch timestamps' clock).
+    ///     the system's uptime, `ProcessInfo.systemUptime`: the platform touch timestamps' clock).
     ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random generator).
     ///   - recorder: Records the session for `ink-replay verify` (see ``SessionRecorder``):
     ///     the loop records every input taken, every wake-up and every decision, as
@@ -191,7 +191,7 @@ public actor InkSession {
     }
 
     /// What the session has done so far.
-    public var metrics: InkLoopMetrics {
+    public var metrics: EngineCounters {
         takeMailIfStopped()
         return loop.metrics
     }

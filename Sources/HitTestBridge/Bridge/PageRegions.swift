@@ -1,6 +1,6 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 /// A rectangle of the page that holds an interactive element, in page coordinates.
-public struct PageRegion: Sendable, Hashable {
+@_spi(Tooling) public struct PageRegion: Sendable, Hashable {
     /// Left edge in page units.
     public var x: Double
     /// Top edge in page units.
@@ -28,7 +28,7 @@ public struct PageRegion: Sendable, Hashable {
 }
 
 /// The interactive regions of the page at one moment, as the page pushed them.
-public struct RegionSnapshot: Sendable, Hashable {
+@_spi(Tooling) public struct RegionSnapshot: Sendable, Hashable {
     /// The page's layout generation; increases whenever the layout changes.
     public var generation: UInt64
     /// Seconds the snapshot may be trusted after it was taken (like an HTTP max-age);
@@ -36,7 +36,7 @@ public struct RegionSnapshot: Sendable, Hashable {
     public var maxAge: Double?
     /// The interactive regions, in page coordinates.
     public var regions: [PageRegion]
-    /// The page document that pushed the snapshot (``PageDocumentID``); `nil` when the
+    /// The page document that pushed the snapshot (`PageDocumentID`); `nil` when the
     /// message named none (an older page script, a session log): it then belongs to the
     /// current document.
     public var document: PageDocumentID?

@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Maps canvas points to page coordinates (CSS pixels of the exercise page):
 /// `page = canvas × scale + offset`, where the offset is the page's scroll position.
@@ -23,6 +23,26 @@ public struct PageTransform: Sendable, Hashable {
     /// The page position under a canvas point.
     public func pagePoint(for point: CanvasPoint) -> CanvasPoint {
         CanvasPoint(x: point.x * scale + offsetX, y: point.y * scale + offsetY)
+    }
+
+    /// The canvas point that shows a page position: the inverse of ``pagePoint(for:)``
+    /// (`canvas = (page − offset) / scale`), the one place it is written.
+    public func canvasPoint(for pagePoint: CanvasPoint) -> CanvasPoint {
+        CanvasPoint(x: (pagePoint.x - offsetX) / scale, y: (pagePoint.y - offsetY) / scale)
+    }
+
+    /// The page rectangle under a canvas rectangle (each corner through ``pagePoint(for:)``).
+    public func pageRect(for rect: CanvasRect) -> CanvasRect {
+        let low = pagePoint(for: CanvasPoint(x: rect.minX, y: rect.minY))
+        let high = pagePoint(for: CanvasPoint(x: rect.maxX, y: rect.maxY))
+        return CanvasRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
+    }
+
+    /// The canvas rectangle that shows a page rectangle: the inverse of ``pageRect(for:)``.
+    public func canvasRect(for pageRect: CanvasRect) -> CanvasRect {
+        let low = canvasPoint(for: CanvasPoint(x: pageRect.minX, y: pageRect.minY))
+        let high = canvasPoint(for: CanvasPoint(x: pageRect.maxX, y: pageRect.maxY))
+        return CanvasRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
     }
 }
 

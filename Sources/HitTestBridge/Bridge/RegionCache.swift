@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// The page's interactive regions as last pushed, with their generation and freshness, so
 /// most touch-downs are decided without asking the page.
@@ -89,7 +89,7 @@ package struct RegionCache: Sendable {
 }
 
 /// Why the bridge refused a region snapshot the page pushed; the snapshot it held stays.
-public enum RegionSnapshotRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Tooling) public enum RegionSnapshotRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// Its generation is older than the snapshot held (or the layout generation known).
     case olderGeneration(got: UInt64, current: UInt64)
     /// More regions than the engine's limit (`InkEngineConfiguration.Limits.regions`).

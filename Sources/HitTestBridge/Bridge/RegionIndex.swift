@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// A uniform grid over a page's interactive rectangles, so the question "is any region
 /// at this point?" looks at a handful of rectangles instead of all of them.
@@ -8,7 +8,7 @@ import InkCore
 /// computes its cell and tests that cell's regions. Points outside the box need no test at
 /// all. Regions with a non-finite or negative size are left out when the index is built
 /// (the region cache refuses such snapshots before they get here).
-public struct RegionIndex: Sendable {
+@_spi(Tooling) public struct RegionIndex: Sendable {
     /// The regions, as given.
     public let regions: [PageRegion]
     private let minX: Double, minY: Double, cellWidth: Double, cellHeight: Double

@@ -1,7 +1,7 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// What happened to one touch, rebuilt from the engine's actions alone.
-public struct TouchOutcome: Sendable, Hashable {
+@_spi(Tooling) public struct TouchOutcome: Sendable, Hashable {
     /// The touch's id as the platform (or the log) gave it.
     public var touch: TouchID
     /// The engine's id for it, unique over the session.
@@ -37,7 +37,7 @@ public struct TouchOutcome: Sendable, Hashable {
 /// (or is cancelled), nothing is invented, each touch's final ledger says so, and every
 /// refused sample is counted. A cancelled touch's samples the page got before the cancel are
 /// released (natively, replayed or handed over, as its outcome shows); only what nobody got
-/// is cancelled, and the touch's final ledger must say exactly that. It also gives each touch's ``TouchOutcome``, first-ink latency
+/// is cancelled, and the touch's final ledger must say exactly that. It also gives each touch's `TouchOutcome`, first-ink latency
 /// included (the one definition: touch-down to the first sample drawn as ink that was not
 /// retracted).
 ///
@@ -51,7 +51,7 @@ public struct TouchOutcome: Sendable, Hashable {
 /// for event in events { audit.observe(event) }
 /// let failures = audit.verify(against: engine.ledger)   // empty: every sample accounted for
 /// ```
-public struct DeliveryAudit: Sendable {
+@_spi(Tooling) public struct DeliveryAudit: Sendable {
     private struct Flow: Sendable {
         var outcome: TouchOutcome
         var fed: [TouchSample]

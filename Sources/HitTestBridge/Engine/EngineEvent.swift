@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// One touch as both sides name it: the platform's identifier (reused as soon as a finger
 /// lifts) and the engine's (unique over the engine's life).
@@ -53,10 +53,10 @@ public enum EngineInput: Sendable, Hashable {
     case pageMessage([UInt8])
     /// A page message already decoded at the edge (a region snapshot from a session log, a
     /// message a host decoded from its own protocol).
-    case decodedPageMessage(PageMessage)
+    @_spi(Tooling) case decodedPageMessage(PageMessage)
     /// The page's answer for a touch as a session log records it, by the platform's touch
     /// identifier rather than by round trip.
-    case recordedAnswer(touch: TouchID, verdict: HitTestVerdict)
+    @_spi(Tooling) case recordedAnswer(touch: TouchID, verdict: HitTestVerdict)
     /// The page scrolled, zoomed or changed its layout.
     case layout(PageTransform, generation: UInt64?)
     /// The request with this token could not be sent (the transport failed): its queries
@@ -70,23 +70,23 @@ public enum EngineInput: Sendable, Hashable {
     /// document, with this transform; nothing the previous documents say (snapshots,
     /// answers) is taken for the new one's.
     ///
-    /// The current document id (``PageDocumentID``), if a message named one, is retired:
-    /// a later message naming it is refused (``ReceiveOutcome/oldDocument(_:)``). Feed it
+    /// The current document id (`PageDocumentID`), if a message named one, is retired:
+    /// a later message naming it is refused (`ReceiveOutcome.oldDocument(_:)`). Feed it
     /// when the navigation commits, before the new document's page script can post; when the
     /// new page's first message (naming a new id) came first, a report within half a second
     /// is taken as that page's and only sets the transform. A
     /// transform that is not finite and positive refuses the input
-    /// (``InputRefusal/transform(_:)``), and nothing changes.
+    /// (``InputRefusal/invalidTransform(_:)``), and nothing changes.
     case newDocument(PageTransform)
     /// The view showing the page changed size (a rotation, split view or Stage Manager on an
     /// iPad, a resized window): the page reflows, so its interactive regions may be anywhere
-    /// now. The region snapshot is dropped (``InkEngine/touchDownRegions(now:)`` is `nil` and
+    /// now. The region snapshot is dropped (`InkEngine.touchDownRegions(now:)` is `nil` and
     /// every touch-down is ``TouchDownRoute/unknown`` until the page pushes a snapshot again:
     /// the engine asks it, never guesses from the old layout), and future points go through
     /// `transform`. Questions in flight wait for their answers, which the page computes on the
     /// live layout. An ``InkLoop`` asks the page to push (``InkLoopShell/askForRegions()``)
     /// when it takes this. A transform that is not finite and positive refuses the input
-    /// (``InputRefusal/transform(_:)``), and nothing changes.
+    /// (``InputRefusal/invalidTransform(_:)``), and nothing changes.
     case viewResized(PageTransform)
 
     /// A page message posted as text.
@@ -118,8 +118,8 @@ public enum TouchDownRoute: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The canvas areas that route to the page at touch-down while a region snapshot is fresh
-/// (``InkEngine/touchDownRegions(now:)``).
-public struct TouchDownRegions: Sendable, Hashable {
+/// (`InkEngine.touchDownRegions(now:)`).
+@_spi(FrontEnd) public struct TouchDownRegions: Sendable, Hashable {
     /// The page's interactive regions, in canvas points.
     public var rects: [CanvasRect]
     /// Until when they hold (the snapshot's freshness), seconds on the engine's clock;
@@ -137,30 +137,89 @@ public struct TouchDownRegions: Sendable, Hashable {
 }
 
 /// Why ``InkEngine`` refused an input. A refused input changes nothing but the ledger, which
-/// counts its samples as received and refused.
+/// counts its samples as received and refused. Touch identifiers in it are the platform's.
 public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The event names no touch it could belong to: a `began` for a platform id whose
-    /// touch is still down, or a later event for a platform id with no touch down.
-    case identity(TouchIdentityError)
-    /// The engine refused the event or update (invalid sample, time going backwards within
-    /// the touch, an unknown update index); touch ids are the platform's.
-    case engine(RouterError)
-    /// The input's time is earlier than a time the engine was already given, or not finite.
-    case time(HostTimeError)
+    /// A `began` for a platform id whose touch is still down (end or cancel it first).
+    case touchStillDown(TouchID)
+    /// A `moved`, `ended` or `cancelled` event, or an update, for a platform id with no touch
+    /// down.
+    case touchNotDown(TouchID)
+    /// A `began` for a touch the engine has not finished (ended, but still undecided).
+    case touchUnfinished(TouchID)
+    /// A sample with a non-finite position or timestamp, or a force out of 0...1.
+    case invalidSample(TouchID, TouchSample)
+    /// A sample older than the touch's previous sample.
+    case timestampWentBackwards(TouchID, previous: Double, got: Double)
+    /// A `began` event that carried no sample.
+    case beganWithoutSample(TouchID)
+    /// An estimated-property update for an index no sample of the touch awaits.
+    case unknownUpdateIndex(TouchID, UInt64)
+    /// An estimated-property update whose index more than one sample awaits (a platform that
+    /// numbers indices per touch, its id reused): the engine cannot tell whose it is, so it
+    /// refines neither.
+    case ambiguousUpdateIndex(TouchID, UInt64)
+    /// An estimated-property update with a non-finite or out-of-range value.
+    case invalidUpdate(TouchID, UInt64)
+    /// The input's time is earlier than a time the engine was already given (`now`), or not
+    /// finite.
+    case timeWentBackwards(now: Double, given: Double)
     /// A page transform that is not finite and positive.
-    case transform(InvalidPageTransform)
+    case invalidTransform(PageTransform)
     /// The live loop had stopped (``InkLoop/stop()``: the front end was closing) when the
     /// input was handed in: nothing takes it any more, but its samples are counted
     /// (received and refused), so a touch UIKit ends during teardown is never lost uncounted.
     case stopped
 
+    /// The refusal of the touch-id rule's error.
+    package init(_ error: TouchIdentityError) {
+        switch error {
+        case let .stillDown(id): self = .touchStillDown(TouchID(id))
+        case let .notDown(id): self = .touchNotDown(TouchID(id))
+        }
+    }
+
+    /// The refusal of the decision engine's error (its touch already named the platform's way).
+    package init(_ error: RouterError) {
+        switch error {
+        case let .invalidSample(touch, sample): self = .invalidSample(touch, sample)
+        case let .timestampWentBackwards(touch, previous, got): self = .timestampWentBackwards(touch, previous: previous, got: got)
+        case let .beganWithoutSample(touch): self = .beganWithoutSample(touch)
+        case let .touchAlreadyActive(touch): self = .touchUnfinished(touch)
+        case let .unknownTouch(touch): self = .touchNotDown(touch)
+        case let .unknownUpdateIndex(touch, index): self = .unknownUpdateIndex(touch, index)
+        case let .ambiguousUpdateIndex(touch, index): self = .ambiguousUpdateIndex(touch, index)
+        case let .invalidUpdate(touch, index): self = .invalidUpdate(touch, index)
+        }
+    }
+
+    /// The touch the refusal names, when it names one.
+    public var touch: TouchID? {
+        switch self {
+        case let .touchStillDown(touch), let .touchNotDown(touch), let .touchUnfinished(touch), let .invalidSample(touch, _),
+             let .timestampWentBackwards(touch, _, _), let .beganWithoutSample(touch), let .unknownUpdateIndex(touch, _),
+             let .ambiguousUpdateIndex(touch, _), let .invalidUpdate(touch, _):
+            return touch
+        case .timeWentBackwards, .invalidTransform, .stopped:
+            return nil
+        }
+    }
+
     /// The sentence every front end and replay reports.
     public var description: String {
         switch self {
-        case let .identity(error): return error.description
-        case let .engine(error): return error.description
-        case let .time(error): return error.description
-        case let .transform(error): return error.description
+        case let .touchStillDown(touch): return TouchIdentityError.stillDown(touch.rawValue).description
+        case let .touchNotDown(touch): return RouterError.unknownTouch(touch).description
+        case let .touchUnfinished(touch): return RouterError.touchAlreadyActive(touch).description
+        case let .invalidSample(touch, sample): return RouterError.invalidSample(touch, sample).description
+        case let .timestampWentBackwards(touch, previous, got):
+            return RouterError.timestampWentBackwards(touch, previous: previous, got: got).description
+        case let .beganWithoutSample(touch): return RouterError.beganWithoutSample(touch).description
+        case let .unknownUpdateIndex(touch, index): return RouterError.unknownUpdateIndex(touch, index).description
+        case let .ambiguousUpdateIndex(touch, index): return RouterError.ambiguousUpdateIndex(touch, index).description
+        case let .invalidUpdate(touch, index): return RouterError.invalidUpdate(touch, index).description
+        case let .timeWentBackwards(now, given): return "time went backwards from \(now) s to \(given) s"
+        case let .invalidTransform(transform):
+            return "page transform refused: scale \(transform.scale), offset (\(transform.offsetX), \(transform.offsetY))"
         case .stopped: return "the live loop had stopped: the input came after the front end closed"
         }
     }
@@ -208,7 +267,7 @@ public struct EngineEvent: Sendable, Hashable {
         /// What the bridge made of a message from the page (or a recorded answer): the
         /// message when it decoded, and the outcome (`nil`: a recorded answer that found no
         /// round trip to go to).
-        indirect case pageMessage(PageMessage?, ReceiveOutcome?)
+        @_spi(Tooling) indirect case pageMessage(PageMessage?, ReceiveOutcome?)
         /// The page's transform changed (a layout input was taken).
         case layout(PageTransform, generation: UInt64?)
         /// A new page document began, under this transform: an ``EngineInput/newDocument(_:)``
@@ -216,7 +275,7 @@ public struct EngineEvent: Sendable, Hashable {
         /// (the transform then is the one held). The questions it abandoned follow as their
         /// touches' `decided` actions (reason `DecisionReason.newDocument`); the region
         /// snapshot is gone, so a front end routing at touch-down drops the regions it
-        /// holds (``InkEngine/touchDownRegions(now:)`` is `nil` until the new document
+        /// holds (`InkEngine.touchDownRegions(now:)` is `nil` until the new document
         /// pushes).
         case newDocument(PageTransform)
         /// The view changed size under this transform (an ``EngineInput/viewResized(_:)``

@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// The engine an app embeds: platform touches and the page's messages in, one ordered stream
 /// of ``EngineEvent``s out.
@@ -109,9 +109,9 @@ public struct InkEngine: Sendable {
     /// waiting for a decision.
     public var ledger: SampleLedger { router.ledger.refusing(refusedSamples) }
     /// What the decision engine has done, counted.
-    public var counters: RouterCounters { router.counters }
+    @_spi(Tooling) public var counters: RouterCounters { router.counters }
     /// What the bridge has done, counted (round trips, cache hits, timeouts, late answers).
-    public var bridgeMetrics: BridgeMetrics { broker.metrics }
+    @_spi(Tooling) public var bridgeMetrics: BridgeMetrics { broker.metrics }
     /// The latest time the engine was given, seconds.
     public private(set) var now = -Double.infinity
     /// The earliest deadline pending (the engine's or the bridge's), if any: a live front end
@@ -158,7 +158,7 @@ public struct InkEngine: Sendable {
     package var pageGeneration: UInt64 { broker.generation }
     /// The current page document's id, once a page message named one (`nil` again after
     /// ``EngineInput/newDocument(_:)`` until the new document's first message).
-    public var pageDocument: PageDocumentID? { broker.document }
+    @_spi(Tooling) public var pageDocument: PageDocumentID? { broker.document }
 
     /// The engine's version, as a recording's header names it (``SessionRecorder``): it
     /// changes when a release changes what the engine decides, inks or counts for the same
@@ -197,13 +197,11 @@ public struct InkEngine: Sendable {
     /// caches its hit test): the fresh snapshot's regions in canvas points, and until when
     /// they hold. `nil` when no fresh snapshot answers (every touch is then
     /// ``TouchDownRoute/unknown``), or with the region cache off.
-    public func touchDownRegions(now: Double) -> TouchDownRegions? {
+    @_spi(FrontEnd) public func touchDownRegions(now: Double) -> TouchDownRegions? {
         guard configuration.useRegionCache, let held = broker.freshSnapshot(now: max(now, self.now)) else { return nil }
         let view = broker.transform
         let rects = held.snapshot.regions.map { region in
-            CanvasRect(minX: (region.x - view.offsetX) / view.scale, minY: (region.y - view.offsetY) / view.scale,
-                       maxX: (region.x + region.width - view.offsetX) / view.scale,
-                       maxY: (region.y + region.height - view.offsetY) / view.scale)
+            view.canvasRect(for: CanvasRect(minX: region.x, minY: region.y, maxX: region.x + region.width, maxY: region.y + region.height))
         }
         return TouchDownRegions(rects: rects, validUntil: held.freshUntil, generation: held.snapshot.generation)
     }
@@ -221,7 +219,7 @@ public struct InkEngine: Sendable {
     /// still fire before it is looked at).
     public mutating func take(_ input: EngineInput, now time: Double, into events: inout [EngineEvent]) {
         guard time.isFinite, time >= now else {
-            refuse(input, .time(HostTimeError(now: now, given: time)), touch: nil, into: &events)
+            refuse(input, .timeWentBackwards(now: now, given: time), touch: nil, into: &events)
             return
         }
         // Deadlines due by now fire first, as their own events at their own times.
@@ -239,7 +237,7 @@ public struct InkEngine: Sendable {
             let platform = update.touch.rawValue
             guard let latest = identities.latestID(for: platform) else {
                 updatesRefused += 1
-                refuse(input, .engine(.unknownTouch(update.touch)), touch: nil, into: &events)
+                refuse(input, .touchNotDown(update.touch), touch: nil, into: &events)
                 return
             }
             // No list per update (Pencil refines about every sample): a touch is checked for
@@ -247,7 +245,7 @@ public struct InkEngine: Sendable {
             let identities = identities
             do { _ = try router.apply(update, amongTouches: { identities.isRecent($0, for: platform) }, into: &actions) } catch {
                 updatesRefused += 1
-                refuse(input, .engine(error.replacingTouch(update.touch)), touch: EngineTouch(engine: latest, platform: platform),
+                refuse(input, InputRefusal(error.replacingTouch(update.touch)), touch: EngineTouch(engine: latest, platform: platform),
                        into: &events)
                 return
             }
@@ -299,7 +297,7 @@ public struct InkEngine: Sendable {
             finishEmitting(now: time, into: &events)
         case let .layout(transform, generation):
             do { try broker.layoutChanged(transform: transform, generation: generation, now: time, into: &bridgeActions) } catch {
-                refuse(input, .transform(error), touch: nil, into: &events)
+                refuse(input, .invalidTransform(error.transform), touch: nil, into: &events)
                 return
             }
             events.append(EngineEvent(time: time, kind: .layout(transform, generation: generation)))
@@ -314,7 +312,7 @@ public struct InkEngine: Sendable {
             // Questions in flight get the fallback now, the region snapshot is dropped, the
             // current document id is retired and the layout generation starts over.
             do { try broker.newDocument(transform: transform, now: time, into: &bridgeActions) } catch {
-                refuse(input, .transform(error), touch: nil, into: &events)
+                refuse(input, .invalidTransform(error.transform), touch: nil, into: &events)
                 return
             }
             events.append(EngineEvent(time: time, kind: .newDocument(transform)))
@@ -323,7 +321,7 @@ public struct InkEngine: Sendable {
         case let .viewResized(transform):
             // The page reflows: the snapshot of the old layout is dropped.
             do { try broker.viewResized(transform: transform, now: time, into: &bridgeActions) } catch {
-                refuse(input, .transform(error), touch: nil, into: &events)
+                refuse(input, .invalidTransform(error.transform), touch: nil, into: &events)
                 return
             }
             events.append(EngineEvent(time: time, kind: .viewResized(transform)))
@@ -390,7 +388,7 @@ public struct InkEngine: Sendable {
         let platform = event.touch.rawValue
         let id: TouchID
         do { id = try identities.resolve(platform, phase: event.phase) } catch {
-            refuse(input, .identity(error), touch: nil, into: &events)
+            refuse(input, InputRefusal(error), touch: nil, into: &events)
             return
         }
         let touch = EngineTouch(engine: id, platform: platform)
@@ -402,7 +400,7 @@ public struct InkEngine: Sendable {
             if case .unknownTouch = error, event.phase == .ended || event.phase == .cancelled {
                 _ = identities.engineID(for: platform, phase: event.phase)
             }
-            refuse(input, .engine(error.replacingTouch(event.touch)), touch: event.phase == .began ? nil : touch, into: &events)
+            refuse(input, InputRefusal(error.replacingTouch(event.touch)), touch: event.phase == .began ? nil : touch, into: &events)
             return
         }
         // Mapped before the engine's actions are named, so a new touch's actions name its
@@ -608,16 +606,4 @@ extension RouterAction {
             return touch
         }
     }
-}
-
-/// A time earlier than one the engine was already given (or not finite): the payload of
-/// ``InputRefusal/time(_:)``.
-public struct HostTimeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The engine's time.
-    public var now: Double
-    /// The time given.
-    public var given: Double
-
-    /// `time went backwards from … to …`.
-    public var description: String { "time went backwards from \(now) s to \(given) s" }
 }

@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// How a front end's platform lets touches reach the page, which decides how the engine
 /// routes them.
@@ -52,13 +52,14 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     public var shareRadius: Double
     /// How long a region snapshot without a max-age stays fresh, seconds. Default 1.
     public var defaultRegionMaxAge: Double
-    /// Bounds that keep memory flat on any input; see ``Limits``.
-    public var limits: Limits
+    /// Bounds that keep memory flat on any input (the defaults suit any touch screen; tooling
+    /// may set others).
+    @_spi(Tooling) public var limits = Limits()
     /// How touches reach the page on this platform. Default ``TouchRouting/handOverAfterDecision``.
     public var routing: TouchRouting
 
     /// Bounds on what the engine holds. Reaching one settles or refuses; nothing is dropped.
-    public struct Limits: Sendable, Hashable {
+    @_spi(Tooling) public struct Limits: Sendable, Hashable {
         /// The most samples one undecided touch may queue; reaching it settles the touch by
         /// ``boundFallback``. Default 4,096 (17 s at 240 Hz).
         public var queuedSamplesPerTouch: Int
@@ -91,7 +92,7 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     public init(decisionTimeout: Double = 0.25, fallback: HitTestVerdict = .ink, pencilOnly: Bool = false,
                 gestureWindow: Double = 0.15, useRegionCache: Bool = true, speculativeInk: Bool = false,
                 speculationMargin: Double = 24, shareRadius: Double = 4, defaultRegionMaxAge: Double = 1,
-                limits: Limits = Limits(), routing: TouchRouting = .handOverAfterDecision) {
+                routing: TouchRouting = .handOverAfterDecision) {
         self.routing = routing
         self.decisionTimeout = decisionTimeout
         self.fallback = fallback
@@ -102,7 +103,6 @@ public struct InkEngineConfiguration: Sendable, Hashable {
         self.speculationMargin = speculationMargin
         self.shareRadius = shareRadius
         self.defaultRegionMaxAge = defaultRegionMaxAge
-        self.limits = limits
     }
 
     /// The router's part.

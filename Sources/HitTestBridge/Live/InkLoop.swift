@@ -1,10 +1,10 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// The time an ``InkLoop`` runs on, and its one way of being woken.
 ///
 /// The loop keeps at most one wake-up armed, for its engine's next deadline (or for the
 /// moment the page's region snapshot stops being fresh), and cancels it before arming
-/// another. ``ManualClock`` is one (tests and app integration tests: time moves when the
+/// another. `ManualClock` is one (tests and app integration tests: time moves when the
 /// test says); ``RunLoopClock`` arms a `Timer` on the run loop of the thread the loop lives on
 /// (UIKit's main thread); a GTK front end arms a GLib timeout.
 public protocol InkLoopClock: AnyObject {
@@ -62,11 +62,6 @@ public protocol InkLoopShell: AnyObject {
     /// (``EngineInput/viewResized(_:)``: the snapshot of the old layout was dropped).
     /// Default: nothing.
     func askForRegions()
-    /// The page areas that route to the page at touch-down changed: a snapshot arrived, the
-    /// layout moved, the snapshot stopped being fresh (`nil`), a new document. A front end
-    /// that routes by shape (the GTK overlay's input shape) reshapes; one that asks
-    /// ``InkLoop/route(at:tool:)`` on every hit test needs nothing. Default: nothing.
-    func touchDownRegionsChanged(_ regions: TouchDownRegions?)
 }
 
 extension InkLoopShell {
@@ -76,31 +71,36 @@ extension InkLoopShell {
     public func scrollPage(dx: Double, dy: Double) {}
     /// Does nothing.
     public func askForRegions() {}
-    /// Does nothing.
-    public func touchDownRegionsChanged(_ regions: TouchDownRegions?) {}
 }
 
-/// What an ``InkLoop`` has done: the engine's counters, the bridge's metrics, how soon ink
-/// appeared, what was refused and why, and the live audit's health.
-public struct InkLoopMetrics: Sendable, Hashable {
-    /// The engine's counters (retractions, gestures, deadlines…).
-    public var router: RouterCounters
-    /// The bridge's metrics (round trips, cache hits, timeouts, late answers, refused
-    /// snapshots…).
-    public var bridge: BridgeMetrics
-    /// Touch-down to first ink, per finished touch that became ink (``TouchOutcome/firstInkLatency``:
-    /// retracted ink does not count).
-    public var firstInk: LatencyHistogram
-    /// Why the session is unhealthy so far (``DeliveryAudit/health(against:)``): empty
-    /// exactly while nothing was lost or miscounted. Touches still down are pending, not
-    /// missing; a refusal is counted in ``refusedInputs``, never reported here.
+/// A shell that routes by shape (the GTK overlay's input shape gives the page's regions to
+/// the web view) and must hear when they change. A shell that asks ``InkLoop/route(at:tool:)``
+/// on every hit test (UIKit's overlay) needs none of it.
+@_spi(FrontEnd) public protocol TouchDownRegionsObserver: AnyObject {
+    /// The page areas that route to the page at touch-down changed: a snapshot arrived, the
+    /// layout moved, the snapshot stopped being fresh (`nil`), a new document.
+    func touchDownRegionsChanged(_ regions: TouchDownRegions?)
+}
+
+/// What the engine has done, counted: the one set of counters a front end reads
+/// (``InkLoop/metrics``, ``InkSession/metrics``). How the touches went, how the page was
+/// asked, how soon ink appeared, what was refused and why, and the live audit's health.
+public struct EngineCounters: Sendable, Hashable {
+    /// The decision engine's own counts (tooling reads every one).
+    @_spi(Tooling) public var router: RouterCounters
+    /// The bridge's own counts (tooling reads every one).
+    @_spi(Tooling) public var bridge: BridgeMetrics
+    /// First-ink latencies in the histogram's buckets.
+    @_spi(Tooling) public var firstInk: LatencyHistogram
+    /// Page messages that changed nothing, by reason.
+    @_spi(Tooling) public var pageRefusals: PageRefusals
+    /// Why the session is unhealthy so far: empty exactly while nothing was lost or
+    /// miscounted. Touches still down are pending, not missing; a refusal is counted in
+    /// ``refusedInputs``, never reported here.
     public var auditFailures: [String]
     /// Inputs the engine refused (a bad sample, an event for a finger that is not down, an
     /// input after ``InkLoop/stop()``…); their samples are in the ledger's `refused`.
     public var refusedInputs: Int
-    /// Page messages that changed nothing, and why: late, duplicate and forged answers,
-    /// answers for another layout, refused snapshots, messages that did not decode.
-    public var pageRefusals: PageRefusals
     /// The latest refusals, inputs and page messages alike, as sentences (at most
     /// ``InkLoop/refusalSentenceLimit``).
     public var recentRefusals: [String]
@@ -110,11 +110,59 @@ public struct InkLoopMetrics: Sendable, Hashable {
     public var openTouches: Int
     /// Times a hovering pointer asked the page for a region snapshot.
     public var hoverRequests: Int
+
+    /// Touches that became ink.
+    public var touchesInked: Int { router.touchesInked }
+    /// Touches that went to the page (natively, replayed or handed over).
+    public var touchesReleased: Int { router.touchesReleased }
+    /// Touches the system cancelled.
+    public var touchesCancelled: Int { router.touchesCancelled }
+    /// Tentative or early ink taken back because the page claimed the touch.
+    public var retractions: Int { router.retractions }
+    /// Two-finger gestures given to the page.
+    public var gestures: Int { router.gestures }
+    /// Touches decided by the fallback because the page did not answer in time.
+    public var deadlinesPassed: Int { router.deadlinesPassed }
+    /// Touches decided at touch-down (a fresh snapshot or the tool policy), with no
+    /// question asked.
+    public var decidedAtTouchDown: Int { router.routedAtTouchDown }
+    /// Questions answered from a fresh region snapshot, with no round trip.
+    public var cacheHits: Int { bridge.cacheHits }
+    /// Round trips sent to the page.
+    public var roundTrips: Int { bridge.roundTrips }
+    /// Round trips whose send failed (their touches got the fallback).
+    public var sendFailures: Int { bridge.failures }
+    /// Answers that came after their round trip was settled (the deadline decided, the send
+    /// failed, the touch was cancelled).
+    public var lateAnswers: Int { pageRefusals.lateAnswers }
+    /// Second answers for one round trip.
+    public var duplicateAnswers: Int { pageRefusals.duplicateAnswers }
+    /// Answers with an id the bridge never issued (forged or garbled).
+    public var unknownAnswers: Int { pageRefusals.unknownAnswers }
+    /// Answers computed for another layout generation.
+    public var staleAnswers: Int { pageRefusals.staleAnswers }
+    /// Region snapshots refused for what they hold (an older generation, too many
+    /// regions, a bad rectangle).
+    public var refusedSnapshots: Int { pageRefusals.snapshots }
+    /// Page messages refused before they could mean anything (malformed, oversized).
+    public var malformedMessages: Int { pageRefusals.malformed }
+    /// Answers and snapshots naming a page document already replaced.
+    public var oldDocumentMessages: Int { pageRefusals.oldDocument }
+    /// Every page message that changed nothing.
+    public var refusedPageMessages: Int { pageRefusals.total }
+    /// Touch-down to first ink of each finished touch that became ink (retracted ink does
+    /// not count), in buckets: how many touches saw first ink within `atMost` milliseconds
+    /// (and above the previous bucket's bound); the last bucket's bound is infinite.
+    public var firstInkLatencies: [(atMost: Double, touches: Int)] {
+        firstInk.counts.enumerated().map { index, count in
+            (index < LatencyHistogram.bounds.count ? LatencyHistogram.bounds[index] : .infinity, count)
+        }
+    }
 }
 
 /// Page messages that changed nothing, by reason: a view of the bridge's own counts
-/// (``BridgeMetrics``), which count each message once.
-public struct PageRefusals: Sendable, Hashable {
+/// (`BridgeMetrics`), which count each message once.
+@_spi(Tooling) public struct PageRefusals: Sendable, Hashable {
     /// Answers for a round trip already settled without them (the deadline decided, the
     /// send failed, the touch was cancelled).
     public var lateAnswers: Int
@@ -150,7 +198,7 @@ public struct PageRefusals: Sendable, Hashable {
 
 /// The one live loop: an ``InkEngine`` with its ordered inbox, one wake-up at the next
 /// deadline, the sends in flight, the page's messages and lifecycle, the recorder and the
-/// live ``DeliveryAudit``. Every front end is a shell over it (``InkLoopShell``): its
+/// live `DeliveryAudit`. Every front end is a shell over it (``InkLoopShell``): its
 /// platform's input in, its drawing, scrolling and transport out.
 ///
 /// It lives on one thread, the front end's (UIKit's or GTK's main thread, an actor's
@@ -179,7 +227,7 @@ public final class InkLoop {
     /// The engine, as the loop has driven it so far.
     public private(set) var engine: InkEngine
     /// The live audit, built from the engine's configuration: every event folded in order.
-    public private(set) var audit: DeliveryAudit
+    @_spi(Tooling) public private(set) var audit: DeliveryAudit
     /// The recorder, when the loop records (``init(configuration:transform:pageGeneration:clock:seed:recorder:)``).
     public private(set) var recorder: SessionRecorder?
     /// The front end. Held weakly: the front end owns the loop.
@@ -193,9 +241,9 @@ public final class InkLoop {
     public var keepsOutcomes = false
     /// Each finished touch's outcome, in the order they finished, while ``keepsOutcomes``
     /// is on.
-    public private(set) var outcomes: [TouchOutcome] = []
+    @_spi(Tooling) public private(set) var outcomes: [TouchOutcome] = []
 
-    /// How many refusal sentences ``InkLoopMetrics/recentRefusals`` keeps.
+    /// How many refusal sentences ``EngineCounters/recentRefusals`` keeps.
     public static let refusalSentenceLimit = 20
     /// Seconds between two requests for a region snapshot from a hovering pointer.
     public static let hoverInterval = 0.1
@@ -254,8 +302,8 @@ public final class InkLoop {
         engine.route(at: point, tool: tool, now: clock.now)
     }
 
-    /// The canvas areas that route to the page now (``InkEngine/touchDownRegions(now:)``).
-    public var touchDownRegions: TouchDownRegions? { engine.touchDownRegions(now: clock.now) }
+    /// The canvas areas that route to the page now (`InkEngine.touchDownRegions(now:)`).
+    @_spi(FrontEnd) public var touchDownRegions: TouchDownRegions? { engine.touchDownRegions(now: clock.now) }
 
     // MARK: - In
 
@@ -345,10 +393,10 @@ public final class InkLoop {
     public var ledger: SampleLedger { engine.ledger }
 
     /// What the loop has done so far.
-    public var metrics: InkLoopMetrics {
-        InkLoopMetrics(router: engine.counters, bridge: engine.bridgeMetrics, firstInk: firstInk,
-                       auditFailures: audit.health(against: engine.ledger), refusedInputs: audit.refusedInputs,
-                       pageRefusals: PageRefusals(engine.bridgeMetrics), recentRefusals: recentRefusals, sendsInFlight: inFlight.count,
+    public var metrics: EngineCounters {
+        EngineCounters(router: engine.counters, bridge: engine.bridgeMetrics, firstInk: firstInk,
+                       pageRefusals: PageRefusals(engine.bridgeMetrics), auditFailures: audit.health(against: engine.ledger),
+                       refusedInputs: audit.refusedInputs, recentRefusals: recentRefusals, sendsInFlight: inFlight.count,
                        openTouches: audit.openTouches, hoverRequests: hoverRequests)
     }
 
@@ -495,7 +543,7 @@ public final class InkLoop {
         let current = engine.touchDownRegions(now: now)
         guard current != regions else { return }
         regions = current
-        shell?.touchDownRegionsChanged(current)
+        (shell as? any TouchDownRegionsObserver)?.touchDownRegionsChanged(current)
     }
 
     /// Arms the one wake-up for the engine's next deadline, or for the moment the region

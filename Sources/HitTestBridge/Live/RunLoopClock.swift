@@ -1,8 +1,8 @@
 import Foundation
 
 /// An ``InkLoopClock`` for a front end whose thread runs a Foundation run loop (UIKit's main
-/// thread): it reads the system's uptime, the timebase of `UITouch.timestamp` (see
-/// ``UptimeClock``), and wakes the loop with a one-shot `Timer` on that run loop in its common
+/// thread): it reads the system's uptime (`ProcessInfo.systemUptime`), the timebase of
+/// `UITouch.timestamp`, and wakes the loop with a one-shot `Timer` on that run loop in its common
 /// modes, so a wake-up fires while a scroll view tracks a finger too.
 ///
 /// Create it on the loop's thread: the timers go to that thread's run loop

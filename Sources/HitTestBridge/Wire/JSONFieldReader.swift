@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 /// Why a JSON value did not have the shape a reader expected.
 package struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path of the offending field, like `samples[2].x`.

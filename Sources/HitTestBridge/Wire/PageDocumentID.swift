@@ -1,11 +1,11 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// The identity of one page document: a random id the page script draws each time it is
 /// loaded (the next exercise, a reload, a web content process that restarted), and puts in
 /// every message it posts as `"document":"<id>"`.
 ///
 /// The bridge keeps the current document's id and a bounded set of retired ones: a message
-/// naming a retired document is refused (``ReceiveOutcome/oldDocument(_:)``), and a message
+/// naming a retired document is refused (`ReceiveOutcome.oldDocument(_:)`), and a message
 /// naming an unknown id while another is current starts a new document, as
 /// ``EngineInput/newDocument(_:)`` does. A message without an id belongs to the current
 /// document (older page scripts, session logs).
@@ -13,8 +13,8 @@ import InkCore
 /// The bundled page script draws 16 lowercase hex digits (64 random bits). Any id of 1 to
 /// ``maxLength`` ASCII letters, digits, `-` or `_` is accepted, so that a page script of
 /// its own may use another scheme; anything else is refused with a
-/// ``PageDocumentIDError``.
-public struct PageDocumentID: Sendable, Hashable, CustomStringConvertible {
+/// `PageDocumentIDError`.
+@_spi(Tooling) public struct PageDocumentID: Sendable, Hashable, CustomStringConvertible {
     /// The id's text: 1 to ``maxLength`` ASCII letters, digits, `-` or `_`.
     public let text: String
 
@@ -22,7 +22,7 @@ public struct PageDocumentID: Sendable, Hashable, CustomStringConvertible {
     public static let maxLength = 64
 
     /// Validates an id.
-    /// - Throws: ``PageDocumentIDError`` when it is empty, longer than ``maxLength`` or holds
+    /// - Throws: `PageDocumentIDError` when it is empty, longer than ``maxLength`` or holds
     ///   any other character.
     public init(_ text: String) throws(PageDocumentIDError) {
         let utf8 = text.utf8
@@ -53,11 +53,11 @@ public struct PageDocumentID: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a page document id was refused (the message carrying it is refused as a whole:
-/// ``WireMessageError/document(_:)``).
-public enum PageDocumentIDError: Error, Sendable, Hashable, CustomStringConvertible {
+/// `WireMessageError.document(_:)`).
+@_spi(Tooling) public enum PageDocumentIDError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The id is the empty string.
     case empty
-    /// The id is longer than ``PageDocumentID/maxLength`` (bytes of UTF-8).
+    /// The id is longer than `PageDocumentID.maxLength` (bytes of UTF-8).
     case tooLong(length: Int, limit: Int)
     /// A byte that is not an ASCII letter, digit, `-` or `_`, at this 0-based byte offset.
     case invalidCharacter(offset: Int, byte: UInt8)

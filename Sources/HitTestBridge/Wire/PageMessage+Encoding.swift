@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 // The encoder for page messages: the JSON text the bundled page script posts, so fake
 // pages and tests need not write it by hand. No Foundation. Strings are escaped
@@ -10,9 +10,9 @@ extension PageMessage {
     /// script's order and no white space:
     ///
     /// - an answer: `{"type":"answer","id":"<32 hex>","interactive":1|0,"generation":N,"document":"<id>"}`
-    ///   (see ``PageAnswer/json``);
+    ///   (see `PageAnswer.json`);
     /// - a snapshot: `{"type":"regions","generation":N,"document":"<id>","maxAge":<ms>,"regions":[{"x":…,"y":…,"width":…,"height":…,"element":"…"}…]}`
-    ///   (see ``RegionSnapshot/json``).
+    ///   (see `RegionSnapshot.json`).
     ///
     /// `document` is written only when the message has one.
     ///
@@ -39,7 +39,7 @@ extension PageAnswer {
     /// `interactive` is `1` for a `HitTestVerdict.page` verdict and `0` for
     /// `HitTestVerdict.ink`, the numbers the script posts (the decoder also takes `true` and
     /// `false`). The generation is written as an exact integer; one above 2^53 − 1, which a
-    /// page cannot post, is refused by ``PageMessage/decode(_:maxBytes:)-(String,_)``.
+    /// page cannot post, is refused by `PageMessage.decode(_:maxBytes:)-(String,_)`.
     public var json: String {
         var out = #"{"type":"answer","id":"#
         out += JSONValue.string(token.description).serialized()
@@ -72,7 +72,7 @@ extension RegionSnapshot {
     /// - `element` is a JSON string (quotes, backslashes and control characters escaped),
     ///   left out when the region has none.
     /// - The generation is written as an exact integer; one above 2^53 − 1, which a page
-    ///   cannot post, is refused by ``PageMessage/decode(_:maxBytes:)-(String,_)``.
+    ///   cannot post, is refused by `PageMessage.decode(_:maxBytes:)-(String,_)`.
     public var json: String {
         var out = #"{"type":"regions","generation":"#
         out += String(generation)

@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Samples of a touch the page claimed after the overlay took it, for the page script to
 /// replay into the page as synthesized DOM events: the one delivery route for late page

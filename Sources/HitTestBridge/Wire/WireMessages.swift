@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// The id of one round trip to the page: 128 random bits, written as 32 lowercase hex
 /// digits. A page script cannot guess the id of another touch's query, so it cannot answer
@@ -86,14 +86,14 @@ public struct HitTestRequest: Sendable, Hashable {
 }
 
 /// The page's answer to a ``HitTestRequest``.
-public struct PageAnswer: Sendable, Hashable {
+@_spi(Tooling) public struct PageAnswer: Sendable, Hashable {
     /// The id of the request answered.
     public var token: QueryToken
     /// `.page` when the page found an interactive element there.
     public var verdict: HitTestVerdict
     /// The page's layout generation when it answered.
     public var generation: UInt64
-    /// The page document that answered (``PageDocumentID``); `nil` when the message named
+    /// The page document that answered (`PageDocumentID`); `nil` when the message named
     /// none (an older page script, a session log): it then belongs to the current document.
     public var document: PageDocumentID?
 
@@ -109,9 +109,9 @@ public struct PageAnswer: Sendable, Hashable {
 /// A message from the page, decoded and validated.
 ///
 /// Every message may name the page document that posted it, `"document":"<id>"` (see
-/// ``PageDocumentID``; the bundled page script always does). A malformed id refuses the
-/// whole message (``WireMessageError/document(_:)``).
-public enum PageMessage: Sendable, Hashable {
+/// `PageDocumentID`; the bundled page script always does). A malformed id refuses the
+/// whole message (`WireMessageError.document(_:)`).
+@_spi(Tooling) public enum PageMessage: Sendable, Hashable {
     /// `{"type":"answer","id":"<32 hex>","interactive":1|0|true|false,"generation":N,"document":"<id>"?}`
     case answer(PageAnswer)
     /// `{"type":"regions","generation":N,"document":"<id>"?,"maxAge":<ms>,"regions":[{"x","y","width","height","element"?}…]}`
@@ -129,13 +129,13 @@ public enum PageMessage: Sendable, Hashable {
     public static let defaultMaxBytes = 1 << 20
 
     /// Decodes a message the page posted. Size is checked before anything is parsed.
-    /// - Throws: ``WireMessageError`` naming what was wrong and where.
+    /// - Throws: `WireMessageError` naming what was wrong and where.
     public static func decode(_ text: String, maxBytes: Int = defaultMaxBytes) throws(WireMessageError) -> PageMessage {
         try decode(text.utf8, maxBytes: maxBytes)
     }
 
     /// Decodes a message from its UTF-8 bytes. Size is checked before anything is parsed.
-    /// - Throws: ``WireMessageError`` naming what was wrong and where.
+    /// - Throws: `WireMessageError` naming what was wrong and where.
     public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxBytes: Int = defaultMaxBytes) throws(WireMessageError) -> PageMessage {
         guard bytes.count <= maxBytes else { throw .tooLarge(bytes: bytes.count, limit: maxBytes) }
         let value: JSONValue
@@ -145,8 +145,8 @@ public enum PageMessage: Sendable, Hashable {
 
     /// Decodes a message already parsed as JSON (a host protocol that carries page messages
     /// inside its own lines decodes each line once).
-    /// - Throws: ``WireMessageError/shape(field:message:)`` naming what was wrong, or
-    ///   ``WireMessageError/document(_:)`` for a malformed document id.
+    /// - Throws: `WireMessageError.shape(field:message:)` naming what was wrong, or
+    ///   `WireMessageError.document(_:)` for a malformed document id.
     package static func decode(value: JSONValue) throws(WireMessageError) -> PageMessage {
         guard case .object = value else { throw .shape(field: "(message)", message: "expected an object, found \(value.typeName)") }
         let documentText: String?
@@ -198,7 +198,7 @@ public enum PageMessage: Sendable, Hashable {
 }
 
 /// Why a page message was refused.
-public enum WireMessageError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Tooling) public enum WireMessageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message is larger than the cap; it was not parsed.
     case tooLarge(bytes: Int, limit: Int)
     /// Not valid JSON (or nested too deep, or invalid UTF-8).

@@ -12,7 +12,7 @@ public enum HitTestVerdict: String, Sendable, Hashable, Codable, CaseIterable {
 /// within one engine, so a late or duplicate answer can always be told apart from an answer
 /// for a newer touch that happens to reuse a ``TouchID``. They are not secret: code that
 /// talks to an untrusted page must map them to unguessable tokens.
-public struct QueryID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
+@_spi(Tooling) public struct QueryID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
     CustomStringConvertible
 {
     /// The sequence number, starting at 1.

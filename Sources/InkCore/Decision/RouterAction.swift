@@ -11,7 +11,7 @@ public enum RouterAction: Sendable, Hashable {
     /// `touch`. `InkEngine` (HitTestBridge) does the asking: from the region cache, a round
     /// trip already in flight, or a new request to send.
     /// `askedAt` is the touch-down timestamp in seconds.
-    case queryPage(QueryID, touch: TouchID, point: CanvasPoint, askedAt: Double)
+    @_spi(Tooling) case queryPage(QueryID, touch: TouchID, point: CanvasPoint, askedAt: Double)
     /// The touch's owner is now known; the samples that follow (queued ones first) go
     /// there. Informational: a host may log it or ignore it.
     ///
@@ -21,7 +21,7 @@ public enum RouterAction: Sendable, Hashable {
     case decided(TouchID, HitTestVerdict, DecisionReason)
     /// Stop waiting for `query`: its touch was settled without it. An answer that still
     /// arrives is ignored.
-    case abandonQuery(QueryID, touch: TouchID)
+    @_spi(Tooling) case abandonQuery(QueryID, touch: TouchID)
     /// Append the sample to the touch's stroke. The first `ink` of a touch starts its stroke.
     /// Ink before the touch's ``decided(_:_:_:)`` is tentative (speculative ink):
     /// the decision confirms it, or a ``retractInk(_:)`` takes it back.

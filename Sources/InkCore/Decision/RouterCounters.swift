@@ -1,6 +1,6 @@
 /// What the decision engine has done, counted. Monotonic; never reset.
-public struct RouterCounters: Sendable, Hashable, Codable {
-    /// Hit tests asked (``RouterAction/queryPage(_:touch:point:askedAt:)`` actions).
+@_spi(Tooling) public struct RouterCounters: Sendable, Hashable, Codable {
+    /// Hit tests asked (`RouterAction.queryPage(_:touch:point:askedAt:)` actions).
     public var queriesAsked = 0
     /// Answers that decided a waiting touch.
     public var answersApplied = 0

@@ -1,7 +1,7 @@
 /// Input the decision engine refuses. A refused input changes no touch's state and produces
 /// no action; `InkEngine` (HitTestBridge) counts its samples as received and refused
 /// (``SampleLedger/refused``).
-public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sample has a non-finite position or timestamp, or a property out of range.
     case invalidSample(TouchID, TouchSample)
     /// A sample is older than the touch's previous sample.
@@ -24,7 +24,7 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidUpdate(TouchID, UInt64)
 
     /// The touch the error is about.
-    public var touch: TouchID {
+    package var touch: TouchID {
         switch self {
         case let .invalidSample(touch, _), let .timestampWentBackwards(touch, _, _), let .beganWithoutSample(touch),
              let .touchAlreadyActive(touch), let .unknownTouch(touch), let .unknownUpdateIndex(touch, _),
@@ -48,7 +48,7 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A one-line explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidSample(touch, sample):
             var text = "\(touch): invalid sample (x \(sample.x), y \(sample.y), t \(sample.timestamp), force \(sample.force.map { "\($0)" } ?? "none")): coordinates and time must be finite, force 0...1"

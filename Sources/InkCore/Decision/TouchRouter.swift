@@ -3,13 +3,13 @@
 ///
 /// When a touch begins, nobody yet knows whether it is ink or belongs to an interactive
 /// element of the page. The router queues the touch's samples, emits
-/// ``RouterAction/queryPage(_:touch:point:askedAt:)``, and when the answer arrives (or its
+/// `RouterAction.queryPage(_:touch:point:askedAt:)`, and when the answer arrives (or its
 /// deadline passes) commits the queue to ink or releases it to the page, in order and with
 /// the original timestamps; later samples of the touch follow the same way.
 ///
 /// `TouchRouter` is a pure value type: events and answers in, ``RouterAction``s out. It
 /// reads no clock and does no I/O: "now" is whatever the caller passes to
-/// ``deadlinePassed(now:fallback:into:)``. Refused input (see ``RouterError``) changes
+/// ``deadlinePassed(now:fallback:into:)``. Refused input (see `RouterError`) changes
 /// nothing. In steady state (a touch already decided) handling a sample appends one action
 /// to a caller-owned buffer and allocates nothing.
 ///
@@ -97,7 +97,7 @@ package struct TouchRouter: Sendable {
     ///     as released natively (``RouterAction/nativeRelease(_:_:)``); nothing is asked.
     ///     Ignored for later events (the `began` decided).
     ///   - actions: The buffer the resulting actions are appended to.
-    /// - Throws: ``RouterError`` when the event is refused; nothing changes then.
+    /// - Throws: `RouterError` when the event is refused; nothing changes then.
     package mutating func handle(_ event: TouchEvent, routedToPage: Bool = false,
                                  into actions: inout [RouterAction]) throws(RouterError) {
         let index = try validate(event)
@@ -129,11 +129,11 @@ package struct TouchRouter: Sendable {
     /// A queued sample is refined in place (it will be inked or released refined); an inked
     /// sample produces ``RouterAction/refineInk(_:index:_:)``, even after its touch ended
     /// (platforms refine force after lift); a sample already handed to the page, or of a
-    /// cancelled touch, needs nothing and is counted in ``RouterCounters/updatesIgnored``.
+    /// cancelled touch, needs nothing and is counted in `RouterCounters.updatesIgnored`.
     /// Finished touches stay reachable for updates while samples await them, for the
     /// ``retiredTouchLimit`` most recent such touches.
-    /// - Throws: ``RouterError/unknownTouch(_:)``, ``RouterError/unknownUpdateIndex(_:_:)``
-    ///   or ``RouterError/invalidUpdate(_:_:)``; nothing changes then.
+    /// - Throws: `RouterError.unknownTouch(_:)`, `RouterError.unknownUpdateIndex(_:_:)`
+    ///   or `RouterError.invalidUpdate(_:_:)`; nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws(RouterError) {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(update.touch, update.updateIndex)
@@ -164,10 +164,10 @@ package struct TouchRouter: Sendable {
     /// named; it is asked only of touches that carry the index.
     ///
     /// - Returns: The touch whose sample the update refined (or found already handed to the page).
-    /// - Throws: ``RouterError/unknownUpdateIndex(_:_:)`` when no candidate awaits the index,
-    ///   ``RouterError/ambiguousUpdateIndex(_:_:)`` when more than one does (a platform that
+    /// - Throws: `RouterError.unknownUpdateIndex(_:_:)` when no candidate awaits the index,
+    ///   `RouterError.ambiguousUpdateIndex(_:_:)` when more than one does (a platform that
     ///   numbers indices per touch): refused, never applied to a stroke that may not be its
-    ///   own; ``RouterError/invalidUpdate(_:_:)``. Errors name `update.touch`; nothing changes then.
+    ///   own; `RouterError.invalidUpdate(_:_:)`. Errors name `update.touch`; nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches isCandidate: (TouchID) -> Bool,
                                 into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {

@@ -11,7 +11,7 @@ package struct TouchRouterConfiguration: Sendable, Hashable {
     /// passed to ``TouchRouter/deadlinePassed(now:fallback:into:)``. Default 0.25 s.
     package var decisionTimeout: Double
     /// The most samples one undecided touch may queue. Reaching it settles the touch at
-    /// once by ``boundFallback`` (counted in ``RouterCounters/boundsReached``); nothing is
+    /// once by ``boundFallback`` (counted in `RouterCounters.boundsReached`); nothing is
     /// dropped. Default 4,096 (17 s at 240 Hz).
     package var maxQueuedSamplesPerTouch: Int
     /// How a touch is settled when it reaches ``maxQueuedSamplesPerTouch``, or is made room
@@ -21,8 +21,8 @@ package struct TouchRouterConfiguration: Sendable, Hashable {
     /// beginning at the bound makes room: the oldest unfinished touch is settled by
     /// ``boundFallback`` if undecided, then finished the way the platform takes a touch
     /// away: an ink touch ends (its stroke is kept), a page touch is cancelled (the page gets
-    /// its cancel). Counted in ``RouterCounters/touchesEvicted``; nothing is dropped. Later
-    /// events for the evicted touch are refused as ``RouterError/unknownTouch(_:)``.
+    /// its cancel). Counted in `RouterCounters.touchesEvicted`; nothing is dropped. Later
+    /// events for the evicted touch are refused as `RouterError.unknownTouch(_:)`.
     /// Default 32 (platforms report at most about 20 at once); at least 1.
     package var maxActiveTouches: Int
     /// `true` where the platform fixes a touch's owner at touch-down (a WKWebView): samples

@@ -1,5 +1,5 @@
 /// A cubic Bézier curve in canvas points.
-public struct CubicBezier: Sendable, Hashable {
+@_spi(Tooling) public struct CubicBezier: Sendable, Hashable {
     /// Start point (on the curve).
     public var p0: CanvasPoint
     /// First control point.

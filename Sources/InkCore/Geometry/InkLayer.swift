@@ -27,7 +27,7 @@ public struct InkLayer: Sendable {
     public struct Change: Sendable, Hashable {
         /// The touch whose stroke changed.
         public var touch: TouchID
-        /// Where the stroke is in ``InkLayer/finished`` (and so in ``InkLayer/tiles``) when
+        /// Where the stroke is in ``InkLayer/finished`` (and so in `InkLayer.tiles`) when
         /// the change was to a finished stroke that is still there; `nil` for a stroke being
         /// drawn or one removed.
         public var finishedIndex: Int?
@@ -44,8 +44,8 @@ public struct InkLayer: Sendable {
     /// Strokes being drawn.
     public private(set) var active: [Stroke] = []
     /// Where the finished strokes lie, by tiles: what a renderer that keeps finished ink as
-    /// pictures reads (``InkTileIndex``). Kept up to date by every change of ``finished``.
-    public private(set) var tiles: InkTileIndex
+    /// pictures reads (`InkTileIndex`). Kept up to date by every change of ``finished``.
+    @_spi(FrontEnd) public private(set) var tiles: InkTileIndex
     /// Where each finished stroke is in `finished`, by its touch.
     private var finishedIndices: [TouchID: Int] = [:]
 

@@ -1,5 +1,5 @@
 /// What one call to ``StrokeBuilder`` changed, so a renderer redraws only that.
-public struct StrokeUpdate: Sendable, Hashable {
+@_spi(Tooling) public struct StrokeUpdate: Sendable, Hashable {
     /// Indices into ``StrokeBuilder/stableSegments`` that became stable in this update.
     /// Stable segments never change again.
     public var newlyStable: Range<Int>
@@ -18,7 +18,7 @@ public struct StrokeUpdate: Sendable, Hashable {
 /// The pipeline: input conditioning (refusing non-finite samples, merging samples with
 /// the same timestamp), smoothing with the causal `PenFilter` for the live tip, then with
 /// a lag-free local least-squares fit once a node's neighbours are known, centripetal
-/// Catmull-Rom interpolation into cubic Béziers (``CubicBezier``), widths from force or
+/// Catmull-Rom interpolation into cubic Béziers (`CubicBezier`), widths from force or
 /// speed with tapers (``StrokeStyle``), and incremental output: a **stable** prefix of
 /// segments that never change again, and a **volatile** tail (the last few segments, which
 /// the next samples or the end taper may still reshape, plus the predicted samples).
@@ -188,7 +188,7 @@ public struct StrokeBuilder: Sendable {
     private var lastKnots: (segment: Int, knots: CatmullRom.Knots)?
 
     /// Starts an empty stroke.
-    public init(style: StrokeStyle = StrokeStyle()) {
+    @_spi(Tooling) public init(style: StrokeStyle = StrokeStyle()) {
         self.style = style
         radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
         evenKernel = LocalFit.evenKernels[radius]
@@ -231,8 +231,8 @@ public struct StrokeBuilder: Sendable {
     // MARK: - Input
 
     /// Adds a real sample at the end of the stroke.
-    /// - Throws: ``StrokeInputError``; nothing changes then.
-    public mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> StrokeUpdate {
+    /// - Throws: `StrokeInputError`; nothing changes then.
+    @_spi(Tooling) public mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> StrokeUpdate {
         guard !isFinished else { throw .finished }
         guard sample.isValid else { throw .nonFinite(sample) }
         guard sample.timestamp >= lastTimestamp else {
@@ -289,7 +289,7 @@ public struct StrokeBuilder: Sendable {
 
     /// Replaces the tentative tail's predicted samples (the platform's prediction). An
     /// empty list falls back to the built-in predictor. Predictions are never stored.
-    public mutating func predict(_ predicted: [TouchSample]) -> StrokeUpdate {
+    @_spi(Tooling) public mutating func predict(_ predicted: [TouchSample]) -> StrokeUpdate {
         guard !isFinished, let last = nodes.last else { return .none }
         predictedNodes.removeAll(keepingCapacity: true)
         builtInTip = nil
@@ -308,7 +308,7 @@ public struct StrokeBuilder: Sendable {
     /// that still carry an ``TouchSample/estimationUpdateIndex`` can be refined: the
     /// segments around them stay volatile until then (also after ``finish()``), so the
     /// stable prefix never changes. Other calls change nothing.
-    public mutating func refine(sampleAt index: Int, with refined: TouchSample) -> StrokeUpdate {
+    @_spi(Tooling) public mutating func refine(sampleAt index: Int, with refined: TouchSample) -> StrokeUpdate {
         guard let p = pendingSamples.firstIndex(where: { $0.index == index }), refined.isValid else { return .none }
         let node = nodeIndex(ofSample: index)
         if let old = pendingSamples[p].force { inputs[node].forceSum -= old; inputs[node].forces -= 1 }
@@ -329,7 +329,7 @@ public struct StrokeBuilder: Sendable {
     /// is dropped, and every segment becomes stable (except around samples still waiting for
     /// an estimated-property update; see ``settleEstimates()``). Finishing twice changes
     /// nothing.
-    public mutating func finish() -> StrokeUpdate {
+    @_spi(Tooling) public mutating func finish() -> StrokeUpdate {
         guard !isFinished else { return .none }
         isFinished = true
         predictedNodes.removeAll()
@@ -347,7 +347,7 @@ public struct StrokeBuilder: Sendable {
 
     /// Stops waiting for estimated-property updates: their samples keep the estimated
     /// values and the rest of a finished stroke becomes stable.
-    public mutating func settleEstimates() -> StrokeUpdate {
+    @_spi(Tooling) public mutating func settleEstimates() -> StrokeUpdate {
         guard !pendingSamples.isEmpty else { return .none }
         pendingSamples.removeAll()
         return update()

@@ -1,5 +1,5 @@
 /// A sample the stroke geometry refuses. A refused sample changes nothing.
-public enum StrokeInputError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Tooling) public enum StrokeInputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A coordinate, the timestamp or the force is not finite (or force is outside 0...1).
     case nonFinite(TouchSample)
     /// The sample is older than the previous one.

@@ -14,11 +14,13 @@ package struct StrokeNode: Sendable, Hashable {
 /// One piece of a stroke: a cubic Bézier of the centreline with the ink widths at its ends.
 ///
 /// A renderer draws a segment as the region swept by a disc whose diameter goes from
-/// ``startWidth`` to ``endWidth`` along ``curve`` (see ``StrokeOutline``): round caps and
-/// joins come for free, and segments can be drawn independently.
+/// ``startWidth`` to ``endWidth`` along its centreline, a cubic Bézier curve from ``start``
+/// to ``end``: round caps and joins come for free, and segments can be drawn independently.
+/// A renderer fills ``outline(maxStep:)`` (the swept body) and the round caps
+/// ``startCap(maxStep:)`` (and, for a stroke's last segment, ``endCap(maxStep:)``).
 public struct StrokeSegment: Sendable, Hashable {
     /// The centreline.
-    public var curve: CubicBezier
+    @_spi(Tooling) public var curve: CubicBezier
     /// Ink width at the start, canvas points.
     public var startWidth: Double
     /// Ink width at the end, canvas points.
@@ -29,7 +31,7 @@ public struct StrokeSegment: Sendable, Hashable {
     public var endTime: Double
 
     /// Creates a segment.
-    public init(curve: CubicBezier, startWidth: Double, endWidth: Double, startTime: Double, endTime: Double) {
+    @_spi(Tooling) public init(curve: CubicBezier, startWidth: Double, endWidth: Double, startTime: Double, endTime: Double) {
         self.curve = curve
         self.startWidth = startWidth
         self.endWidth = endWidth
@@ -46,4 +48,28 @@ public struct StrokeSegment: Sendable, Hashable {
 
     /// `true` for a segment that is a single point (a dot).
     public var isDot: Bool { curve.controlPolygonLength < 1e-9 }
+
+    /// Where the centreline starts, canvas points.
+    public var start: CanvasPoint { curve.p0 }
+    /// Where the centreline ends, canvas points.
+    public var end: CanvasPoint { curve.p3 }
+
+    /// The outline of the segment's body without its caps, as a closed polygon (counter-
+    /// clockwise in a y-down canvas), for a renderer to fill with the nonzero rule.
+    /// - Parameter maxStep: The longest step along the centreline between outline points,
+    ///   canvas points.
+    public func outline(maxStep: Double = 2) -> [CanvasPoint] { StrokeOutline.polygon(for: self, maxStep: maxStep) }
+
+    /// The round cap at ``start``: a circle of ``startWidth``.
+    /// - Parameter maxStep: The longest step along the circle, canvas points.
+    public func startCap(maxStep: Double = 1) -> [CanvasPoint] {
+        StrokeOutline.circle(center: start, radius: startWidth / 2, maxStep: maxStep)
+    }
+
+    /// The round cap at ``end``: a circle of ``endWidth`` (drawn for a stroke's last segment;
+    /// inner joins are the next segment's start cap).
+    /// - Parameter maxStep: The longest step along the circle, canvas points.
+    public func endCap(maxStep: Double = 1) -> [CanvasPoint] {
+        StrokeOutline.circle(center: end, radius: endWidth / 2, maxStep: maxStep)
+    }
 }

@@ -6,7 +6,7 @@
 /// the non-zero rule (every polygon is counter-clockwise in y-up terms, i.e. positive
 /// signed area): the union is the ink. Drawing pieces separately is what lets a renderer
 /// redraw only the volatile tail.
-public enum StrokeOutline {
+@_spi(Tooling) public enum StrokeOutline {
     /// `value` clamped to `range`, as a count: the upper bound when it is NaN or beyond
     /// (huge coordinates), never a trap.
     @inline(__always)

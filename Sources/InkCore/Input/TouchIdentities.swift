@@ -3,7 +3,7 @@
 ///
 /// Platforms reuse touch identifiers as soon as a finger lifts (Android pointer ids, web
 /// `pointerId`s), but the engine may still be deciding the lifted touch and will emit its
-/// actions under its ``TouchID`` (see ``RouterError/touchAlreadyActive(_:)``). Route every
+/// actions under its ``TouchID`` (see `RouterError.touchAlreadyActive(_:)`). Route every
 /// platform event through ``resolve(_:phase:)`` (the one touch-id rule: a `began` for an id
 /// still down is refused), hand the event to the engine under that id, record it with
 /// ``engineID(for:phase:)`` once the engine took it, and tell the map when the engine
@@ -41,8 +41,8 @@ package struct TouchIdentities: Sendable {
     /// a host hands the event to the engine first, then calls ``engineID(for:phase:)`` when
     /// the engine took it. This is the one touch-identity rule of every host and replay.
     ///
-    /// - Throws: ``TouchIdentityError/stillDown(_:)`` for a `began` while a touch with this
-    ///   platform id is down; ``TouchIdentityError/notDown(_:)`` for a later event of a
+    /// - Throws: `TouchIdentityError.stillDown(_:)` for a `began` while a touch with this
+    ///   platform id is down; `TouchIdentityError.notDown(_:)` for a later event of a
     ///   touch that is not down.
     package func resolve(_ platformID: UInt64, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
         if phase == .began {
@@ -118,14 +118,14 @@ package struct TouchIdentities: Sendable {
 
 /// A platform touch event that names no touch it could belong to (the one touch-id rule,
 /// applied by `InkEngine` in HitTestBridge).
-public enum TouchIdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TouchIdentityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `began` for a platform id whose touch is still down.
     case stillDown(UInt64)
     /// A `moved`, `ended` or `cancelled` event for a platform id with no touch down.
     case notDown(UInt64)
 
     /// The sentence every host and replay reports.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .stillDown(id): return "touch \(id): began while a touch with this id is down (end or cancel it first)"
         case let .notDown(id): return "touch \(id): no such active touch"

@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// One channel of an InkML `<traceFormat>`.
 public struct InkMLChannel: Sendable, Hashable {
     /// The value type a channel declares.

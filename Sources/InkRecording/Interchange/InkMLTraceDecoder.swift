@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// Why the text of one `<trace>` could not be decoded.
 package struct InkMLTraceFault: Error, Sendable, Hashable {
     /// The 0-based point where the fault is.

@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// Turns recorded strokes (from InkML, Quick, Draw! or any other recording) into the events
 /// of a session log, one stroke at a time, over a ``PageLayout``:
 ///
@@ -152,7 +152,7 @@ public struct InkPlacement: Sendable, Hashable {
     }
 
     /// The placement that scales `bounds` uniformly and centres it in `area`.
-    public static func fitting(_ bounds: InkBounds, into area: PageRegion) -> InkPlacement {
+    @_spi(Tooling) public static func fitting(_ bounds: InkBounds, into area: PageRegion) -> InkPlacement {
         let width = max(bounds.maxX - bounds.minX, 1e-9)
         let height = max(bounds.maxY - bounds.minY, 1e-9)
         let scale = min(area.width / width, area.height / height)

@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// A page to lay under recorded ink: the interactive rectangles of an exercise page, the
 /// canvas over it and how canvas points map to the page. Converters use a layout to turn
 /// ink recorded elsewhere (InkML, Quick, Draw!) into sessions that also exercise the
@@ -18,16 +18,16 @@ public struct PageLayout: Sendable, Hashable {
     /// Canvas points to page coordinates.
     public var pageTransform: PageTransform
     /// The interactive rectangles, in page coordinates.
-    public var regions: [PageRegion]
+    @_spi(Tooling) public var regions: [PageRegion]
     /// Seconds a pushed snapshot stays fresh; the page re-pushes it every half of this
     /// (like the page script's heartbeat).
     public var maxAge: Double
     /// Where recorded ink is placed, in canvas points: the ink's bounding box is scaled
     /// uniformly and centred into this rectangle. `nil` keeps the recorded coordinates.
-    public var inkArea: PageRegion?
+    @_spi(Tooling) public var inkArea: PageRegion?
 
     /// Creates a layout.
-    public init(
+    @_spi(Tooling) public init(
         name: String, canvas: CanvasSize, pageTransform: PageTransform = .identity, regions: [PageRegion],
         maxAge: Double = 1, inkArea: PageRegion? = nil
     ) {
@@ -45,7 +45,7 @@ public struct PageLayout: Sendable, Hashable {
     }
 
     /// The snapshot the page pushes.
-    public var snapshot: RegionSnapshot { RegionSnapshot(generation: 1, maxAge: maxAge, regions: regions) }
+    @_spi(Tooling) public var snapshot: RegionSnapshot { RegionSnapshot(generation: 1, maxAge: maxAge, regions: regions) }
 
     /// What the page answers for a canvas point.
     public func verdict(atCanvas point: CanvasPoint) -> HitTestVerdict {

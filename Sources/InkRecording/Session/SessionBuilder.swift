@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// Builds a session log from strokes, as a recorder would have written it: touch events at
 /// their samples' times, the page's answers at their arrival times, events sorted by time.
 ///
@@ -22,7 +22,7 @@ public struct SessionBuilder: Sendable {
     }
 
     /// Records a region snapshot pushed by the page at `time`.
-    public mutating func regions(_ snapshot: RegionSnapshot, at time: Double) {
+    @_spi(Tooling) public mutating func regions(_ snapshot: RegionSnapshot, at time: Double) {
         snapshots.append((time, snapshot))
         events.append(.regions(snapshot, time: time))
     }

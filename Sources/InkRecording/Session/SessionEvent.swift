@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// One line of a session log after the header.
 public enum SessionEvent: Sendable, Hashable {
     /// A platform touch event, dispatched at `time` (seconds, on the samples' clock).
@@ -10,7 +10,7 @@ public enum SessionEvent: Sendable, Hashable {
     /// at or before `time`, arriving at `time`.
     case answer(touch: TouchID, verdict: HitTestVerdict, time: Double)
     /// The page pushed a snapshot of its interactive regions at `time`.
-    case regions(RegionSnapshot, time: Double)
+    @_spi(Tooling) case regions(RegionSnapshot, time: Double)
     /// A line only a live recording carries (format version 2): an input the engine took
     /// that the kinds above cannot say, or what the live engine decided (see
     /// ``RecordedEvent``), at `time`.
@@ -35,7 +35,7 @@ public enum RecordedEvent: Sendable, Hashable {
     /// The page's answer to the session's `roundTrip`-th round trip (0-based, in the order the
     /// engine sent them; `nil`: one the engine never sent), computed for layout `generation`
     /// by the page document `document` (`nil`: the answer named none).
-    case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil)
+    @_spi(Tooling) case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil)
     /// The page's transform changed (`EngineInput.layout`).
     case layout(PageTransform, generation: UInt64?)
     /// The page's document was replaced, under this transform (`EngineInput.newDocument`).

@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 import Foundation
 
 extension SessionLog {

@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 /// Why a session log, or one line of it, could not be read.
 ///
 /// Every error names the file (when known) and the 1-based line; everything valid before

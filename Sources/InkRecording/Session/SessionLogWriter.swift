@@ -1,5 +1,5 @@
-import InkCore
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 import Foundation
 
 /// Writes a session log to a file one event at a time, so a converter never holds a whole

@@ -1,8 +1,8 @@
 import CWebKitGTK
 import GTKScratchpad
-import HitTestBridge
-import InkCore
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
 import WebKitGTKOracle
 
 /// Plays a session log into a `ScratchpadWindow` as a user would have made it: each

@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
 import GTKScratchpad
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import WebKitGTKOracle
 
 /// Many strokes written into a window at once, for measurements and tests that need a page

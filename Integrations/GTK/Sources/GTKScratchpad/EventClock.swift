@@ -1,4 +1,4 @@
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Maps the `time` of GDK input events to the engine's clock.
 ///

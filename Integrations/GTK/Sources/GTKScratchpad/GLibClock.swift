@@ -1,5 +1,5 @@
 import CWebKitGTK
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 import WebKitGTKOracle
 
 /// The ``InkLoopClock`` of a GTK front end: GLib's monotonic clock (``GTK/now``, the clock

@@ -1,6 +1,6 @@
 import CWebKitGTK
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Pictures of the finished ink: one cairo image surface per tile of page space
 /// (``InkTileIndex``), filled once with the tile's finished strokes and painted at the tile's
@@ -77,8 +77,8 @@ final class InkTileCache {
             // The tile's square in canvas points, its edges on whole points so that
             // neighbouring tiles meet exactly.
             let rect = index.rect(of: tile)
-            let x0 = ((rect.minX - view.offsetX) / view.scale).rounded(), y0 = ((rect.minY - view.offsetY) / view.scale).rounded()
-            let x1 = ((rect.maxX - view.offsetX) / view.scale).rounded(), y1 = ((rect.maxY - view.offsetY) / view.scale).rounded()
+            let shown = view.canvasRect(for: rect)
+            let x0 = shown.minX.rounded(), y0 = shown.minY.rounded(), x1 = shown.maxX.rounded(), y1 = shown.maxY.rounded()
             cairo_set_source_surface(cr, surface, x0, y0)
             cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)
             cairo_fill(cr)

@@ -1,5 +1,5 @@
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import WebKitGTKOracle
 
 /// Hands the page's touches to the web view as trusted synthesized GDK events after the

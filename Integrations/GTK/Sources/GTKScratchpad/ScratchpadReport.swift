@@ -1,5 +1,5 @@
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 extension ScratchpadWindow {
     /// Settings of a window.

@@ -1,6 +1,6 @@
 import CWebKitGTK
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import WebKitGTKOracle
 
 /// Drawing the ink over the page, and erasing it.
@@ -10,8 +10,7 @@ extension ScratchpadWindow {
     /// Redraws the overlay where ink at these page coordinates lies now.
     func invalidate(page bounds: CanvasRect) {
         let view = transform
-        invalidate(CanvasRect(minX: (bounds.minX - view.offsetX) / view.scale, minY: (bounds.minY - view.offsetY) / view.scale,
-                              maxX: (bounds.maxX - view.offsetX) / view.scale, maxY: (bounds.maxY - view.offsetY) / view.scale))
+        invalidate(view.canvasRect(for: bounds))
     }
 
     private func invalidate(_ bounds: CanvasRect) {
@@ -36,8 +35,7 @@ extension ScratchpadWindow {
         framesDrawn += 1
         // Strokes are in page coordinates: drawn through the page's current transform.
         let view = transform
-        let pageClip = CanvasRect(minX: clip.minX * view.scale + view.offsetX, minY: clip.minY * view.scale + view.offsetY,
-                                  maxX: clip.maxX * view.scale + view.offsetX, maxY: clip.maxY * view.scale + view.offsetY)
+        let pageClip = view.pageRect(for: clip)
         let color = effectiveInkColor
         // Finished ink: each tile's picture, made once, painted where the tile is now.
         if usesInkCache {

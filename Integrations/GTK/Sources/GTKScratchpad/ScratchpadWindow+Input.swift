@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import WebKitGTKOracle
 
 /// GDK's input: the window's signals, and the observer that feeds every input event of the

@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import WebKitGTKOracle
 
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
@@ -44,7 +44,7 @@ import WebKitGTKOracle
 /// audit verifies against the engine's ledger (``DeliveryAudit/verify(against:)``).
 ///
 /// Use on the GTK thread only.
-public final class ScratchpadWindow: InkLoopShell {
+public final class ScratchpadWindow: InkLoopShell, TouchDownRegionsObserver {
     /// The page and its oracle.
     public let page: WebKitGTKPage
     /// The top-level window.

@@ -1,5 +1,5 @@
 import CWebKitGTK
-import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 
 /// A `HitTestOracle` over a ``WebKitGTKPage``, for an `InkSession` on any thread: the
 /// transport an app over WebKitGTK gives its session, shaped as the iOS one is.

@@ -14,10 +14,10 @@
 import CWebKitGTK
 import Foundation
 import GTKScratchpad
-import HitTestBridge
-import InkCore
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import WebKitGTKOracle
 
 /// What is timed, from the press (after XTest's flush) to the first read of the screen that

@@ -5,9 +5,9 @@ import CWebKitGTK
 import Foundation
 import GTKLogPlayer
 import GTKScratchpad
-import HitTestBridge
-import InkCore
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import SessionReplay
 import WebKitGTKOracle
 
 /// One measured configuration.

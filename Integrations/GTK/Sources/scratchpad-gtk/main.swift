@@ -32,15 +32,15 @@
 // scrolls the page 8 points a frame, down and up; it prints the overlay's draw handler time
 // per frame, with the finished ink painted from its tiles' pictures and filled stroke by
 // stroke in every frame (ScrollFrames.swift).
-import ChromiumBridge
+@_spi(Tooling) import ChromiumBridge
 import CWebKitGTK
 import Foundation
 import GTKLogPlayer
 import GTKScratchpad
-import HitTestBridge
-import InkCore
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import WebKitGTKOracle
 
 

@@ -1,6 +1,6 @@
 import CWebKitGTK
 @testable import GTKScratchpad
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
 
 /// GDK input as the overlay reads it, to the engine's touch events. No display needed.

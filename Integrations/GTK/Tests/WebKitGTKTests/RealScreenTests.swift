@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
 import GTKScratchpad
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
 import WebKitGTKOracle
 

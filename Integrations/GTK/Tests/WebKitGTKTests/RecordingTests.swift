@@ -2,10 +2,10 @@ import CWebKitGTK
 import Foundation
 import GTKLogPlayer
 import GTKScratchpad
-import HitTestBridge
-import InkCore
-import InkRecording
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
+@_spi(Tooling) import SessionReplay
 import Testing
 import WebKitGTKOracle
 

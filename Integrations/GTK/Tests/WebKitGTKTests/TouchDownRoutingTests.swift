@@ -2,9 +2,9 @@ import CWebKitGTK
 import Foundation
 import GTKLogPlayer
 import GTKScratchpad
-import HitTestBridge
-import InkCore
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkRecording
 import Testing
 import WebKitGTKOracle
 

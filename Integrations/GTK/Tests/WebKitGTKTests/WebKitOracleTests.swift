@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
 import WebKitGTKOracle
 

@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
-import HitTestBridge
-import InkCore
-import SessionReplay
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import SessionReplay
 import Testing
 import WebKitGTKOracle
 

@@ -1,0 +1,58 @@
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+
+/// The messages the bundled page script posts, as JSON text, for a fake page in an app's
+/// tests: hand them to `InkLoop.submit(_:)` or `InkSession.submit(_:)` as
+/// `EngineInput.pageMessage(_:)`, as a web view's message handler would.
+///
+/// ```swift
+/// loop.submit(.pageMessage(FakePage.answer(to: request, verdict: .page)))
+/// loop.submit(.pageMessage(FakePage.regions([FakePage.Region(x: 20, y: 20, width: 100, height: 40)])))
+/// ```
+public enum FakePage {
+    /// An interactive element's rectangle, in page coordinates (CSS pixels of the document).
+    public struct Region: Sendable, Hashable {
+        /// The rectangle.
+        public var x: Double, y: Double, width: Double, height: Double
+        /// A description of the element (for logs), such as `button#check`.
+        public var element: String?
+
+        /// Creates a region.
+        public init(x: Double, y: Double, width: Double, height: Double, element: String? = nil) {
+            (self.x, self.y, self.width, self.height, self.element) = (x, y, width, height, element)
+        }
+
+        /// Whether the point (page coordinates) lies in the rectangle, edges included.
+        public func contains(_ point: CanvasPoint) -> Bool {
+            point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height
+        }
+    }
+
+    /// The page script's first layout generation, as it starts on a new document.
+    public static let firstGeneration = PageScript.firstGeneration
+
+    /// The page's answer to a hit test: `{"type":"answer","id":…,"interactive":1|0,"generation":N}`.
+    /// - Parameters:
+    ///   - request: The question, as the engine sent it.
+    ///   - verdict: `.page` when an interactive element lies under the point, else `.ink`.
+    ///   - generation: The page's layout generation when it answered (default: the request's).
+    ///   - document: The page document's id, as the page script names it, if any.
+    public static func answer(to request: HitTestRequest, verdict: HitTestVerdict, generation: UInt64? = nil,
+                              document: String? = nil) -> String {
+        PageAnswer(token: request.token, verdict: verdict, generation: generation ?? request.generation,
+                   document: document.flatMap { try? PageDocumentID($0) }).json
+    }
+
+    /// A region snapshot the page pushes: `{"type":"regions","generation":N,"maxAge":…,"regions":[…]}`.
+    /// - Parameters:
+    ///   - regions: The interactive elements' rectangles.
+    ///   - generation: The page's layout generation.
+    ///   - maxAge: How long the snapshot stays fresh, seconds (`nil`: the engine's default).
+    ///   - document: The page document's id, as the page script names it, if any.
+    public static func regions(_ regions: [Region], generation: UInt64 = firstGeneration, maxAge: Double? = nil,
+                               document: String? = nil) -> String {
+        RegionSnapshot(generation: generation, maxAge: maxAge,
+                       regions: regions.map { PageRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height, element: $0.element) },
+                       document: document.flatMap { try? PageDocumentID($0) }).json
+    }
+}
