@@ -15,7 +15,7 @@ public struct ReplayConfiguration: Sendable, Hashable {
     /// The seed of the jitter and of the query ids.
     public var seed: UInt64
     /// Whether the report keeps every touch's outcome, samples included
-    /// (``ReplayReport/touches``). Off, a replay's memory does not grow with the log.
+    /// (`ReplayReport.touches`). Off, a replay's memory does not grow with the log.
     public var keepsTouches: Bool
     /// Whether the report carries a ``DecisionTimeline`` of the replay
     /// (``ReplayReport/timeline``); its memory is bounded (see ``DecisionTimeline``).

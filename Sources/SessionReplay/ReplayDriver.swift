@@ -30,7 +30,7 @@ public struct ReplayDriver: Sendable {
     /// Touches that finished (or were closed by ``finish(runningDeadlines:into:)``), with what happened to
     /// them, while ``keepsOutcomes`` is on; in the order they finished.
     @_spi(Tooling) public private(set) var outcomes: [TouchOutcome] = []
-    /// Whether ``outcomes`` keeps each touch's outcome (its samples included); off, memory
+    /// Whether `outcomes` keeps each touch's outcome (its samples included); off, memory
     /// stays flat over any session.
     public var keepsOutcomes: Bool
     /// Touches begun.

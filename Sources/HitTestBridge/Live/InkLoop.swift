@@ -236,7 +236,7 @@ public final class InkLoop {
     public let clock: any InkLoopClock
     /// Whether ``stop()`` has run: inputs are refused from then on.
     public private(set) var isStopped = false
-    /// Whether the outcome of each finished touch is kept in ``outcomes`` (off by default:
+    /// Whether the outcome of each finished touch is kept in `outcomes` (off by default:
     /// a long session would grow it without bound).
     public var keepsOutcomes = false
     /// Each finished touch's outcome, in the order they finished, while ``keepsOutcomes``
@@ -342,7 +342,7 @@ public final class InkLoop {
     /// the deadlines due by now fire, cancels every touch still down (as the system would;
     /// recorded), settles every undecided touch by the fallback (``InkEngine/finish(into:)``:
     /// the one rule for `finish`), closes the audit (the touches it closes join
-    /// ``outcomes``), ends the recording with its `end` line and flushes it, disarms the wake-up and
+    /// `outcomes`), ends the recording with its `end` line and flushes it, disarms the wake-up and
     /// cancels the sends in flight. Later inputs are refused and counted. Calling it again
     /// does nothing; called from a shell's callback, it runs once the current input is done.
     public func stop() {

@@ -20,9 +20,9 @@
 /// A front end needs nothing of it but ``scriptInvocation`` (and ``eventCount``, to count).
 /// A fake page, a test or a tool reads the same replay as data: ``tool`` and ``events``.
 public struct PageReplay: Sendable, Hashable {
-    /// One event to replay: `pointerdown` (``TouchPhase/began``, the touch's first sample),
-    /// `pointermove` (``TouchPhase/moved``), `pointerup` (``TouchPhase/ended``, where the
-    /// last sample was) or `pointercancel` (``TouchPhase/cancelled``, the system took the
+    /// One event to replay: `pointerdown` (`TouchPhase.began`, the touch's first sample),
+    /// `pointermove` (`TouchPhase.moved`), `pointerup` (`TouchPhase.ended`, where the
+    /// last sample was) or `pointercancel` (`TouchPhase.cancelled`, the system took the
     /// touch).
     public struct Event: Sendable, Hashable {
         /// What it does.

@@ -52,7 +52,7 @@ public struct InkLayer: Sendable {
     /// Creates an empty layer.
     /// - Parameters:
     ///   - style: The style new strokes are made with.
-    ///   - tileSize: The side of a tile of ``tiles``, in the layer's coordinates.
+    ///   - tileSize: The side of a tile of `tiles`, in the layer's coordinates.
     public init(style: StrokeStyle = StrokeStyle(), tileSize: Double = 256) {
         self.style = style
         tiles = InkTileIndex(tileSize: tileSize)

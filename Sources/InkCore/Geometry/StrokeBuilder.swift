@@ -49,10 +49,10 @@ public struct StrokeBuilder: Sendable {
     package private(set) var nodes: [StrokeNode] = []
     /// Segments that will never change again, in drawing order.
     public private(set) var stableSegments: [StrokeSegment] = []
-    /// `true` once ``finish()`` was called.
+    /// `true` once `finish()` was called.
     public private(set) var isFinished = false
     /// Whether the finished stroke is a short mark (a dot; see the type's notes), decided
-    /// once by ``finish()``.
+    /// once by `finish()`.
     private var isShortMark = false
     /// The box of the samples so far, while it fits in a square as wide as the brush (`nil`
     /// from the first sample outside it on).
