@@ -1,9 +1,9 @@
 import CWebKitGTK
-import GTKScratchpad
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import InkRecording
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// Plays a session log into a `ScratchpadWindow` as a user would have made it: each
 /// recorded sample becomes one synthesized GDK event, at its recorded time re-based to now
@@ -54,7 +54,7 @@ public struct LogPlayer {
 
     /// Plays `log` into `window` (shown, with its page loaded), then waits until no question
     /// is open and the page has settled.
-    public mutating func play(_ log: SessionLog, into window: ScratchpadWindow) -> Played {
+    @_spi(Tooling) public mutating func play(_ log: SessionLog, into window: ScratchpadWindow) -> Played {
         var played = Played()
         let start = GTK.now
         let origin = log.events.first?.time ?? 0

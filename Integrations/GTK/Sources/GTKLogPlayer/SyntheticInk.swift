@@ -1,9 +1,9 @@
 import CWebKitGTK
 import Foundation
-import GTKScratchpad
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// Many strokes written into a window at once, for measurements and tests that need a page
 /// full of ink: each stroke a small looped scribble (a handwritten letter's size) with pencil
@@ -14,7 +14,7 @@ public enum SyntheticInk {
     /// as the page is scrolled now; keep the area clear of the page's interactive regions, or
     /// those strokes go to the page). Returns how many strokes the window's ink gained.
     @discardableResult
-    public static func write(_ count: Int, into window: ScratchpadWindow, area: CanvasRect, seed: UInt64 = 1) -> Int {
+    @_spi(Tooling) public static func write(_ count: Int, into window: ScratchpadWindow, area: CanvasRect, seed: UInt64 = 1) -> Int {
         var state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
         func random() -> Double {  // xorshift64*, 0..<1
             state ^= state >> 12; state ^= state << 25; state ^= state >> 27

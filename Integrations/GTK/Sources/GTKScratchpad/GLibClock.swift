@@ -1,6 +1,6 @@
 import CWebKitGTK
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// The ``InkLoopClock`` of a GTK front end: GLib's monotonic clock (``GTK/now``, the clock
 /// libinput stamps events with) and one-shot GLib timeouts on the default main context, so a

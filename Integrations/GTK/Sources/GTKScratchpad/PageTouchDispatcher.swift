@@ -1,6 +1,6 @@
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// Hands the page's touches to the web view as trusted synthesized GDK events after the
 /// engine decided them (``TouchRouting/handOverAfterDecision`` only): each released sample

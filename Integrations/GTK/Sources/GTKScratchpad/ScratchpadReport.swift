@@ -50,9 +50,9 @@ public struct ScratchpadReport: Sendable {
     public var problems: [String]
     /// Each finished touch: its verdict, reason, samples, first-ink latency (kept while
     /// ``ScratchpadWindow/Options/keepsOutcomes`` is on).
-    public var outcomes: [TouchOutcome]
+    @_spi(Tooling) public var outcomes: [TouchOutcome]
     /// The bridge's counters.
-    public var bridge: BridgeMetrics
+    @_spi(Tooling) public var bridge: BridgeMetrics
     /// Round trips to the page, seconds.
     public var roundTrips: [Double]
     /// Events handed to the web view.
@@ -83,7 +83,7 @@ public struct ScratchpadReport: Sendable {
     public var recordingDroppedLines = 0
     /// Page messages that changed nothing, by reason (late, duplicate, forged and stale
     /// answers, refused snapshots, malformed messages).
-    public var pageRefusals = PageRefusals(BridgeMetrics())
+    @_spi(Tooling) public var pageRefusals = PageRefusals(BridgeMetrics())
     /// The latest refusals, inputs and page messages alike, with their reasons.
     public var recentRefusals: [String] = []
 

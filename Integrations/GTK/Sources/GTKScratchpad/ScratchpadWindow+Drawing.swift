@@ -1,7 +1,7 @@
 import CWebKitGTK
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// Drawing the ink over the page, and erasing it.
 extension ScratchpadWindow {

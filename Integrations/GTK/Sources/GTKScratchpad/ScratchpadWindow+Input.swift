@@ -2,7 +2,7 @@ import CWebKitGTK
 import Foundation
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// GDK's input: the window's signals, and the observer that feeds every input event of the
 /// window to the loop before GTK dispatches it.

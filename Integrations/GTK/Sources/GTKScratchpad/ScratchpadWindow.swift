@@ -2,7 +2,7 @@ import CWebKitGTK
 import Foundation
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
 /// transparent drawing overlay on top of it; the iPad app's twin.
@@ -44,7 +44,7 @@ import WebKitGTKOracle
 /// audit verifies against the engine's ledger (``DeliveryAudit/verify(against:)``).
 ///
 /// Use on the GTK thread only.
-public final class ScratchpadWindow: InkLoopShell, TouchDownRegionsObserver {
+@_spi(Tooling) public final class ScratchpadWindow: InkLoopShell, TouchDownRegionsObserver {
     /// The page and its oracle.
     public let page: WebKitGTKPage
     /// The top-level window.
@@ -56,10 +56,10 @@ public final class ScratchpadWindow: InkLoopShell, TouchDownRegionsObserver {
     /// The engine: it decides, maps GDK's identifiers to its touches, and counts every sample.
     public var engine: InkEngine { loop.engine }
     /// Every event the engine emitted, folded in order by the loop.
-    public var audit: DeliveryAudit { loop.audit }
+    @_spi(Tooling) public var audit: DeliveryAudit { loop.audit }
     /// Each finished touch's outcome, in the order they finished, while
     /// ``Options/keepsOutcomes`` is on.
-    public var outcomes: [TouchOutcome] { loop.outcomes }
+    @_spi(Tooling) public var outcomes: [TouchOutcome] { loop.outcomes }
     /// Every sample handed in and where it went.
     public var ledger: SampleLedger { loop.ledger }
     /// The ink drawn.
@@ -319,7 +319,7 @@ public final class ScratchpadWindow: InkLoopShell, TouchDownRegionsObserver {
     /// Cuts a hole in the overlay's input shape over every interactive region of the page's
     /// fresh snapshot, so touches there reach the web view natively; with no fresh snapshot
     /// the overlay takes every touch.
-    public func touchDownRegionsChanged(_ regions: TouchDownRegions?) { reshape(for: regions, force: false) }
+    @_spi(Tooling) public func touchDownRegionsChanged(_ regions: TouchDownRegions?) { reshape(for: regions, force: false) }
 
     private func reshape(for regions: TouchDownRegions?, force: Bool) {
         // Under hand-over routing the overlay takes every touch.

@@ -27,7 +27,7 @@ public final class WebKitGTKPage {
         /// The message text, as UTF-8: untrusted, for the bridge to validate.
         public var bytes: [UInt8]
         /// The message decoded, or why it was refused.
-        public var decoded: Result<PageMessage, WireMessageError>
+        @_spi(Tooling) public var decoded: Result<PageMessage, WireMessageError>
 
         /// A message from its bytes.
         public init(bytes: [UInt8]) {

@@ -13,12 +13,12 @@
 // `Options.pageMessageDelay`) with the region cache on and off, routing at touch-down.
 import CWebKitGTK
 import Foundation
-import GTKScratchpad
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// What is timed, from the press (after XTest's flush) to the first read of the screen that
 /// shows it.

@@ -3,12 +3,12 @@
 // default) and filled stroke by stroke in every frame (the old way), in the real window.
 import CWebKitGTK
 import Foundation
-import GTKLogPlayer
-import GTKScratchpad
+@_spi(Tooling) import GTKLogPlayer
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import SessionReplay
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// One measured configuration.
 struct ScrollFramesRow {

@@ -35,13 +35,13 @@
 @_spi(Tooling) import ChromiumBridge
 import CWebKitGTK
 import Foundation
-import GTKLogPlayer
-import GTKScratchpad
+@_spi(Tooling) import GTKLogPlayer
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 
 struct UsageError: Error, CustomStringConvertible {

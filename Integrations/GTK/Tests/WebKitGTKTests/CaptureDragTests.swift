@@ -1,11 +1,11 @@
 import CWebKitGTK
 import Foundation
-import GTKLogPlayer
-import GTKScratchpad
+@_spi(Tooling) import GTKLogPlayer
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK {
     /// Drag code that captures the pointer on pointerdown (`capture-drag.html`, as drag

@@ -1,10 +1,10 @@
 import CWebKitGTK
 import Foundation
-@testable import GTKScratchpad
+@_spi(Tooling) @testable import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK {
     /// Samples carry the GDK event's own time, mapped to the engine's clock, not the time the

@@ -1,11 +1,11 @@
 import CWebKitGTK
 import Foundation
-import GTKLogPlayer
-import GTKScratchpad
+@_spi(Tooling) import GTKLogPlayer
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK.RealScreenTests {
     /// Pixels that differ by more than `threshold` in a channel between two captures, and the

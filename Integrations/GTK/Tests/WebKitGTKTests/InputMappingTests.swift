@@ -1,5 +1,5 @@
 import CWebKitGTK
-@testable import GTKScratchpad
+@_spi(Tooling) @testable import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
 

@@ -2,7 +2,7 @@ import CWebKitGTK
 import Foundation
 @testable import scratchpad_gtk
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK {
     /// `scratchpad-gtk latency`'s machinery, not its numbers: timings on shared machines are

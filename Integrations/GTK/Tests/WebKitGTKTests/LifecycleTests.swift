@@ -1,12 +1,12 @@
 import CWebKitGTK
 import Foundation
-import GTKLogPlayer
-import GTKScratchpad
+@_spi(Tooling) import GTKLogPlayer
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import InkRecording
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// A session log built in code, 16 ms between events.
 func scripted(_ touches: [(id: UInt64, tool: ToolKind, phase: TouchPhase, x: Double, y: Double)]) -> SessionLog {

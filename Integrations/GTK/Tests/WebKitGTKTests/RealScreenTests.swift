@@ -1,10 +1,10 @@
 import CWebKitGTK
 import Foundation
-import GTKScratchpad
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK {
     /// The window as a user sees it and drives it: the real pointer moved and pressed through

@@ -1,13 +1,13 @@
 import CWebKitGTK
 import Foundation
-import GTKLogPlayer
-import GTKScratchpad
+@_spi(Tooling) import GTKLogPlayer
+@_spi(Tooling) import GTKScratchpad
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK {
     @Suite("The GTK front end records: a live session in the real window, replayed identically by verify", .serialized)

@@ -3,7 +3,7 @@ import Foundation
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 extension WebKitGTK {
     @Suite("WebKitGTKOracle: an InkSession asking a real WebKit page", .serialized)

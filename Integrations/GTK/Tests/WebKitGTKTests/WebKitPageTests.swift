@@ -4,7 +4,7 @@ import Foundation
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 @_spi(Tooling) import SessionReplay
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// The repository's root, from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath)

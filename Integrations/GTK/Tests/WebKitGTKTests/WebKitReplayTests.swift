@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
 import Testing
-import WebKitGTKOracle
+@_spi(Tooling) import WebKitGTKOracle
 
 /// The call the native side evaluates in the page script's world for one replayed batch
 /// (`scratchpadInk.replay`, see the page script's header).
