@@ -96,8 +96,6 @@ enum TouchState: Sendable, Equatable {
         /// second finger takes them back for the page; `nil` once the touch inked a sample
         /// past the window (at once for a pencil, or with no gesture window).
         var window: [TouchSample]? = []
-        /// How many samples were inked: the position of the next in the stroke.
-        var inked = 0
         /// A predicted tail is drawn, so an event without one must clear it. A Boolean: what
         /// the host shows, independent of the rest of the ink.
         var showsPrediction = false
@@ -139,6 +137,12 @@ enum TouchState: Sendable, Equatable {
         case let .speculating(speculating): speculating.query
         case .inking, .page, .finished: nil
         }
+    }
+
+    /// The touch inks, past its gesture window: a sample changes nothing of the state.
+    var isInkingPastWindow: Bool {
+        if case let .inking(inking) = self { return inking.window == nil }
+        return false
     }
 
     /// The touch ended, but is not finished: it is still undecided.

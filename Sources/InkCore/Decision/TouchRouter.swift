@@ -273,7 +273,10 @@ package struct TouchRouter: Sendable {
         // The queue's samples, in order, are the tentative ink: its buffer carries over.
         var speculating = TouchState.Speculating(
             query: deciding.query, tentative: deciding.queue, ink: TouchState.Inking(), lifted: deciding.lifted)
-        for sample in speculating.tentative { ink(sample, on: &speculating.ink, at: index, into: &actions) }
+        for sample in speculating.tentative {
+            keep(sample, in: &speculating.ink.window, at: index)
+            ink(sample, at: index, into: &actions)
+        }
         touches[index].state = .speculating(speculating)
         return true
     }
@@ -438,9 +441,12 @@ package struct TouchRouter: Sendable {
         totals.received += 1
         touches[index].ledger.received += 1
         touches[index].lastTimestamp = sample.timestamp
-        if var inking = touches[index].takeInking() {
-            ink(sample, on: &inking, at: index, into: &actions)
+        if touches[index].state.isInkingPastWindow {
+            ink(sample, at: index, into: &actions)  // most samples: the state does not change
+        } else if var inking = touches[index].takeInking() {
+            keep(sample, in: &inking.window, at: index)
             touches[index].state = .inking(inking)
+            ink(sample, at: index, into: &actions)
         } else if case .page = touches[index].state {
             emitRelease(sample, at: index, into: &actions)
         } else if var deciding = touches[index].takeDeciding() {
@@ -450,9 +456,10 @@ package struct TouchRouter: Sendable {
             if full { reachedBound(deciding.query, at: index, into: &actions) }
         } else if var speculating = touches[index].takeSpeculating() {
             speculating.tentative.append(sample)
-            ink(sample, on: &speculating.ink, at: index, into: &actions)
+            keep(sample, in: &speculating.ink.window, at: index)
             let full = speculating.tentative.count >= configuration.maxQueuedSamplesPerTouch
             touches[index].state = .speculating(speculating)
+            ink(sample, at: index, into: &actions)
             if full { reachedBound(speculating.query, at: index, into: &actions) }
         }
     }
@@ -464,26 +471,29 @@ package struct TouchRouter: Sendable {
         settle(at: index, as: configuration.boundFallback, because: .queueBound, into: &actions)
     }
 
-    /// Inks one sample of the touch at `index`, whose ink (taken out of its state) is `inking`.
-    private mutating func ink(
-        _ sample: TouchSample, on inking: inout TouchState.Inking, at index: Int, into actions: inout [RouterAction]
-    ) {
-        let position = inking.inked
-        inking.inked += 1
+    /// Inks one sample of the touch at `index` (inking or speculating).
+    private mutating func ink(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
+        // While a touch inks, its ledger's `inked` is its stroke's length: a retraction or a
+        // cancel, which take inked samples back, also end the inking.
+        let position = touches[index].ledger.inked
         touches[index].ledger.inked += 1
         totals.inked += 1
         if sample.estimationUpdateIndex != nil {
             touches[index].awaiting.append(AwaitingUpdate(position: position, sample: sample))
         }
-        if inking.window != nil {
-            if touches[index].tool == .finger, configuration.gestureWindow > 0,
-               sample.timestamp - touches[index].downTime <= configuration.gestureWindow {
-                inking.window?.append(sample)
-            } else {
-                inking.window = nil
-            }
-        }
         actions.append(.ink(touches[index].id, sample))
+    }
+
+    /// Keeps a sample of the touch at `index`, about to be inked, in its gesture `window`, or
+    /// closes the window when the sample is past it (or the window does not apply).
+    private func keep(_ sample: TouchSample, in window: inout [TouchSample]?, at index: Int) {
+        guard window != nil else { return }
+        if touches[index].tool == .finger, configuration.gestureWindow > 0,
+           sample.timestamp - touches[index].downTime <= configuration.gestureWindow {
+            window?.append(sample)
+        } else {
+            window = nil
+        }
     }
 
     /// Hands one sample of the page's touch at `index` to the page.
@@ -587,7 +597,10 @@ package struct TouchRouter: Sendable {
             actions.append(.decided(id, verdict, reason))
             if verdict == .ink {
                 var inking = TouchState.Inking()
-                for sample in deciding.queue { ink(sample, on: &inking, at: index, into: &actions) }
+                for sample in deciding.queue {
+                    keep(sample, in: &inking.window, at: index)
+                    ink(sample, at: index, into: &actions)
+                }
                 touches[index].state = .inking(inking)
             } else {
                 touches[index].state = .page(route)
