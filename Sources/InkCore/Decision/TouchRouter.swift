@@ -22,7 +22,7 @@
 /// // … .decided(TouchID(1), .ink, .answered), .ink(TouchID(1), down)
 /// ```
 ///
-/// The lifecycle of one touch (``TouchState``, where each state keeps only its own data):
+/// The lifecycle of one touch (`TouchState`, where each state keeps only its own data):
 /// `deciding` → (answer, deadline, gesture, bound or flush) → `inking` | `page` → finished; or
 /// cancelled from any of them. A touch that ends while `deciding` stays queued until it is
 /// decided, so a dot still becomes ink and a tap still reaches its button. A cancel counts
