@@ -183,11 +183,9 @@ struct TouchRouterStateTests {
         var actions: [RouterAction] = []
         speculated.speculate(.q(1), into: &actions)
         #expect(try speculated.applying(update) == [.refineInk(t1, index: 0, refined)])
-        let answered = speculated.answer(.q(1), .page).actions
-        withKnownIssue("tentative ink is released as first drawn: an update refines the stroke and the gesture window, not the tentative samples") {
-            #expect(answered.contains(.release(t1, refined)))
-        }
-        #expect(answered.contains(.release(t1, estimated)))  // today's behaviour, kept by the state redesign
+        #expect(speculated.answer(.q(1), .page).actions == [
+            .retractInk(t1), .decided(t1, .page, .answered), .release(t1, refined),
+        ])
     }
 
     @Test("cancelling each state says what the touch was, and nothing of it stays active")

@@ -82,8 +82,8 @@ enum TouchState: Sendable, Equatable {
 
     struct Speculating: Sendable, Equatable {
         let query: QueryID
-        /// The tentative ink as it was drawn, in order: every sample the touch had, all
-        /// released to the page if the page claims the touch.
+        /// The tentative ink, in order and refined by updates as the stroke is: every sample
+        /// the touch had, all released to the page if the page claims the touch.
         var tentative: [TouchSample]
         /// The ink's own bookkeeping, which becomes the touch's when the answer confirms it.
         var ink: Inking
@@ -230,13 +230,15 @@ extension TouchRecord {
         }
     }
 
-    /// Refines the inked sample at `position` in the gesture window, if it is still there.
-    mutating func refineWindow(at position: Int, to refined: TouchSample) {
+    /// Refines the inked sample at `position` wherever the state keeps it: in the gesture
+    /// window, and in the tentative ink the page gets if it claims the touch.
+    mutating func refineInk(at position: Int, to refined: TouchSample) {
         if var inking = takeInking() {
             Self.refine(&inking, at: position, to: refined)
             state = .inking(inking)
         } else if var speculating = takeSpeculating() {
             Self.refine(&speculating.ink, at: position, to: refined)
+            if speculating.tentative.indices.contains(position) { speculating.tentative[position] = refined }
             state = .speculating(speculating)
         }
     }

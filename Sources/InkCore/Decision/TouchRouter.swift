@@ -214,7 +214,7 @@ package struct TouchRouter: Sendable {
         }
         if record.state.inkStands, entry.position >= 0 {
             actions.append(.refineInk(update.touch, index: entry.position, refined))
-            record.refineWindow(at: entry.position, to: refined)
+            record.refineInk(at: entry.position, to: refined)
             counters.updatesApplied += 1
         } else {
             counters.updatesIgnored += 1
