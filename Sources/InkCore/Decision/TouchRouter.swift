@@ -22,8 +22,8 @@
 /// // … .decided(TouchID(1), .ink, .answered), .ink(TouchID(1), down)
 /// ```
 ///
-/// The lifecycle of one touch:
-/// `deciding` → (answer, deadline, gesture, bound or flush) → `ink` | `page` → ended; or
+/// The lifecycle of one touch (`TouchState`, where each state keeps only its own data):
+/// `deciding` → (answer, deadline, gesture, bound or flush) → `inking` | `page` → finished; or
 /// cancelled from any of them. A touch that ends while `deciding` stays queued until it is
 /// decided, so a dot still becomes ink and a tap still reaches its button. A cancel counts
 /// what nobody got as cancelled (the samples still queued, the ink it discards); samples the
@@ -56,7 +56,7 @@ package struct TouchRouter: Sendable {
     /// a bug shows up in ``SampleLedger/dropped``.
     package var ledger: SampleLedger {
         var result = totals
-        result.pending = touches.reduce(0) { $0 + $1.queue.count }
+        result.pending = touches.reduce(0) { $0 + $1.state.queue.count }
         return result
     }
 
@@ -64,7 +64,7 @@ package struct TouchRouter: Sendable {
     package func ledger(of touch: TouchID) -> SampleLedger? {
         guard let index = touches.lastIndex(where: { $0.id == touch }) else { return nil }
         var result = touches[index].ledger
-        result.pending = touches[index].queue.count
+        result.pending = touches[index].state.queue.count
         return result
     }
 
@@ -78,7 +78,7 @@ package struct TouchRouter: Sendable {
         // A plain loop: read on every input, it must not copy the router into a closure.
         var earliest: Double?
         for record in touches {
-            guard case .deciding = record.route else { continue }
+            guard record.state.undecidedQuery != nil else { continue }
             let deadline = record.downTime + configuration.decisionTimeout
             if deadline < earliest ?? .infinity { earliest = deadline }
         }
@@ -142,8 +142,7 @@ package struct TouchRouter: Sendable {
             throw RouterError.invalidUpdate(update.touch, update.updateIndex)
         }
         if let index = touches.lastIndex(where: { $0.id == update.touch }) {
-            if let q = touches[index].queue.firstIndex(where: { $0.estimationUpdateIndex == update.updateIndex }) {
-                touches[index].queue[q] = update.applied(to: touches[index].queue[q])
+            if touches[index].refineQueued(with: update) {
                 counters.updatesApplied += 1
                 return
             }
@@ -180,7 +179,7 @@ package struct TouchRouter: Sendable {
         var found: TouchID?
         var matches = 0
         for record in touches {
-            let count = record.queue.reduce(0) { $0 + ($1.estimationUpdateIndex == index ? 1 : 0) }
+            let count = record.state.queue.reduce(0) { $0 + ($1.estimationUpdateIndex == index ? 1 : 0) }
                 + record.awaiting.reduce(0) { $0 + ($1.sample.estimationUpdateIndex == index ? 1 : 0) }
             if count > 0, isCandidate(record.id) { matches += count; found = record.id }
         }
@@ -213,11 +212,9 @@ package struct TouchRouter: Sendable {
         } else {
             record.awaiting[a].sample = refined
         }
-        if record.route == .ink || record.speculative, !record.wasCancelled, entry.position >= 0 {
+        if record.state.inkStands, entry.position >= 0 {
             actions.append(.refineInk(update.touch, index: entry.position, refined))
-            if record.windowInk.indices.contains(entry.position) {
-                record.windowInk[entry.position] = refined
-            }
+            record.refineInk(at: entry.position, to: refined)
             counters.updatesApplied += 1
         } else {
             counters.updatesIgnored += 1
@@ -241,7 +238,7 @@ package struct TouchRouter: Sendable {
         _ query: QueryID, _ verdict: HitTestVerdict, because reason: DecisionReason = .answered,
         into actions: inout [RouterAction]
     ) -> VerdictOutcome {
-        if let index = touches.firstIndex(where: { $0.route == .deciding(query) }) {
+        if let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }) {
             answered.insert(query)
             counters.answersApplied += 1
             settle(at: index, as: verdict, because: reason, into: &actions)
@@ -268,14 +265,19 @@ package struct TouchRouter: Sendable {
     /// - Returns: `true` when the touch of `query` was undecided and is now speculative.
     @discardableResult
     package mutating func speculate(_ query: QueryID, into actions: inout [RouterAction]) -> Bool {
-        guard let index = touches.firstIndex(where: { $0.route == .deciding(query) }), !touches[index].speculative else {
-            return false
+        guard let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }),
+              let deciding = touches[index].takeDeciding() else {
+            return false  // no such question, or already speculating
         }
         counters.speculations += 1
-        touches[index].speculative = true
-        let waiting = touches[index].queue
-        touches[index].queue.removeAll()
-        for sample in waiting { emitSpeculativeInk(sample, at: index, into: &actions) }
+        // The queue's samples, in order, are the tentative ink: its buffer carries over.
+        var speculating = TouchState.Speculating(
+            query: deciding.query, tentative: deciding.queue, ink: TouchState.Inking(), lifted: deciding.lifted)
+        for sample in speculating.tentative {
+            keep(sample, in: &speculating.ink.window, at: index)
+            ink(sample, at: index, into: &actions)
+        }
+        touches[index].state = .speculating(speculating)
         return true
     }
 
@@ -291,7 +293,7 @@ package struct TouchRouter: Sendable {
     ) {
         var index = 0
         while index < touches.count {
-            if case let .deciding(query) = touches[index].route,
+            if let query = touches[index].state.undecidedQuery,
                touches[index].downTime + configuration.decisionTimeout <= now {
                 counters.deadlinesPassed += 1
                 actions.append(.abandonQuery(query, touch: touches[index].id))
@@ -306,7 +308,7 @@ package struct TouchRouter: Sendable {
     package mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
         var index = 0
         while index < touches.count {
-            if case let .deciding(query) = touches[index].route {
+            if let query = touches[index].state.undecidedQuery {
                 counters.flushed += 1
                 actions.append(.abandonQuery(query, touch: touches[index].id))
                 if settle(at: index, as: fallback, because: .flushed, into: &actions) { continue }
@@ -320,7 +322,7 @@ package struct TouchRouter: Sendable {
     /// Checks the whole event before anything changes; returns the record index for
     /// events of an existing touch.
     private func validate(_ event: TouchEvent) throws(RouterError) -> Int? {
-        let active = touches.lastIndex(where: { $0.id == event.touch && !$0.hasEnded })
+        let active = touches.lastIndex(where: { $0.id == event.touch && !$0.state.isLifted })
         var previous: Double
         if event.phase == .began {
             // An id is free again only once its touch finished: an ended touch still
@@ -346,34 +348,31 @@ package struct TouchRouter: Sendable {
         while touches.count >= configuration.maxActiveTouches { evictOldest(into: &actions) }
         let down = event.samples[0]
         let tool = down.tool
-        var record = TouchRecord(id: event.touch, tool: tool, downTime: down.timestamp, downPoint: down.point)
+        func record(_ state: TouchState) -> TouchRecord {
+            TouchRecord(id: event.touch, tool: tool, downTime: down.timestamp, state: state)
+        }
         let index = touches.count
 
         if routedToPage {
             // The platform gave it to the page already: nothing to ask, nothing to hand over.
-            record.route = .page
-            record.native = true
-            touches.append(record)
+            touches.append(record(.page(.native)))
             counters.routedAtTouchDown += 1
             actions.append(.decided(event.touch, .page, .routedAtTouchDown))
         } else if configuration.pencilOnly {
             let verdict: HitTestVerdict = tool == .pencil ? .ink : .page
-            record.route = verdict == .ink ? .ink : .page
-            touches.append(record)
+            touches.append(record(verdict == .ink ? .inking(TouchState.Inking()) : .page(.handedOver)))
             actions.append(.decided(event.touch, verdict, .toolPolicy))
         } else if tool == .finger, gestureStarts(at: down.timestamp) {
             let joined = takeToPage(joining: down.timestamp, into: &actions)
             if !joined { counters.gestures += 1 }
-            record.route = .page
-            record.inGesture = true
-            touches.append(record)
+            touches.append(record(.page(.gesture)))
             actions.append(.decided(event.touch, .page, .multiTouchGesture))
         } else {
             lastQuery += 1
             let query = QueryID(rawValue: lastQuery)
-            record.route = .deciding(query)
-            record.queue.reserveCapacity(32)
-            touches.append(record)
+            var queue: [TouchSample] = []
+            queue.reserveCapacity(32)
+            touches.append(record(.deciding(TouchState.Deciding(query: query, queue: queue, lifted: false))))
             counters.queriesAsked += 1
             actions.append(.queryPage(query, touch: event.touch, point: down.point, askedAt: down.timestamp))
         }
@@ -395,11 +394,13 @@ package struct TouchRouter: Sendable {
     }
 
     private func isGesturePartner(_ record: TouchRecord, beginningAt time: Double) -> Bool {
-        guard record.tool == .finger, !record.native, !record.hasEnded,
-              time - record.downTime <= configuration.gestureWindow else { return false }
-        switch record.route {
-        case .deciding, .page: return true
-        case .ink: return record.windowOpen
+        guard record.tool == .finger, time - record.downTime <= configuration.gestureWindow else { return false }
+        switch record.state {
+        case let .deciding(deciding): return !deciding.lifted
+        case let .speculating(speculating): return !speculating.lifted
+        case let .inking(inking): return inking.window != nil
+        case .page(.handedOver), .page(.gesture): return true
+        case .page(.native), .finished: return false
         }
     }
 
@@ -411,28 +412,25 @@ package struct TouchRouter: Sendable {
         while index < touches.count {
             defer { index += 1 }
             guard isGesturePartner(touches[index], beginningAt: time) else { continue }
-            joined = joined || touches[index].inGesture
-            touches[index].inGesture = true
-            switch touches[index].route {
-            case let .deciding(query):
+            if let query = touches[index].state.undecidedQuery {
                 actions.append(.abandonQuery(query, touch: touches[index].id))
-                settle(at: index, as: .page, because: .multiTouchGesture, into: &actions)
-            case .ink:
+                settle(at: index, as: .page, because: .multiTouchGesture, into: &actions)  // not lifted: stays
+            } else if let inking = touches[index].takeInking() {
+                // A partner's window is open: it holds every sample the touch inked.
                 let id = touches[index].id
-                let shown = touches[index].windowInk
+                let shown = inking.window ?? []
                 counters.retractions += 1
                 counters.retractedSamples += shown.count
                 actions.append(.retractInk(id))
                 actions.append(.decided(id, .page, .multiTouchGesture))
-                touches[index].route = .page
+                touches[index].state = .page(.gesture)
                 touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
                 if configuration.replaysLateReleases { touches[index].count(shown.count, in: \.replayed, totals: &totals) }
-                touches[index].windowInk.removeAll()
                 for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
-                touches[index].inkedCount = 0
                 for sample in shown { actions.append(.release(id, sample)) }
-            case .page:
-                break
+            } else {
+                if case .page(.gesture) = touches[index].state { joined = true }
+                touches[index].state = .page(.gesture)  // handed over, now in the gesture
             }
         }
         return joined
@@ -443,63 +441,69 @@ package struct TouchRouter: Sendable {
         totals.received += 1
         touches[index].ledger.received += 1
         touches[index].lastTimestamp = sample.timestamp
-        switch touches[index].route {
-        case .deciding where touches[index].speculative:
-            emitSpeculativeInk(sample, at: index, into: &actions)
-            if touches[index].tentative.count >= configuration.maxQueuedSamplesPerTouch,
-               case let .deciding(query) = touches[index].route {
-                counters.boundsReached += 1
-                actions.append(.abandonQuery(query, touch: touches[index].id))
-                settle(at: index, as: configuration.boundFallback, because: .queueBound, into: &actions)
-            }
-        case .deciding:
-            touches[index].queue.append(sample)
-            if touches[index].queue.count >= configuration.maxQueuedSamplesPerTouch,
-               case let .deciding(query) = touches[index].route {
-                counters.boundsReached += 1
-                actions.append(.abandonQuery(query, touch: touches[index].id))
-                settle(at: index, as: configuration.boundFallback, because: .queueBound, into: &actions)
-            }
-        case .ink:
-            emitInk(sample, at: index, into: &actions)
-        case .page:
+        if touches[index].state.isInkingPastWindow {
+            ink(sample, at: index, into: &actions)  // most samples: the state does not change
+        } else if var inking = touches[index].takeInking() {
+            keep(sample, in: &inking.window, at: index)
+            touches[index].state = .inking(inking)
+            ink(sample, at: index, into: &actions)
+        } else if case .page = touches[index].state {
             emitRelease(sample, at: index, into: &actions)
+        } else if var deciding = touches[index].takeDeciding() {
+            deciding.queue.append(sample)
+            let full = deciding.queue.count >= configuration.maxQueuedSamplesPerTouch
+            touches[index].state = .deciding(deciding)
+            if full { reachedBound(deciding.query, at: index, into: &actions) }
+        } else if var speculating = touches[index].takeSpeculating() {
+            speculating.tentative.append(sample)
+            keep(sample, in: &speculating.ink.window, at: index)
+            let full = speculating.tentative.count >= configuration.maxQueuedSamplesPerTouch
+            touches[index].state = .speculating(speculating)
+            ink(sample, at: index, into: &actions)
+            if full { reachedBound(speculating.query, at: index, into: &actions) }
         }
     }
 
-    private mutating func emitInk(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
-        let position = touches[index].inkedCount
-        touches[index].inkedCount += 1
+    /// An undecided touch holds as many samples as it may: it is decided by the bound fallback.
+    private mutating func reachedBound(_ query: QueryID, at index: Int, into actions: inout [RouterAction]) {
+        counters.boundsReached += 1
+        actions.append(.abandonQuery(query, touch: touches[index].id))
+        settle(at: index, as: configuration.boundFallback, because: .queueBound, into: &actions)
+    }
+
+    /// Inks one sample of the touch at `index` (inking or speculating).
+    private mutating func ink(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
+        // While a touch inks, its ledger's `inked` is its stroke's length: a retraction or a
+        // cancel, which take inked samples back, also end the inking.
+        let position = touches[index].ledger.inked
         touches[index].ledger.inked += 1
         totals.inked += 1
         if sample.estimationUpdateIndex != nil {
             touches[index].awaiting.append(AwaitingUpdate(position: position, sample: sample))
         }
-        if touches[index].windowOpen {
-            if touches[index].tool == .finger, configuration.gestureWindow > 0,
-               sample.timestamp - touches[index].downTime <= configuration.gestureWindow {
-                touches[index].windowInk.append(sample)
-            } else {
-                touches[index].windowOpen = false
-                touches[index].windowInk.removeAll(keepingCapacity: true)
-            }
-        }
         actions.append(.ink(touches[index].id, sample))
     }
 
-    /// Inks a sample of a speculative touch, keeping it in case the page claims the touch.
-    private mutating func emitSpeculativeInk(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
-        touches[index].tentative.append(sample)
-        emitInk(sample, at: index, into: &actions)
+    /// Keeps a sample of the touch at `index`, about to be inked, in its gesture `window`, or
+    /// closes the window when the sample is past it (or the window does not apply).
+    private func keep(_ sample: TouchSample, in window: inout [TouchSample]?, at index: Int) {
+        guard window != nil else { return }
+        if touches[index].tool == .finger, configuration.gestureWindow > 0,
+           sample.timestamp - touches[index].downTime <= configuration.gestureWindow {
+            window?.append(sample)
+        } else {
+            window = nil
+        }
     }
 
+    /// Hands one sample of the page's touch at `index` to the page.
     private mutating func emitRelease(_ sample: TouchSample, at index: Int, into actions: inout [RouterAction]) {
         touches[index].ledger.released += 1
         totals.released += 1
         if sample.estimationUpdateIndex != nil {
             touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
         }
-        if touches[index].native {
+        if case .page(.native) = touches[index].state {
             touches[index].count(1, in: \.releasedNatively, totals: &totals)
             actions.append(.nativeRelease(touches[index].id, sample))
         } else {
@@ -509,56 +513,56 @@ package struct TouchRouter: Sendable {
     }
 
     private mutating func predict(_ predicted: [TouchSample], at index: Int, into actions: inout [RouterAction]) {
-        guard touches[index].route == .ink || touches[index].speculative else { return }
+        guard let shown = touches[index].state.showsPrediction else { return }  // draws no ink
         let valid = predicted.allSatisfy(\.isValid)
         let tail = valid ? predicted : []
-        if !tail.isEmpty || touches[index].hasPrediction {
-            touches[index].hasPrediction = !tail.isEmpty
+        if !tail.isEmpty || shown {
+            if shown == tail.isEmpty { touches[index].setShowsPrediction(!tail.isEmpty) }
             actions.append(.predictInk(touches[index].id, tail))
         }
     }
 
     private mutating func end(at index: Int, into actions: inout [RouterAction]) {
-        touches[index].hasEnded = true
-        switch touches[index].route {
-        case .deciding: break  // stays queued until decided
-        case .ink, .page: finish(at: index, into: &actions)
+        if touches[index].state.undecidedQuery != nil {
+            touches[index].lift()  // stays queued until decided
+        } else {
+            finish(at: index, into: &actions)
         }
     }
 
     private mutating func cancel(at index: Int, into actions: inout [RouterAction]) {
         let id = touches[index].id
         let previously: CancelledRoute
-        switch touches[index].route {
-        case let .deciding(query) where touches[index].speculative:
-            actions.append(.abandonQuery(query, touch: id))
+        switch touches[index].state {
+        case let .speculating(speculating):
+            actions.append(.abandonQuery(speculating.query, touch: id))
             touches[index].move(touches[index].ledger.inked, from: \.inked, to: \.cancelled, totals: &totals)
             previously = .ink
-        case let .deciding(query):
-            actions.append(.abandonQuery(query, touch: id))
-            let queued = touches[index].queue.count
+        case let .deciding(deciding):
+            actions.append(.abandonQuery(deciding.query, touch: id))
+            let queued = deciding.queue.count
             // Updates for the discarded samples may still come: keep them so they are ignored, not refused.
-            for sample in touches[index].queue where sample.estimationUpdateIndex != nil {
+            for sample in deciding.queue where sample.estimationUpdateIndex != nil {
                 touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
             }
-            touches[index].queue.removeAll()
             touches[index].ledger.cancelled += queued
             totals.cancelled += queued
             previously = .undecided
-        case .ink:
+        case .inking:
             touches[index].move(touches[index].ledger.inked, from: \.inked, to: \.cancelled, totals: &totals)
             previously = .ink
-        case .page:
+        case let .page(route):
             // The page got every sample so far (natively, replayed or handed over): they stay
             // released, by their way, and the page gets the cancel (the platform's own for a
             // native touch, the front end's or the replay's otherwise). Nothing was queued.
-            previously = touches[index].native ? .nativePage : .page
+            previously = route == .native ? .nativePage : .page
+        case .finished:
+            preconditionFailure("an active touch is never finished")
         }
         counters.touchesCancelled += 1
         actions.append(.cancel(id, previously: previously))
         actions.append(.touchFinished(id, touches[index].ledger))
-        touches[index].wasCancelled = true
-        retire(at: index)
+        retire(at: index, as: .cancelled)
     }
 
     /// Makes room under ``TouchRouterConfiguration/maxActiveTouches``: the oldest unfinished
@@ -566,159 +570,109 @@ package struct TouchRouter: Sendable {
     /// stroke is kept) and a page touch is cancelled, as when the platform takes a touch away.
     private mutating func evictOldest(into actions: inout [RouterAction]) {
         counters.touchesEvicted += 1
-        if case let .deciding(query) = touches[0].route {
+        if let query = touches[0].state.undecidedQuery {
             actions.append(.abandonQuery(query, touch: touches[0].id))
             if settle(at: 0, as: configuration.boundFallback, because: .touchBound, into: &actions) { return }
         }
-        if touches[0].route == .ink {
-            touches[0].hasEnded = true
+        if case .inking = touches[0].state {
             finish(at: 0, into: &actions)
         } else {
             cancel(at: 0, into: &actions)
         }
     }
 
-    /// Decides an undecided touch: hands out its queue, then finishes it if it already
-    /// ended. Returns `true` when the record was removed (the index now names the next one).
+    /// Decides an undecided touch: hands out its queue (or confirms or retracts its tentative
+    /// ink), then finishes it if it already ended. Returns `true` when the record was removed
+    /// (the index now names the next one).
     @discardableResult
     private mutating func settle(
         at index: Int, as verdict: HitTestVerdict, because reason: DecisionReason,
         into actions: inout [RouterAction]
     ) -> Bool {
         let id = touches[index].id
-        var retracted: [TouchSample] = []
-        if touches[index].speculative {
-            touches[index].speculative = false
-            if verdict == .page { retracted = retractTentativeInk(at: index, into: &actions) }
-            touches[index].tentative.removeAll()
+        let route: TouchState.PageRoute = reason == .multiTouchGesture ? .gesture : .handedOver
+        let lifted: Bool
+        if let deciding = touches[index].takeDeciding() {
+            lifted = deciding.lifted
+            actions.append(.decided(id, verdict, reason))
+            if verdict == .ink {
+                var inking = TouchState.Inking()
+                for sample in deciding.queue {
+                    keep(sample, in: &inking.window, at: index)
+                    ink(sample, at: index, into: &actions)
+                }
+                touches[index].state = .inking(inking)
+            } else {
+                touches[index].state = .page(route)
+                for sample in deciding.queue { emitRelease(sample, at: index, into: &actions) }
+            }
+        } else if let speculating = touches[index].takeSpeculating() {
+            lifted = speculating.lifted
+            if verdict == .ink {
+                actions.append(.decided(id, verdict, reason))
+                touches[index].state = .inking(speculating.ink)  // the tentative ink stands
+            } else {
+                retractTentativeInk(speculating.tentative, at: index, into: &actions)
+                actions.append(.decided(id, verdict, reason))
+                touches[index].state = .page(route)
+                for sample in speculating.tentative { actions.append(.release(id, sample)) }
+            }
+        } else {
+            preconditionFailure("settling a decided touch")
         }
-        actions.append(.decided(id, verdict, reason))
-        touches[index].route = verdict == .ink ? .ink : .page
-        for sample in retracted { actions.append(.release(id, sample)) }
-        let queued = touches[index].queue
-        touches[index].queue.removeAll()
-        for sample in queued {
-            if verdict == .ink { emitInk(sample, at: index, into: &actions) }
-            else { emitRelease(sample, at: index, into: &actions) }
-        }
-        if touches[index].hasEnded {
+        if lifted {
             finish(at: index, into: &actions)
             return true
         }
         return false
     }
 
-    /// The page claimed a speculative touch: take its ink back. Returns the samples to
-    /// release, in order, right after the decision.
-    private mutating func retractTentativeInk(at index: Int, into actions: inout [RouterAction]) -> [TouchSample] {
-        let shown = touches[index].tentative
+    /// The page claimed a speculative touch: take back its ink, `shown`, which is released
+    /// right after the decision.
+    private mutating func retractTentativeInk(_ shown: [TouchSample], at index: Int, into actions: inout [RouterAction]) {
         counters.retractions += 1
         counters.retractedSamples += shown.count
         actions.append(.retractInk(touches[index].id))
         touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
         if configuration.replaysLateReleases { touches[index].count(shown.count, in: \.replayed, totals: &totals) }
-        touches[index].windowInk.removeAll()
-        touches[index].windowOpen = false
         for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
-        touches[index].inkedCount = 0
-        return shown
     }
 
     private mutating func finish(at index: Int, into actions: inout [RouterAction]) {
         let id = touches[index].id
-        if touches[index].route == .ink {
+        let ending: TouchState.Ending
+        switch touches[index].state {
+        case .inking:
             counters.touchesInked += 1
             actions.append(.endInk(id))
-        } else {
+            ending = .inked
+        case let .page(route):
             counters.touchesReleased += 1
             // The platform ends a native touch in the page itself.
-            if !touches[index].native { actions.append(.endRelease(id)) }
+            if route != .native { actions.append(.endRelease(id)) }
+            ending = .released
+        case .deciding, .speculating, .finished:
+            preconditionFailure("only a decided touch finishes")
         }
         actions.append(.touchFinished(id, touches[index].ledger))
-        retire(at: index)
+        retire(at: index, as: ending)
     }
 
-    /// Forgets a finished touch, keeping what later estimated-property updates need.
-    private mutating func retire(at index: Int) {
+    /// Forgets a finished touch, keeping what later estimated-property updates need: the
+    /// finished state drops its queue and ink.
+    private mutating func retire(at index: Int, as ending: TouchState.Ending) {
         var record = touches.remove(at: index)
         guard !record.awaiting.isEmpty else { return }
-        record.queue = []
-        record.windowInk = []
+        record.state = .finished(ending)
         retired.append(record)
         if retired.count > Self.retiredTouchLimit { retired.removeFirst() }
     }
-}
 
-/// The router's private record of one touch.
-private struct TouchRecord: Sendable {
-    enum Route: Sendable, Equatable {
-        case deciding(QueryID)
-        case ink
-        case page
+    /// The state of an active or retired touch (the latest with that id), for tests.
+    func state(of touch: TouchID) -> TouchState? {
+        if let record = touches.last(where: { $0.id == touch }) { return record.state }
+        return retired.last(where: { $0.id == touch })?.state
     }
-
-    let id: TouchID
-    let tool: ToolKind
-    /// Timestamp of the touch-down sample, seconds.
-    let downTime: Double
-    let downPoint: CanvasPoint
-    var route: Route = .page
-    /// `true` for a touch the platform gave the page at touch-down (the router only counts it).
-    var native = false
-    var lastTimestamp: Double
-    /// Samples waiting for the decision, oldest first.
-    var queue: [TouchSample] = []
-    /// Inked samples still inside the gesture window (a gesture may take them back).
-    var windowInk: [TouchSample] = []
-    /// `true` while an undecided touch is drawn as tentative ink (``TouchRouter/speculate(_:into:)``).
-    var speculative = false
-    /// The tentative ink of a speculative touch, in order (released if the page claims it).
-    var tentative: [TouchSample] = []
-    /// `false` once the touch has inked a sample past the gesture window.
-    var windowOpen = true
-    /// Routed samples whose estimated properties may still be refined.
-    var awaiting: [AwaitingUpdate] = []
-    var inkedCount = 0
-    var hasEnded = false
-    /// `true` once a multi-finger gesture took the touch (counted once, however many join).
-    var inGesture = false
-    var wasCancelled = false
-    var hasPrediction = false
-    var ledger = SampleLedger()
-
-    init(id: TouchID, tool: ToolKind, downTime: Double, downPoint: CanvasPoint) {
-        self.id = id
-        self.tool = tool
-        self.downTime = downTime
-        self.downPoint = downPoint
-        self.lastTimestamp = downTime
-    }
-
-    /// Moves `count` samples between two ledger columns, here and in the session totals.
-    mutating func move(
-        _ count: Int, from source: WritableKeyPath<SampleLedger, Int>,
-        to destination: WritableKeyPath<SampleLedger, Int>, totals: inout SampleLedger
-    ) {
-        ledger[keyPath: source] -= count
-        ledger[keyPath: destination] += count
-        totals[keyPath: source] -= count
-        totals[keyPath: destination] += count
-    }
-
-    /// Adds `count` (negative to take back) to a breakdown column of `released`, here and
-    /// in the session totals.
-    mutating func count(_ count: Int, in column: WritableKeyPath<SampleLedger, Int>, totals: inout SampleLedger) {
-        ledger[keyPath: column] += count
-        totals[keyPath: column] += count
-    }
-}
-
-/// A routed sample whose estimated properties an update may still refine.
-private struct AwaitingUpdate: Sendable {
-    /// Index among the touch's inked samples; -1 for a sample released to the page or
-    /// discarded undecided by a cancel.
-    var position: Int
-    var sample: TouchSample
 }
 
 /// The last few answered queries, to tell a duplicate answer from a late one.
