@@ -331,11 +331,22 @@ struct SessionLineDecoder {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
+    /// The longest number text the fast path decides (longer ones go to the text conversion):
+    /// far above what a writer of shortest round-trip numbers writes (at most 24 bytes,
+    /// `-2.2250738585072014e-308`), far below what could make an accumulator lie.
+    static let fastTextLimit = 40
+
     /// A JSON number (RFC 8259 grammar, as ``JSONParser`` reads it), the same `Double` the
     /// parser's text conversion gives: exactly, by one correctly rounded operation on exact
     /// operands when the digits fit in 53 bits and the power of ten is at most 10^22 (Clinger's
     /// fast path), otherwise through the same text conversion. `nil` on a malformed or
     /// out-of-range number.
+    ///
+    /// The fast path decides only on what it read exactly: a number whose text is longer than
+    /// ``fastTextLimit`` bytes (a long run of zeros, a long fraction, many exponent digits),
+    /// or whose exponent did not fit the accumulator (it stops at 6 digits, so
+    /// `0.` + 99,999 zeros + `1e1000000` would have read as 1), goes to the text conversion,
+    /// which reads every digit (that number is 1e900000: out of range, refused).
     private mutating func number() -> Double? {
         // Locals, not the cursor's stored index, in the loops: they stay in registers.
         let bytes = self.bytes
@@ -348,6 +359,7 @@ struct SessionLineDecoder {
         var mantissa: UInt64 = 0
         var significant = 0   // digits in the mantissa from its first non-zero one
         var exponent = 0
+        var exact = true   // every accumulator holds what the text says
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
         } else {
@@ -375,18 +387,23 @@ struct SessionLineDecoder {
             guard i < count, Self.isDigit(bytes[i]) else { return nil }
             var textExponent = 0
             while i < count, Self.isDigit(bytes[i]) {
-                if textExponent < 100_000 { textExponent = textExponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+                if textExponent < 100_000 {
+                    textExponent = textExponent * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
+                } else {
+                    exact = false   // the exponent saturated: it was not read exactly
+                }
                 i += 1
             }
             exponent += negativeExponent ? -textExponent : textExponent
         }
         index = i
-        if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+        if i - start > Self.fastTextLimit { exact = false }   // long texts go to the text conversion
+        if exact, significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let magnitude = Double(mantissa)
             let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
             return negative ? -value : value
         }
-        if significant <= 19, exponent < 0, exponent >= -22, let value = Self.quotient(mantissa, byPowerOfTen: -exponent) {
+        if exact, significant <= 19, exponent < 0, exponent >= -22, let value = Self.quotient(mantissa, byPowerOfTen: -exponent) {
             // 17 to 19 digits (what float arithmetic leaves in times, like 0.036000000000000004).
             return negative ? -value : value
         }
