@@ -70,6 +70,7 @@ struct OptionTableTests {
         switch option.kind {
         case .flag: nil
         case let .number(_, range): "\(range.lowerBound == 0 ? 1 : range.upperBound)"
+        case let .integer(_, range): "\(range.lowerBound == 0 ? 1 : range.upperBound)"
         case let .choice(values): values.first { !$0.contains("<") }
         case .text: option.name == "--shard" ? "1/1" : option.name == "--latencies" ? "0" : option.name == "--filter" ? "1,1,1,1,1,1" : "/nonexistent-ink-replay-value"
         }

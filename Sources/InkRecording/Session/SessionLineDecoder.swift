@@ -63,7 +63,7 @@ struct SessionLineDecoder {
             case .kind:
                 if literal(#""touch""#) { kind = .touch } else if literal(#""answer""#) { kind = .answer } else { return nil }
             case .time: guard let value = number() else { return nil }; time = value
-            case .touch: guard let value = number(), let id = Self.unsigned(value) else { return nil }; touch = id
+            case .touch: guard let id = wholeNumber() else { return nil }; touch = id
             case .phase:
                 // The common phase first, without the table.
                 if literal(#""moved""#) { phase = .moved } else {
@@ -115,8 +115,8 @@ struct SessionLineDecoder {
     /// order (the cursor is then reset by the caller). What it accepts, it reads exactly as
     /// ``event(tools:)`` would.
     private mutating func writerOrderedTouch(tools: borrowing HeldTools) -> SessionEvent? {
-        guard literal(#"{"kind":"touch","t":"#), let time = number(), literal(#","touch":"#), let value = number(),
-              let touch = Self.unsigned(value), literal(#","phase":"moved","samples":["#) else { return nil }
+        guard literal(#"{"kind":"touch","t":"#), let time = number(), literal(#","touch":"#),
+              let touch = wholeNumber(), literal(#","phase":"moved","samples":["#) else { return nil }
         var samples: [TouchSample] = []
         repeat {
             guard literal(#"{"t":"#), let t = number(), literal(#","x":"#), let x = number(), literal(#","y":"#),
@@ -135,6 +135,17 @@ struct SessionLineDecoder {
         guard literal("]}"), index == bytes.count else { return nil }
         var predicted: [TouchSample] = []
         return Self.touchEvent(touch, .moved, nil, time: time, samples: &samples, predicted: &predicted, tools: tools)
+    }
+
+    /// An id or index written as digits (what ``JSONFieldReader/unsigned(_:)`` accepts), or
+    /// `nil`: a text with a fraction or an exponent goes to the general reader, which takes
+    /// it only when it is exactly a whole number (issue 40: `4503599627370496.5` rounds to a
+    /// whole `Double`).
+    private mutating func wholeNumber() -> UInt64? {
+        let start = index
+        guard let value = number() else { return nil }
+        for i in start..<index where !Self.isDigit(bytes[i]) && bytes[i] != UInt8(ascii: "-") { return nil }
+        return Self.unsigned(value)
     }
 
     /// A whole number a log may use as an id or index (what ``JSONFieldReader/unsigned(_:)``
@@ -170,6 +181,12 @@ struct SessionLineDecoder {
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
+            if key == 64 {
+                guard let index = wholeNumber() else { return nil }
+                sample.estimationUpdateIndex = index
+                skipWhitespace()
+                continue
+            }
             guard let value = number() else { return nil }
             switch key {
             case 1: sample.timestamp = value
@@ -179,10 +196,7 @@ struct SessionLineDecoder {
                 guard (0...1).contains(value) else { return nil }
                 sample.force = value
             case 16: sample.altitude = value
-            case 32: sample.azimuth = value
-            default:
-                guard let index = Self.unsigned(value) else { return nil }
-                sample.estimationUpdateIndex = index
+            default: sample.azimuth = value
             }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
