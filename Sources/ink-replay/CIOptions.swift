@@ -41,7 +41,7 @@ enum CIOptions {
         // Plain decimal digits only (`Int` also reads `+2`).
         let digits = { (part: Substring) in !part.isEmpty && part.utf8.count <= 6 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
         guard parts.count == 2, digits(parts[0]), digits(parts[1]), let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, k >= 1, k <= n else {
-            throw UsageError(message: "'--shard' takes k/n with 1 <= k <= n <= 100000 (as in 2/3), not '\(text)'")
+            throw UsageError(message: "'--shard' takes k/n in decimal digits, with 1 <= k <= n <= 100000 (as in 2/3), not '\(text)'")
         }
         return Shard(index: k, count: n)
     }
