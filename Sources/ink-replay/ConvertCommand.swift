@@ -223,7 +223,7 @@ enum ConvertCommand: Command {
             device: "InkML channels \(channels); answers synthesized from \(settings.layout == nil ? "an empty page" : "layout \"\(page.name)\"") at \(JSONValue.format(settings.latency * 1000)) ms"
                 + (summary.notes.isEmpty ? "" : "; " + summary.notes.joined(separator: "; "))
                 + (repair.map { "; repaired: " + $0 } ?? ""),
-            source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(fileName)\(title)",
+            source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(PathText.shown(fileName))\(title)",
             synthesizedTiming: summary.synthesizedTiming)
 
         let base = safeName(PathText.baseName(fileName))
