@@ -350,6 +350,10 @@ struct SessionLineDecoder {
     /// `-2.2250738585072014e-308`), far below what could make an accumulator lie.
     static let fastTextLimit = 40
 
+    /// An exponent no fast path takes (`exponent >= -22` fails): what the fast path sets when
+    /// it did not read a number exactly, so the text conversion reads it.
+    private static let undecided = Int.min / 2
+
     /// A JSON number (RFC 8259 grammar, as ``JSONParser`` reads it), the same `Double` the
     /// parser's text conversion gives: exactly, by one correctly rounded operation on exact
     /// operands when the digits fit in 53 bits and the power of ten is at most 10^22 (Clinger's
@@ -373,7 +377,6 @@ struct SessionLineDecoder {
         var mantissa: UInt64 = 0
         var significant = 0   // digits in the mantissa from its first non-zero one
         var exponent = 0
-        var exact = true   // every accumulator holds what the text says
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
         } else {
@@ -399,25 +402,26 @@ struct SessionLineDecoder {
             let negativeExponent = i < count && bytes[i] == UInt8(ascii: "-")
             if negativeExponent || (i < count && bytes[i] == UInt8(ascii: "+")) { i += 1 }
             guard i < count, Self.isDigit(bytes[i]) else { return nil }
-            var textExponent = 0
+            var textExponent = 0, saturated = false
             while i < count, Self.isDigit(bytes[i]) {
                 if textExponent < 100_000 {
                     textExponent = textExponent * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
                 } else {
-                    exact = false   // the exponent saturated: it was not read exactly
+                    saturated = true   // the exponent was not read exactly
                 }
                 i += 1
             }
             exponent += negativeExponent ? -textExponent : textExponent
+            if saturated { exponent = Self.undecided }
         }
         index = i
-        if i - start > Self.fastTextLimit { exact = false }   // long texts go to the text conversion
-        if exact, significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+        if i &- start > Self.fastTextLimit { exponent = Self.undecided }   // long texts go to the text conversion
+        if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let magnitude = Double(mantissa)
             let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
             return negative ? -value : value
         }
-        if exact, significant <= 19, exponent < 0, exponent >= -22, let value = Self.quotient(mantissa, byPowerOfTen: -exponent) {
+        if significant <= 19, exponent < 0, exponent >= -22, let value = Self.quotient(mantissa, byPowerOfTen: -exponent) {
             // 17 to 19 digits (what float arithmetic leaves in times, like 0.036000000000000004).
             return negative ? -value : value
         }
