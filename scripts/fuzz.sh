@@ -23,7 +23,7 @@ fi
 case "$target" in
   inkml) seeds=$(find Fixtures/inkml -name '*.inkml') ;;
   quickdraw) seeds=$(find Fuzz/seeds -name 'quickdraw*') ;;
-  sessionlog) seeds=$(find Fixtures/strokes -maxdepth 1 -name '*.jsonl') ;;
+  sessionlog) seeds="$(find Fixtures/strokes -maxdepth 1 -name '*.jsonl') $(find Fuzz/seeds -name 'sessionlog-*')" ;;
   wire) seeds=$(find Fuzz/seeds -name 'wire-*') ;;
   engine) seeds=$(find Fuzz/seeds -name 'engine-*') ;;
   *) echo "unknown target $target" >&2; exit 64 ;;

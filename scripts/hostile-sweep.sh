@@ -6,7 +6,10 @@
 #   - it does not crash (exit code below 128; usage errors are 64, refusals 1),
 #   - it modifies no input (every file of the inputs is hashed before and after),
 #   - its peak memory stays under $SWEEP_MAX_MB (default 400 MB; /usr/bin/time -f %M),
-#   - and an output that names an input is refused (non-zero exit), the input untouched.
+#   - and an output that names an input is refused (non-zero exit), the input untouched,
+#   - no raw ESC byte on standard output or standard error (names holding terminal escape
+#     sequences are printed escaped), and where a run states it, the exact exit status
+#     (1 for a refusal, 64 for a usage error) and a phrase on standard error.
 #
 #   scripts/hostile-sweep.sh [path/to/ink-replay]     (default: the debug build's)
 set -uo pipefail
@@ -69,14 +72,36 @@ mkdir -p "$in/sub"
 ln "$in/s.jsonl" "$in/hard.jsonl"
 ln -s s.jsonl "$in/soft.jsonl"
 cp Fixtures/strokes/decimal-point.jsonl "$in/dir/plain.jsonl"
+# Names that are not text (issue 40): a truncated log named with a byte that is not UTF-8,
+# names holding terminal escape sequences (clear screen, window title), files and
+# directories, and a symbolic link that leads to itself.
+esc=$'esc\e]0;OWNED\a\e[2J'
+mkdir -p "$in/names/dir-$esc"$'\xfe' "$in/names-flat"
+head -c 300 Fixtures/strokes/decimal-point.jsonl > "$in/names/"$'bad\xff.jsonl'
+cp Fixtures/strokes/decimal-point.jsonl "$in/names/$esc.jsonl"
+cp Fixtures/strokes/decimal-point.jsonl "$in/names/dir-$esc"$'\xfe/inner.jsonl'
+ln -s loop.jsonl "$in/names/loop.jsonl"
+cp Fixtures/strokes/decimal-point.jsonl "$in/names-flat/$esc"$'\xff.jsonl'
+cp "$(find Fixtures/inkml -name '*.inkml' | sort | head -1)" "$in/names-flat/$esc.inkml"
+cp "$in/strokes.jsonl" "$in/names-flat/strokes-$esc.jsonl"
+printf '%s' '{"sessions":1,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\u001b[2J.jsonl","line":1,"message":"m\u001b]0;T\u0007","session":0}],"notes":[{"file":"n\u001b[2J.jsonl","message":"note","session":0}]}' \
+  > "$in/names-flat/report-$esc.json"
+# The fast number reader's clamped exponent: 0. + 99,999 zeros + 1e1000000 is 1e900000, out
+# of range; it was read as 1.0.
+{ echo "$header"
+  printf '{"kind":"touch","t":0,"touch":1,"phase":"began","samples":[{"t":0,"x":0.%s1e1000000,"y":1}]}\n' "$(head -c 99999 /dev/zero | tr '\0' 0)"
+  echo '{"kind":"touch","t":0.1,"touch":1,"phase":"ended","samples":[]}'; } > "$in/clamped-exponent.jsonl"
 
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
 
 failures=0 runs=0
-# run EXPECT LABEL ARGS...: EXPECT is "any" (exit < 128) or "refuse" (exit 1..127).
+# run EXPECT LABEL ARGS...: EXPECT is "any" (exit < 128), "refuse" (exit 1..127), or
+# "exit=N[:PHRASE]" (exit N exactly, and PHRASE on standard error).
 run() {
   local expect=$1 label=$2; shift 2
+  local want=${expect#exit=} phrase=
+  if [ "$want" != "$expect" ]; then case $want in *:*) phrase=${want#*:}; want=${want%%:*};; esac; fi
   local stats="$work/time.$$" status kb
   runs=$((runs + 1))
   /usr/bin/time -f '%M' -o "$stats" timeout -k 5 "$seconds" "$@" > "$work/stdout" 2> "$work/stderr" < /dev/null
@@ -87,6 +112,9 @@ run() {
   elif [ "$status" -ge 128 ]; then verdict="crashed (exit $status): $(tail -c 300 "$work/stderr")"
   elif [ "$expect" = refuse ] && [ "$status" -eq 0 ]; then verdict="accepted an output that names an input"
   elif [ "$kb" -gt "$max_kb" ]; then verdict="peak memory $((kb / 1024)) MB over $((max_kb / 1024)) MB"
+  elif grep -q $'\e' "$work/stdout" "$work/stderr"; then verdict="a raw ESC byte on standard output or error: $(grep -a $'\e' "$work/stdout" "$work/stderr" | head -c 200 | cat -v)"
+  elif [ "$want" != "$expect" ] && [ "$status" -ne "$want" ]; then verdict="exit $status, expected $want: $(tail -c 300 "$work/stderr")"
+  elif [ -n "$phrase" ] && ! grep -qF -- "$phrase" "$work/stderr"; then verdict="standard error does not say '$phrase': $(tail -c 300 "$work/stderr")"
   fi
   if [ "$verdict" != ok ]; then
     failures=$((failures + 1))
@@ -134,6 +162,35 @@ for args in "bench --latencies ,,," "bench --strokes -5" "run --jitter -1 $in/s.
   run any "absurd: $args" "$bin" $args
 done
 run any "absurd: an empty argument" "$bin" verify ""
+# Names that are not text: read by their bytes (the truncated log fails verify), printed
+# escaped by every subcommand that takes a path, on every stream and in every format.
+n="$in/names" f="$in/names-flat"
+run 'exit=1:bad\x{FF}.jsonl:1: malformed JSON' "names: verify a truncated non-UTF-8-named log in a directory" "$bin" verify "$n"
+run 'exit=1:bad\x{FF}.jsonl:1: malformed JSON' "names: verify it named directly" "$bin" verify "$n/"$'bad\xff.jsonl'
+run 'exit=1:symbolic-link loop' "names: run (its table) a directory of hostile names" "$bin" run "$n"
+run 'exit=1:symbolic-link loop' "names: run --json --junit a directory of hostile names" "$bin" run --json --junit "$out/junit-$esc.xml" "$n"
+run 'exit=1:symbolic-link loop' "names: verify --json a directory of hostile names" "$bin" verify --json "$n"
+run 'exit=1:symbolic-link loop' "names: stats, and --json" bash -c "'$bin' stats '$n'; '$bin' stats --json '$n'"
+run 'exit=1:is a symbolic-link loop' "names: verify a symbolic-link loop named directly" "$bin" verify "$n/loop.jsonl"
+run any "names: verify --shard 1/2 and 2/2 --json" bash -c "'$bin' verify --shard 1/2 --json '$n' > '$out/r1-$esc.json'; '$bin' verify --shard 2/2 --json '$n' > '$out/r2-$esc.json'"
+run 'exit=1:bad\x{FF}.jsonl' "names: merge-reports of the shards" "$bin" merge-reports "$out/r1-$esc.json" "$out/r2-$esc.json"
+run 'exit=1:x\u{1B}[2J.jsonl' "names: merge-reports of a forged report, text and --json" bash -c "'$bin' merge-reports '$f/report-$esc.json'; '$bin' merge-reports --json '$f/report-$esc.json'"
+for command in render timeline export; do
+  run any "names: $command a hostile name to a hostile name" "$bin" "$command" "$f/$esc"$'\xff.jsonl' -o "$out/$command-$esc"$'\xfe'
+done
+run any "names: convert a hostile InkML name into a hostile folder" "$bin" convert "$f/$esc.inkml" -o "$out/convert-$esc"$'\xfd'
+run any "names: smooth and bench strokes a hostile name" bash -c "'$bin' smooth '$f/strokes-$esc.jsonl' -o '$out/smooth-$esc'; '$bin' bench strokes '$f/strokes-$esc.jsonl' --passes 1"
+run any "names: host --record a hostile name" bash -c "'$bin' host --record '$out/host-$esc'\$'\\xfe.jsonl' < '$f/$esc'\$'\\xff.jsonl'"
+run any "names: fixtures into a hostile folder" "$bin" fixtures "$out/fixtures-$esc"$'\xfc'
+# The fast number reader's clamped exponent is refused as the general reader refuses it.
+run 'exit=1:out of range' "verify 0. + 99,999 zeros + 1e1000000" "$bin" verify "$in/clamped-exponent.jsonl"
+# Whole-number options take decimal digits only.
+for args in "verify --jobs 1.5" "verify --jobs 0x10" "verify --jobs 1e3" "run --seed 0x10" "verify --shard +1/2" \
+            "bench strategies --strokes 1e3" "bench strokes --passes 2.0" "convert --limit 1e3 -o $out/c" "soak --seed 1.5"; do
+  # shellcheck disable=SC2086
+  run 'exit=64:decimal' "options: $args" "$bin" $args "$in/s.jsonl"
+done
+run 'exit=64:takes a number' "options: run --timeout 0x10 (decimal notation only)" "$bin" run --timeout 0x10 "$in/s.jsonl"
 
 after=$(hash_inputs)
 if [ "$before" != "$after" ]; then

@@ -5,8 +5,12 @@ import Foundation
 enum OptionKind: Sendable, Equatable {
     /// No value: given or not.
     case flag
-    /// A number within `range` (`--name <placeholder>`).
+    /// A number within `range` (`--name <placeholder>`), written in decimal: digits, a
+    /// fraction, an exponent (`0.5`, `1e3`); not hexadecimal (`0x10`), `inf` or `nan`.
     case number(String, ClosedRange<Double>)
+    /// A whole number within `range`, written in plain decimal digits only (issue 40:
+    /// `--jobs 1.5`, `0x10` and `1e3` were taken as 1, 16 and 1000).
+    case integer(String, ClosedRange<Int>)
     /// One of the listed values; a value written `prefix:<placeholder>` (as in
     /// `chromium:<page.html>`) takes anything after `prefix:`.
     case choice([String])
@@ -20,7 +24,7 @@ enum OptionKind: Sendable, Equatable {
     var placeholder: String {
         switch self {
         case .flag: ""
-        case let .number(placeholder, _), let .text(placeholder): "<\(placeholder)>"
+        case let .number(placeholder, _), let .integer(placeholder, _), let .text(placeholder): "<\(placeholder)>"
         case let .choice(values): values.joined(separator: "|")
         }
     }
@@ -226,8 +230,15 @@ struct ArgumentList {
         switch option.kind {
         case .flag, .text: return
         case let .number(_, range):
-            guard let number = Double(value), number.isFinite, range.contains(number) else {
+            guard isDecimal(value), let number = Double(value), number.isFinite, range.contains(number) else {
                 throw UsageError(message: "'\(option.name)' takes a number from \(format(range.lowerBound)) to \(format(range.upperBound)), not '\(value)'")
+            }
+        case let .integer(_, range):
+            // Digits only: no sign, point, exponent or base prefix; at most 18 of them, so
+            // the conversion cannot overflow before the range is checked.
+            guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let number = Int(value), range.contains(number) else {
+                throw UsageError(message: "'\(option.name)' takes a whole number from \(range.lowerBound) to \(range.upperBound) in decimal digits, not '\(value)'")
             }
         case let .choice(choices):
             let accepted = choices.contains { choice in
@@ -273,6 +284,34 @@ struct ArgumentList {
     /// A number option, checked against its declared range while parsing.
     func number(_ name: String) -> Double? {
         string(name).flatMap(Double.init)
+    }
+
+    /// A whole-number option, checked (digits, range) while parsing.
+    func integer(_ name: String) -> Int? {
+        string(name).flatMap { Int($0) }
+    }
+
+    /// Whether `text` is a decimal number: an optional `-`, digits, an optional fraction and
+    /// an optional exponent (what `Double` also reads as hexadecimal, `inf` or `nan` is not).
+    private static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Bool {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count > 0
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard digits() else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits() else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// A choice option as an enumeration whose raw values are its declared choices.

@@ -51,12 +51,12 @@ enum BenchCommand: Command {
         "--passes": ["geometry", "strokes"], "--min-time": ["regions"],
     ]
     static let options = OptionTable(
-        [Option("--strokes", kind: .number("n", 0...1_000_000), help: "Generated short strokes (strategies)", default: "2000"),
+        [Option("--strokes", kind: .integer("n", 0...1_000_000), help: "Generated short strokes (strategies)", default: "2000"),
          Option("--latencies", kind: .text("ms,..."), help: "Oracle latencies (strategies), each from 0 to 10000", default: "0,8,16,30,100,300"),
-         Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed of the strokes and the jitter (strategies)", default: "1"),
+         Option("--seed", kind: .integer("n", 0...9_007_199_254_740_991), help: "Seed of the strokes and the jitter (strategies)", default: "1"),
          Option("--plot", kind: .text("file.svg"),
                 help: "Also write the strategies table as a chart (strategies only): first-ink p50 and p95 and samples lost against oracle latency, one colour per strategy, each point's numbers in its tooltip. Same run, same numbers."),
-         Option("--passes", kind: .number("n", 1...1_000), help: "Timed passes per row (geometry, strokes)", default: "7"),
+         Option("--passes", kind: .integer("n", 1...1_000), help: "Timed passes per row (geometry, strokes)", default: "7"),
          Option("--min-time", kind: .number("s", 0.001...60), help: "Measure each row for at least this long (regions)", default: "0.3"),
          ReplayOptions.json("One JSON object per row.")],
         JobProgress.options(json: true), rules: [JobProgress.rule])
@@ -80,7 +80,7 @@ enum BenchCommand: Command {
             return regions(minTime: minTime, json: arguments.flag("--json"), progress: progress)
         default: break
         }
-        let passes = arguments.number("--passes").map { Int($0) } ?? 7
+        let passes = arguments.integer("--passes") ?? 7
         var rows: [(name: String, strokes: [[TouchSample]])] = []
         if mode == "strokes" {
             guard !positional.isEmpty else { throw UsageError(message: "'bench strokes' needs stroke files") }
@@ -164,8 +164,8 @@ enum BenchCommand: Command {
     }
 
     static func strategies(_ arguments: ArgumentList, inputs: [String]) throws -> Int32 {
-        let strokes = arguments.number("--strokes").map { Int($0) } ?? 2_000
-        let seed = arguments.number("--seed").map { UInt64($0) } ?? 1
+        let strokes = arguments.integer("--strokes") ?? 2_000
+        let seed = arguments.integer("--seed").map { UInt64($0) } ?? 1
         var latencies: [Double] = [0, 8, 16, 30, 100, 300]
         if let text = arguments.string("--latencies") {
             // Every item is a number: an empty one (",,", a trailing comma) is an error too.

@@ -17,7 +17,7 @@ enum BrowserRun {
         if picture != nil, files.count != 1 { throw UsageError(message: "'--picture' takes one session") }
         var failed = false
         var allTrips: [Double] = [], allFirstInk: [Double] = [], shortFirstInk: [Double] = []
-        print("page: \(page) (region cache \(cache ? "on" : "off"))")
+        print("page: \(PathText.shown(page)) (region cache \(cache ? "on" : "off"))")
         print("session".padded(26, left: true) + "touches".padded(8) + "samples".padded(9) + "inked".padded(8)
               + "released".padded(10) + "dropped".padded(9) + "round trips".padded(12) + "  RTT p50 / p95 (ms)")
         for file in files {
@@ -29,7 +29,7 @@ enum BrowserRun {
             shortFirstInk += report.touches.filter { $0.samples <= 5 }.compactMap(\.firstInkLatency)
             let trips = Percentiles(report.roundTrips).map { "\(Summary.ms($0.p50)) / \(Summary.ms($0.p95))" } ?? "-"
             let l = report.ledger
-            let name: String = file.split(separator: "/").last.map(String.init) ?? file
+            let name = PathText.shown(PathText.lastComponent(file))
             var row: String = name.padded(26, left: true)
             row += "\(report.touches.count)".padded(8) + "\(l.received)".padded(9)
             row += "\(l.inked)".padded(8) + "\(l.released)".padded(10) + "\(l.dropped)".padded(9)
@@ -43,7 +43,7 @@ enum BrowserRun {
                 do { try OutputFile.write(html(log: log, report: report, screenshot: png, page: page), to: picture, inputs: files + [page]) } catch {
                     throw CommandFailure(message: error.description)
                 }
-                print("picture: \(picture)")
+                print("picture: \(PathText.shown(picture))")
             }
         }
         if let p = Percentiles(allTrips) {
@@ -109,7 +109,7 @@ enum BrowserRun {
         for stroke in report.strokes {
             paths += "<path fill=\"#1b1f3b\" d=\"\(StrokeOutline.svgPathData(stroke.builder.allSegments))\"/>\n"
         }
-        let title = XMLText.escaped("\(page): \(report.touches.count) touches, \(report.ledger.inked) samples inked, \(report.ledger.released) to the page, \(report.ledger.dropped) dropped")
+        let title = XMLText.escaped("\(PathText.shown(page)): \(report.touches.count) touches, \(report.ledger.inked) samples inked, \(report.ledger.released) to the page, \(report.ledger.dropped) dropped")
         return """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>\(title)</title></head>

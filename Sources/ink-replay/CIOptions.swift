@@ -14,7 +14,7 @@ struct Shard: Equatable, Sendable {
 /// The options `verify` and `run` take for CI: threads, shards, a JUnit report.
 enum CIOptions {
     static let jobsOption = Option(
-        "--jobs", "-j", kind: .number("n", 1...1_024),
+        "--jobs", "-j", kind: .integer("n", 1...1_024),
         help: "Replay this many sessions at once, each on its own thread; the output and the exit code are those of one job",
         default: "the machine's active cores, \(ProcessInfo.processInfo.activeProcessorCount) here")
     /// `--shard`; `merged` when `merge-reports` reads the command's `--json` reports.
@@ -31,15 +31,17 @@ enum CIOptions {
     static func all(merged: Bool) -> [Option] { [jobsOption, shardOption(merged: merged), junitOption] }
 
     static func jobs(_ arguments: ArgumentList) -> Int {
-        arguments.number("--jobs").map { Int($0) } ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        arguments.integer("--jobs") ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// The `--shard k/n` given, if any.
     static func shard(_ arguments: ArgumentList) throws -> Shard? {
         guard let text = arguments.string("--shard") else { return nil }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, k >= 1, k <= n else {
-            throw UsageError(message: "'--shard' takes k/n with 1 <= k <= n <= 100000 (as in 2/3), not '\(text)'")
+        // Plain decimal digits only (`Int` also reads `+2`).
+        let digits = { (part: Substring) in !part.isEmpty && part.utf8.count <= 6 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+        guard parts.count == 2, digits(parts[0]), digits(parts[1]), let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, k >= 1, k <= n else {
+            throw UsageError(message: "'--shard' takes k/n in decimal digits, with 1 <= k <= n <= 100000 (as in 2/3), not '\(text)'")
         }
         return Shard(index: k, count: n)
     }
@@ -77,7 +79,7 @@ enum JUnitReport {
         out += "<testsuites name=\"ink-replay\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\">\n"
         out += "  <testsuite name=\"\(attribute(suite))\" tests=\"\(reports.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
         for report in reports {
-            let file = report.file ?? "<log>"
+            let file = report.file.map(PathText.shown) ?? "<log>"
             let (directory, name) = split(file)
             out += "    <testcase classname=\"\(attribute(directory))\" name=\"\(attribute(name))\" file=\"\(attribute(file))\""
             guard !report.isVerified else { out += "/>\n"; continue }

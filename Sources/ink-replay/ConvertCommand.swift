@@ -34,7 +34,7 @@ enum ConvertCommand: Command {
         [ReplayOptions.output("directory", help: "Where to write the session logs (created if missing)."),
          Option("--format", kind: .choice(Format.allCases.map(\.rawValue)), help: "auto (by extension and content), inkml or quickdraw", default: "auto"),
          Option("--layout", kind: .text("file"), help: "The page to lay under the ink (scratchpad-ink-layout JSON)."),
-         Option("--limit", kind: .number("n", 1...1_000_000_000), help: "Quick, Draw!: convert at most the first n drawings of each input."),
+         Option("--limit", kind: .integer("n", 1...1_000_000_000), help: "Quick, Draw!: convert at most the first n drawings of each input."),
          Option("--answer-latency", kind: .number("ms", 0...3_600_000), help: "Recorded answer latency", default: "16"),
          Option("--sample-rate", kind: .number("hz", 0.001...1_000_000), help: "InkML without T: samples per second when the file states none", default: "60"),
          Option("--stroke-gap", kind: .number("ms", 0...86_400_000), help: "InkML without T: time between strokes", default: "200"),
@@ -77,19 +77,15 @@ enum ConvertCommand: Command {
         var layout: PageLayout?
         if let path = arguments.string("--layout") {
             try SessionFiles.requireReadable(path)
-            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(path): cannot read the layout") }
-            do { layout = try PageLayout.parse(Array(data), file: path) } catch { throw CommandFailure(message: error.description) }
+            let data = try SessionFiles.contents(of: path)
+            do { layout = try PageLayout.parse(data, file: path) } catch { throw CommandFailure(message: error.description) }
         }
         var settings = Settings(
             output: output, layout: layout,
-            limit: arguments.number("--limit").map { Int($0) } ?? Int.max,
+            limit: arguments.integer("--limit") ?? Int.max,
             latency: (arguments.number("--answer-latency") ?? 16) / 1000,
             options: options, source: arguments.string("--source"), strict: arguments.flag("--strict"))
-        do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(message: "\(output): cannot create the directory: \(error.localizedDescription)")
-        }
+        try SessionFiles.makeDirectory(output)
         var totals = Totals()
         let inputs = arguments.positional
         settings.inputs = inputs + (arguments.string("--layout").map { [$0] } ?? [])
@@ -111,7 +107,7 @@ enum ConvertCommand: Command {
             }
         }
         settings.progress?.finish()
-        print("wrote \(totals.written) session logs (\(totals.strokes) strokes, \(totals.samples) samples) to \(output)"
+        print("wrote \(totals.written) session logs (\(totals.strokes) strokes, \(totals.samples) samples) to \(PathText.shown(output))"
               + (totals.faults > 0 ? "; \(totals.faults) fault\(totals.faults == 1 ? "" : "s")" : ""))
         return totals.faults == 0 ? 0 : 1
     }
@@ -154,6 +150,7 @@ enum ConvertCommand: Command {
         switch InputFileKind(path: input) {
         case .regular, .missing, .unknown: return nil   // missing or unreadable: opening it says which
         case .directory: return "is a directory; name the files to convert"
+        case .symbolicLinkLoop: return "is a symbolic-link loop (too many levels of symbolic links); not read"
         case let kind: return "is not a regular file (\(kind.phrase)); convert reads its input more than once: save it to a file first"
         }
     }
@@ -226,7 +223,7 @@ enum ConvertCommand: Command {
             device: "InkML channels \(channels); answers synthesized from \(settings.layout == nil ? "an empty page" : "layout \"\(page.name)\"") at \(JSONValue.format(settings.latency * 1000)) ms"
                 + (summary.notes.isEmpty ? "" : "; " + summary.notes.joined(separator: "; "))
                 + (repair.map { "; repaired: " + $0 } ?? ""),
-            source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(fileName)\(title)",
+            source: (settings.source.map { "\($0); " } ?? "") + "InkML file \(PathText.shown(fileName))\(title)",
             synthesizedTiming: summary.synthesizedTiming)
 
         let base = safeName(PathText.baseName(fileName))

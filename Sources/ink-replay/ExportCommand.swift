@@ -38,13 +38,13 @@ enum ExportCommand: Command {
             let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(SessionLogEvents(log, file: input, failure: readFailure))
             strokes = report.touches.filter { !$0.cancelled }.map(\.inked)
         }
-        var annotations: [(type: String, text: String)] = [("title", PathText.lastComponent(input))]
+        var annotations: [(type: String, text: String)] = [("title", PathText.shown(PathText.lastComponent(input)))]
         if let source = log.header.source { annotations.append(("source", source)) }
         annotations.append(("generator", "ScratchpadInk ink-replay export"))
         let text = InkMLWriter.document(strokes: strokes, annotations: annotations)
         do { try OutputFile.write(text, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
         let kept = strokes.filter { !$0.isEmpty }
-        print("wrote \(kept.count) traces (\(kept.reduce(0) { $0 + $1.count }) samples) to \(output)")
+        print("wrote \(kept.count) traces (\(kept.reduce(0) { $0 + $1.count }) samples) to \(PathText.shown(output))")
         if let failure = readFailure {
             printError("Error: \(failure) (the export holds the valid part)")
             return 1

@@ -23,11 +23,7 @@ enum FixturesCommand: Command {
         guard arguments.positional.count == 1, let directory = arguments.positional.first else {
             throw UsageError(message: arguments.positional.isEmpty ? "missing <directory>" : "expected one <directory>")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(message: "\(directory): cannot create the directory (\(error.localizedDescription))")
-        }
+        try SessionFiles.makeDirectory(directory)
         // Every target is checked, and every file written beside its target, before any is
         // renamed into place: a target the tool must not replace (a symbolic link, a
         // directory) stops the command with the whole set untouched.
@@ -44,7 +40,7 @@ enum FixturesCommand: Command {
             for file in files { file.discard() }
             throw CommandFailure(message: "\(error)")
         }
-        print("wrote \(SyntheticSessions.all.count) synthetic sessions to \(directory)")
+        print("wrote \(SyntheticSessions.all.count) synthetic sessions to \(PathText.shown(directory))")
         return 0
     }
 }

@@ -36,7 +36,7 @@ enum HostCommand: Command {
         Option("--fallback", kind: .choice(HitTestVerdict.allCases.map(\.rawValue)), help: "Where an unanswered touch goes", default: "ink"),
         Option("--gesture-window", kind: .number("ms", 0...60_000), help: "A second finger within this time makes a gesture", default: "150"),
         Option("--pencil-only", help: "Fingers go to the page, pencils ink, without asking."),
-        Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed the query tokens", default: "unpredictable; for tests"),
+        Option("--seed", kind: .integer("n", 0...9_007_199_254_740_991), help: "Seed the query tokens", default: "unpredictable; for tests"),
         Option("--record", kind: .text("file"),
                help: "Record the session (what the engine took and decided) as a session log, streamed to a temporary file beside <file> and renamed to <file> at the end of the input; `ink-replay verify <file>` replays it and checks every decision."),
     ])
@@ -50,7 +50,7 @@ enum HostCommand: Command {
         configuration.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
         configuration.useRegionCache = arguments.onOff("--cache") ?? true
         configuration.speculativeInk = arguments.onOff("--speculative") ?? false
-        let seed = arguments.number("--seed").map { UInt64($0) }
+        let seed = arguments.integer("--seed").map { UInt64($0) }
         var recording: RecordingFile?
         if let path = arguments.string("--record") {
             do { recording = try RecordingFile(path: path) } catch { throw UsageError(message: "--record: \(error.message)") }

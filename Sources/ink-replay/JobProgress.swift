@@ -292,8 +292,9 @@ final class JobProgress {
     static func totalSize(_ files: [String], times: (Int) -> Int = { _ in 1 }) -> Int {
         var sum = 0
         for (index, file) in files.enumerated() {
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { continue }
-            sum += size * times(index)
+            var info = stat()   // by the name's bytes, links followed
+            guard NameBytes.withCString(file, { stat($0, &info) }) == 0 else { continue }
+            sum += Int(info.st_size) * times(index)
         }
         return sum
     }

@@ -1,7 +1,15 @@
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+
 /// File-path text the way the tool prints and builds paths: plain string operations with
 /// `/` as the separator, the same on Linux and Apple platforms (no `NSString` bridging, which
 /// needs Objective-C interop on Apple platforms).
 enum PathText {
+    /// A path as every output shows it: standard output and standard error, text, `--json`
+    /// and JUnit alike (issue 40: names with terminal escape sequences reached standard
+    /// output raw). Control characters read `\u{1B}`, a byte that is not UTF-8 `\x{FF}`
+    /// (``NameBytes``); the rest as it is. Shown twice, a path reads the same.
+    static func shown(_ path: String) -> String { InputText.name(path) }
+
     /// The last component: `a/b/c.txt` → `c.txt`, `a/b/` → `b`, `/` → `/`.
     static func lastComponent(_ path: String) -> String {
         let trimmed = trimmingTrailingSlashes(path)

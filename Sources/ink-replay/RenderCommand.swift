@@ -24,7 +24,7 @@ enum RenderCommand: Command {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
         let (log, readFailure) = try ReplayOptions.wholeSession(input, for: "render")
         let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(SessionLogEvents(log, file: input, failure: readFailure))
-        let title = PathText.lastComponent(input)
+        let title = PathText.shown(PathText.lastComponent(input))
         let svg = SessionPicture(log: log, report: report, title: title).svg()
         do { try OutputFile.write(svg, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
         if let failure = readFailure {

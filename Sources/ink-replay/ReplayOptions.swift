@@ -18,7 +18,7 @@ enum ReplayOptions {
         Option("--oracle-latency", kind: .number("ms", 0...3_600_000), help: "Answers arrive this many ms after their question",
                default: "as recorded; with --oracle regions: 30"),
         Option("--jitter", kind: .number("ms", 0...3_600_000), help: "Add a seeded random 0..<ms to each round trip's latency."),
-        Option("--seed", kind: .number("n", 0...9_007_199_254_740_991), help: "Seed of the jitter and the query ids", default: "1"),
+        Option("--seed", kind: .integer("n", 0...9_007_199_254_740_991), help: "Seed of the jitter and the query ids", default: "1"),
         Option("--cache", kind: .onOff, help: "Let fresh region snapshots answer without a round trip",
                default: "off, so recorded answers are replayed as such; with --oracle chromium: on. A live recording replays with the configuration it names unless one of the engine options --cache, --speculative, --timeout, --fallback, --gesture-window, --pencil-only is given, and must then still decide as it did live"),
         Option("--speculative", kind: .onOff,
@@ -120,7 +120,7 @@ enum ReplayOptions {
         case let other: throw UsageError(message: "'--oracle \(other)' is not a simulated oracle")   // a real page is run elsewhere
         }
         if let jitter = arguments.number("--jitter") { configuration.latencyJitter = jitter / 1000 }
-        if let seed = arguments.number("--seed") { configuration.seed = UInt64(seed) }
+        if let seed = arguments.integer("--seed") { configuration.seed = UInt64(seed) }
         configuration.acceptsIncomplete = arguments.declares("--accept-incomplete") && arguments.flag("--accept-incomplete")
         return configuration
     }

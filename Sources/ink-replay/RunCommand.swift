@@ -68,7 +68,7 @@ enum RunCommand: Command {
             object.append("per_session", .array(summary.reports.map { report in
                 var session = Summary(reports: [report]).ledgerJSON()
                 session.members.removeFirst()  // "sessions": 1
-                session.members.insert(("file", .string(report.file ?? "")), at: 0)
+                session.members.insert(("file", .string(PathText.shown(report.file ?? ""))), at: 0)
                 session.append("first_ink_ms", Summary.latencyJSON(report.firstInk.percentiles))
                 session.append("verified", .bool(report.isVerified))
                 return .object(session)
@@ -82,7 +82,7 @@ enum RunCommand: Command {
     }
 
     static func printTable(_ summary: Summary) {
-        let names = summary.reports.map { ($0.file ?? "<log>").split(separator: "/").last.map(String.init) ?? "" }
+        let names = summary.reports.map { PathText.shown(PathText.lastComponent($0.file ?? "<log>")) }
         let width = max(24, (names.map(\.count).max() ?? 0) + 2)
         print("session".padded(width, left: true) + "touches".padded(8) + "samples".padded(9) + "inked".padded(8)
               + "released".padded(10) + "cancelled".padded(11) + "dropped".padded(9) + "  first ink p50 / max (ms)")

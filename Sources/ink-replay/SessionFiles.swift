@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tooling) import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 
 /// Expands command-line inputs into session log files: a file is taken as is, a directory
 /// contributes every regular `*.jsonl` below it, sorted by path.
@@ -18,51 +19,97 @@ enum SessionFiles {
     static func expand(_ inputs: [String]) throws -> [String] {
         guard !inputs.isEmpty else { throw UsageError(message: "missing <file or directory>") }
         var files: [String] = []
-        let manager = FileManager.default
         for input in inputs {
             let kind = InputFileKind(path: input)
             switch kind {
-            case .missing: throw CommandFailure(message: "\(input): no such file or directory")
+            case .missing: throw CommandFailure(message: "\(PathText.shown(input)): no such file or directory")
             case .directory: break
             default:
-                if let refusal = InputFileKind.refusal(input) { throw CommandFailure(message: "\(input): \(refusal)") }
+                if let refusal = InputFileKind.refusal(input) { throw CommandFailure(message: "\(PathText.shown(input)): \(refusal)") }
                 files.append(input)
                 continue
             }
-            guard let enumerator = manager.enumerator(atPath: input) else {
-                throw CommandFailure(message: "\(input): cannot list the directory")
-            }
             var found: [String] = []
-            var skipped: [(path: String, kind: InputFileKind)] = []
-            for case let relative as String in enumerator where relative.hasSuffix(".jsonl") {
-                let path = PathText.join(input, relative)
-                switch InputFileKind(path: path) {
-                case .regular: found.append(path)
-                case .directory where !isSymbolicLink(path): continue   // walked into
-                case let other: skipped.append((path, other))
-                }
+            var skipped: [(path: String, why: String)] = []
+            if let failure = walk(input, found: &found, skipped: &skipped) {
+                throw CommandFailure(message: "\(PathText.shown(input)): cannot list the directory (\(failure))")
             }
             report(skipped: skipped.sorted { $0.path < $1.path })
-            guard !found.isEmpty else { throw CommandFailure(message: "\(input): no session logs (*.jsonl) found") }
+            guard !found.isEmpty else { throw CommandFailure(message: "\(PathText.shown(input)): no session logs (*.jsonl) found") }
             files.append(contentsOf: found.sorted())
         }
         return files
     }
 
+    /// Walks `directory` by its entries' bytes (readdir's names, each path handed back to the
+    /// system byte for byte through ``NameBytes``: issue 40, a log named with a byte that is
+    /// not UTF-8 was looked up under a repaired name, missed, and skipped as "a dangling
+    /// link"). Real directories are walked into (a link to one is not); every `*.jsonl`
+    /// entry is a regular file, symbolic links followed, taken into `found`, or is named
+    /// in `skipped`, with a subdirectory that cannot be listed. Returns why `directory`
+    /// itself cannot be listed, or `nil`.
+    private static func walk(_ directory: String, found: inout [String], skipped: inout [(path: String, why: String)]) -> String? {
+        guard let stream = NameBytes.withCString(directory, { opendir($0) }) else { return String(cString: strerror(errno)) }
+        defer { closedir(stream) }
+        var subdirectories: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) { NameBytes.string(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            let path = PathText.join(directory, name)
+            var info = stat()
+            if NameBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                subdirectories.append(path)
+                continue
+            }
+            guard NameBytes.bytes(name).reversed().starts(with: Array(".jsonl".utf8).reversed()) else { continue }
+            switch InputFileKind(path: path) {
+            case .regular: found.append(path)
+            case .missing: skipped.append((path, "a dangling link, not a regular file"))
+            case let other: skipped.append((path, other.phrase + ", not a regular file"))
+            }
+        }
+        for subdirectory in subdirectories {
+            if let failure = walk(subdirectory, found: &found, skipped: &skipped) {
+                skipped.append((subdirectory, "a directory that cannot be listed (\(failure))"))
+            }
+        }
+        return nil
+    }
+
     /// One line each for the first ``maxSkippedNamed`` files a walk skipped, then a count.
-    private static func report(skipped: [(path: String, kind: InputFileKind)]) {
-        for (path, kind) in skipped.prefix(maxSkippedNamed) {
-            printError("Note: skipped \(path): \(kind == .missing ? "a dangling link" : kind.phrase), not a regular file")
+    private static func report(skipped: [(path: String, why: String)]) {
+        for (path, why) in skipped.prefix(maxSkippedNamed) {
+            printError("Note: skipped \(PathText.shown(path)): \(why)")
         }
         if skipped.count > maxSkippedNamed {
-            printError("Note: skipped \(skipped.count - maxSkippedNamed) more *.jsonl files in the directory that are not regular files")
+            printError("Note: skipped \(skipped.count - maxSkippedNamed) more *.jsonl files in the directory that are not regular files (or directories that cannot be listed)")
         }
     }
 
     /// Refuses an input named directly that a command reading it once must not read: a
     /// device, a socket or a directory (a regular file or a pipe is read).
     static func requireReadable(_ path: String) throws {
-        if let refusal = InputFileKind.refusal(path) { throw CommandFailure(message: "\(path): \(refusal)") }
+        if let refusal = InputFileKind.refusal(path) { throw CommandFailure(message: "\(PathText.shown(path)): \(refusal)") }
+    }
+
+    /// Creates `path` and the directories above it that are missing, by the name's bytes
+    /// (``NameBytes``); a directory already there is fine.
+    /// - Throws: ``CommandFailure`` naming the path and why.
+    static func makeDirectory(_ path: String) throws {
+        var info = stat()
+        if NameBytes.withCString(path, { stat($0, &info) }) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw CommandFailure(message: "\(PathText.shown(path)): cannot create the directory (\(InputFileKind(path: path).phrase) is there)")
+            }
+            return
+        }
+        let parent = PathText.parent(path)
+        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+        guard NameBytes.withCString(path, { mkdir($0, 0o755) }) == 0 || errno == EEXIST else {
+            throw CommandFailure(message: "\(PathText.shown(path)): cannot create the directory (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// The whole of a file a command reads once: a regular file or a pipe (process
@@ -80,9 +127,5 @@ enum SessionFiles {
             throw CommandFailure(message: error.description)
         }
         return bytes
-    }
-
-    private static func isSymbolicLink(_ path: String) -> Bool {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeSymbolicLink
     }
 }

@@ -23,7 +23,7 @@ enum SoakCommand: Command {
         """
     static let options = OptionTable(
         [Option("--hours", kind: .number("h", 0...1_000), help: "Simulated hours", default: "8"),
-         Option("--seed", kind: .number("n", 0...1e15), help: "Seed", default: "1"),
+         Option("--seed", kind: .integer("n", 0...1_000_000_000_000_000), help: "Seed", default: "1"),
          Option("--checkpoint", kind: .number("minutes", 0.1...60_000), help: "Simulated minutes between checkpoints", default: "60"),
          Option("--max-growth", kind: .number("MiB", 0...100_000), help: "Allowed growth of resident memory", default: "16")],
         JobProgress.options(json: false), rules: [JobProgress.rule])
@@ -31,7 +31,7 @@ enum SoakCommand: Command {
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let hours = arguments.number("--hours") ?? 8
-        let seed = arguments.number("--seed").map { UInt64($0) } ?? 1
+        let seed = arguments.integer("--seed").map { UInt64($0) } ?? 1
         let checkpoint = arguments.number("--checkpoint") ?? 60
         let maxGrowth = arguments.number("--max-growth") ?? 16
         var soak = SoakRun(

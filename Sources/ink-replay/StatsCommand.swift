@@ -136,10 +136,10 @@ enum StatsCommand: Command {
         }
         progress?.finish()
         if arguments.flag("--json") {
-            print(JSONValue.array(groups.map { $0.group.json(name: $0.name) } + [total.json(name: "total")]).serialized())
+            print(JSONValue.array(groups.map { $0.group.json(name: PathText.shown($0.name)) } + [total.json(name: "total")]).serialized())
         } else {
             print("group".padded(28, left: true) + "sessions  touches   samples  interval ms p5/50/95  dt=0    pause p50 / max")
-            for (name, group) in groups { print(group.line(name: name)) }
+            for (name, group) in groups { print(group.line(name: PathText.shown(name))) }
             print(total.line(name: "total"))
         }
         return failures == 0 ? 0 : 1

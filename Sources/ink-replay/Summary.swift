@@ -61,7 +61,7 @@ struct Summary {
     }
 
     static func location(_ report: ReplayReport, _ line: Int?) -> String {
-        (report.file ?? "<log>") + (line.map { ":\($0)" } ?? "")
+        (report.file.map(PathText.shown) ?? "<log>") + (line.map { ":\($0)" } ?? "")
     }
 
     static func ms(_ seconds: Double) -> String { String(format1: seconds * 1000) }
@@ -91,7 +91,7 @@ struct Summary {
     func failuresJSON() -> JSONValue {
         .array(failed.flatMap { report in
             Summary.failures(of: report).map { failure in
-                var object = JSONObject([("file", .string(report.file ?? ""))])
+                var object = JSONObject([("file", .string(PathText.shown(report.file ?? "")))])
                 object.append("line", ifPresent: failure.line.map { .number(Double($0)) })
                 object.append("message", .string(failure.message))
                 return JSONValue.object(object)

@@ -38,7 +38,7 @@ enum TimelineCommand: Command {
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         let (input, output) = try ReplayOptions.sessionAndOutput(arguments)
-        let title = PathText.lastComponent(input)
+        let title = PathText.shown(PathText.lastComponent(input))
         let picture: TimelinePicture
         var failed = false
         if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
@@ -99,7 +99,7 @@ enum TimelineCommand: Command {
         for problem in report.problems { printError("\(input): \(problem)") }
         if !report.isVerified { printError("Error: \(input): the replay did not verify") }
         return (TimelinePicture(timeline: timeline, title: title,
-                                settings: "the real page \(PathText.lastComponent(page)) in headless Chromium answers, cache \(cache ? "on" : "off"), fallback \(fallback)",
+                                settings: "the real page \(PathText.shown(PathText.lastComponent(page))) in headless Chromium answers, cache \(cache ? "on" : "off"), fallback \(fallback)",
                                 summary: summary), !report.isVerified)
         #else
         throw CommandFailure(message: "the chromium oracle needs Linux (it spawns a headless Chromium)")

@@ -13,7 +13,7 @@ struct VerifyVerdict: Equatable {
         var line: Int?
         var message: String
 
-        var location: String { (file.isEmpty ? "<log>" : file) + (line.map { ":\($0)" } ?? "") }
+        var location: String { (file.isEmpty ? "<log>" : PathText.shown(file)) + (line.map { ":\($0)" } ?? "") }
     }
 
     /// The ledger totals, in the order `verify --json` prints them.
@@ -60,16 +60,16 @@ struct VerifyVerdict: Equatable {
             let prefix = "identical to the live recording: "
             let identical = identity.hasPrefix(prefix) ? "identical as far as it goes: " + identity.dropFirst(prefix.count) : identity
             let said = [report.integrity.sentence.map { $0 + (report.integrity.isIncomplete ? " (accepted)" : "") }, identical]
-            return Failure(session: index, file: report.file ?? "", line: line, message: said.compactMap { $0 }.joined(separator: "; "))
+            return Failure(session: index, file: PathText.shown(report.file ?? ""), line: line, message: said.compactMap { $0 }.joined(separator: "; "))
         }
         failures = zip(replayed.indexes, replayed.reports).flatMap { index, report in
-            Summary.failures(of: report).map { Failure(session: index, file: report.file ?? "", line: $0.line, message: $0.message) }
+            Summary.failures(of: report).map { Failure(session: index, file: PathText.shown(report.file ?? ""), line: $0.line, message: $0.message) }
         }
         failedSessions = summary.failed.count
         shard = replayed.shard
         total = replayed.total
         if shard != nil {
-            files = zip(replayed.indexes, replayed.reports).map { ($0, $1.file ?? "") }
+            files = zip(replayed.indexes, replayed.reports).map { ($0, PathText.shown($1.file ?? "")) }
             settings = replayed.settings
         }
     }
@@ -93,7 +93,7 @@ struct VerifyVerdict: Equatable {
         object.append("failed_sessions", .number(Double(failedSessions)))
         func items(_ list: [Failure]) -> JSONValue {
             .array(list.map { failure in
-                var item = JSONObject([("file", .string(failure.file))])
+                var item = JSONObject([("file", .string(PathText.shown(failure.file)))])
                 item.append("line", ifPresent: failure.line.map { .number(Double($0)) })
                 item.append("message", .string(failure.message))
                 item.append("session", .number(Double(failure.session)))
@@ -106,7 +106,7 @@ struct VerifyVerdict: Equatable {
             object.append("shard", .object(JSONObject([
                 ("index", .number(Double(shard.index))), ("count", .number(Double(shard.count))),
                 ("sessions_total", .number(Double(total))), ("options", .string(settings)),
-                ("files", .array(files.map { .object(JSONObject([("session", .number(Double($0.index))), ("file", .string($0.file))])) })),
+                ("files", .array(files.map { .object(JSONObject([("session", .number(Double($0.index))), ("file", .string(PathText.shown($0.file)))])) })),
             ])))
         }
         return .object(object)

@@ -268,6 +268,24 @@ struct InkMLTests {
         }
     }
 
+    @Test("export keeps the sign of -0 (it wrote 0) in every channel, and the reader reads -0 back (issue 40)")
+    func negativeZero() throws {
+        var sample = TouchSample(x: -0.0, y: -0.0, timestamp: 0)
+        sample.force = 0.5
+        sample.altitude = -0.0
+        sample.azimuth = -0.0
+        var second = sample
+        second.timestamp = 0.01
+        second.y = 2
+        let text = InkMLWriter.document(strokes: [[sample, second]])
+        #expect(text.contains(">-0 -0 0 0.5 -0 -0, -0 2 10 0.5 -0 -0<"), "\(text)")
+        let back = InkMLReader.read(Array(text.utf8))
+        #expect(back.faults.isEmpty)
+        let read = try #require(back.strokes.first?.samples.first)
+        #expect(read.x.sign == .minus && read.x == 0 && read.y.sign == .minus)
+        #expect(read.altitude?.sign == .minus && read.azimuth?.sign == .minus)
+    }
+
     // MARK: Streaming
 
     /// An InkML document generated as it is read: the test never holds it.

@@ -59,6 +59,39 @@ struct SmallerHostileInputTests {
         #expect(SessionLog.parse(largest).failure == nil)
     }
 
+    /// Every field a log reads as an id, index, generation or version, each line read by the
+    /// whole reader (fast path first) and by the general reader.
+    static let idFields: [String] = [
+        #"{"kind":"touch","t":1,"touch":ID,"phase":"began","samples":[{"t":1,"x":1,"y":1}]}"#,
+        #"{"kind":"touch","t":1,"touch":ID,"phase":"moved","samples":[{"t":1,"x":1,"y":1}]}"#,
+        #"{"kind":"touch","t":1,"touch":1,"phase":"moved","samples":[{"t":1,"x":1,"y":1,"update_index":ID}]}"#,
+        #"{"kind":"touch","t":1,"touch":1,"phase":"moved","samples":[],"predicted":[{"t":1,"x":1,"y":1,"update_index":ID}]}"#,
+        #"{"kind":"answer","t":1,"touch":ID,"verdict":"ink"}"#,
+        #"{"kind":"update","t":1,"touch":ID,"update_index":1,"force":0.5,"final":true}"#,
+        #"{"kind":"update","t":1,"touch":1,"update_index":ID,"force":0.5,"final":true}"#,
+        #"{"kind":"regions","t":1,"generation":ID,"max_age":1,"regions":[]}"#,
+    ]
+
+    @Test("an id, index or generation that is not exactly a whole number is refused at every id field, though a Double rounds it to one (issue 40)",
+          arguments: ["4503599627370496.5", "0.99999999999999999999", "2.0000000000000000001", "1e-400", "4503599627370497.5e0", "45035996273704965e-1"])
+    func idsWithFractions(id: String) {
+        for template in Self.idFields {
+            let line = template.replacingOccurrences(of: "ID", with: id)
+            let message = SessionLog.parse(Self.header() + "\n" + line).failure?.description ?? "taken"
+            #expect(message.contains("found a number with a fraction"), "\(line): \(message)")
+            SessionLineDecoderTests.compare(Array(line.utf8))
+        }
+    }
+
+    @Test("ids written as whole numbers with a point or an exponent are taken, as before", arguments: ["7", "7.0", "7.000e0", "0.7e1", "700e-2", "0", "-0", "0.0e-9999"])
+    func wholeIDs(id: String) {
+        for template in Self.idFields {
+            let line = template.replacingOccurrences(of: "ID", with: id)
+            #expect(SessionLog.parse(Self.header() + "\n" + line).failure == nil, "\(line)")
+            SessionLineDecoderTests.compare(Array(line.utf8))
+        }
+    }
+
     @Test("a DOCTYPE whose internal subset has a comment with '>', quotes and brackets is skipped")
     func doctypeComment() throws {
         let text = """

@@ -91,6 +91,24 @@ struct OutputFileTests {
         }
     }
 
+    @Test("a target named with 83 three-byte letters is written: its temporary name is cut in bytes, within NAME_MAX (it was 'File name too long', issue 40)",
+          arguments: [String(repeating: "あ", count: 83) + ".svg", String(repeating: "😀", count: 60), String(repeating: "é", count: 120), "a" + String(repeating: "あ", count: 84)])
+    func longLetterNames(name: String) throws {
+        #expect(name.utf8.count <= 255)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("output-file-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/" + name
+        var file = try OutputFile(path: target, inputs: [])
+        let temporaryName = String(file.temporaryPath.dropFirst(directory.count + 1))
+        #expect(temporaryName.utf8.count <= 255 && temporaryName.unicodeScalars.allSatisfy { $0.value < 0x10_FF80 }, "\(temporaryName)")
+        #expect(temporaryName.hasPrefix("." + String(name.prefix(10))))
+        try file.write("x")
+        try file.commit()
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "x")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [name])
+    }
+
     @Test("a device node is refused before anything is created beside it")
     func device() {
         #expect(throws: OutputFileError.self) { try OutputFile.write("x", to: "/dev/null", inputs: []) }

@@ -141,6 +141,76 @@ struct SessionLineDecoderTests {
         }
     }
 
+    /// Number texts the fast path must decide exactly or leave to the text conversion:
+    /// long zero runs with exponents that compensate them, exponents of more digits than the
+    /// accumulator keeps, 19 and more significant digits, subnormals, both zeros, the edges
+    /// of the range.
+    static func trickyNumbers() -> [String] {
+        var random = SplitMix(state: 40)
+        var texts = ["0", "-0", "0.0", "-0.0", "0e0", "-0e-0", "0e1000000", "-0.0e-99999999", "0." + String(repeating: "0", count: 5_000) + "e1000000",
+                     "1e22", "1e23", "9007199254740993", "9007199254740992.5", "123456789012345678", "1234567890123456789",
+                     "12345678901234567890", "1234567890123456789012345", "0.1234567890123456789", "0.12345678901234567890123",
+                     "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "2.2250738585072011e-308",
+                     "2.2250738585072014e-308", "1e-400", "-1e-400", "1.7976931348623157e308", "-1.7976931348623157e308",
+                     "1.7976931348623158e308", "1.7976931348623159e308", "1.8e308", "1e309", "17976931348623157" + String(repeating: "0", count: 292),
+                     "17976931348623159" + String(repeating: "0", count: 292), "1e0000000000000000000000000000022", "1e-0000000000000000000000000022",
+                     "1e100000", "1e999999", "1e1000000", "1e-1000000", "1e99999999999999999999", "1e-99999999999999999999"]
+        // The issue's line: 0. + 99,999 zeros + 1e1000000 is 1e900000 (out of range), and its
+        // neighbours, with the exponent's digits beyond the accumulator's six.
+        for zeros in [9, 19, 20, 21, 22, 39, 99, 999, 99_999, 300_000] {
+            let run = "0." + String(repeating: "0", count: zeros)
+            for exponent in ["\(zeros + 1)", "\(zeros)", "\(zeros + 2)", "1000000", "\(zeros + 1_000_000)", "+\(zeros + 1)", "0\(zeros + 1)", "\(zeros + 309)", "\(zeros + 310)"] {
+                texts.append(run + "1e" + exponent)
+                texts.append(run + "17976931348623157e" + exponent)
+            }
+            texts.append("1" + String(repeating: "0", count: zeros) + "e-" + "\(zeros)")
+            texts.append("1" + String(repeating: "0", count: zeros) + "e-1000000")
+            texts.append("1." + String(repeating: "0", count: zeros) + "1")
+        }
+        for _ in 0..<3_000 {
+            let digits = (0..<(1 + Int(random.next() % 30))).map { _ in String(random.next() % 10) }.joined()
+            let mantissa = digits.first == "0" ? "1" + digits : digits
+            let point = Int(random.next() % UInt64(mantissa.count))
+            let body = point == 0 ? mantissa : String(mantissa.prefix(point)) + "." + String(mantissa.dropFirst(point))
+            let exponent = Int(random.next() % 700) - 350
+            texts.append(body + "e\(exponent)")
+            // Subnormals and the edges, written shortest and at full length.
+            let bits = random.next()
+            let value = Double(bitPattern: random.next() % 2 == 0 ? bits >> 12 : (0x7FE0_0000_0000_0000 | bits >> 12))
+            texts.append("\(value)")
+            texts.append(String(format: "%.25e", value))
+        }
+        return texts
+    }
+
+    @Test("tricky numbers: the fast path reads each exactly as the text conversion does, or leaves it to it (issue 40)")
+    func trickyNumberDifferential() throws {
+        for text in Self.trickyNumbers() {
+            for signed in [text, "-" + text] where !signed.hasPrefix("--") {
+                let line = #"{"kind":"touch","t":1e300,"touch":1,"phase":"moved","samples":[{"t":0,"x":\#(signed),"y":1}]}"#
+                // The fast path alone: nil (not decided) or the text conversion's bits.
+                let fast = Array(line.utf8).withUnsafeBufferPointer { SessionLineDecoder.decode($0, tools: HeldTools()) }
+                let exact = Double(signed).flatMap { $0.isFinite ? $0 : nil }
+                if case let .touch(event, _)? = fast {
+                    let x = try #require(event.samples.first?.x)
+                    #expect(exact?.bitPattern == x.bitPattern, "\(signed.prefix(80)) (\(signed.utf8.count) bytes): fast \(x), exact \(exact.map { "\($0)" } ?? "out of range")")
+                }
+                // The whole reader (fast path first) against the general reader.
+                Self.compare(Array(line.utf8))
+            }
+        }
+    }
+
+    @Test("the issue's number, 0. + 99,999 zeros + 1e1000000, is refused as out of range by the whole reader (issue 40)")
+    func clampedExponentRefused() {
+        let number = "0." + String(repeating: "0", count: 99_999) + "1e1000000"
+        let log = String(decoding: Self.header, as: UTF8.self) + "\n"
+            + #"{"kind":"touch","t":0,"touch":1,"phase":"began","samples":[{"t":0,"x":\#(number),"y":1}]}"# + "\n"
+        let result = SessionLog.parse(log)
+        #expect(result.failure?.line == 2)
+        #expect(result.failure.map { "\($0)" }?.contains("out of range") == true, "\(result.failure.map { "\($0)" } ?? "no failure")")
+    }
+
     struct SplitMix {
         var state: UInt64
         mutating func next() -> UInt64 {

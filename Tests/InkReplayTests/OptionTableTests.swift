@@ -70,6 +70,7 @@ struct OptionTableTests {
         switch option.kind {
         case .flag: nil
         case let .number(_, range): "\(range.lowerBound == 0 ? 1 : range.upperBound)"
+        case let .integer(_, range): "\(range.lowerBound == 0 ? 1 : range.upperBound)"
         case let .choice(values): values.first { !$0.contains("<") }
         case .text: option.name == "--shard" ? "1/1" : option.name == "--latencies" ? "0" : option.name == "--filter" ? "1,1,1,1,1,1" : "/nonexistent-ink-replay-value"
         }
@@ -113,7 +114,7 @@ struct OptionTableTests {
         (["run", "--picture", "p.html", "x"], "Error: '--picture' needs '--oracle chromium:<page.html>'"),
         (["bench", "geometry", "--seed", "3"], "Error: '--seed' does not apply to 'bench geometry'"),
         (["verify", "x", "--shard", "0/2"], "Error: '--shard' takes k/n"),
-        (["verify", "x", "--jobs", "0"], "Error: '--jobs' takes a number from 1 to 1024, not '0'"),
+        (["verify", "x", "--jobs", "0"], "Error: '--jobs' takes a whole number from 1 to 1024 in decimal digits, not '0'"),
         (["fixtures", "--json", "x"], "Error: unknown option '--json'"),
     ])
     func refused(arguments: [String], message: String) throws {
@@ -136,5 +137,36 @@ struct OptionTableTests {
         let help = try CLITests.run("help", "fixtures").stdout.replacingOccurrences(of: "\n", with: " ")
         for (name, _) in SyntheticSessions.all { #expect(help.contains(name), "\(name)") }
         #expect(help.contains("Write the \(SyntheticSessions.all.count) synthetic fixture sessions"))
+    }
+
+    @Test("every whole-number option takes plain decimal digits only: 1.5, 0x10, 1e3, +4 and the like are usage errors (issue 40: --jobs took them as 1, 16 and 1000)")
+    func integerOptions() throws {
+        var checked = 0
+        for command in InkReplay.commands {
+            for option in command.options.options {
+                guard case let .integer(_, range) = option.kind else { continue }
+                checked += 1
+                for bad in ["1.5", "0x10", "1e3", "+4", " 4", "4 ", "", "1_0", "٤", "4.0", "99999999999999999999", "\(range.upperBound + 1)"] {
+                    #expect(throws: UsageError.self, "\(command.name) \(option.name) '\(bad)'") {
+                        try ArgumentList([option.name, bad], table: command.options)
+                    }
+                }
+                let good = "\(max(range.lowerBound, 1))"
+                let parsed = try? ArgumentList([option.name, good], table: command.options)
+                #expect(parsed?.integer(option.name) == Int(good) || parsed == nil, "\(command.name) \(option.name)")
+            }
+        }
+        #expect(checked >= 7)   // --jobs (run, verify), --seed (several), --passes, --strokes, --limit
+        for value in ["1.5", "0x10", "1e3"] {
+            let result = try CLITests.run("verify", "--jobs", value, CLITests.fixtures + "/decimal-point.jsonl")
+            #expect(result.status == 64 && result.stderr.contains("'--jobs' takes a whole number from 1 to 1024 in decimal digits, not '\(value)'"), "\(result.stderr)")
+        }
+        #expect(try CLITests.run("verify", "--jobs", "2", CLITests.fixtures + "/decimal-point.jsonl").status == 0)
+        // Other numbers are decimal too (Double also reads hexadecimal, inf and nan), and --shard's digits.
+        for arguments in [["--timeout", "0x10"], ["--timeout", "0x1p3"], ["--timeout", "inf"], ["--jitter", "nan"], ["--shard", "+1/2"], ["--shard", "1/0x2"]] {
+            let result = try CLITests.run(["verify"] + arguments + [CLITests.fixtures + "/decimal-point.jsonl"])
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+        #expect(try CLITests.run("verify", "--timeout", "2.5e2", CLITests.fixtures + "/decimal-point.jsonl").status == 0)
     }
 }

@@ -51,6 +51,7 @@ public var EAGAIN: Int32 { standIn() }
 public var ENOENT: Int32 { standIn() }
 public var EEXIST: Int32 { standIn() }
 public var ENOTDIR: Int32 { standIn() }
+public var ELOOP: Int32 { standIn() }
 public var _SC_PAGESIZE: Int32 { standIn() }
 @discardableResult public func sysconf(_ name: Int32) -> Int { standIn() }
 
@@ -132,6 +133,20 @@ public var mach_task_self_: mach_port_t { standIn() }
 // MARK: stdio.h, unistd.h, signal.h (files the tools write)
 @discardableResult public func rename(_ old: UnsafePointer<CChar>, _ new: UnsafePointer<CChar>) -> Int32 { standIn() }
 @discardableResult public func unlink(_ path: UnsafePointer<CChar>) -> Int32 { standIn() }
+@discardableResult public func mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { standIn() }
+
+// MARK: dirent.h (directory walks by the names' bytes)
+/// Darwin's `DIR` is opaque here; `struct dirent`'s `d_name` is a tuple of 1024 `CChar`
+/// on Darwin (a shorter tuple here: the code reads it through a pointer, whatever its length).
+public struct DIR {}
+public struct dirent {
+    public var d_ino: UInt64 = 0
+    public var d_name: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar) = (0, 0, 0, 0, 0, 0, 0, 0)
+    public init() {}
+}
+@discardableResult public func opendir(_ path: UnsafePointer<CChar>) -> UnsafeMutablePointer<DIR>! { standIn() }
+@discardableResult public func readdir(_ dir: UnsafeMutablePointer<DIR>!) -> UnsafeMutablePointer<dirent>! { standIn() }
+@discardableResult public func closedir(_ dir: UnsafeMutablePointer<DIR>!) -> Int32 { standIn() }
 public typealias sig_t = @convention(c) (Int32) -> Void
 public var SIGXFSZ: Int32 { standIn() }
 public var SIGPIPE: Int32 { standIn() }

@@ -27,6 +27,15 @@ package enum InputText {
         (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
+    /// A file name for any output (a message, a report line, a JSON string, a JUnit
+    /// attribute): ``escaped(_:)`` applied to each character, never cut. The one way the
+    /// tools show a path.
+    package static func name(_ path: String) -> String {
+        var out = ""
+        for scalar in path.unicodeScalars { out += escaped(scalar) }
+        return out
+    }
+
     /// A whole message made safe to print: control characters escaped (line breaks too: a
     /// message is one line) and at most `limit` characters, cut in the middle.
     package static func printable(_ message: String, limit: Int = 2_000) -> String {
@@ -40,7 +49,11 @@ package enum InputText {
         return out
     }
 
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+    /// One character for a message: C0, DEL and C1 controls and U+FFFD as `\u{1B}`, a file
+    /// name's byte that is not UTF-8 (``NameBytes``) as `\x{FF}`, anything else as itself.
+    /// No escape contains a control character, so escaping twice changes nothing.
+    package static func escaped(_ scalar: Unicode.Scalar) -> String {
+        if let byte = NameBytes.rawByte(scalar) { return "\\x{" + String(byte, radix: 16, uppercase: true) + "}" }
         let v = scalar.value
         if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFD { return "\\u{" + String(v, radix: 16, uppercase: true) + "}" }
         return String(scalar)

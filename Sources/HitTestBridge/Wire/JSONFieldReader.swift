@@ -56,6 +56,11 @@ package struct JSONFieldReader {
 
     package func unsigned(_ key: String) throws(JSONShapeError) -> UInt64 {
         let number = try double(key)
+        if object.roundedToWhole.contains(key) {
+            // Issue 40: "touch": 4503599627370496.5 was taken as the whole id 4503599627370496.
+            throw JSONShapeError(field: fieldPath(key), message: "expected a whole number from 0 to 9007199254740991, "
+                + "found a number with a fraction (a Double rounds it to \(JSONValue.format(number)))")
+        }
         guard number >= 0, number == number.rounded(), number <= 9_007_199_254_740_991 else {
             // A JSON number is a Double: above 2^53 - 1 two ids can read as the same one.
             throw JSONShapeError(field: fieldPath(key), message: "expected a whole number from 0 to 9007199254740991 "

@@ -40,6 +40,9 @@ private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
+    /// Whether the last number parsed was a text with a fraction that the `Double` rounded
+    /// to a whole number (see ``JSONObject/roundedToWhole``).
+    var numberRoundedToWhole = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -106,7 +109,9 @@ private struct Cursor {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1
             skipWhitespace()
+            numberRoundedToWhole = false
             object.append(key, try parseValue(depth: depth))
+            if numberRoundedToWhole, case .number = object.members.last?.value { object.roundedToWhole.append(key) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -156,7 +161,35 @@ private struct Cursor {
         guard let value = Double(text), value.isFinite else {
             throw JSONSyntaxError(column: start + 1, message: "number \(InputText.quoted(text)) is out of range")
         }
+        numberRoundedToWhole = value == value.rounded() && !Self.isWhole(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         return value
+    }
+
+    /// Whether a JSON number's text is a whole number, exactly: its digits, with the fraction
+    /// and the exponent applied, leave no non-zero digit after the point (`12`, `1.50e1`,
+    /// `0.0`; not `4503599627370496.5`, `1e-400`).
+    static func isWhole(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if i < text.count, text[i] == UInt8(ascii: "-") { i += 1 }
+        var fractionDigits = 0, trailingZeros = 0, nonZero = false, inFraction = false
+        while i < text.count, text[i] != UInt8(ascii: "e"), text[i] != UInt8(ascii: "E") {
+            let byte = text[i]
+            i += 1
+            if byte == UInt8(ascii: ".") { inFraction = true; continue }
+            if inFraction { fractionDigits += 1 }
+            if byte == UInt8(ascii: "0") { trailingZeros += 1 } else { trailingZeros = 0; nonZero = true }
+        }
+        guard nonZero else { return true }   // zero, however written
+        guard i < text.count else { return fractionDigits <= trailingZeros }
+        i += 1
+        let negative = text[i] == UInt8(ascii: "-")
+        if negative || text[i] == UInt8(ascii: "+") { i += 1 }
+        var exponent = 0
+        while i < text.count {
+            exponent = min(exponent * 10 + Int(text[i] &- UInt8(ascii: "0")), 1_000_000_000)   // beyond any line's digits
+            i += 1
+        }
+        return (negative ? -exponent : exponent) - fractionDigits + trailingZeros >= 0
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -28,6 +28,11 @@ package enum JSONValue: Sendable, Equatable {
 /// A JSON object with its keys in document order.
 package struct JSONObject: Sendable, Equatable {
     package var members: [(key: String, value: JSONValue)]
+    /// The keys whose number the parser read from a text that is not a whole number, though
+    /// the `Double` it gives is one (`4503599627370496.5` reads as 4503599627370496,
+    /// `0.99999999999999999999` as 1): an id or a count must not be taken from them
+    /// (issue 40). Not part of equality (a value built in code has none).
+    package var roundedToWhole: [String] = []
 
     package init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
 

@@ -64,15 +64,14 @@ public struct FileByteSource: ByteSource {
     /// - Throws: ``ByteSourceError`` when the file does not exist, is a directory, a device
     ///   or a socket (`/dev/zero` would never end), or cannot be opened.
     public init(path: String) throws(ByteSourceError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ByteSourceError(file: path, message: "no such file")
-        }
+        if InputFileKind(path: path) == .missing { throw ByteSourceError(file: path, message: "no such file") }
         if let refusal = InputFileKind.refusal(path) { throw ByteSourceError(file: path, message: refusal) }
-        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            throw ByteSourceError(file: path, message: "cannot open the file for reading")
+        // Opened by the name's bytes (a name that is not UTF-8 is still this file).
+        let fd = NameBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else {
+            throw ByteSourceError(file: path, message: "cannot open the file for reading: \(String(cString: strerror(errno)))")
         }
-        self.handle = Handle(handle)
+        self.handle = Handle(FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         self.path = path
     }
 

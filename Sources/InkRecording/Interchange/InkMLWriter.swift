@@ -67,6 +67,8 @@ public enum InkMLWriter {
     }
 
     private static func number(_ value: Double) -> String {
+        // -0 keeps its sign (issue 40: export wrote it as 0); the trace reader reads it back.
+        if value == 0, value.sign == .minus { return "-0" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }

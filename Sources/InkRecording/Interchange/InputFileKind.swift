@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 
 /// What a path names, symbolic links followed: the one test of whether the tools read it.
 ///
@@ -21,14 +22,21 @@ public enum InputFileKind: Sendable, Hashable {
     case socket
     /// Nothing there (or a dangling link).
     case missing
+    /// Symbolic links that lead back to themselves (`ELOOP`): nothing can be read there.
+    case symbolicLinkLoop
     /// `stat` failed for another reason (a permission, say): opening it says why.
     case unknown
 
-    /// The kind of `path`, following symbolic links.
+    /// The kind of `path`, following symbolic links (the path's bytes, as ``NameBytes`` in
+    /// HitTestBridge carries them, are what is looked up).
     public init(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            self = errno == ENOENT || errno == ENOTDIR ? .missing : .unknown
+        guard NameBytes.withCString(path, { stat($0, &info) }) == 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: self = .missing
+            case ELOOP: self = .symbolicLinkLoop
+            default: self = .unknown
+            }
             return
         }
         switch info.st_mode & S_IFMT {
@@ -47,7 +55,7 @@ public enum InputFileKind: Sendable, Hashable {
     public var isReadOnce: Bool {
         switch self {
         case .regular, .pipe, .missing, .unknown: return true
-        case .directory, .characterDevice, .blockDevice, .socket: return false
+        case .directory, .characterDevice, .blockDevice, .socket, .symbolicLinkLoop: return false
         }
     }
 
@@ -61,6 +69,7 @@ public enum InputFileKind: Sendable, Hashable {
         case .blockDevice: return "a block device"
         case .socket: return "a socket"
         case .missing: return "missing"
+        case .symbolicLinkLoop: return "a symbolic-link loop"
         case .unknown: return "of an unknown kind"
         }
     }
@@ -68,8 +77,10 @@ public enum InputFileKind: Sendable, Hashable {
     /// Why a command that reads its input once does not read `path`, or `nil` when it does:
     /// "is a character device, not a regular file; not read".
     public static func refusal(_ path: String) -> String? {
-        let kind = InputFileKind(path: path)
-        return kind.isReadOnce ? nil : "is \(kind.phrase), not a regular file; not read"
+        switch InputFileKind(path: path) {
+        case .symbolicLinkLoop: return "is a symbolic-link loop (too many levels of symbolic links); not read"
+        case let kind: return kind.isReadOnce ? nil : "is \(kind.phrase), not a regular file; not read"
+        }
     }
 }
 
@@ -81,7 +92,7 @@ struct FileIdentity: Hashable {
 
     init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard NameBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }

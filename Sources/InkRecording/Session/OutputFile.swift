@@ -46,8 +46,8 @@ public struct OutputFile {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var random = SystemRandomNumberGenerator()
         let suffix = String(random.next() & 0xFFFF_FFFF_FFFF, radix: 16)
-        let temporary = directory + "." + name.prefix(200) + "." + suffix + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let temporary = directory + "." + Self.prefix(of: name, bytes: Self.temporaryNameBytes) + "." + suffix + ".tmp"
+        let fd = NameBytes.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else {
             throw OutputFileError(path: path, message: "cannot create a file beside it (\(Self.systemError()))")
         }
@@ -92,7 +92,7 @@ public struct OutputFile {
                 throw OutputFileError(path: path, message: "cannot write: \(error.localizedDescription)")
             }
             try Self.checkTarget(path, inputs: inputs)
-            guard rename(temporaryPath, path) == 0 else {
+            guard NameBytes.withCString(temporaryPath, { from in NameBytes.withCString(path) { rename(from, $0) } }) == 0 else {
                 throw OutputFileError(path: path, message: "cannot replace it (\(Self.systemError()))")
             }
         } catch {
@@ -104,7 +104,27 @@ public struct OutputFile {
     /// Removes the temporary file (the target is untouched).
     public func discard() {
         try? handle.close()
-        unlink(temporaryPath)
+        _ = NameBytes.withCString(temporaryPath) { unlink($0) }
+    }
+
+    /// The most bytes of the target's name the temporary file's name keeps: with the dot
+    /// before it and `.<12 hex digits>.tmp` after it, 218 bytes, within the 255 bytes a name
+    /// may have (`NAME_MAX`) whatever the letters (issue 40: a name cut at 200 characters of
+    /// three-byte letters was 600 bytes, "File name too long").
+    static let temporaryNameBytes = 200
+
+    /// The longest start of `name` of at most `limit` bytes (the bytes ``NameBytes`` carries),
+    /// cut between characters.
+    static func prefix(of name: String, bytes limit: Int) -> String {
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in name.unicodeScalars {
+            let size = NameBytes.rawByte(scalar) != nil ? 1 : String(scalar).utf8.count
+            guard count + size <= limit else { break }
+            kept.append(scalar)
+            count += size
+        }
+        return String(kept)
     }
 
     /// Writes `text` to `path` by the policy above, all at once; `inputs` are the files the
@@ -137,18 +157,18 @@ public struct OutputFile {
     /// is the same file as one of `inputs`.
     private static func checkTarget(_ path: String, inputs: [String]) throws(OutputFileError) {
         guard !path.isEmpty else { throw OutputFileError(path: path, message: "an empty path") }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let type = attributes[.type] as? FileAttributeType else { return }   // absent
-        switch type {
-        case .typeRegular:
+        var info = stat()
+        guard NameBytes.withCString(path, { lstat($0, &info) }) == 0 else { return }   // absent
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
             guard let target = FileIdentity(path: path) else { return }
             for input in inputs where FileIdentity(path: input) == target {
                 throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
             }
             return
-        case .typeSymbolicLink:
+        case S_IFLNK:
             throw OutputFileError(path: path, message: "is a symbolic link; not replaced (name the file it points to, or another path)")
-        case .typeDirectory:
+        case S_IFDIR:
             throw OutputFileError(path: path, message: "is a directory; not replaced")
         default:
             throw OutputFileError(path: path, message: "exists and is not a regular file; not replaced")

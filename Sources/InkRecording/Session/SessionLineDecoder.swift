@@ -63,7 +63,7 @@ struct SessionLineDecoder {
             case .kind:
                 if literal(#""touch""#) { kind = .touch } else if literal(#""answer""#) { kind = .answer } else { return nil }
             case .time: guard let value = number() else { return nil }; time = value
-            case .touch: guard let value = number(), let id = Self.unsigned(value) else { return nil }; touch = id
+            case .touch: guard let id = wholeNumber() else { return nil }; touch = id
             case .phase:
                 // The common phase first, without the table.
                 if literal(#""moved""#) { phase = .moved } else {
@@ -115,8 +115,8 @@ struct SessionLineDecoder {
     /// order (the cursor is then reset by the caller). What it accepts, it reads exactly as
     /// ``event(tools:)`` would.
     private mutating func writerOrderedTouch(tools: borrowing HeldTools) -> SessionEvent? {
-        guard literal(#"{"kind":"touch","t":"#), let time = number(), literal(#","touch":"#), let value = number(),
-              let touch = Self.unsigned(value), literal(#","phase":"moved","samples":["#) else { return nil }
+        guard literal(#"{"kind":"touch","t":"#), let time = number(), literal(#","touch":"#),
+              let touch = wholeNumber(), literal(#","phase":"moved","samples":["#) else { return nil }
         var samples: [TouchSample] = []
         repeat {
             guard literal(#"{"t":"#), let t = number(), literal(#","x":"#), let x = number(), literal(#","y":"#),
@@ -135,6 +135,17 @@ struct SessionLineDecoder {
         guard literal("]}"), index == bytes.count else { return nil }
         var predicted: [TouchSample] = []
         return Self.touchEvent(touch, .moved, nil, time: time, samples: &samples, predicted: &predicted, tools: tools)
+    }
+
+    /// An id or index written as digits (what ``JSONFieldReader/unsigned(_:)`` accepts), or
+    /// `nil`: a text with a fraction or an exponent goes to the general reader, which takes
+    /// it only when it is exactly a whole number (issue 40: `4503599627370496.5` rounds to a
+    /// whole `Double`).
+    private mutating func wholeNumber() -> UInt64? {
+        let start = index
+        guard let value = number() else { return nil }
+        for i in start..<index where !Self.isDigit(bytes[i]) && bytes[i] != UInt8(ascii: "-") { return nil }
+        return Self.unsigned(value)
     }
 
     /// A whole number a log may use as an id or index (what ``JSONFieldReader/unsigned(_:)``
@@ -170,6 +181,12 @@ struct SessionLineDecoder {
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
+            if key == 64 {
+                guard let index = wholeNumber() else { return nil }
+                sample.estimationUpdateIndex = index
+                skipWhitespace()
+                continue
+            }
             guard let value = number() else { return nil }
             switch key {
             case 1: sample.timestamp = value
@@ -179,10 +196,7 @@ struct SessionLineDecoder {
                 guard (0...1).contains(value) else { return nil }
                 sample.force = value
             case 16: sample.altitude = value
-            case 32: sample.azimuth = value
-            default:
-                guard let index = Self.unsigned(value) else { return nil }
-                sample.estimationUpdateIndex = index
+            default: sample.azimuth = value
             }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
@@ -331,11 +345,26 @@ struct SessionLineDecoder {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
+    /// The longest number text the fast path decides (longer ones go to the text conversion):
+    /// far above what a writer of shortest round-trip numbers writes (at most 24 bytes,
+    /// `-2.2250738585072014e-308`), far below what could make an accumulator lie.
+    static let fastTextLimit = 40
+
+    /// An exponent no fast path takes (`exponent >= -22` fails): what the fast path sets when
+    /// it did not read a number exactly, so the text conversion reads it.
+    private static let undecided = Int.min / 2
+
     /// A JSON number (RFC 8259 grammar, as ``JSONParser`` reads it), the same `Double` the
     /// parser's text conversion gives: exactly, by one correctly rounded operation on exact
     /// operands when the digits fit in 53 bits and the power of ten is at most 10^22 (Clinger's
     /// fast path), otherwise through the same text conversion. `nil` on a malformed or
     /// out-of-range number.
+    ///
+    /// The fast path decides only on what it read exactly: a number whose text is longer than
+    /// ``fastTextLimit`` bytes (a long run of zeros, a long fraction, many exponent digits),
+    /// or whose exponent did not fit the accumulator (it stops at 6 digits, so
+    /// `0.` + 99,999 zeros + `1e1000000` would have read as 1), goes to the text conversion,
+    /// which reads every digit (that number is 1e900000: out of range, refused).
     private mutating func number() -> Double? {
         // Locals, not the cursor's stored index, in the loops: they stay in registers.
         let bytes = self.bytes
@@ -373,14 +402,20 @@ struct SessionLineDecoder {
             let negativeExponent = i < count && bytes[i] == UInt8(ascii: "-")
             if negativeExponent || (i < count && bytes[i] == UInt8(ascii: "+")) { i += 1 }
             guard i < count, Self.isDigit(bytes[i]) else { return nil }
-            var textExponent = 0
+            var textExponent = 0, saturated = false
             while i < count, Self.isDigit(bytes[i]) {
-                if textExponent < 100_000 { textExponent = textExponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+                if textExponent < 100_000 {
+                    textExponent = textExponent * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
+                } else {
+                    saturated = true   // the exponent was not read exactly
+                }
                 i += 1
             }
             exponent += negativeExponent ? -textExponent : textExponent
+            if saturated { exponent = Self.undecided }
         }
         index = i
+        if i &- start > Self.fastTextLimit { exponent = Self.undecided }   // long texts go to the text conversion
         if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let magnitude = Double(mantissa)
             let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
