@@ -146,8 +146,17 @@ enum ReplayOptions {
                                           byteTotal: JobProgress.totalSize(files))
         }
         defer { progress?.finish() }
+        // The JUnit target is checked (and its temporary file made) before the replay: a
+        // refusal costs no replay, and compares with every session of every shard. Nothing
+        // after it throws, so its temporary file is always written or removed.
+        var junit: OutputFile?
+        if arguments.declares("--junit"), let path = arguments.string("--junit") {
+            do { junit = try OutputFile(path: path, inputs: CommandInputs.of(arguments, expanded: all)) } catch {
+                throw CommandFailure(message: "--junit \(error.description)")
+            }
+        }
         let reports = SessionWorkers.replay(files, jobs: jobs, replayer: replayer, progress: progress)
-        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard,
+        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard, junit: junit,
                                 settings: arguments.given(among: arguments.table.options.map(\.name).filter { simulated.map(\.name).contains($0) || $0 == "--oracle" }))
     }
 }
@@ -161,6 +170,9 @@ struct ReplayedSessions {
     /// How many sessions the inputs name in all (every shard's).
     var total: Int
     var shard: Shard?
+    /// The `--junit` report's file, made before the replay (``CIOptions/writeJUnit(_:suite:to:)``
+    /// writes it after the verdict is printed).
+    var junit: OutputFile?
     /// The replay options given (`--oracle regions --cache on`): every shard of a run must
     /// have the same.
     var settings: String

@@ -2,7 +2,7 @@
 // A synchronous entry point on purpose: valgrind's callgrind cannot run an async main.
 import Foundation
 
-// A file-size limit (`ulimit -f`) makes a write fail with an error the tool reports, and
-// cleans up after, instead of killing the process half-way through a file.
-signal(SIGXFSZ, SIG_IGN)
-exit(InkReplay.main(Array(CommandLine.arguments.dropFirst())))
+// SIGPIPE and SIGXFSZ ignored, closed standard descriptors held (StandardStream.prepare);
+// standard output flushed and checked at exit: a lost report is an error, exit 1.
+StandardStream.prepare()
+exit(StandardStream.finish(InkReplay.main(Array(CommandLine.arguments.dropFirst()))))

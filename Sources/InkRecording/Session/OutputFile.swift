@@ -1,6 +1,13 @@
 import InkCore
 import HitTestBridge
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A file the tools write, by the one policy for every file they write:
 ///
@@ -12,9 +19,16 @@ import Foundation
 /// - on any failure, and on ``discard()``, the temporary file is removed: nothing partial is
 ///   left behind, and nothing the tool did not create is deleted or replaced;
 /// - the target is never one of the command's `inputs` (issue 29: `render s.jsonl -o
-///   s.jsonl` replaced the recording): a target that is the same file as an input (the same
-///   device and inode, so also `sub/../s.jsonl` and a hard link; a symbolic link is refused
-///   anyway) is refused at the start and again just before the rename, naming both paths.
+///   s.jsonl` replaced the recording), nor the process's standard input when that is a
+///   regular file (issue 40: `host --record s.jsonl < s.jsonl`): a target that is the same
+///   file as an input (the same device and inode, so also `sub/../s.jsonl` and a hard link;
+///   or the same path once links and `..` are resolved; a symbolic link is refused anyway)
+///   is refused before anything is created and again just before the rename, naming both;
+/// - a target the final rename could not reach is refused before anything is created
+///   (issue 40): a name longer than the file system takes (in bytes, per component and in
+///   all), or, in a sticky directory (`/tmp`), a file another user owns;
+/// - every write is checked (`write(2)`, its error by name: "No space left on device",
+///   "File too large"), and says how many bytes were written before it failed.
 ///
 /// ```swift
 /// var file = try OutputFile(path: "out.svg", inputs: ["session.jsonl"])
@@ -71,32 +85,82 @@ public struct OutputFile {
         if pending.count >= 1 << 16 { try flush() }
     }
 
-    private mutating func flush() throws(OutputFileError) {
+    /// The error number of the last write that failed, if one did.
+    private(set) var writeError: Int32?
+
+    /// Bytes written to the temporary file so far.
+    public private(set) var bytesWritten = 0
+
+    /// Writes what is held to the temporary file now (the page cache, not the disk: a
+    /// killed process leaves it there; ``commit()`` syncs it to the disk).
+    /// - Throws: ``OutputFileError`` when the disk refuses it; call ``discard()`` then.
+    public mutating func flush() throws(OutputFileError) {
         guard !pending.isEmpty else { return }
-        do { try handle.write(contentsOf: pending) } catch {
-            throw OutputFileError(path: path, message: "cannot write: \(error.localizedDescription)")
+        let (written, failure) = pending.withUnsafeBytes { Self.writeAll(handle.fileDescriptor, $0) }
+        bytesWritten += written
+        pending.removeAll(keepingCapacity: pending.count <= 1 << 17)
+        if let failure {
+            writeError = failure
+            throw OutputFileError(path: path, message: "cannot write (\(Self.systemError(failure))) after \(bytesWritten) bytes")
         }
-        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Cuts the temporary file back to its first `length` bytes (a recording keeps whole
+    /// lines only); `false` when the system refuses.
+    mutating func truncate(to length: Int) -> Bool {
+        pending.removeAll()
+        guard ftruncate(handle.fileDescriptor, off_t(length)) == 0 else { return false }
+        bytesWritten = length
+        return lseek(handle.fileDescriptor, off_t(length), SEEK_SET) >= 0
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a write interrupted by a signal is retried):
+    /// how many were written, and the error number of the write that failed, if one did.
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32?) {
+        var offset = 0
+        while offset < bytes.count, let base = bytes.baseAddress {
+            #if canImport(Darwin)
+            let count = Darwin.write(descriptor, base + offset, bytes.count - offset)
+            #elseif canImport(Glibc)
+            let count = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            #else
+            let count = Musl.write(descriptor, base + offset, bytes.count - offset)
+            #endif
+            if count < 0 {
+                if errno == EINTR { continue }
+                return (offset, errno)
+            }
+            if count == 0 { return (offset, EIO) }
+            offset += count
+        }
+        return (offset, nil)
     }
 
     /// Flushes the file to disk and moves it to the target. On failure the temporary file is
     /// removed and the target is unchanged.
     /// - Throws: ``OutputFileError``.
     public mutating func commit() throws(OutputFileError) {
+        try commit(keepingOnFailure: false)
+    }
+
+    /// ``commit()``; with `keepingOnFailure`, a failure leaves the temporary file (synced and
+    /// closed when it could be) instead of removing it: a live recording cannot be made again.
+    mutating func commit(keepingOnFailure: Bool, renaming: Bool = true) throws(OutputFileError) {
         do throws(OutputFileError) {
             try flush()
-            do {
-                try handle.synchronize()
-                try handle.close()
-            } catch {
-                throw OutputFileError(path: path, message: "cannot write: \(error.localizedDescription)")
+            guard fsync(handle.fileDescriptor) == 0 || errno == EINVAL || errno == EROFS else {
+                throw OutputFileError(path: path, message: "cannot write (\(Self.systemError())) after \(bytesWritten) bytes: the disk did not take them")
             }
+            do { try handle.close() } catch {
+                throw OutputFileError(path: path, message: "cannot write (\(Self.systemError())) after \(bytesWritten) bytes")
+            }
+            guard renaming else { return }
             try Self.checkTarget(path, inputs: inputs)
             guard rename(temporaryPath, path) == 0 else {
                 throw OutputFileError(path: path, message: "cannot replace it (\(Self.systemError()))")
             }
         } catch {
-            discard()
+            if keepingOnFailure { try? handle.close() } else { discard() }
             throw error
         }
     }
@@ -137,6 +201,11 @@ public struct OutputFile {
     /// is the same file as one of `inputs`.
     private static func checkTarget(_ path: String, inputs: [String]) throws(OutputFileError) {
         guard !path.isEmpty else { throw OutputFileError(path: path, message: "an empty path") }
+        try checkReachable(path)
+        let resolved = resolvedPath(path)
+        for input in inputs where resolved != nil && resolvedPath(input) == resolved {
+            throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
+        }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let type = attributes[.type] as? FileAttributeType else { return }   // absent
         switch type {
@@ -145,6 +214,10 @@ public struct OutputFile {
             for input in inputs where FileIdentity(path: input) == target {
                 throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
             }
+            if FileIdentity.standardInput == target {
+                throw OutputFileError(path: path, message: "is the same file as standard input; not replaced (an output never replaces an input: name another path)")
+            }
+            try checkReplaceable(path)
             return
         case .typeSymbolicLink:
             throw OutputFileError(path: path, message: "is a symbolic link; not replaced (name the file it points to, or another path)")
@@ -155,7 +228,51 @@ public struct OutputFile {
         }
     }
 
-    private static func systemError() -> String { String(cString: strerror(errno)) }
+    /// Refuses a target whose name the file system does not take (the final rename would
+    /// fail after the whole output was written): a component longer than its directory's
+    /// `NAME_MAX` bytes, or a path of `PATH_MAX` bytes or more.
+    private static func checkReachable(_ path: String) throws(OutputFileError) {
+        let bytes = path.utf8.count
+        if bytes >= Int(PATH_MAX) {
+            throw OutputFileError(path: path, message: "a path of \(bytes) bytes, longer than the \(Int(PATH_MAX) - 1) the system takes; not written")
+        }
+        let directory = directoryOf(path)
+        var limit = pathconf(directory, Int32(_PC_NAME_MAX))
+        if limit <= 0 { limit = 255 }
+        for component in path.utf8.split(separator: UInt8(ascii: "/")) where component.count > limit {
+            throw OutputFileError(path: path, message: "a name of \(component.count) bytes in the path, longer than the \(limit) the file system takes; not written")
+        }
+    }
+
+    /// Refuses an existing target this user may not replace: in a sticky directory (`/tmp`),
+    /// only the file's owner, the directory's owner or root may rename over it.
+    private static func checkReplaceable(_ path: String) throws(OutputFileError) {
+        var directory = stat(), target = stat()
+        guard stat(directoryOf(path), &directory) == 0, lstat(path, &target) == 0 else { return }
+        let user = geteuid()
+        guard directory.st_mode & S_ISVTX != 0, user != 0, target.st_uid != user, directory.st_uid != user else { return }
+        throw OutputFileError(path: path, message: "belongs to another user (uid \(target.st_uid)) in a sticky directory, where only its owner may replace it; not written")
+    }
+
+    /// The directory holding `path`'s last component (`.` for a bare name).
+    private static func directoryOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` with its directory's links and `..` resolved (`realpath`), the last component
+    /// as given (a target need not exist yet); `nil` when the directory does not resolve.
+    static func resolvedPath(_ path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        guard let directory = realpath(directoryOf(path), nil) else { return nil }
+        defer { free(directory) }
+        let head = String(cString: directory)
+        return (head.hasSuffix("/") ? head : head + "/") + name
+    }
+
+    private static func systemError(_ number: Int32 = errno) -> String { String(cString: strerror(number)) }
 }
 
 /// Why an output file could not be written. Nothing was left behind, and the target was
