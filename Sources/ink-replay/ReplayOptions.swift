@@ -68,7 +68,12 @@ enum ReplayOptions {
         guard arguments.positional.count == 1, let input = arguments.positional.first else {
             throw UsageError(message: "expected one <session.jsonl>")
         }
-        return (input, arguments.string("--output") ?? "")
+        let output = arguments.string("--output") ?? ""
+        // Refused before the replay: a target the final rename could not reach, or an input.
+        if !output.isEmpty {
+            do { try OutputFile.check(output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
+        }
+        return (input, output)
     }
 
     /// The largest log `render` and `export` take, in bytes (64 MiB, about 550,000 samples of

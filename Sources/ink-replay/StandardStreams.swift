@@ -70,7 +70,8 @@ final class StandardStream: @unchecked Sendable {
     var failureMessage: String? {
         lock.withLock {
             guard let failure, failure != EPIPE else { return nil }
-            return "cannot write (\(String(cString: strerror(failure)))): \(lost.bytes) bytes (\(lost.lines) lines) of output were lost"
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            return "cannot write (\(String(cString: strerror(failure)))): \(count(lost.bytes, "byte")) (\(count(lost.lines, "line"))) of output \(lost.bytes == 1 ? "was" : "were") lost"
         }
     }
 

@@ -197,6 +197,14 @@ public struct OutputFile {
         }
     }
 
+    /// Checks `path` as a target by the policy above, creating nothing: a command calls it
+    /// before the work that makes the output's content, so that a target that would be
+    /// refused costs no work (the check is made again when the file is written).
+    /// - Throws: ``OutputFileError`` naming why the target is refused.
+    public static func check(_ path: String, inputs: [String]) throws(OutputFileError) {
+        try checkTarget(path, inputs: inputs)
+    }
+
     /// Refuses a target that exists and is not a regular file (without following a link), or
     /// is the same file as one of `inputs`.
     private static func checkTarget(_ path: String, inputs: [String]) throws(OutputFileError) {
@@ -248,10 +256,16 @@ public struct OutputFile {
     /// only the file's owner, the directory's owner or root may rename over it.
     private static func checkReplaceable(_ path: String) throws(OutputFileError) {
         var directory = stat(), target = stat()
-        guard stat(directoryOf(path), &directory) == 0, lstat(path, &target) == 0 else { return }
-        let user = geteuid()
-        guard directory.st_mode & S_ISVTX != 0, user != 0, target.st_uid != user, directory.st_uid != user else { return }
+        guard stat(directoryOf(path), &directory) == 0, lstat(path, &target) == 0,
+              stickyForbids(directoryMode: directory.st_mode, directoryOwner: directory.st_uid, targetOwner: target.st_uid, user: geteuid())
+        else { return }
         throw OutputFileError(path: path, message: "belongs to another user (uid \(target.st_uid)) in a sticky directory, where only its owner may replace it; not written")
+    }
+
+    /// Whether a sticky directory (`S_ISVTX` in `directoryMode`) forbids `user` to rename over
+    /// a file `targetOwner` owns: unless the user is root or owns the file or the directory.
+    static func stickyForbids(directoryMode: mode_t, directoryOwner: uid_t, targetOwner: uid_t, user: uid_t) -> Bool {
+        directoryMode & S_ISVTX != 0 && user != 0 && targetOwner != user && directoryOwner != user
     }
 
     /// The directory holding `path`'s last component (`.` for a bare name).
