@@ -265,7 +265,7 @@ public struct OutputFile {
     /// Whether a sticky directory (`S_ISVTX` in `directoryMode`) forbids `user` to rename over
     /// a file `targetOwner` owns: unless the user is root or owns the file or the directory.
     static func stickyForbids(directoryMode: mode_t, directoryOwner: uid_t, targetOwner: uid_t, user: uid_t) -> Bool {
-        directoryMode & S_ISVTX != 0 && user != 0 && targetOwner != user && directoryOwner != user
+        directoryMode & mode_t(S_ISVTX) != 0 && user != 0 && targetOwner != user && directoryOwner != user
     }
 
     /// The directory holding `path`'s last component (`.` for a bare name).

@@ -62,7 +62,7 @@ public final class RecordingFile: @unchecked Sendable {
     /// lines are counted as lost (the file cannot take them), and ``commit()`` reports it.
     @discardableResult
     public func offer(_ bytes: [UInt8]) -> Bool {
-        let lines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let lines = Self.newlines(bytes)
         lock.withLock {
             if failure == nil {
                 do throws(OutputFileError) {
@@ -103,6 +103,15 @@ public final class RecordingFile: @unchecked Sendable {
             return .success(())
         }
         try result.get()
+    }
+
+    /// How many line feeds `bytes` holds.
+    static func newlines(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            for byte in buffer where byte == 0x0A { count += 1 }
+            return count
+        }
     }
 
     /// `1 line`, `2 lines`.
