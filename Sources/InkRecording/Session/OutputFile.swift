@@ -210,12 +210,16 @@ public struct OutputFile {
     private static func checkTarget(_ path: String, inputs: [String]) throws(OutputFileError) {
         guard !path.isEmpty else { throw OutputFileError(path: path, message: "an empty path") }
         try checkReachable(path)
-        let resolved = resolvedPath(path)
-        for input in inputs where resolved != nil && resolvedPath(input) == resolved {
-            throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
-        }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let type = attributes[.type] as? FileAttributeType else { return }   // absent
+              let type = attributes[.type] as? FileAttributeType else {
+            // Absent: an input of the same resolved path (one read and gone, a pipe's name)
+            // is still not written over.
+            let resolved = resolvedPath(path)
+            for input in inputs where resolved != nil && resolvedPath(input) == resolved {
+                throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
+            }
+            return
+        }
         switch type {
         case .typeRegular:
             guard let target = FileIdentity(path: path) else { return }
