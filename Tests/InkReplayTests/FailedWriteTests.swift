@@ -101,6 +101,15 @@ struct FailedWriteTests {
         }
     }
 
+    @Test("a standard descriptor closed at start: standard output closed is a failure named at exit (no file the tool opens takes its number); standard input closed is an empty input (host used to trap in availableData)")
+    func closedDescriptors() throws {
+        let closedOutput = try Self.shell("exec \"$0\" verify \"$1\" >&-", [Self.decimal])
+        #expect(closedOutput.status == 1 && closedOutput.stderr.contains("Error: standard output: cannot write (Bad file descriptor)"),
+                "\(closedOutput.stderr)")
+        let closedInput = try Self.shell("exec \"$0\" host <&-")
+        #expect(closedInput.status == 0 && closedInput.stdout.contains("\"kind\":\"summary\""), "\(closedInput.stderr)")
+    }
+
     @Test("host > /dev/full with --record: exit 1 naming standard output, and the recording is still renamed into place and verifies")
     func hostFullWithRecording() throws {
         let directory = try CLITests.temporaryDirectory()
