@@ -1,12 +1,5 @@
 import Foundation
 import InkRecording
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Standard output and standard error, the only way the tool writes to either (issue 40:
 /// `host > /dev/full` trapped in `FileHandle.write`, `verify --json > /dev/full` exited 0

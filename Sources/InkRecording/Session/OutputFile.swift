@@ -1,13 +1,6 @@
 import InkCore
 import HitTestBridge
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A file the tools write, by the one policy for every file they write:
 ///
@@ -117,23 +110,7 @@ public struct OutputFile {
     /// Writes all of `bytes` to `descriptor` (a write interrupted by a signal is retried):
     /// how many were written, and the error number of the write that failed, if one did.
     public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32?) {
-        var offset = 0
-        while offset < bytes.count, let base = bytes.baseAddress {
-            #if canImport(Darwin)
-            let count = Darwin.write(descriptor, base + offset, bytes.count - offset)
-            #elseif canImport(Glibc)
-            let count = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            #else
-            let count = Musl.write(descriptor, base + offset, bytes.count - offset)
-            #endif
-            if count < 0 {
-                if errno == EINTR { continue }
-                return (offset, errno)
-            }
-            if count == 0 { return (offset, EIO) }
-            offset += count
-        }
-        return (offset, nil)
+        writeAllBytes(descriptor, bytes)
     }
 
     /// Flushes the file to disk and moves it to the target. On failure the temporary file is
@@ -303,4 +280,20 @@ public struct OutputFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
+}
+
+/// ``OutputFile/writeAll(_:_:)``, at file scope, where `write` is `write(2)` (inside the type
+/// it would be the type's own `write(_:)`): the same call on Linux and Darwin.
+private func writeAllBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32?) {
+    var offset = 0
+    while offset < bytes.count, let base = bytes.baseAddress {
+        let count = write(descriptor, base + offset, bytes.count - offset)
+        if count < 0 {
+            if errno == EINTR { continue }
+            return (offset, errno)
+        }
+        if count == 0 { return (offset, EIO) }
+        offset += count
+    }
+    return (offset, nil)
 }
