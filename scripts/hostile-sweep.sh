@@ -6,7 +6,10 @@
 #   - it does not crash (exit code below 128; usage errors are 64, refusals 1),
 #   - it modifies no input (every file of the inputs is hashed before and after),
 #   - its peak memory stays under $SWEEP_MAX_MB (default 400 MB; /usr/bin/time -f %M),
-#   - and an output that names an input is refused (non-zero exit), the input untouched,
+#   - an output that names an input is refused (non-zero exit), the input untouched,
+#   - a write that fails (a full disk through /dev/full, `ulimit -f`) or an output that names
+#     an input (standard input's file, a log of another shard) exits non-zero with a message
+#     naming the target,
 #   - no raw ESC byte on standard output or standard error (names holding terminal escape
 #     sequences are printed escaped), and where a run states it, the exact exit status
 #     (1 for a refusal, 64 for a usage error) and a phrase on standard error.
@@ -91,6 +94,9 @@ printf '%s' '{"sessions":1,"touches":0,"samples":0,"inked":0,"released":0,"cance
 { echo "$header"
   printf '{"kind":"touch","t":0,"touch":1,"phase":"began","samples":[{"t":0,"x":0.%s1e1000000,"y":1}]}\n' "$(head -c 99999 /dev/zero | tr '\0' 0)"
   echo '{"kind":"touch","t":0.1,"touch":1,"phase":"ended","samples":[]}'; } > "$in/clamped-exponent.jsonl"
+# A corpus cut into two shards: a, b | c, d.
+mkdir -p "$in/shard"
+for name in a b c d; do cp Fixtures/strokes/decimal-point.jsonl "$in/shard/$name.jsonl"; done
 
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
@@ -191,6 +197,61 @@ for args in "verify --jobs 1.5" "verify --jobs 0x10" "verify --jobs 1e3" "run --
   run 'exit=64:decimal' "options: $args" "$bin" $args "$in/s.jsonl"
 done
 run 'exit=64:takes a number' "options: run --timeout 0x10 (decimal notation only)" "$bin" run --timeout 0x10 "$in/s.jsonl"
+
+# refuse_naming TEXT LABEL ARGS...: must exit 1..127 (no crash, no hang, no success) and say
+# TEXT (the target it could not write) on standard error.
+refuse_naming() {
+  local text=$1 label=$2; shift 2
+  runs=$((runs + 1))
+  timeout -k 5 "$seconds" "$@" > "$work/stdout" 2> "$work/stderr" < /dev/null
+  local status=$? verdict=ok
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then verdict="hung (killed after ${seconds} s)"
+  elif [ "$status" -ge 128 ]; then verdict="crashed (exit $status): $(tail -c 300 "$work/stderr")"
+  elif [ "$status" -eq 0 ]; then verdict="exit 0: the failure was not reported"
+  elif ! grep -qF -- "$text" "$work/stderr"; then verdict="exit $status without naming '$text': $(head -c 300 "$work/stderr")"
+  fi
+  if [ "$verdict" != ok ]; then failures=$((failures + 1)); echo "FAIL  $label: $verdict"
+  else printf '  ok  %-58s exit %3d\n' "$label" "$status"; fi
+}
+
+# Full disks: /dev/full for standard output of every subcommand that prints, and for each
+# kind of output target; `ulimit -f` (KiB in bash) for a recording and a JUnit report.
+if [ -c /dev/full ]; then
+  s="$in/s.jsonl"
+  echo '[[1,1,0],[2,2,8],[4,3,16]]' > "$out/stroke.jsonl"
+  for args in "verify $s" "verify --json $s" "run $s" "run --json $s" "stats $s" "stats --json $s" "export $s -o $out/full.inkml" \
+              "fixtures $out/full-fixtures" "convert $in/joined.inkml -o $out/full-convert" "bench strokes $out/stroke.jsonl --passes 1" \
+              "help" "help verify"; do
+    refuse_naming "standard output: cannot write" "stdout > /dev/full: $args" bash -c "exec '$bin' $args > /dev/full"
+  done
+  "$bin" verify --json "$s" > "$out/report.json"
+  refuse_naming "standard output: cannot write" "stdout > /dev/full: merge-reports" bash -c "exec '$bin' merge-reports '$out/report.json' > /dev/full"
+  refuse_naming "standard output: cannot write" "stdout > /dev/full: host" bash -c "exec '$bin' host < '$s' > /dev/full"
+  refuse_naming "standard output: cannot write" "stdout > /dev/full: host --record" bash -c "exec '$bin' host --record '$out/full-host.jsonl' < '$s' > /dev/full"
+  refuse_naming "--junit /dev/full" "verify --junit /dev/full" "$bin" verify "$s" --junit /dev/full
+  refuse_naming "--junit /dev/full" "run --junit /dev/full" "$bin" run "$s" --junit /dev/full
+  refuse_naming "--record /dev/full" "host --record /dev/full" bash -c "exec '$bin' host --record /dev/full < '$s'"
+  for command in render export timeline; do
+    refuse_naming "/dev/full" "$command -o /dev/full" "$bin" $command "$s" -o /dev/full
+  done
+else
+  failures=$((failures + 1)); echo "FAIL  no /dev/full: a full disk cannot be swept here"
+fi
+refuse_naming "--record $out/limited.jsonl: cannot write (File too large)" "host --record under ulimit -f 4" \
+  bash -c "ulimit -f 4; exec '$bin' host --record '$out/limited.jsonl' < '$in/s.jsonl' > /dev/null"
+refuse_naming "--junit $out/limited.xml: cannot write (File too large)" "verify --junit under ulimit -f 1" \
+  bash -c "ulimit -f 1; exec '$bin' verify Fixtures/strokes --junit '$out/limited.xml'"
+# Outputs that name inputs: standard input's file, a log of the other shard.
+refuse_naming "--record $in/s.jsonl: is the same file as standard input" "host --record s.jsonl < s.jsonl" \
+  bash -c "exec '$bin' host --record '$in/s.jsonl' < '$in/s.jsonl'"
+refuse_naming "$in/s.jsonl: is the same file as standard input" "render -o s.jsonl < s.jsonl" \
+  bash -c "exec '$bin' render Fixtures/strokes/decimal-point.jsonl -o '$in/s.jsonl' < '$in/s.jsonl'"
+refuse_naming "--junit $in/shard/d.jsonl: is the same file as the input" "verify --shard 1/2 --junit (a log of shard 2)" \
+  "$bin" verify --shard 1/2 "$in/shard" --junit "$in/shard/d.jsonl"
+refuse_naming "--junit $in/shard/a.jsonl: is the same file as the input" "run --shard 2/2 --junit (a log of shard 1)" \
+  "$bin" run --shard 2/2 "$in/shard" --junit "$in/shard/a.jsonl"
+refuse_naming "--record $out/$(printf 'x%.0s' {1..300}).jsonl: a name of 306 bytes" "host --record (a 306-byte name)" \
+  bash -c "exec '$bin' host --record '$out/$(printf 'x%.0s' {1..300}).jsonl' < '$in/s.jsonl'"
 
 after=$(hash_inputs)
 if [ "$before" != "$after" ]; then

@@ -232,7 +232,7 @@ enum BenchCommand: Command {
         if let plot = arguments.string("--plot") {
             let chart = BenchPlot(results: results, latencies: latencies, strokes: bench.log.samplesByTouch.count,
                                   recordedStrokes: bench.recordedStrokes, samples: bench.log.sampleCount, seed: seed)
-            do { try OutputFile.write(chart.svg(), to: plot, inputs: files) } catch { throw CommandFailure(message: error.description) }
+            do { try OutputFile.write(chart.svg(), to: plot, inputs: CommandInputs.of(arguments, expanded: files)) } catch { throw CommandFailure(message: error.description) }
         }
         return 0
     }

@@ -40,7 +40,7 @@ enum BrowserRun {
             if let picture {
                 let png: Data
                 do { png = try browser.screenshot() } catch { throw CommandFailure(message: "screenshot: \(error)") }
-                do { try OutputFile.write(html(log: log, report: report, screenshot: png, page: page), to: picture, inputs: files + [page]) } catch {
+                do { try OutputFile.write(html(log: log, report: report, screenshot: png, page: page), to: picture, inputs: CommandInputs.of(arguments, expanded: files)) } catch {
                     throw CommandFailure(message: error.description)
                 }
                 print("picture: \(PathText.shown(picture))")

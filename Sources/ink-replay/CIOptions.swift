@@ -56,13 +56,22 @@ enum CIOptions {
         return sorted[lower..<upper].sorted()
     }
 
-    /// Writes the JUnit report of `reports` to `path` (through the output-file policy, never
-    /// over one of `inputs`).
-    static func writeJUnit(_ reports: [ReplayReport], suite: String, to path: String, inputs: [String]) throws {
-        do {
-            try OutputFile.write(JUnitReport.xml(reports, suite: suite), to: path, inputs: inputs)
+    /// Writes the JUnit report of `reports` to `file` (made before the replay, by the
+    /// output-file policy) and renames it into place: `true`, or `false` when it could not
+    /// be written (said on standard error, naming the file; the temporary file is removed).
+    /// Called after the verdict is printed, so that a report that cannot be written hides
+    /// neither the verdict nor the failures.
+    static func writeJUnit(_ reports: [ReplayReport], suite: String, to file: inout OutputFile?) -> Bool {
+        guard var opened = file else { return true }
+        file = nil
+        do throws(OutputFileError) {
+            try opened.write(JUnitReport.xml(reports, suite: suite))
+            try opened.commit()
+            return true
         } catch {
-            throw CommandFailure(message: error.description)
+            opened.discard()
+            printError("Error: --junit \(error.description): the JUnit report (\(reports.count) test cases) was not written")
+            return false
         }
     }
 }

@@ -88,7 +88,7 @@ enum ConvertCommand: Command {
         try SessionFiles.makeDirectory(output)
         var totals = Totals()
         let inputs = arguments.positional
-        settings.inputs = inputs + (arguments.string("--layout").map { [$0] } ?? [])
+        settings.inputs = CommandInputs.of(arguments)
         let problems = inputs.map(notARegularFile)
         let formats = zip(inputs, problems).map { input, problem in problem != nil ? nil : (format == .auto ? detect(input) : format) }
         settings.progress = try JobProgress.standardError(

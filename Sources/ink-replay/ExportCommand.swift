@@ -42,7 +42,7 @@ enum ExportCommand: Command {
         if let source = log.header.source { annotations.append(("source", source)) }
         annotations.append(("generator", "ScratchpadInk ink-replay export"))
         let text = InkMLWriter.document(strokes: strokes, annotations: annotations)
-        do { try OutputFile.write(text, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
+        do { try OutputFile.write(text, to: output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
         let kept = strokes.filter { !$0.isEmpty }
         print("wrote \(kept.count) traces (\(kept.reduce(0) { $0 + $1.count }) samples) to \(PathText.shown(output))")
         if let failure = readFailure {

@@ -53,7 +53,9 @@ enum HostCommand: Command {
         let seed = arguments.integer("--seed").map { UInt64($0) }
         var recording: RecordingFile?
         if let path = arguments.string("--record") {
-            do { recording = try RecordingFile(path: path) } catch { throw UsageError(message: "--record: \(error.message)") }
+            // Refused before the session (exit 1), naming the path: a target the final rename
+            // could not reach, or an input (standard input's file included).
+            do { recording = try RecordingFile(path: path) } catch { throw CommandFailure(message: "--record \(error.description)") }
         }
         let session = HostSession(configuration: configuration, seed: seed, geometry: arguments.flag("--geometry"), recording: recording)
         // Read what is there as soon as it is there (a live front end waits for our reply
@@ -133,9 +135,14 @@ final class HostSession: InkLoopShell {
         return made
     }
 
+    /// Writes what the last input line recorded (to the recording's temporary file first:
+    /// a kill after the front end read the answer leaves every line of it), then the lines
+    /// for the front end, flushed.
     func flush() {
+        _ = loop?.flushRecording()
         guard !out.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        StandardStream.output.write(out)
+        StandardStream.output.flush()
         out = ""
     }
 

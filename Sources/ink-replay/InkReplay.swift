@@ -128,5 +128,5 @@ func printError(_ text: String) {
     // Messages quote the input; whatever slipped through unquoted is escaped and cut here.
     // A progress line on the terminal is cleared first, so the message starts its own line.
     ProgressScreen.shared.clear()
-    FileHandle.standardError.write(Data((InputText.printable(text) + "\n").utf8))
+    StandardStream.error.line(InputText.printable(text))
 }

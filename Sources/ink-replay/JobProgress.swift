@@ -283,7 +283,7 @@ final class JobProgress {
                 let elapsed = clock.now - origin
                 return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             },
-            sink: { FileHandle.standardError.write(Data($0.utf8)) },
+            sink: { StandardStream.error.write($0) },
             ownsStandardError: true)
     }
 

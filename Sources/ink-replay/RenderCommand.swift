@@ -26,7 +26,7 @@ enum RenderCommand: Command {
         let report = SessionReplayer(configuration: try ReplayOptions.configuration(arguments)).replay(SessionLogEvents(log, file: input, failure: readFailure))
         let title = PathText.shown(PathText.lastComponent(input))
         let svg = SessionPicture(log: log, report: report, title: title).svg()
-        do { try OutputFile.write(svg, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
+        do { try OutputFile.write(svg, to: output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
         if let failure = readFailure {
             printError("Error: \(failure) (the picture shows the valid part)")
             return 1

@@ -68,7 +68,12 @@ enum ReplayOptions {
         guard arguments.positional.count == 1, let input = arguments.positional.first else {
             throw UsageError(message: "expected one <session.jsonl>")
         }
-        return (input, arguments.string("--output") ?? "")
+        let output = arguments.string("--output") ?? ""
+        // Refused before the replay: a target the final rename could not reach, or an input.
+        if !output.isEmpty {
+            do { try OutputFile.check(output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
+        }
+        return (input, output)
     }
 
     /// The largest log `render` and `export` take, in bytes (64 MiB, about 550,000 samples of
@@ -146,8 +151,17 @@ enum ReplayOptions {
                                           byteTotal: JobProgress.totalSize(files))
         }
         defer { progress?.finish() }
+        // The JUnit target is checked (and its temporary file made) before the replay: a
+        // refusal costs no replay, and compares with every session of every shard. Nothing
+        // after it throws, so its temporary file is always written or removed.
+        var junit: OutputFile?
+        if arguments.declares("--junit"), let path = arguments.string("--junit") {
+            do { junit = try OutputFile(path: path, inputs: CommandInputs.of(arguments, expanded: all)) } catch {
+                throw CommandFailure(message: "--junit \(error.description)")
+            }
+        }
         let reports = SessionWorkers.replay(files, jobs: jobs, replayer: replayer, progress: progress)
-        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard,
+        return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard, junit: junit,
                                 settings: arguments.given(among: arguments.table.options.map(\.name).filter { simulated.map(\.name).contains($0) || $0 == "--oracle" }))
     }
 }
@@ -161,6 +175,9 @@ struct ReplayedSessions {
     /// How many sessions the inputs name in all (every shard's).
     var total: Int
     var shard: Shard?
+    /// The `--junit` report's file, made before the replay (``CIOptions/writeJUnit(_:suite:to:)``
+    /// writes it after the verdict is printed).
+    var junit: OutputFile?
     /// The replay options given (`--oracle regions --cache on`): every shard of a run must
     /// have the same.
     var settings: String

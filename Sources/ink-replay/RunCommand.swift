@@ -43,10 +43,7 @@ enum RunCommand: Command {
         if let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
             return try BrowserRun.run(arguments, page: String(oracle.dropFirst("chromium:".count)))
         }
-        let replayed = try ReplayOptions.replayAll(arguments, progressTitle: "run")
-        if let junit = arguments.string("--junit") {
-            try CIOptions.writeJUnit(replayed.reports, suite: "ink-replay run", to: junit, inputs: replayed.reports.compactMap(\.file))
-        }
+        var replayed = try ReplayOptions.replayAll(arguments, progressTitle: "run")
         let summary = Summary(reports: replayed.reports)
         if arguments.flag("--json") {
             var object = summary.ledgerJSON()
@@ -78,7 +75,8 @@ enum RunCommand: Command {
             printTable(summary)
         }
         summary.printFailures()
-        return summary.failed.isEmpty ? 0 : 1
+        let written = CIOptions.writeJUnit(replayed.reports, suite: "ink-replay run", to: &replayed.junit)
+        return summary.failed.isEmpty && written ? 0 : 1
     }
 
     static func printTable(_ summary: Summary) {

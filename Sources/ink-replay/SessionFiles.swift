@@ -129,3 +129,27 @@ enum SessionFiles {
         return bytes
     }
 }
+
+/// Every file a command was given, however it arrives: the one list an output target is
+/// compared with (issue 40: `verify --shard 1/2 --junit corpus/x.jsonl` replaced a log of the
+/// other shard, since only the shard's files were counted). ``OutputFile`` refuses a target
+/// that is one of them (by device and inode, and by resolved path), and the process's
+/// standard input when that is a regular file, before anything is created.
+enum CommandInputs {
+    /// The options whose value names a file the command reads.
+    static let inputOptions = ["--layout"]
+
+    /// The arguments as given, every file of a directory walked (all of them, before a
+    /// `--shard` takes its part), and the files named by ``inputOptions`` and by
+    /// `--oracle chromium:<page.html>`.
+    static func of(_ arguments: ArgumentList, expanded: [String] = []) -> [String] {
+        var inputs = arguments.positional + expanded
+        for name in inputOptions where arguments.declares(name) {
+            if let path = arguments.string(name) { inputs.append(path) }
+        }
+        if arguments.declares("--oracle"), let oracle = arguments.string("--oracle"), oracle.hasPrefix("chromium:") {
+            inputs.append(String(oracle.dropFirst("chromium:".count)))
+        }
+        return inputs
+    }
+}

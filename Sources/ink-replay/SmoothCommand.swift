@@ -40,6 +40,7 @@ enum SmoothCommand: Command {
             throw UsageError(message: "expected one <strokes.jsonl>")
         }
         let output = arguments.string("--output") ?? ""   // required by the table
+        do { try OutputFile.check(output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
         var style = StrokeStyle()
         if let text = arguments.string("--filter") {
             let values = text.split(separator: ",").compactMap { Double($0) }
@@ -113,7 +114,7 @@ enum SmoothCommand: Command {
             JSONValue.array(points).write(to: &out)
             out += "\n"
         }
-        do { try OutputFile.write(out, to: output, inputs: [input]) } catch { throw CommandFailure(message: error.description) }
+        do { try OutputFile.write(out, to: output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
         return 0
     }
 

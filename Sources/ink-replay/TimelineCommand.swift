@@ -64,9 +64,8 @@ enum TimelineCommand: Command {
             }
         }
         let text = arguments.flag("--html") ? picture.html() : picture.svg()
-        // The page a chromium oracle loads is read too.
-        let page = arguments.string("--oracle").flatMap { $0.hasPrefix("chromium:") ? String($0.dropFirst("chromium:".count)) : nil }
-        do { try OutputFile.write(text, to: output, inputs: [input] + (page.map { [$0] } ?? [])) } catch { throw CommandFailure(message: error.description) }
+        // The page a chromium oracle loads is read too (CommandInputs).
+        do { try OutputFile.write(text, to: output, inputs: CommandInputs.of(arguments)) } catch { throw CommandFailure(message: error.description) }
         return failed ? 1 : 0
     }
 

@@ -39,13 +39,11 @@ enum VerifyCommand: Command {
         rules: [JobProgress.rule])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        let replayed = try ReplayOptions.replayAll(arguments, progressTitle: "verify")
-        if let junit = arguments.string("--junit") {
-            try CIOptions.writeJUnit(replayed.reports, suite: "ink-replay verify", to: junit, inputs: replayed.reports.compactMap(\.file))
-        }
+        var replayed = try ReplayOptions.replayAll(arguments, progressTitle: "verify")
         let verdict = VerifyVerdict(replayed)
         print(arguments.flag("--json") ? verdict.json().serialized() : verdict.text)
         verdict.printFailures()
-        return verdict.verified ? 0 : 1
+        let written = CIOptions.writeJUnit(replayed.reports, suite: "ink-replay verify", to: &replayed.junit)
+        return verdict.verified && written ? 0 : 1
     }
 }

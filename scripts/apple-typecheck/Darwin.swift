@@ -52,7 +52,30 @@ public var ENOENT: Int32 { standIn() }
 public var EEXIST: Int32 { standIn() }
 public var ENOTDIR: Int32 { standIn() }
 public var ELOOP: Int32 { standIn() }
+public var EPIPE: Int32 { standIn() }
+public var EIO: Int32 { standIn() }
+public var EBADF: Int32 { standIn() }
+public var EINVAL: Int32 { standIn() }
+public var EROFS: Int32 { standIn() }
 public var _SC_PAGESIZE: Int32 { standIn() }
+/// `pathconf(2)` names and `PATH_MAX`: macros, imported as `Int32`.
+public var _PC_NAME_MAX: Int32 { standIn() }
+public var PATH_MAX: Int32 { standIn() }
+public typealias off_t = Int64
+public typealias uid_t = UInt32
+public var SEEK_SET: Int32 { standIn() }
+public var F_GETFD: Int32 { standIn() }
+@discardableResult public func write(_ fd: Int32, _ buf: UnsafeRawPointer!, _ nbyte: Int) -> Int { standIn() }
+@discardableResult public func pathconf(_ path: UnsafePointer<CChar>!, _ name: Int32) -> Int { standIn() }
+@discardableResult public func ftruncate(_ fd: Int32, _ length: off_t) -> Int32 { standIn() }
+@discardableResult public func lseek(_ fd: Int32, _ offset: off_t, _ whence: Int32) -> off_t { standIn() }
+@discardableResult public func fsync(_ fd: Int32) -> Int32 { standIn() }
+@discardableResult public func dup2(_ fd: Int32, _ fd2: Int32) -> Int32 { standIn() }
+/// Darwin's overlay declares the two-argument form of the variadic `fcntl`.
+@discardableResult public func fcntl(_ fd: Int32, _ cmd: Int32) -> Int32 { standIn() }
+@discardableResult public func geteuid() -> uid_t { standIn() }
+@discardableResult public func realpath(_ path: UnsafePointer<CChar>!, _ resolved: UnsafeMutablePointer<CChar>!) -> UnsafeMutablePointer<CChar>! { standIn() }
+public func free(_ pointer: UnsafeMutableRawPointer?) { standIn() }
 @discardableResult public func sysconf(_ name: Int32) -> Int { standIn() }
 
 // MARK: sys/stat.h
@@ -67,6 +90,7 @@ public struct stat {
     public var st_dev: dev_t = 0
     public var st_mode: mode_t = 0
     public var st_ino: ino_t = 0
+    public var st_uid: uid_t = 0
     public var st_size: Int64 = 0
     public init() {}
 }
@@ -80,6 +104,7 @@ public var S_IFCHR: mode_t { standIn() }
 public var S_IFBLK: mode_t { standIn() }
 public var S_IFSOCK: mode_t { standIn() }
 public var S_IFLNK: mode_t { standIn() }
+public var S_ISVTX: mode_t { standIn() }
 
 // MARK: sys/resource.h
 /// Darwin's `struct rusage`; `ru_maxrss` is in bytes on Darwin (kilobytes on Linux).

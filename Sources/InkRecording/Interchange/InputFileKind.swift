@@ -96,4 +96,16 @@ struct FileIdentity: Hashable {
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
+
+    /// The file open as descriptor `descriptor`, when it is a regular file (`fstat`).
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
+
+    /// The process's standard input, when it is a regular file (`< s.jsonl`): an input of
+    /// every command, whatever it names, so never an output.
+    static var standardInput: FileIdentity? { FileIdentity(descriptor: 0) }
 }

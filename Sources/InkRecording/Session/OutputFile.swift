@@ -12,9 +12,16 @@ import Foundation
 /// - on any failure, and on ``discard()``, the temporary file is removed: nothing partial is
 ///   left behind, and nothing the tool did not create is deleted or replaced;
 /// - the target is never one of the command's `inputs` (issue 29: `render s.jsonl -o
-///   s.jsonl` replaced the recording): a target that is the same file as an input (the same
-///   device and inode, so also `sub/../s.jsonl` and a hard link; a symbolic link is refused
-///   anyway) is refused at the start and again just before the rename, naming both paths.
+///   s.jsonl` replaced the recording), nor the process's standard input when that is a
+///   regular file (issue 40: `host --record s.jsonl < s.jsonl`): a target that is the same
+///   file as an input (the same device and inode, so also `sub/../s.jsonl` and a hard link;
+///   or the same path once links and `..` are resolved; a symbolic link is refused anyway)
+///   is refused before anything is created and again just before the rename, naming both;
+/// - a target the final rename could not reach is refused before anything is created
+///   (issue 40): a name longer than the file system takes (in bytes, per component and in
+///   all), or, in a sticky directory (`/tmp`), a file another user owns;
+/// - every write is checked (`write(2)`, its error by name: "No space left on device",
+///   "File too large"), and says how many bytes were written before it failed.
 ///
 /// ```swift
 /// var file = try OutputFile(path: "out.svg", inputs: ["session.jsonl"])
@@ -71,32 +78,66 @@ public struct OutputFile {
         if pending.count >= 1 << 16 { try flush() }
     }
 
-    private mutating func flush() throws(OutputFileError) {
+    /// The error number of the last write that failed, if one did.
+    private(set) var writeError: Int32?
+
+    /// Bytes written to the temporary file so far.
+    public private(set) var bytesWritten = 0
+
+    /// Writes what is held to the temporary file now (the page cache, not the disk: a
+    /// killed process leaves it there; ``commit()`` syncs it to the disk).
+    /// - Throws: ``OutputFileError`` when the disk refuses it; call ``discard()`` then.
+    public mutating func flush() throws(OutputFileError) {
         guard !pending.isEmpty else { return }
-        do { try handle.write(contentsOf: pending) } catch {
-            throw OutputFileError(path: path, message: "cannot write: \(error.localizedDescription)")
+        let (written, failure) = pending.withUnsafeBytes { Self.writeAll(handle.fileDescriptor, $0) }
+        bytesWritten += written
+        pending.removeAll(keepingCapacity: pending.count <= 1 << 17)
+        if let failure {
+            writeError = failure
+            throw OutputFileError(path: path, message: "cannot write (\(Self.systemError(failure))) after \(bytesWritten) bytes")
         }
-        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Cuts the temporary file back to its first `length` bytes (a recording keeps whole
+    /// lines only); `false` when the system refuses.
+    mutating func truncate(to length: Int) -> Bool {
+        pending.removeAll()
+        guard ftruncate(handle.fileDescriptor, off_t(length)) == 0 else { return false }
+        bytesWritten = length
+        return lseek(handle.fileDescriptor, off_t(length), SEEK_SET) >= 0
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a write interrupted by a signal is retried):
+    /// how many were written, and the error number of the write that failed, if one did.
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32?) {
+        writeAllBytes(descriptor, bytes)
     }
 
     /// Flushes the file to disk and moves it to the target. On failure the temporary file is
     /// removed and the target is unchanged.
     /// - Throws: ``OutputFileError``.
     public mutating func commit() throws(OutputFileError) {
+        try commit(keepingOnFailure: false)
+    }
+
+    /// ``commit()``; with `keepingOnFailure`, a failure leaves the temporary file (synced and
+    /// closed when it could be) instead of removing it: a live recording cannot be made again.
+    mutating func commit(keepingOnFailure: Bool, renaming: Bool = true) throws(OutputFileError) {
         do throws(OutputFileError) {
             try flush()
-            do {
-                try handle.synchronize()
-                try handle.close()
-            } catch {
-                throw OutputFileError(path: path, message: "cannot write: \(error.localizedDescription)")
+            guard fsync(handle.fileDescriptor) == 0 || errno == EINVAL || errno == EROFS else {
+                throw OutputFileError(path: path, message: "cannot write (\(Self.systemError())) after \(bytesWritten) bytes: the disk did not take them")
             }
+            do { try handle.close() } catch {
+                throw OutputFileError(path: path, message: "cannot write (\(Self.systemError())) after \(bytesWritten) bytes")
+            }
+            guard renaming else { return }
             try Self.checkTarget(path, inputs: inputs)
             guard NameBytes.withCString(temporaryPath, { from in NameBytes.withCString(path) { rename(from, $0) } }) == 0 else {
                 throw OutputFileError(path: path, message: "cannot replace it (\(Self.systemError()))")
             }
         } catch {
-            discard()
+            if keepingOnFailure { try? handle.close() } else { discard() }
             throw error
         }
     }
@@ -153,18 +194,39 @@ public struct OutputFile {
         }
     }
 
+    /// Checks `path` as a target by the policy above, creating nothing: a command calls it
+    /// before the work that makes the output's content, so that a target that would be
+    /// refused costs no work (the check is made again when the file is written).
+    /// - Throws: ``OutputFileError`` naming why the target is refused.
+    public static func check(_ path: String, inputs: [String]) throws(OutputFileError) {
+        try checkTarget(path, inputs: inputs)
+    }
+
     /// Refuses a target that exists and is not a regular file (without following a link), or
     /// is the same file as one of `inputs`.
     private static func checkTarget(_ path: String, inputs: [String]) throws(OutputFileError) {
         guard !path.isEmpty else { throw OutputFileError(path: path, message: "an empty path") }
+        try checkReachable(path)
         var info = stat()
-        guard NameBytes.withCString(path, { lstat($0, &info) }) == 0 else { return }   // absent
+        guard NameBytes.withCString(path, { lstat($0, &info) }) == 0 else {
+            // Absent: an input of the same resolved path (one read and gone, a pipe's name)
+            // is still not written over.
+            let resolved = resolvedPath(path)
+            for input in inputs where resolved != nil && resolvedPath(input) == resolved {
+                throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
+            }
+            return
+        }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard let target = FileIdentity(path: path) else { return }
             for input in inputs where FileIdentity(path: input) == target {
                 throw OutputFileError(path: path, message: "is the same file as the input \(input); not replaced (an output never replaces an input: name another path)")
             }
+            if FileIdentity.standardInput == target {
+                throw OutputFileError(path: path, message: "is the same file as standard input; not replaced (an output never replaces an input: name another path)")
+            }
+            try checkReplaceable(path)
             return
         case S_IFLNK:
             throw OutputFileError(path: path, message: "is a symbolic link; not replaced (name the file it points to, or another path)")
@@ -175,7 +237,59 @@ public struct OutputFile {
         }
     }
 
-    private static func systemError() -> String { String(cString: strerror(errno)) }
+    /// Refuses a target whose name the file system does not take (the final rename would
+    /// fail after the whole output was written): a component longer than its directory's
+    /// `NAME_MAX` bytes, or a path of `PATH_MAX` bytes or more.
+    private static func checkReachable(_ path: String) throws(OutputFileError) {
+        let name = NameBytes.bytes(path)
+        let bytes = name.count
+        if bytes >= Int(PATH_MAX) {
+            throw OutputFileError(path: path, message: "a path of \(bytes) bytes, longer than the \(Int(PATH_MAX) - 1) the system takes; not written")
+        }
+        let directory = directoryOf(path)
+        var limit = NameBytes.withCString(directory) { pathconf($0, Int32(_PC_NAME_MAX)) }
+        if limit <= 0 { limit = 255 }
+        for component in name.split(separator: UInt8(ascii: "/")) where component.count > limit {
+            throw OutputFileError(path: path, message: "a name of \(component.count) bytes in the path, longer than the \(limit) the file system takes; not written")
+        }
+    }
+
+    /// Refuses an existing target this user may not replace: in a sticky directory (`/tmp`),
+    /// only the file's owner, the directory's owner or root may rename over it.
+    private static func checkReplaceable(_ path: String) throws(OutputFileError) {
+        var directory = stat(), target = stat()
+        guard NameBytes.withCString(directoryOf(path), { stat($0, &directory) }) == 0,
+              NameBytes.withCString(path, { lstat($0, &target) }) == 0,
+              stickyForbids(directoryMode: directory.st_mode, directoryOwner: directory.st_uid, targetOwner: target.st_uid, user: geteuid())
+        else { return }
+        throw OutputFileError(path: path, message: "belongs to another user (uid \(target.st_uid)) in a sticky directory, where only its owner may replace it; not written")
+    }
+
+    /// Whether a sticky directory (`S_ISVTX` in `directoryMode`) forbids `user` to rename over
+    /// a file `targetOwner` owns: unless the user is root or owns the file or the directory.
+    static func stickyForbids(directoryMode: mode_t, directoryOwner: uid_t, targetOwner: uid_t, user: uid_t) -> Bool {
+        directoryMode & mode_t(S_ISVTX) != 0 && user != 0 && targetOwner != user && directoryOwner != user
+    }
+
+    /// The directory holding `path`'s last component (`.` for a bare name).
+    private static func directoryOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` with its directory's links and `..` resolved (`realpath`), the last component
+    /// as given (a target need not exist yet); `nil` when the directory does not resolve.
+    static func resolvedPath(_ path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        guard let directory = NameBytes.withCString(directoryOf(path), { realpath($0, nil) }) else { return nil }
+        defer { free(directory) }
+        let head = NameBytes.string(cString: directory)
+        return (head.hasSuffix("/") ? head : head + "/") + name
+    }
+
+    private static func systemError(_ number: Int32 = errno) -> String { String(cString: strerror(number)) }
 }
 
 /// Why an output file could not be written. Nothing was left behind, and the target was
@@ -188,4 +302,20 @@ public struct OutputFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
+}
+
+/// ``OutputFile/writeAll(_:_:)``, at file scope, where `write` is `write(2)` (inside the type
+/// it would be the type's own `write(_:)`): the same call on Linux and Darwin.
+private func writeAllBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32?) {
+    var offset = 0
+    while offset < bytes.count, let base = bytes.baseAddress {
+        let count = write(descriptor, base + offset, bytes.count - offset)
+        if count < 0 {
+            if errno == EINTR { continue }
+            return (offset, errno)
+        }
+        if count == 0 { return (offset, EIO) }
+        offset += count
+    }
+    return (offset, nil)
 }
