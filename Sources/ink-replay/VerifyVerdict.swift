@@ -364,8 +364,10 @@ enum MergeReportsCommand: Command {
         verdict of the whole run: the same line (or JSON object with --json), the same
         failures on standard error and the same exit code as one 'verify' over all the
         sessions. Refuses (exit 1) reports that are not every shard of one run, exactly
-        once: a shard missing or given twice, shards of different splits, sessions
-        overlapping or missing.
+        once: a shard missing or given twice, shards of different splits or runs, sessions
+        overlapping or missing; and a report that contradicts itself ('verified' against
+        'failed_sessions', a total against its parts, a shard outside its count), naming
+        the file and the field. A report is read to 64 MiB at most.
         """
     static let details = """
         ARGUMENTS:

@@ -178,11 +178,11 @@ struct ReportCountsTests {
 
     @Test("a recording whose header lifts the engine's limits (active_touches 2^31 - 1, round_trips_in_flight, decision_timeout 1e300) is refused naming line 1 and the field",
           arguments: [
-              (#""limits":{"active_touches":2147483647}"#, "recorder.configuration.limits.active_touches: must be 1 to 128 (the engine's maximum), not 2147483647"),
-              (#""limits":{"round_trips_in_flight":2147483647}"#, "recorder.configuration.limits.round_trips_in_flight: must be 1 to 1024"),
-              (#""limits":{"queued_samples_per_touch":16385}"#, "recorder.configuration.limits.queued_samples_per_touch: must be 1 to 16384"),
-              (#""limits":{"message_bytes":16777217}"#, "recorder.configuration.limits.message_bytes: must be 1 to 16777216"),
-              (#""limits":{"regions":100001}"#, "recorder.configuration.limits.regions: must be 1 to 100000"),
+              (#""limits":{"active_touches":2147483647}"#, "recorder.configuration.limits.active_touches: must be 1 to 64 (the engine's maximum), not 2147483647"),
+              (#""limits":{"round_trips_in_flight":2147483647}"#, "recorder.configuration.limits.round_trips_in_flight: must be 1 to 256"),
+              (#""limits":{"queued_samples_per_touch":8193}"#, "recorder.configuration.limits.queued_samples_per_touch: must be 1 to 8192"),
+              (#""limits":{"message_bytes":4194305}"#, "recorder.configuration.limits.message_bytes: must be 1 to 4194304"),
+              (#""limits":{"regions":80001}"#, "recorder.configuration.limits.regions: must be 1 to 80000"),
               (#""decision_timeout":1e300"#, "recorder.configuration.decision_timeout: must be at most 3600 seconds (the engine's maximum)"),
           ])
     func headerAboveTheEngine(configuration: String, message: String) throws {
@@ -195,7 +195,7 @@ struct ReportCountsTests {
             #expect(result.stderr.contains("\(path):1: \(message)"), "\(command): \(result.stderr)")
         }
         // At the engine's maximum the header is taken.
-        let most = try Self.write(Self.recording(configuration: #""decision_timeout":3600,"limits":{"active_touches":128,"round_trips_in_flight":1024}"#, touches: 200),
+        let most = try Self.write(Self.recording(configuration: #""decision_timeout":3600,"limits":{"active_touches":64,"round_trips_in_flight":256,"queued_samples_per_touch":8192}"#, touches: 200),
                                   "most.jsonl", in: directory)
         let taken = try CLITests.run("stats", most)
         #expect(taken.status == 0, "\(taken.stderr)")

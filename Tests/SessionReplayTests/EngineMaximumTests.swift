@@ -40,15 +40,15 @@ struct EngineMaximumTests {
         lifted.limits = .init(queuedSamplesPerTouch: 1 << 30, activeTouches: Int(Int32.max), messageBytes: 1 << 40,
                               regions: 1 << 40, roundTripsInFlight: Int(Int32.max))
         let (text, engine) = Self.record(lifted, touches: 300)
-        #expect(engine.configuration.limits.activeTouches == 128)
-        #expect(engine.configuration.limits.queuedSamplesPerTouch == 16_384)
-        #expect(engine.configuration.limits.roundTripsInFlight == 1_024)
-        #expect(engine.configuration.limits.messageBytes == 16 << 20 && engine.configuration.limits.regions == 100_000)
+        #expect(engine.configuration.limits.activeTouches == 64)
+        #expect(engine.configuration.limits.queuedSamplesPerTouch == 8_192)
+        #expect(engine.configuration.limits.roundTripsInFlight == 256)
+        #expect(engine.configuration.limits.messageBytes == 4 << 20 && engine.configuration.limits.regions == 80_000)
         #expect(engine.configuration.decisionTimeout == 3_600)
-        // 300 touches down, at most 128 at once: the oldest made room.
-        #expect(engine.counters.touchesEvicted == 300 - 128, "\(engine.counters)")
+        // 300 touches down, at most 64 at once: the oldest made room.
+        #expect(engine.counters.touchesEvicted == 300 - 64, "\(engine.counters)")
         let header = try #require(text.split(separator: "\n").first)
-        #expect(header.contains(#""active_touches":128"#) && header.contains(#""decision_timeout":3600"#), "\(header)")
+        #expect(header.contains(#""active_touches":64"#) && header.contains(#""decision_timeout":3600"#), "\(header)")
         let log = SessionLog.parse(text, file: "lifted.jsonl")
         let report = SessionReplayer(configuration: ReplayConfiguration()).replay(log, file: "lifted.jsonl")
         #expect(report.isVerified && report.isProvenIdentical, "\(report.readFailure.map(String.init(describing:)) ?? "") \(report.divergence ?? "")")
@@ -69,12 +69,12 @@ struct EngineMaximumTests {
                 + configuration + "}}}\n"
         }
         let refused: [(String, String)] = [
-            (#""limits":{"active_touches":129}"#, "limits.active_touches"),
+            (#""limits":{"active_touches":65}"#, "limits.active_touches"),
             (#""limits":{"active_touches":2147483647}"#, "limits.active_touches"),
-            (#""limits":{"queued_samples_per_touch":16385}"#, "limits.queued_samples_per_touch"),
-            (#""limits":{"round_trips_in_flight":1025}"#, "limits.round_trips_in_flight"),
-            (#""limits":{"message_bytes":16777217}"#, "limits.message_bytes"),
-            (#""limits":{"regions":100001}"#, "limits.regions"),
+            (#""limits":{"queued_samples_per_touch":8193}"#, "limits.queued_samples_per_touch"),
+            (#""limits":{"round_trips_in_flight":257}"#, "limits.round_trips_in_flight"),
+            (#""limits":{"message_bytes":4194305}"#, "limits.message_bytes"),
+            (#""limits":{"regions":80001}"#, "limits.regions"),
             (#""decision_timeout":3600.001"#, "decision_timeout"),
             (#""decision_timeout":1e300"#, "decision_timeout"),
         ]
@@ -84,9 +84,9 @@ struct EngineMaximumTests {
             #expect(failure?.description.contains("h.jsonl:1: recorder.configuration.\(field): must be") == true, "\(String(describing: failure))")
             #expect(failure?.description.contains("(the engine's maximum)") == true, "\(String(describing: failure))")
         }
-        let most = #""decision_timeout":3600,"limits":{"queued_samples_per_touch":16384,"active_touches":128,"message_bytes":16777216,"regions":100000,"round_trips_in_flight":1024}"#
+        let most = #""decision_timeout":3600,"limits":{"queued_samples_per_touch":8192,"active_touches":64,"message_bytes":4194304,"regions":80000,"round_trips_in_flight":256}"#
         let log = try SessionLog.parse(header(most)).get()
-        #expect(log.header.engineConfiguration?.limits.activeTouches == 128)
+        #expect(log.header.engineConfiguration?.limits.activeTouches == 64)
         #expect(log.header.engineConfiguration?.decisionTimeout == 3_600)
     }
 

@@ -76,27 +76,30 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     /// their number (each input looks at the touches down); the touches down may queue
     /// `activeTouches` × `queuedSamplesPerTouch` samples.
     public struct Limits: Sendable, Hashable {
-        /// The largest value of each limit the engine runs with: 16,384 queued samples per
-        /// touch (68 s at 240 Hz), 128 active touches (no touch screen reports as many
-        /// fingers), 16 MiB page messages, 100,000 regions, 1,024 round trips in flight.
+        /// The largest value of each limit the engine runs with: 8,192 queued samples per
+        /// touch (34 s at 240 Hz), 64 active touches (more fingers than a touch screen
+        /// reports), 4 MiB page messages, 80,000 regions, 256 round trips in flight: at most
+        /// 4 times each default (2 times for the touches and their queues, whose product is
+        /// what an input can make the engine hold: a replay of 64 touches of 8,192 queued
+        /// samples each peaks at 122 MB, of 128 of 16,384 at 403 MB).
         /// `boundFallback` is not a bound; it is `.ink` here.
-        public static let maximum = Limits(queuedSamplesPerTouch: 16_384, activeTouches: 128, boundFallback: .ink,
-                                           messageBytes: 16 << 20, regions: 100_000, roundTripsInFlight: 1_024)
+        public static let maximum = Limits(queuedSamplesPerTouch: 8_192, activeTouches: 64, boundFallback: .ink,
+                                           messageBytes: 4 << 20, regions: 80_000, roundTripsInFlight: 256)
 
         /// The most samples one undecided touch may queue; reaching it settles the touch by
-        /// ``boundFallback``. Default 4,096 (17 s at 240 Hz); at most 16,384.
+        /// ``boundFallback``. Default 4,096 (17 s at 240 Hz); at most 8,192.
         public var queuedSamplesPerTouch: Int
         /// The most unfinished touches; a touch beginning at the bound makes room by
-        /// finishing the oldest (settled by ``boundFallback`` if undecided). Default 32; at most 128.
+        /// finishing the oldest (settled by ``boundFallback`` if undecided). Default 32; at most 64.
         public var activeTouches: Int
         /// How a touch is settled when a bound forces it. Default `.ink`.
         public var boundFallback: HitTestVerdict
-        /// Page messages larger than this are refused unparsed, bytes. Default 1 MiB; at most 16 MiB.
+        /// Page messages larger than this are refused unparsed, bytes. Default 1 MiB; at most 4 MiB.
         public var messageBytes: Int
-        /// Region snapshots with more regions are refused. Default 20,000; at most 100,000.
+        /// Region snapshots with more regions are refused. Default 20,000; at most 80,000.
         public var regions: Int
         /// The most round trips in flight; a question beyond that gets the fallback at
-        /// once. Default 64; at most 1,024.
+        /// once. Default 64; at most 256.
         public var roundTripsInFlight: Int
 
         /// Creates limits; the defaults suit any touch screen.
