@@ -122,7 +122,7 @@ struct VerifyVerdict: Equatable {
     static let maxWhole = 9_007_199_254_740_991
 
     /// A verdict read back from `verify --json` output, checked against itself before any of
-    /// its numbers sizes anything (``checkConsistency(source:)``).
+    /// its numbers sizes anything (``checkConsistency(source:verified:)``).
     /// - Throws: ``ReportError`` naming the file and the field that is missing, wrong or
     ///   contradicts another.
     init(json value: JSONValue, source: String) throws {
