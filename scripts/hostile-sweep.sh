@@ -13,6 +13,8 @@
 #   - no raw ESC byte on standard output or standard error (names holding terminal escape
 #     sequences are printed escaped), and where a run states it, the exact exit status
 #     (1 for a refusal, 64 for a usage error) and a phrase on standard error.
+#   - a crafted report or a recording whose header lifts the engine's limits is refused:
+#     exit 1 with a message on standard error.
 #
 #   scripts/hostile-sweep.sh [path/to/ink-replay]     (default: the debug build's)
 set -uo pipefail
@@ -98,12 +100,46 @@ printf '%s' '{"sessions":1,"touches":0,"samples":0,"inked":0,"released":0,"cance
 mkdir -p "$in/shard"
 for name in a b c d; do cp Fixtures/strokes/decimal-point.jsonl "$in/shard/$name.jsonl"; done
 
+# Crafted merge-reports inputs (issue 40): counts that sized a loop or an allocation before
+# they were checked, and reports that contradict themselves.
+report() {  # report SESSIONS TOUCHES VERIFIED FAILED [SHARD_JSON]
+  printf '{"sessions":%s,"touches":%s,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":0,"identical":0,"verified":%s,"failed_sessions":%s,"failures":[],"notes":[]%s}\n' \
+    "$1" "$2" "$3" "$4" "${5:+,\"shard\":$5}"
+}
+mkdir -p "$in/reports/overflow"
+report 0 0 true 0 '{"index":0,"count":0,"sessions_total":0,"options":"","files":[]}' > "$in/reports/shard-0-of-0.json"
+report 0 0 true 0 '{"index":1,"count":9000000000000000,"sessions_total":0,"options":"","files":[]}' > "$in/reports/shard-1-of-9e15.json"
+report 0 0 true 0 '{"index":1,"count":100000,"sessions_total":0,"options":"","files":[]}' > "$in/reports/shard-1-of-100000.json"
+report 9000000000000000 0 true 0 '{"index":1,"count":1,"sessions_total":9000000000000000,"options":"","files":[]}' > "$in/reports/sessions-9e15.json"
+report 1 0 false 0 > "$in/reports/unverified-0-failed.json"
+for k in $(seq 1 1025); do
+  report 0 9000000000000000 true 0 "{\"index\":$k,\"count\":1025,\"sessions_total\":0,\"options\":\"\",\"files\":[]}" > "$in/reports/overflow/$k.json"
+done
+# Recordings whose header lifts the engine's own limits, with 20,000 touches that never end.
+recording() {  # recording CONFIGURATION: the recorder's configuration block's fields
+  awk -v h='{"format":"scratchpad-ink-session","version":2,"canvas":{"width":1024,"height":768},"recorder":{"engine":"1.0","configuration":{'"$1"'}}}' \
+    'BEGIN { print h; for (i = 0; i < 20000; i++) { t = 1 + i * 0.01
+      printf "{\"kind\":\"touch\",\"t\":%.4f,\"touch\":%d,\"phase\":\"began\",\"tool\":\"pencil\",\"samples\":[{\"t\":%.4f,\"x\":%d,\"y\":%d}]}\n", t, i + 1, t, 100 + i % 800, 100 + i % 500 } }'
+}
+recording '"limits":{"active_touches":2147483647}' > "$in/lifted-active-touches.jsonl"
+recording '"limits":{"round_trips_in_flight":2147483647,"queued_samples_per_touch":2147483647}' > "$in/lifted-round-trips.jsonl"
+recording '"decision_timeout":1e300' > "$in/lifted-timeout.jsonl"
+recording '"decision_timeout":3600,"limits":{"active_touches":64,"round_trips_in_flight":256,"queued_samples_per_touch":8192}' > "$in/at-maximum.jsonl"
+# At the maximums, what an input can make the engine hold: 64 touches down, never decided,
+# each queuing 8,192 samples (lines of 512).
+awk 'BEGIN { print "{\"format\":\"scratchpad-ink-session\",\"version\":2,\"canvas\":{\"width\":1024,\"height\":768},\"recorder\":{\"engine\":\"1.0\",\"configuration\":{\"decision_timeout\":3600,\"region_cache\":false,\"limits\":{\"active_touches\":64,\"queued_samples_per_touch\":8192}}}}"
+  t = 1; for (i = 0; i < 64; i++) printf "{\"kind\":\"touch\",\"t\":%.5f,\"touch\":%d,\"phase\":\"began\",\"tool\":\"pencil\",\"samples\":[{\"t\":%.5f,\"x\":%d,\"y\":100}]}\n", t, i + 1, t, 100 + i
+  for (c = 0; c < 16; c++) for (i = 0; i < 64; i++) { t += 0.00001; line = ""
+    for (j = 0; j < 512; j++) line = line (j ? "," : "") sprintf("{\"t\":%.5f,\"x\":%d,\"y\":%d}", t, 100 + i, 100 + j % 300)
+    printf "{\"kind\":\"touch\",\"t\":%.5f,\"touch\":%d,\"phase\":\"moved\",\"samples\":[%s]}\n", t, i + 1, line } }' > "$in/queues-at-maximum.jsonl"
+
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
 
 failures=0 runs=0
-# run EXPECT LABEL ARGS...: EXPECT is "any" (exit < 128), "refuse" (exit 1..127), or
-# "exit=N[:PHRASE]" (exit N exactly, and PHRASE on standard error).
+# run EXPECT LABEL ARGS...: EXPECT is "any" (exit < 128), "refuse" (exit 1..127), "fail1"
+# (exit 1 and a message on standard error), or "exit=N[:PHRASE]" (exit N exactly, and PHRASE
+# on standard error).
 run() {
   local expect=$1 label=$2; shift 2
   local want=${expect#exit=} phrase=
@@ -117,6 +153,8 @@ run() {
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then verdict="hung (killed after ${seconds} s)"
   elif [ "$status" -ge 128 ]; then verdict="crashed (exit $status): $(tail -c 300 "$work/stderr")"
   elif [ "$expect" = refuse ] && [ "$status" -eq 0 ]; then verdict="accepted an output that names an input"
+  elif [ "$expect" = fail1 ] && { [ "$status" -ne 1 ] || [ ! -s "$work/stderr" ]; }; then
+    verdict="expected exit 1 with a message, got exit $status: $(tail -c 300 "$work/stderr")"
   elif [ "$kb" -gt "$max_kb" ]; then verdict="peak memory $((kb / 1024)) MB over $((max_kb / 1024)) MB"
   elif grep -q $'\e' "$work/stdout" "$work/stderr"; then verdict="a raw ESC byte on standard output or error: $(grep -a $'\e' "$work/stdout" "$work/stderr" | head -c 200 | cat -v)"
   elif [ "$want" != "$expect" ] && [ "$status" -ne "$want" ]; then verdict="exit $status, expected $want: $(tail -c 300 "$work/stderr")"
@@ -252,6 +290,20 @@ refuse_naming "--junit $in/shard/a.jsonl: is the same file as the input" "run --
   "$bin" run --shard 2/2 "$in/shard" --junit "$in/shard/a.jsonl"
 refuse_naming "--record $out/$(printf 'x%.0s' {1..300}).jsonl: a name of 306 bytes" "host --record (a 306-byte name)" \
   bash -c "exec '$bin' host --record '$out/$(printf 'x%.0s' {1..300}).jsonl' < '$in/s.jsonl'"
+for report in shard-0-of-0 shard-1-of-9e15 shard-1-of-100000 sessions-9e15 unverified-0-failed; do
+  run fail1 "merge-reports $report" "$bin" merge-reports "$in/reports/$report.json"
+done
+run fail1 "merge-reports 1,025 shards whose totals add past Int" bash -c "'$bin' merge-reports '$in'/reports/overflow/*.json"
+run fail1 "merge-reports an endless pipe (/dev/zero)" bash -c "cat /dev/zero | '$bin' merge-reports /dev/stdin"
+for log in lifted-active-touches lifted-round-trips lifted-timeout; do
+  for command in verify run stats; do
+    run fail1 "$command $log" "$bin" "$command" "$in/$log.jsonl"
+  done
+  run fail1 "timeline $log" "$bin" timeline "$in/$log.jsonl" -o "$out/$log.timeline.svg"
+  run fail1 "render $log" "$bin" render "$in/$log.jsonl" -o "$out/$log.svg"
+done
+run any "verify a recording at the engine's maximums, 20,000 touches never ending" "$bin" verify "$in/at-maximum.jsonl"
+run any "verify 64 touches queuing 8,192 samples each (the maximums)" "$bin" verify "$in/queues-at-maximum.jsonl"
 
 after=$(hash_inputs)
 if [ "$before" != "$after" ]; then

@@ -139,7 +139,8 @@ enum BenchCommand: Command {
 
     /// The strokes of a file in the ink-quality harness's format (see the help).
     static func strokeFile(_ file: String) throws -> [[TouchSample]] {
-        let data = try SessionFiles.contents(of: file)
+        let data = try SessionFiles.contents(of: file, limit: ReplayOptions.wholeSessionByteLimit,
+                                             what: "'bench strokes' holds a whole stroke file in memory and takes at most that")
         var strokes: [[TouchSample]] = []
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

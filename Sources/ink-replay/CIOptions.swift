@@ -9,6 +9,17 @@ struct Shard: Equatable, Sendable {
 
     /// `2/3`.
     var text: String { "\(index)/\(count)" }
+
+    /// The most shards a run is cut into (`--shard k/n` takes n up to this).
+    static let maxCount = 100_000
+
+    /// The positions (in path order) of this shard's sessions among `total`: the `index`-th
+    /// of `count` consecutive runs whose lengths differ by one at most. Exact for any `total`
+    /// (the products are taken in full width).
+    func range(of total: Int) -> Range<Int> {
+        func cut(_ k: Int) -> Int { count.dividingFullWidth(k.multipliedFullWidth(by: total)).quotient }
+        return cut(index - 1)..<cut(index)
+    }
 }
 
 /// The options `verify` and `run` take for CI: threads, shards, a JUnit report.
@@ -40,8 +51,8 @@ enum CIOptions {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         // Plain decimal digits only (`Int` also reads `+2`).
         let digits = { (part: Substring) in !part.isEmpty && part.utf8.count <= 6 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
-        guard parts.count == 2, digits(parts[0]), digits(parts[1]), let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, k >= 1, k <= n else {
-            throw UsageError(message: "'--shard' takes k/n in decimal digits, with 1 <= k <= n <= 100000 (as in 2/3), not '\(text)'")
+        guard parts.count == 2, digits(parts[0]), digits(parts[1]), let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= Shard.maxCount, k >= 1, k <= n else {
+            throw UsageError(message: "'--shard' takes k/n in decimal digits, with 1 <= k <= n <= \(Shard.maxCount) (as in 2/3), not '\(text)'")
         }
         return Shard(index: k, count: n)
     }
@@ -51,9 +62,7 @@ enum CIOptions {
     /// one at most. Every session is in exactly one shard.
     static func share(of files: [String], shard: Shard) -> [Int] {
         let sorted = files.indices.sorted { (files[$0], $0) < (files[$1], $1) }
-        let lower = (shard.index - 1) * files.count / shard.count
-        let upper = shard.index * files.count / shard.count
-        return sorted[lower..<upper].sorted()
+        return sorted[shard.range(of: files.count)].sorted()
     }
 
     /// Writes the JUnit report of `reports` to `file` (made before the replay, by the

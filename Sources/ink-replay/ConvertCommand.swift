@@ -77,7 +77,8 @@ enum ConvertCommand: Command {
         var layout: PageLayout?
         if let path = arguments.string("--layout") {
             try SessionFiles.requireReadable(path)
-            let data = try SessionFiles.contents(of: path)
+            let data = try SessionFiles.contents(of: path, limit: ReplayOptions.wholeSessionByteLimit,
+                                                 what: "a page layout is a small JSON file")
             do { layout = try PageLayout.parse(data, file: path) } catch { throw CommandFailure(message: error.description) }
         }
         var settings = Settings(

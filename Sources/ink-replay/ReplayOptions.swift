@@ -76,9 +76,10 @@ enum ReplayOptions {
         return (input, output)
     }
 
-    /// The largest log `render` and `export` take, in bytes (64 MiB, about 550,000 samples of
-    /// recorded ink): they draw or write a whole session, so they hold it in memory; `verify`,
-    /// `run` and `stats` stream logs of any size.
+    /// The largest log `render`, `export` and `timeline` take, in bytes (64 MiB, about 550,000
+    /// samples of recorded ink), and the largest stroke file of `smooth` and `bench strokes`:
+    /// they draw or write a whole session, so they hold it in memory; `verify`, `run` and
+    /// `stats` stream logs of any size.
     static let wholeSessionByteLimit = 64 << 20
 
     /// Reads a whole session for a command that needs all of it at once, refusing a log over

@@ -112,21 +112,41 @@ enum SessionFiles {
         }
     }
 
-    /// The whole of a file a command reads once: a regular file or a pipe (process
-    /// substitution works); a device, a socket or a directory is refused.
-    static func contents(of path: String) throws -> [UInt8] {
+    /// The whole of a file a command reads once, if it holds at most `limit` bytes: a regular
+    /// file or a pipe (process substitution works); a device, a socket or a directory is
+    /// refused. The bytes are counted as read, so the reading stops once past the limit (a
+    /// pipe that never ends, a file that grows) and the memory held stops there; then the
+    /// file is refused: `<path>: larger than <limit>; <what>`.
+    static func contents(of path: String, limit: Int, what: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         do {
             var source = try FileByteSource(path: path)
             while true {
-                let chunk = try source.read(upTo: 1 << 16)
+                let room = limit - bytes.count   // one byte more than the room tells a file over the limit
+                let chunk = try source.read(upTo: room < 1 << 16 ? room + 1 : 1 << 16)
                 if chunk.isEmpty { break }
                 bytes += chunk
+                guard bytes.count <= limit else {
+                    throw CommandFailure(message: "\(path): larger than \(ByteCountText.text(limit)); \(what)")
+                }
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            throw CommandFailure(message: error.description)
+            throw CommandFailure(message: "\(error)")
         }
         return bytes
+    }
+}
+
+extension SessionFiles {
+    /// Sizes in the words messages use: `64 MiB`, `512 KiB`, `100 bytes`.
+    enum ByteCountText {
+        static func text(_ bytes: Int) -> String {
+            if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+            if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+            return "\(bytes) bytes"
+        }
     }
 }
 

@@ -63,7 +63,8 @@ enum SmoothCommand: Command {
             style.predictionHorizon = ms / 1000
         }
         let midpoints = !arguments.flag("--no-midpoints")
-        let data = try SessionFiles.contents(of: input)
+        let data = try SessionFiles.contents(of: input, limit: ReplayOptions.wholeSessionByteLimit,
+                                             what: "'smooth' holds a whole stroke file in memory and takes at most that")
         var out = ""
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

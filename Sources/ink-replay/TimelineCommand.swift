@@ -47,9 +47,9 @@ enum TimelineCommand: Command {
             var configuration = try ReplayOptions.configuration(arguments)
             configuration.recordsTimeline = true
             configuration.keepsTouches = false
-            let read = SessionLog.read(contentsOf: input)
-            guard read.log != nil else { throw CommandFailure(message: read.failure?.description ?? "\(input): unreadable") }
-            let report = SessionReplayer(configuration: configuration).replay(read, file: input)
+            // Held whole, so bounded as render's: at most 64 MiB of log, counted as read.
+            let read = try ReplayOptions.wholeSession(input, for: "timeline")
+            let report = SessionReplayer(configuration: configuration).replay(SessionLogEvents(read.log, file: input, failure: read.failure))
             guard let timeline = report.timeline else { throw CommandFailure(message: "\(input): the replay recorded no timeline") }
             let a = report.audit
             var summary = "\(report.touchCount) touches, \(report.samples) samples: inked \(a.inked), to the page \(a.released), cancelled \(a.cancelled), dropped \(report.dropped)"

@@ -117,14 +117,20 @@ struct VerifyVerdict: Equatable {
         for failure in failures { printError("Error: \(failure.location): \(failure.message)") }
     }
 
-    /// A verdict read back from `verify --json` output.
-    /// - Throws: ``CommandFailure`` naming what is missing or wrong.
+    /// The largest whole number a report holds: 2^53 - 1, the largest a JSON number carries
+    /// exactly (merged totals are held to it too).
+    static let maxWhole = 9_007_199_254_740_991
+
+    /// A verdict read back from `verify --json` output, checked against itself before any of
+    /// its numbers sizes anything (``checkConsistency(source:verified:)``).
+    /// - Throws: ``ReportError`` naming the file and the field that is missing, wrong or
+    ///   contradicts another.
     init(json value: JSONValue, source: String) throws {
-        func fail(_ what: String) -> CommandFailure { CommandFailure(message: "\(source): not a 'verify --json' report: \(what)") }
-        guard case let .object(object) = value else { throw fail("not a JSON object") }
+        func fail(_ field: String?, _ reason: String) -> ReportError { ReportError(source: source, field: field, reason: reason, kind: .shape) }
+        guard case let .object(object) = value else { throw fail(nil, "not a JSON object") }
         func int(_ value: JSONValue?, _ name: String) throws -> Int {
-            guard case let .number(number)? = value, number >= 0, number <= 9e15, number == number.rounded() else {
-                throw fail("'\(name)' is not a whole number")
+            guard case let .number(number)? = value, number >= 0, number <= Double(Self.maxWhole), number == number.rounded() else {
+                throw fail(name, "is not a whole number from 0 to \(Self.maxWhole)")
             }
             return Int(number)
         }
@@ -132,37 +138,113 @@ struct VerifyVerdict: Equatable {
         for key in Self.totals { counts[key] = try int(object[key], key) }
         self.counts = counts
         failedSessions = try int(object["failed_sessions"], "failed_sessions")
+        guard case let .bool(verified)? = object["verified"] else { throw fail("verified", "is not true or false") }
         func list(_ name: String) throws -> [Failure] {
-            guard case let .array(items)? = object[name] else { throw fail("'\(name)' is not an array") }
+            guard case let .array(items)? = object[name] else { throw fail(name, "is not an array") }
             return try items.map { item in
                 guard case let .object(failure) = item, case let .string(file)? = failure["file"],
-                      case let .string(message)? = failure["message"] else { throw fail("an entry of '\(name)' without file and message") }
-                return Failure(session: try int(failure["session"], "session"), file: file,
-                               line: try failure["line"].map { try int($0, "line") }, message: message)
+                      case let .string(message)? = failure["message"] else { throw fail(name, "has an entry without file and message") }
+                return Failure(session: try int(failure["session"], "\(name).session"), file: file,
+                               line: try failure["line"].map { try int($0, "\(name).line") }, message: message)
             }
         }
         failures = try list("failures")
         notes = try list("notes")
-        guard case let .object(shard)? = object["shard"] else {
-            self.shard = nil
+        if case let .object(shard)? = object["shard"] {
+            self.shard = Shard(index: try int(shard["index"], "shard.index"), count: try int(shard["count"], "shard.count"))
+            total = try int(shard["sessions_total"], "shard.sessions_total")
+            guard case let .string(settings)? = shard["options"] else { throw fail("shard.options", "is not a string") }
+            self.settings = settings
+            guard case let .array(files)? = shard["files"] else { throw fail("shard.files", "is not an array") }
+            self.files = try files.map { item in
+                guard case let .object(entry) = item, case let .string(file)? = entry["file"] else { throw fail("shard.files", "has an entry without its file") }
+                return (try int(entry["session"], "shard.files.session"), file)
+            }
+        } else {
+            if let other = object["shard"] { guard case .null = other else { throw fail("shard", "is not an object") } }
+            shard = nil
             total = counts["sessions"] ?? 0
-            return
         }
-        self.shard = Shard(index: try int(shard["index"], "shard.index"), count: try int(shard["count"], "shard.count"))
-        total = try int(shard["sessions_total"], "shard.sessions_total")
-        guard case let .string(settings)? = shard["options"] else { throw fail("'shard.options' is not a string") }
-        self.settings = settings
-        guard case let .array(files)? = shard["files"] else { throw fail("'shard.files' is not an array") }
-        self.files = try files.map { item in
-            guard case let .object(entry) = item, case let .string(file)? = entry["file"] else { throw fail("a shard file without its name") }
-            return (try int(entry["session"], "session"), file)
-        }
-        guard self.files.count == counts["sessions"] else { throw fail("'shard.files' does not list its \(counts["sessions"] ?? 0) sessions") }
+        try checkConsistency(source: source, verified: verified)
     }
 
-    /// The verdict of one run made of its shards' verdicts.
+    /// Refuses a report whose fields contradict each other, as no `verify --json` writes
+    /// one: `verified` against `failed_sessions`, the sessions that failed against those
+    /// `failures` names, the ledger's parts against `samples`, recordings against sessions,
+    /// and for a shard its index within its count, its sessions against its share of the
+    /// run's (`sessions_total`), and its files (each session once, in order, in the run).
+    /// Every number is checked before it sizes anything.
+    private func checkConsistency(source: String, verified: Bool) throws {
+        func fail(_ field: String, _ reason: String) -> ReportError { ReportError(source: source, field: field, reason: reason, kind: .inconsistent) }
+        func n(_ key: String) -> Int { counts[key] ?? 0 }
+        let sessions = n("sessions")
+        guard verified == (failedSessions == 0) else {
+            throw fail("verified", "is \(verified), but 'failed_sessions' is \(failedSessions)")
+        }
+        guard failedSessions <= sessions else {
+            throw fail("failed_sessions", "is \(failedSessions), more than the report's \(sessions) sessions")
+        }
+        let ledger = n("inked") + n("released") + n("cancelled") + n("refused") + n("dropped")   // each at most 2^53 - 1: no overflow
+        guard ledger == n("samples") else {
+            throw fail("samples", "is \(n("samples")), but inked + released + cancelled + refused + dropped is \(ledger)")
+        }
+        guard n("recordings") <= sessions else {
+            throw fail("recordings", "is \(n("recordings")), more than the report's \(sessions) sessions")
+        }
+        guard n("identical") <= n("recordings") else {
+            throw fail("identical", "is \(n("identical")), more than its \(n("recordings")) recordings")
+        }
+        if let shard {
+            guard shard.count >= 1, shard.count <= Shard.maxCount else {
+                throw fail("shard.count", "is \(shard.count); a run is cut into 1 to \(Shard.maxCount) shards")
+            }
+            guard shard.index >= 1, shard.index <= shard.count else {
+                throw fail("shard.index", "is \(shard.index), outside 1 to \(shard.count) (its 'shard.count')")
+            }
+            let share = shard.range(of: total).count
+            guard sessions == share else {
+                throw fail("sessions", "is \(sessions), but shard \(shard.text) of a run of \(total) sessions ('shard.sessions_total') holds \(share)")
+            }
+            guard files.count == sessions else {
+                throw fail("shard.files", "lists \(files.count) sessions, but 'sessions' is \(sessions)")
+            }
+            for (previous, entry) in zip(files, files.dropFirst()) where entry.index <= previous.index {
+                throw fail("shard.files", "lists session \(entry.index) after session \(previous.index) (a shard lists each of its sessions once, in order)")
+            }
+            if let last = files.last, last.index >= total {
+                throw fail("shard.files", "names session \(last.index), outside the run's \(total) sessions ('shard.sessions_total')")
+            }
+        }
+        // The sessions `failures` and `notes` name are the report's own; each failed session
+        // has at least one failure line, and a note is for a recording that verified.
+        let own = shard == nil ? nil : Set(files.map(\.index))
+        func check(_ list: [Failure], _ name: String) throws -> Set<Int> {
+            var named = Set<Int>()
+            for entry in list {
+                guard own?.contains(entry.session) ?? (entry.session < sessions) else {
+                    throw fail("\(name).session", "names session \(entry.session), which is not one of the report's")
+                }
+                named.insert(entry.session)
+            }
+            return named
+        }
+        let failed = try check(failures, "failures")
+        guard failed.count == failedSessions else {
+            throw fail("failed_sessions", "is \(failedSessions), but 'failures' names \(failed.count) session\(failed.count == 1 ? "" : "s")")
+        }
+        let noted = try check(notes, "notes")
+        if let both = noted.intersection(failed).min() {
+            throw fail("notes.session", "names session \(both), which 'failures' names as failed (a note is for a recording that verified)")
+        }
+        guard noted.count <= n("recordings") - n("identical") else {
+            throw fail("notes", "names \(noted.count) sessions, but only \(n("recordings") - n("identical")) of its recordings are not counted identical")
+        }
+    }
+
+    /// The verdict of one run made of its shards' verdicts, each already consistent.
     /// - Throws: ``CommandFailure`` when the reports are not the shards of one run: split
-    ///   differently, a shard given twice or missing, or sessions overlapping or missing.
+    ///   differently, a shard given twice or missing, sessions overlapping or missing, or
+    ///   totals past 2^53 - 1.
     static func merged(_ parts: [(source: String, verdict: VerifyVerdict)]) throws -> VerifyVerdict {
         guard let first = parts.first else { throw UsageError(message: "missing <report.json>") }
         let shards = parts.map { $0.verdict.shard ?? Shard(index: 1, count: 1) }
@@ -177,10 +259,13 @@ struct VerifyVerdict: Equatable {
             }
             seen[shard.index] = part.source
         }
-        let missing = (1...count).filter { seen[$0] == nil }
-        guard missing.isEmpty else {
-            throw CommandFailure(message: "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")): "
-                + "the verdict of the whole run needs every shard's report")
+        // Every shard index is within 1...count (each report was checked), and none twice.
+        guard seen.count == count else {
+            let missing = (1...count).lazy.filter { seen[$0] == nil }
+            let named = missing.prefix(10).map { "\($0)/\(count)" }
+            let more = count - seen.count - named.count
+            throw CommandFailure(message: "missing shard\(count - seen.count == 1 ? "" : "s") \(named.joined(separator: ", "))"
+                + (more > 0 ? " and \(more) more" : "") + ": the verdict of the whole run needs every shard's report")
         }
         let total = parts[0].verdict.total
         if let other = parts.first(where: { $0.verdict.total != total }) {
@@ -189,32 +274,84 @@ struct VerifyVerdict: Equatable {
         if let other = parts.first(where: { $0.verdict.settings != first.verdict.settings }) {
             throw CommandFailure(message: "\(other.source) was replayed with '\(other.verdict.settings)', \(first.source) with '\(first.verdict.settings)': the reports are not of one run")
         }
-        var owner = [String?](repeating: nil, count: total)
-        for part in parts where part.verdict.shard != nil {
-            for (index, _) in part.verdict.files {
-                guard index >= 0, index < total else { throw CommandFailure(message: "\(part.source): session \(index) is outside the run's \(total)") }
-                if let other = owner[index] {
-                    throw CommandFailure(message: "session \(index) is in both \(other) and \(part.source): the shards overlap")
+        // The totals, added with a check: no report's number is trusted to fit with the others'.
+        var sums: [String: Int] = [:]
+        for key in totals + ["failed_sessions"] {
+            var sum = 0
+            for part in parts {
+                let value = key == "failed_sessions" ? part.verdict.failedSessions : part.verdict.counts[key] ?? 0
+                let (added, overflow) = sum.addingReportingOverflow(value)
+                guard !overflow, added <= maxWhole else {
+                    throw CommandFailure(message: "\(part.source): '\(key)' takes the reports' total past \(maxWhole) (2^53 - 1): the reports are not of one run")
                 }
-                owner[index] = part.source
+                sum = added
             }
+            sums[key] = sum
         }
-        let sessions = parts.reduce(0) { $0 + ($1.verdict.counts["sessions"] ?? 0) }
-        guard sessions == total, count == 1 || !owner.contains(nil) else {
-            throw CommandFailure(message: "the reports hold \(sessions) of the run's \(total) sessions: sessions are missing")
+        // Each shard's sessions are its share of the run's (checked per report), so the shares
+        // add up to the run's; the list of owners is as long as the files the reports list.
+        guard sums["sessions"] == total else {
+            throw CommandFailure(message: "the reports hold \(sums["sessions"] ?? 0) of the run's \(total) sessions: sessions are missing")
+        }
+        if count > 1 {
+            var owner = [String?](repeating: nil, count: total)
+            for part in parts {
+                for (index, _) in part.verdict.files {
+                    if let other = owner[index] {
+                        throw CommandFailure(message: "session \(index) is in both \(other) and \(part.source): the shards overlap")
+                    }
+                    owner[index] = part.source
+                }
+            }
+            // The run's sessions sorted by path were cut into the shards in order: the last
+            // file of a shard sorts before the first of the next (a shard of another corpus
+            // of the same size does not).
+            let ordered = parts.sorted { ($0.verdict.shard?.index ?? 1) < ($1.verdict.shard?.index ?? 1) }
+            var previous: (source: String, file: String, session: Int)?
+            for part in ordered {
+                let keys = part.verdict.files.map { (file: $0.file, session: $0.index) }
+                guard let low = keys.min(by: { ($0.file, $0.session) < ($1.file, $1.session) }),
+                      let high = keys.max(by: { ($0.file, $0.session) < ($1.file, $1.session) }) else { continue }
+                if let previous, (low.file, low.session) < (previous.file, previous.session) {
+                    throw CommandFailure(message: "\(part.source) holds \(low.file) (session \(low.session)), which sorts before \(previous.file) "
+                        + "(session \(previous.session)) of \(previous.source), an earlier shard: the shards are not cut from one run's sessions")
+                }
+                previous = (part.source, high.file, high.session)
+            }
         }
         var merged = first.verdict
         merged.shard = nil
         merged.files = []
         merged.settings = ""
         merged.total = total
-        for key in totals { merged.counts[key] = parts.reduce(0) { $0 + ($1.verdict.counts[key] ?? 0) } }
-        merged.failedSessions = parts.reduce(0) { $0 + $1.verdict.failedSessions }
+        for key in totals { merged.counts[key] = sums[key] ?? 0 }
+        merged.failedSessions = sums["failed_sessions"] ?? 0
         // The run's order: by session position; a session's own lines keep their order.
         merged.failures = parts.flatMap(\.verdict.failures).enumerated()
             .sorted { ($0.element.session, $0.offset) < ($1.element.session, $1.offset) }.map(\.element)
         merged.notes = parts.flatMap(\.verdict.notes).sorted { $0.session < $1.session }
         return merged
+    }
+}
+
+/// A `verify --json` report `merge-reports` refuses: the file, the field at fault, and why.
+struct ReportError: Error, CustomStringConvertible {
+    enum Kind {
+        /// A field is missing or of the wrong kind: not what `verify --json` writes.
+        case shape
+        /// The fields contradict each other.
+        case inconsistent
+    }
+
+    var source: String
+    /// The field at fault (`failed_sessions`, `shard.index`), when one is.
+    var field: String?
+    var reason: String
+    var kind: Kind
+
+    var description: String {
+        "\(source): " + (kind == .shape ? "not a 'verify --json' report: " : "an inconsistent report: ")
+            + (field.map { "'\($0)' " } ?? "") + reason
     }
 }
 
@@ -227,8 +364,10 @@ enum MergeReportsCommand: Command {
         verdict of the whole run: the same line (or JSON object with --json), the same
         failures on standard error and the same exit code as one 'verify' over all the
         sessions. Refuses (exit 1) reports that are not every shard of one run, exactly
-        once: a shard missing or given twice, shards of different splits, sessions
-        overlapping or missing.
+        once: a shard missing or given twice, shards of different splits or runs, sessions
+        overlapping or missing; and a report that contradicts itself ('verified' against
+        'failed_sessions', a total against its parts, a shard outside its count), naming
+        the file and the field. A report is read to 64 MiB at most.
         """
     static let details = """
         ARGUMENTS:
@@ -236,12 +375,16 @@ enum MergeReportsCommand: Command {
         """
     static let options = OptionTable([ReplayOptions.json("Print the JSON object 'verify --json' prints instead of the verdict line.")])
 
+    /// The largest report read, in bytes, counted as read (a pipe stops there): parsing holds
+    /// about 6 times a report's size (a shard report of 600,000 sessions, 39 MB: 228 MB).
+    static let maxReportBytes = 64 << 20
+
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "missing <report.json>") }
         var parts: [(source: String, verdict: VerifyVerdict)] = []
         for path in arguments.positional {
-            let bytes = try SessionFiles.contents(of: path)
-            guard bytes.count <= 1 << 30 else { throw CommandFailure(message: "\(path): larger than 1 GiB, not a report") }
+            let bytes = try SessionFiles.contents(of: path, limit: maxReportBytes,
+                                                  what: "not a report (that holds a shard of about 900,000 sessions)")
             let value: JSONValue
             do { value = try JSONParser.parse(bytes) } catch { throw CommandFailure(message: "\(path): not JSON: \(error)") }
             parts.append((path, try VerifyVerdict(json: value, source: path)))

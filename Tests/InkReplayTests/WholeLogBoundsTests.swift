@@ -66,7 +66,7 @@ struct WholeLogBoundsTests {
         #expect(object["pause_ms"]?["p50"] == .number(ms(pauses.sorted()[(pauses.count - 1) / 2 + ((pauses.count - 1) % 2)])))
     }
 
-    @Test("render and export refuse a log over 64 MiB with the reason, and write nothing", arguments: ["render", "export"])
+    @Test("render, export and timeline refuse a log over 64 MiB with the reason, and write nothing (timeline read it whole: issue 40)", arguments: ["render", "export", "timeline"])
     func wholeSessionCommandsRefuseHugeLogs(command: String) throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -34,7 +34,8 @@
 /// engine.take([.pageMessage(messageText)], now: later, into: &events)   // the page's answer
 /// ```
 public struct InkEngine: Sendable {
-    /// The settings.
+    /// The settings it runs with: the configuration it was given, its limits and timeout
+    /// within their maximums (``InkEngineConfiguration/bounded``).
     public let configuration: InkEngineConfiguration
     /// The decision engine and the bridge to the page, joined here (the only place they meet).
     private var router: TouchRouter
@@ -83,7 +84,8 @@ public struct InkEngine: Sendable {
 
     /// Creates an engine.
     /// - Parameters:
-    ///   - configuration: How touches are decided and the page asked.
+    ///   - configuration: How touches are decided and the page asked; a limit or a timeout
+    ///     beyond the engine's maximum runs as that maximum (``InkEngineConfiguration/bounded``).
     ///   - transform: Canvas points to page coordinates, until a `.layout` input.
     ///   - pageGeneration: The page's layout generation at the start. The bundled page
     ///     script starts at ``PageScript/firstGeneration``, the default, so the first
@@ -92,6 +94,9 @@ public struct InkEngine: Sendable {
     ///     random generator; a seed only for tests and replays).
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
                 pageGeneration: UInt64 = PageScript.firstGeneration, seed: UInt64? = nil) {
+        // The limits and the timeout within the engine's maximums: what it runs with is what
+        // it reports, and what a recording's header names.
+        let configuration = configuration.bounded
         self.configuration = configuration
         router = TouchRouter(configuration: configuration.router)
         if let seed {

@@ -23,9 +23,14 @@ public enum TouchRouting: String, Sendable, Hashable, CaseIterable {
 ///
 /// There is one timeout: ``decisionTimeout`` is both the engine's deadline for an undecided
 /// touch and the round trip's to the page, so the two can never disagree.
+///
+/// The engine runs with its limits and its timeout within stated maximums
+/// (``Limits/maximum``, ``maximumDecisionTimeout``): ``InkEngine`` takes a configuration
+/// through ``bounded``, so the configuration it reports, and a recording's header names, is
+/// the one it runs with, and a recording's header never names more than the engine allows.
 public struct InkEngineConfiguration: Sendable, Hashable {
     /// Seconds after touch-down within which the page must answer; then the touch gets
-    /// ``fallback``. Default 0.25 s.
+    /// ``fallback``. Default 0.25 s; at most ``maximumDecisionTimeout``.
     public var decisionTimeout: Double
     /// Where a touch goes when the page did not answer in time, or could not be asked.
     /// Default `.ink`.
@@ -58,22 +63,44 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     /// How touches reach the page on this platform. Default ``TouchRouting/handOverAfterDecision``.
     public var routing: TouchRouting
 
+    /// The longest ``decisionTimeout`` the engine runs with, seconds: one hour (the most
+    /// `ink-replay host --timeout` takes).
+    public static let maximumDecisionTimeout: Double = 3_600
+
     /// Bounds on what the engine holds. Reaching one settles or refuses; nothing is dropped.
+    ///
+    /// Each limit is at least 1 and at most its value in ``maximum``; ``InkEngine`` runs with
+    /// a limit outside that range as the nearest end of it (``InkEngineConfiguration/bounded``).
+    /// The maximums keep the engine's work per input and its memory bounded whatever the
+    /// input: a recording whose header named 2,147,483,647 active touches made 80,000 touches
+    /// that never end take `ink-replay verify` 31 s and 412 MB, growing with the square of
+    /// their number (each input looks at the touches down); the touches down may queue
+    /// `activeTouches` × `queuedSamplesPerTouch` samples.
     @_spi(Tooling) public struct Limits: Sendable, Hashable {
+        /// The largest value of each limit the engine runs with: 8,192 queued samples per
+        /// touch (34 s at 240 Hz), 64 active touches (more fingers than a touch screen
+        /// reports), 4 MiB page messages, 80,000 regions, 256 round trips in flight: at most
+        /// 4 times each default (2 times for the touches and their queues, whose product is
+        /// what an input can make the engine hold: a replay of 64 touches of 8,192 queued
+        /// samples each peaks at 122 MB, of 128 of 16,384 at 403 MB).
+        /// `boundFallback` is not a bound; it is `.ink` here.
+        public static let maximum = Limits(queuedSamplesPerTouch: 8_192, activeTouches: 64, boundFallback: .ink,
+                                           messageBytes: 4 << 20, regions: 80_000, roundTripsInFlight: 256)
+
         /// The most samples one undecided touch may queue; reaching it settles the touch by
-        /// ``boundFallback``. Default 4,096 (17 s at 240 Hz).
+        /// ``boundFallback``. Default 4,096 (17 s at 240 Hz); at most 8,192.
         public var queuedSamplesPerTouch: Int
         /// The most unfinished touches; a touch beginning at the bound makes room by
-        /// finishing the oldest (settled by ``boundFallback`` if undecided). Default 32.
+        /// finishing the oldest (settled by ``boundFallback`` if undecided). Default 32; at most 64.
         public var activeTouches: Int
         /// How a touch is settled when a bound forces it. Default `.ink`.
         public var boundFallback: HitTestVerdict
-        /// Page messages larger than this are refused unparsed, bytes. Default 1 MiB.
+        /// Page messages larger than this are refused unparsed, bytes. Default 1 MiB; at most 4 MiB.
         public var messageBytes: Int
-        /// Region snapshots with more regions are refused. Default 20,000.
+        /// Region snapshots with more regions are refused. Default 20,000; at most 80,000.
         public var regions: Int
         /// The most round trips in flight; a question beyond that gets the fallback at
-        /// once. Default 64.
+        /// once. Default 64; at most 256.
         public var roundTripsInFlight: Int
 
         /// Creates limits; the defaults suit any touch screen.
@@ -103,6 +130,23 @@ public struct InkEngineConfiguration: Sendable, Hashable {
         self.speculationMargin = speculationMargin
         self.shareRadius = shareRadius
         self.defaultRegionMaxAge = defaultRegionMaxAge
+    }
+
+    /// This configuration as ``InkEngine`` runs it: every limit within 1 and its value in
+    /// ``Limits/maximum``, and ``decisionTimeout`` within 0 and ``maximumDecisionTimeout``
+    /// (a timeout that is not a number is the default, 0.25 s). Everything else is unchanged.
+    public var bounded: InkEngineConfiguration {
+        var c = self
+        let top = Limits.maximum
+        func within(_ value: Int, _ maximum: Int) -> Int { min(max(value, 1), maximum) }
+        c.limits.queuedSamplesPerTouch = within(limits.queuedSamplesPerTouch, top.queuedSamplesPerTouch)
+        c.limits.activeTouches = within(limits.activeTouches, top.activeTouches)
+        c.limits.messageBytes = within(limits.messageBytes, top.messageBytes)
+        c.limits.regions = within(limits.regions, top.regions)
+        c.limits.roundTripsInFlight = within(limits.roundTripsInFlight, top.roundTripsInFlight)
+        c.decisionTimeout = decisionTimeout.isNaN ? InkEngineConfiguration().decisionTimeout
+            : min(max(decisionTimeout, 0), Self.maximumDecisionTimeout)
+        return c
     }
 
     /// The router's part.

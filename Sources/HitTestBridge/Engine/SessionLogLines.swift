@@ -278,7 +278,12 @@ package enum SessionLogLines {
     }
 
     /// Reads a configuration written by ``configuration(_:)``; a field left out keeps its
-    /// default.
+    /// default. A limit or a timeout beyond the engine's maximum
+    /// (``InkEngineConfiguration/Limits/maximum``,
+    /// ``InkEngineConfiguration/maximumDecisionTimeout``) is refused, naming the field: the
+    /// engine never runs with more, so it never writes more (``InkEngine`` runs with
+    /// ``InkEngineConfiguration/bounded``), and a replay with the maximum instead would not be
+    /// the recorded session.
     package static func configuration(from object: JSONFieldReader) throws(JSONShapeError) -> InkEngineConfiguration {
         var c = InkEngineConfiguration()
         func seconds(_ key: String) throws(JSONShapeError) -> Double? {
@@ -286,7 +291,14 @@ package enum SessionLogLines {
             guard value >= 0 else { throw JSONShapeError(field: object.fieldPath(key), message: "must not be negative") }
             return value
         }
-        if let v = try seconds("decision_timeout") { c.decisionTimeout = v }
+        if let v = try seconds("decision_timeout") {
+            let maximum = InkEngineConfiguration.maximumDecisionTimeout
+            guard v <= maximum else {
+                throw JSONShapeError(field: object.fieldPath("decision_timeout"),
+                                     message: "must be at most \(Int(maximum)) seconds (the engine's maximum), not \(v)")
+            }
+            c.decisionTimeout = v
+        }
         if object.has("fallback") { c.fallback = try object.choice("fallback", as: HitTestVerdict.self) }
         if let v = try object.optionalBool("pencil_only") { c.pencilOnly = v }
         if let v = try seconds("gesture_window") { c.gestureWindow = v }
@@ -297,17 +309,20 @@ package enum SessionLogLines {
         if let v = try seconds("default_region_max_age") { c.defaultRegionMaxAge = v }
         if object.has("routing") { c.routing = try object.choice("routing", as: TouchRouting.self) }
         if let l = try object.optionalNested("limits") {
-            func count(_ key: String) throws(JSONShapeError) -> Int? {
+            let top = InkEngineConfiguration.Limits.maximum
+            func count(_ key: String, maximum: Int) throws(JSONShapeError) -> Int? {
                 guard let value = try l.optionalUnsigned(key) else { return nil }
-                guard value >= 1, value <= UInt64(Int32.max) else { throw JSONShapeError(field: l.fieldPath(key), message: "must be 1 to 2147483647") }
+                guard value >= 1, value <= UInt64(maximum) else {
+                    throw JSONShapeError(field: l.fieldPath(key), message: "must be 1 to \(maximum) (the engine's maximum), not \(value)")
+                }
                 return Int(value)
             }
-            if let v = try count("queued_samples_per_touch") { c.limits.queuedSamplesPerTouch = v }
-            if let v = try count("active_touches") { c.limits.activeTouches = v }
+            if let v = try count("queued_samples_per_touch", maximum: top.queuedSamplesPerTouch) { c.limits.queuedSamplesPerTouch = v }
+            if let v = try count("active_touches", maximum: top.activeTouches) { c.limits.activeTouches = v }
             if l.has("bound_fallback") { c.limits.boundFallback = try l.choice("bound_fallback", as: HitTestVerdict.self) }
-            if let v = try count("message_bytes") { c.limits.messageBytes = v }
-            if let v = try count("regions") { c.limits.regions = v }
-            if let v = try count("round_trips_in_flight") { c.limits.roundTripsInFlight = v }
+            if let v = try count("message_bytes", maximum: top.messageBytes) { c.limits.messageBytes = v }
+            if let v = try count("regions", maximum: top.regions) { c.limits.regions = v }
+            if let v = try count("round_trips_in_flight", maximum: top.roundTripsInFlight) { c.limits.roundTripsInFlight = v }
         }
         return c
     }
