@@ -89,7 +89,7 @@ ln -s loop.jsonl "$in/names/loop.jsonl"
 cp Fixtures/strokes/decimal-point.jsonl "$in/names-flat/$esc"$'\xff.jsonl'
 cp "$(find Fixtures/inkml -name '*.inkml' | sort | head -1)" "$in/names-flat/$esc.inkml"
 cp "$in/strokes.jsonl" "$in/names-flat/strokes-$esc.jsonl"
-printf '%s' '{"sessions":1,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\u001b[2J.jsonl","line":1,"message":"m\u001b]0;T\u0007","session":0}],"notes":[{"file":"n\u001b[2J.jsonl","message":"note","session":0}]}' \
+printf '%s' '{"sessions":2,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\u001b[2J.jsonl","line":1,"message":"m\u001b]0;T\u0007","session":0}],"notes":[{"file":"n\u001b[2J.jsonl","message":"note","session":1}]}' \
   > "$in/names-flat/report-$esc.json"
 # The fast number reader's clamped exponent: 0. + 99,999 zeros + 1e1000000 is 1e900000, out
 # of range; it was read as 1.0.

@@ -143,7 +143,7 @@ struct UnprintableNameTests {
             // escape sequences (JSON \u001b) in a failure and a note.
             script = setup + """
                 "$INK" verify --shard 1/2 --json c > r1.json; "$INK" verify --shard 2/2 --json c > r2.json
-                printf '%s' '{"sessions":1,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\\u001b[2J.jsonl","line":1,"message":"bad","session":0}],"notes":[{"file":"n\\u001b]0;T\\u0007.jsonl","message":"note","session":0}]}' > forged.json
+                printf '%s' '{"sessions":2,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\\u001b[2J.jsonl","line":1,"message":"bad","session":0}],"notes":[{"file":"n\\u001b]0;T\\u0007.jsonl","message":"note","session":1}]}' > forged.json
                 "$INK" merge-reports r1.json r2.json; echo "exit $?" >&2
                 "$INK" merge-reports --json r2.json r1.json; echo >&2
                 "$INK" merge-reports forged.json; "$INK" merge-reports --json forged.json
