@@ -64,7 +64,8 @@ public struct StrokeBuilder: Sendable {
     /// Samples to modeled nodes.
     private var model: StrokeInputModeler
     /// Modeled nodes to segments.
-    private var shape: StrokeShapeBuilder
+    @usableFromInline
+    private(set) var shape: StrokeShapeBuilder
 
     /// Starts an empty stroke.
     public init(style: StrokeStyle = StrokeStyle()) {
@@ -77,6 +78,7 @@ public struct StrokeBuilder: Sendable {
     /// Conditioned centreline points, one per distinct sample timestamp.
     package var nodes: [StrokeNode] { shape.nodes }
     /// Segments that will never change again, in drawing order.
+    @inlinable
     public var stableSegments: [StrokeSegment] { shape.stableSegments }
     /// `true` once ``finish()`` was called.
     public var isFinished: Bool { model.isFinished }
@@ -94,7 +96,7 @@ public struct StrokeBuilder: Sendable {
     /// Appends the current tentative tail to `segments` (no allocation when it has room):
     /// what ``volatileSegments`` returns.
     public func appendVolatileSegments(to segments: inout [StrokeSegment]) {
-        shape.appendVolatileSegments(to: &segments, model)
+        shape.appendVolatileSegments(to: &segments, model.prediction)
     }
 
     /// All segments to draw now: the stable ones, then the volatile tail.
@@ -110,9 +112,20 @@ public struct StrokeBuilder: Sendable {
     /// - Throws: ``StrokeInputError``; nothing changes then.
     public mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> StrokeUpdate {
         let step = try model.append(sample)
-        shape.follow(step, from: model)
-        guard step.isNewNode else { return shape.update(model) }
-        let update = shape.update(model, settled: step.remeasuredLive ? nil : step.settled)
+        // The shape builder follows the nodes the sample changed: the new (or merged) one, those
+        // that settled, and near the start the live ones measured again.
+        if step.isNewNode { shape.append(model.node(step.node)) } else { shape.set(step.node, to: model.node(step.node)) }
+        if step.settledRemeasured {
+            for j in step.settled { shape.set(j, to: model.node(j)) }
+        } else {
+            for j in step.settled { shape.move(j, to: model.position(j)) }
+        }
+        if step.remeasuredLive {
+            for k in step.settled.upperBound..<model.count { shape.set(k, to: model.node(k)) }
+        }
+        shape.predictionChanged()
+        guard step.isNewNode else { return shape.update(model.state, model.prediction) }
+        let update = shape.update(model.state, model.prediction, settled: step.remeasuredLive ? nil : step.settled)
         if !shape.stableSegments.isEmpty { model.forget(before: shape.firstNodeRead) }
         return update
     }
@@ -122,7 +135,7 @@ public struct StrokeBuilder: Sendable {
     public mutating func predict(_ predicted: [TouchSample]) -> StrokeUpdate {
         guard model.predict(predicted) else { return .none }
         shape.predictionChanged()
-        return shape.update(model)
+        return shape.update(model.state, model.prediction)
     }
 
     /// Applies a refined value (an estimated-property update) to the sample at `index`
@@ -132,9 +145,9 @@ public struct StrokeBuilder: Sendable {
     /// stable prefix never changes. Other calls change nothing.
     public mutating func refine(sampleAt index: Int, with refined: TouchSample) -> StrokeUpdate {
         guard let node = model.refine(sampleAt: index, with: refined) else { return .none }
-        shape.refresh(node, from: model)
-        if model.isFinished { shape.applyEndTaper(model) }
-        return shape.update(model)
+        shape.set(node, to: model.node(node))
+        if model.isFinished { shape.applyEndTaper(model.modeledNodes) }
+        return shape.update(model.state, model.prediction)
     }
 
     /// Finishes the stroke: the remaining nodes settle (the ends fitted like the rest), the
@@ -145,15 +158,15 @@ public struct StrokeBuilder: Sendable {
     /// nothing.
     public mutating func finish() -> StrokeUpdate {
         guard !model.isFinished else { return .none }
-        for j in model.finish() { shape.refresh(j, from: model) }
-        shape.finish(model)
-        return shape.update(model)
+        for j in model.finish() { shape.set(j, to: model.node(j)) }
+        shape.finish(model.state, model.modeledNodes)
+        return shape.update(model.state, model.prediction)
     }
 
     /// Stops waiting for estimated-property updates: their samples keep the estimated
     /// values and the rest of a finished stroke becomes stable.
     public mutating func settleEstimates() -> StrokeUpdate {
         guard model.settleEstimates() else { return .none }
-        return shape.update(model)
+        return shape.update(model.state, model.prediction)
     }
 }

@@ -16,14 +16,35 @@
 /// node) extends the live end.
 ///
 /// Every mutating call reports which nodes it changed (``Step``, or a range), so the shape
-/// builder can follow without scanning. The per-node inputs of nodes nothing can still reach
-/// are forgotten (``forget(before:)``), so a long stroke keeps a window of them.
+/// builder can follow without scanning. What the shape builder reads is handed to it as plain
+/// values: a node (``node(_:)``, a ``ModeledNode``), the ``state`` (what has settled, the
+/// first estimate still pending, whether it is finished) and the ``prediction``; a view of the
+/// nodes (``modeledNodes``) only where a call reads many (finishing, refining a finished
+/// stroke). Passing the modeler itself would copy it, hundreds of bytes, on every call. The
+/// inputs of nodes nothing can still reach are forgotten (``forget(before:)``), so a long
+/// stroke keeps a window of them.
 struct StrokeInputModeler: Sendable {
     /// The largest settle radius used, whatever the style asks (bounds the work per sample).
     static let maxSettleRadius = 32
 
+    /// A node of the modeled stroke, as the shape builder reads it.
+    struct ModeledNode: Sendable {
+        /// Where the node is: the pen filter's output while it is live, the settled fit's
+        /// once it is settled.
+        var position: CanvasPoint
+        /// The time the node stands for (its samples' timestamp), seconds.
+        var time: Double
+        /// The mean force of its samples that have one; `nil` when none has.
+        var force: Double?
+        /// The pen filter's smoothed speed (pt/s) when the node was filtered.
+        var speed: Double
+        /// The distance along the modeled positions from the first node while that is shorter
+        /// than the start taper's length; infinity past it (see `Node.distance`).
+        var distance: Double
+    }
+
     /// A node of the modeled stroke, and what it was made from.
-    struct Node: Sendable {
+    fileprivate struct Node: Sendable {
         /// Where the node is: the pen filter's output while it is live, the settled fit's
         /// once it is settled.
         fileprivate(set) var position: CanvasPoint
@@ -57,6 +78,10 @@ struct StrokeInputModeler: Sendable {
         fileprivate var forces: Int
 
         fileprivate var meanForce: Double? { forces == 0 ? nil : forceSum / Double(forces) }
+
+        var modeled: ModeledNode {
+            ModeledNode(position: position, time: time, force: force, speed: speed, distance: distance)
+        }
     }
 
     /// A predicted node: where the stroke is expected to go, never stored.
@@ -66,6 +91,50 @@ struct StrokeInputModeler: Sendable {
         var force: Double?
     }
 
+    /// What follows the real nodes: the host's predicted samples as nodes, or the built-in
+    /// predictor's one node, or nothing.
+    struct Prediction: Sendable {
+        /// The host's predicted nodes; empty when the prediction is the built-in one.
+        var nodes: [PredictedNode]
+        /// The built-in predictor's node; `nil` when the host predicts or it expects no
+        /// movement.
+        var tip: PredictedNode?
+
+        /// How many predicted nodes follow the real ones.
+        var count: Int { nodes.isEmpty ? (tip == nil ? 0 : 1) : nodes.count }
+
+        /// Predicted node `k` (0 is the first after the real ones), `k < count`.
+        @inline(__always)
+        subscript(k: Int) -> PredictedNode { nodes.isEmpty ? tip! : nodes[k] }
+    }
+
+    /// What the shape builder reads of the modeler besides its nodes: plain values.
+    struct State: Sendable {
+        /// `true` once ``finish()`` was called.
+        var isFinished: Bool
+        /// `true` while every sample so far fits in a square as wide as the brush (and there
+        /// is one): the mark may still be a dot.
+        var fitsInBrush: Bool
+        /// The real samples appended so far.
+        var sampleCount: Int
+        /// Nodes before this index are settled: their positions no longer change.
+        var settledCount: Int
+        /// The first node holding a sample whose force is still an estimate; `Int.max` when
+        /// none.
+        var firstPendingNode: Int
+        /// The last node's distance from the first node (infinity far from the start, and
+        /// when there is no node).
+        var lastDistance: Double
+    }
+
+    /// The nodes not forgotten, read by index (see ``forget(before:)``).
+    struct ModeledNodes: Sendable {
+        fileprivate let window: Window
+        /// How many nodes the stroke has (forgotten ones included).
+        var count: Int { window.count }
+        subscript(i: Int) -> ModeledNode { window[i].modeled }
+    }
+
     /// What one appended sample changed.
     struct Step: Sendable {
         /// The node the sample made, or merged into (the last node either way).
@@ -73,8 +142,11 @@ struct StrokeInputModeler: Sendable {
         /// `true` when the sample made a new node; `false` when it merged into the last one
         /// (the same timestamp).
         var isNewNode: Bool
-        /// The nodes that settled (their positions and distances changed).
+        /// The nodes that settled (their positions changed).
         var settled: Range<Int>
+        /// `true` when the distance of a node in `settled` changed too (near the start of the
+        /// stroke); otherwise only their positions did.
+        var settledRemeasured: Bool
         /// `true` when the live nodes after `settled` were measured again (near the start of
         /// the stroke; only their distances changed).
         var remeasuredLive: Bool
@@ -83,7 +155,7 @@ struct StrokeInputModeler: Sendable {
     /// The nodes whose inputs may still be read, by node index: the earlier ones are forgotten
     /// once nothing can reach them (they are settled, stable and hold no estimate), so a long
     /// stroke keeps a window of them, not all.
-    private struct Window {
+    fileprivate struct Window: Sendable {
         private var storage: [Node] = []
         /// The node index of `storage[0]`.
         private(set) var base = 0
@@ -158,12 +230,10 @@ struct StrokeInputModeler: Sendable {
     private var shiftedWindow: ClosedRange<Int>?
     private var shiftedByTime = false
     private var shiftedCurve: LocalFit.Curve?
-    /// The host's predicted samples, as nodes, when ``hostPrediction``.
-    private(set) var predictedNodes: [PredictedNode] = []
-    /// `true` when the prediction is the host's (``predictedNodes``), not the built-in one.
-    private(set) var hostPrediction = false
+    /// The host's predicted samples, as nodes (empty unless the host's prediction stands).
+    private var predictedNodes: [PredictedNode] = []
     /// The built-in predictor's node, when it predicts one.
-    private(set) var builtInTip: PredictedNode?
+    private var builtInTip: PredictedNode?
 
     /// Starts an empty stroke modeled as `style` says (its filter, settle radius, sample
     /// noise, prediction horizon, and the brush size and start taper for the measures the
@@ -182,25 +252,34 @@ struct StrokeInputModeler: Sendable {
     }
 
     /// How many nodes the stroke has (forgotten ones included).
+    @inline(__always)
     var count: Int { nodes.count }
 
     /// Node `i`; only nodes not forgotten can be read (see ``forget(before:)``).
-    subscript(i: Int) -> Node {
-        _read { yield nodes[i] }
+    @inline(__always)
+    func node(_ i: Int) -> ModeledNode { nodes[i].modeled }
+
+    /// Node `i`'s position.
+    @inline(__always)
+    func position(_ i: Int) -> CanvasPoint { nodes[i].position }
+
+    /// The nodes not forgotten.
+    @inline(__always)
+    var modeledNodes: ModeledNodes { ModeledNodes(window: nodes) }
+
+    /// What the shape builder reads besides the nodes.
+    @inline(__always)
+    var state: State {
+        State(isFinished: isFinished, fitsInBrush: dotBox != nil, sampleCount: sampleCount, settledCount: settledCount,
+              firstPendingNode: firstPendingNode, lastDistance: nodes.count == 0 ? .infinity : nodes[nodes.count - 1].distance)
     }
 
-    /// `true` while every sample so far fits in a square as wide as the brush (and there is
-    /// one): the mark may still be a dot.
-    var fitsInBrush: Bool { dotBox != nil }
-
-    /// How many predicted nodes follow the real ones.
-    var predictedCount: Int { hostPrediction ? predictedNodes.count : (builtInTip == nil ? 0 : 1) }
-
-    /// Predicted node `k` (0 is the first after the real ones), `k < predictedCount`.
+    /// What follows the real nodes.
     @inline(__always)
-    func predicted(_ k: Int) -> PredictedNode { hostPrediction ? predictedNodes[k] : builtInTip! }
+    var prediction: Prediction { Prediction(nodes: predictedNodes, tip: builtInTip) }
 
     /// The first node holding a sample whose force is still an estimate; `Int.max` when none.
+    @inline(__always)
     var firstPendingNode: Int {
         guard let first = pendingSamples.first else { return Int.max }
         return nodeIndex(ofSample: first.index)
@@ -243,7 +322,8 @@ struct StrokeInputModeler: Sendable {
             nodes[last].speed = filter.smoothedSpeed
             measureDistance(last)
             builtInPrediction()
-            return Step(node: last, isNewNode: false, settled: settledCount..<settledCount, remeasuredLive: false)
+            return Step(node: last, isNewNode: false, settled: settledCount..<settledCount, settledRemeasured: false,
+                        remeasuredLive: false)
         }
         filterBeforeLast = filter.state
         let filtered = filter.filter(sample.point, at: sample.timestamp)
@@ -254,9 +334,10 @@ struct StrokeInputModeler: Sendable {
                           forceSum: sample.force ?? 0, forces: sample.force == nil ? 0 : 1))
         measureDistance(last + 1)
         let firstSettled = settledCount
-        let remeasured = settleLive()
+        let (settledRemeasured, remeasuredLive) = settleLive()
         builtInPrediction()
-        return Step(node: last + 1, isNewNode: true, settled: firstSettled..<settledCount, remeasuredLive: remeasured)
+        return Step(node: last + 1, isNewNode: true, settled: firstSettled..<settledCount, settledRemeasured: settledRemeasured,
+                    remeasuredLive: remeasuredLive)
     }
 
     /// Replaces the prediction with the host's predicted samples, run through a copy of the
@@ -274,8 +355,7 @@ struct StrokeInputModeler: Sendable {
                                                 time: sample.timestamp, force: sample.force))
             lastTime = sample.timestamp
         }
-        hostPrediction = !predictedNodes.isEmpty
-        if !hostPrediction { builtInPrediction() }
+        if predictedNodes.isEmpty { builtInPrediction() }
         return true
     }
 
@@ -300,7 +380,6 @@ struct StrokeInputModeler: Sendable {
     mutating func finish() -> Range<Int> {
         isFinished = true
         predictedNodes.removeAll()
-        hostPrediction = false
         builtInTip = nil
         let firstChanged = max(0, settledCount - 1)
         for j in settledCount..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
@@ -378,44 +457,46 @@ struct StrokeInputModeler: Sendable {
 
     /// Measures node `i`'s distance from the first node, while the node before it is nearer
     /// than ``distanceLimit``; past that it is infinite (written only when it was not: reading
-    /// is cheaper than writing).
-    @inline(__always)
-    private mutating func measureDistance(_ i: Int) {
+    /// is cheaper than writing). Returns `false` when the distance was infinite and stays so.
+    @inline(__always) @discardableResult
+    private mutating func measureDistance(_ i: Int) -> Bool {
         let previous = i == 0 ? 0 : nodes[i - 1].distance
         guard previous < distanceLimit else {
-            if nodes[i].distance != .infinity { nodes[i].distance = .infinity }
-            return
+            guard nodes[i].distance != .infinity else { return false }
+            nodes[i].distance = .infinity
+            return true
         }
         nodes[i].distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        return true
     }
 
     /// Settles every node whose window is complete without the last node (which may still
     /// merge with a sample of the same timestamp): one node per sample in steady state.
-    /// Returns `true` when it also measured the live nodes again (near the start of the
-    /// stroke).
-    private mutating func settleLive() -> Bool {
+    /// Returns whether the distance of a node it settled changed, and whether it also measured
+    /// the live nodes again (near the start of the stroke).
+    private mutating func settleLive() -> (settledRemeasured: Bool, remeasuredLive: Bool) {
         let firstSettled = settledCount
         let available = nodes.count - 1
+        var remeasured = false
         while settledCount < available, LocalFit.window(of: settledCount, radius: radius, count: .max / 2).upperBound < available {
             let j = settledCount
             nodes[j].position = settledPosition(j, among: available)
             settledCount += 1
-            measureDistance(j)
+            if measureDistance(j) { remeasured = true }
         }
         // Live nodes after them measured their distance from old positions. Only the start
         // taper reads that before the stroke finishes (which measures them all again).
         if settledCount > firstSettled, nodes[settledCount - 1].distance < distanceLimit {
             for k in settledCount..<nodes.count { measureDistance(k) }
-            return true
+            return (remeasured, true)
         }
-        return false
+        return (remeasured, false)
     }
 
     /// Replaces the prediction with the built-in predictor's node (none when the filter
     /// expects no movement). Drops the host's predictions.
     private mutating func builtInPrediction() {
         if !predictedNodes.isEmpty { predictedNodes.removeAll(keepingCapacity: true) }
-        hostPrediction = false
         guard predictionHorizon > 0, nodes.count >= 2, let point = filter.predicted(after: predictionHorizon),
               point.distance(to: nodes[nodes.count - 1].position) > 1e-6 else {
             builtInTip = nil

@@ -9,11 +9,11 @@
 /// tail built only when it is read, with the rectangle each update changed.
 ///
 /// The builder keeps the nodes as drawn (``nodes``: the modeled positions, times and forces,
-/// and their widths) and reads everything else from the modeler, which every call takes: the
-/// speeds and distances widths come from, what has settled, the estimates still pending and
-/// the prediction. The modeler says which nodes changed; ``refresh(_:from:)`` (or
-/// ``follow(_:from:)`` after an appended sample) copies them and their widths, so a node is
-/// drawn as the modeler last left it.
+/// with their widths). It is handed what it reads of the modeler as values: each node that
+/// changed (``append(_:)``, ``set(_:to:)``: the modeler says which), the modeler's state
+/// (what has settled, the first estimate still pending, whether it is finished) and its
+/// prediction, so a node is drawn as the modeler last left it.
+@usableFromInline
 struct StrokeShapeBuilder: Sendable {
     /// How many of the last nodes an end taper may narrow, and so stay volatile.
     static let maxTaperNodes = 6
@@ -31,7 +31,9 @@ struct StrokeShapeBuilder: Sendable {
     let style: StrokeStyle
     /// The nodes as drawn: each modeled node's position, time and force, with its width.
     private(set) var nodes: [StrokeNode] = []
-    /// Segments that will never change again, in drawing order.
+    /// Segments that will never change again, in drawing order (read in place by
+    /// ``StrokeBuilder/stableSegments``, inlined into its callers).
+    @usableFromInline
     private(set) var stableSegments: [StrokeSegment] = []
     /// Whether the finished stroke is a short mark (a dot; see ``StrokeBuilder``), decided once
     /// by ``finish(_:)``.
@@ -39,7 +41,7 @@ struct StrokeShapeBuilder: Sendable {
     /// The width the predicted nodes are drawn with: the last node's when they were predicted.
     private var predictedWidth = 0.0
     /// What the last update reported as the tail's area, and the box it came from (see
-    /// ``tailBounds(_:settled:)``).
+    /// ``tailBounds(_:_:settled:)``).
     private var volatileBounds: CanvasRect?
     private var tailBox: Box?
     /// Updates since `tailBox` was last measured exactly.
@@ -62,28 +64,20 @@ struct StrokeShapeBuilder: Sendable {
 
     // MARK: - Following the model
 
-    /// Follows what an appended sample changed in the model: the new (or merged) node, the
-    /// nodes that settled, and the live ones measured again; records the prediction's width.
+    /// Adds the modeler's new last node, with its width before the end taper.
     @inline(__always)
-    mutating func follow(_ step: StrokeInputModeler.Step, from model: StrokeInputModeler) {
-        if step.isNewNode {
-            let node = model[step.node]
-            nodes.append(StrokeNode(position: node.position, time: node.time, width: width(of: node), force: node.force))
-        } else {
-            refresh(step.node, from: model)
-        }
-        for j in step.settled { refresh(j, from: model) }
-        if step.remeasuredLive {
-            for k in step.settled.upperBound..<nodes.count { refresh(k, from: model) }
-        }
-        predictionChanged()
+    mutating func append(_ node: StrokeInputModeler.ModeledNode) {
+        nodes.append(StrokeNode(position: node.position, time: node.time, width: width(of: node), force: node.force))
     }
 
-    /// Copies node `i`'s modeled position and force and gives it its width before the end
+    /// Moves node `i` to its settled position (its width is unchanged when its distance is).
+    @inline(__always)
+    mutating func move(_ i: Int, to position: CanvasPoint) { nodes[i].position = position }
+
+    /// Copies node `i`'s modeled position and force, and gives it its width before the end
     /// taper.
     @inline(__always)
-    mutating func refresh(_ i: Int, from model: StrokeInputModeler) {
-        let node = model[i]
+    mutating func set(_ i: Int, to node: StrokeInputModeler.ModeledNode) {
         nodes[i].position = node.position
         nodes[i].force = node.force
         let width = width(of: node)
@@ -98,26 +92,26 @@ struct StrokeShapeBuilder: Sendable {
 
     /// The finished stroke's widths: a short mark (a mark with no stable segment yet, of at
     /// most ``dotSampleLimit`` samples or all within the brush) is at least as wide as the
-    /// brush everywhere; another stroke narrows at its end. Call after the model finished and
-    /// its changed nodes were refreshed.
-    mutating func finish(_ model: StrokeInputModeler) {
+    /// brush everywhere; another stroke narrows at its end. Call after the modeler finished and
+    /// the nodes it changed were set.
+    mutating func finish(_ state: StrokeInputModeler.State, _ modeled: StrokeInputModeler.ModeledNodes) {
         // Segments already stable never change, so only a mark with none can be a dot.
-        isShortMark = stableSegments.isEmpty && (model.sampleCount <= Self.dotSampleLimit || model.fitsInBrush)
-        applyEndTaper(model)
+        isShortMark = stableSegments.isEmpty && (state.sampleCount <= Self.dotSampleLimit || state.fitsInBrush)
+        applyEndTaper(modeled)
     }
 
     /// Applies the end taper (or a short mark's width) again, after a refinement changed a
     /// finished stroke's width.
-    mutating func applyEndTaper(_ model: StrokeInputModeler) {
+    mutating func applyEndTaper(_ modeled: StrokeInputModeler.ModeledNodes) {
         guard let last = nodes.indices.last else { return }
         if isShortMark {
-            for i in nodes.indices { nodes[i].width = max(baseWidth(of: model[i]), style.size) }
+            for i in nodes.indices { nodes[i].width = max(baseWidth(of: modeled[i]), style.size) }
             return
         }
         var toEnd = 0.0
         for i in stride(from: last, through: max(0, last - Self.maxTaperNodes + 1), by: -1) {
             if i < last { toEnd += nodes[i].position.distance(to: nodes[i + 1].position) }
-            let node = model[i]
+            let node = modeled[i]
             nodes[i].width = baseWidth(of: node) * startTaper(of: node) * style.taper(toEnd, over: style.endTaper)
         }
     }
@@ -126,19 +120,19 @@ struct StrokeShapeBuilder: Sendable {
 
     /// A node's width before tapers, from its force, or its speed when it has none.
     @inline(__always)
-    private func baseWidth(of node: StrokeInputModeler.Node) -> Double {
+    private func baseWidth(of node: StrokeInputModeler.ModeledNode) -> Double {
         style.baseWidth(force: node.force, speed: node.speed)
     }
 
     /// The start taper's factor at a node, from its distance from the first node.
     @inline(__always)
-    private func startTaper(of node: StrokeInputModeler.Node) -> Double {
+    private func startTaper(of node: StrokeInputModeler.ModeledNode) -> Double {
         node.distance >= style.startTaper ? 1 : style.taper(node.distance, over: style.startTaper)
     }
 
     /// A node's width before the end taper.
     @inline(__always)
-    private func width(of node: StrokeInputModeler.Node) -> Double {
+    private func width(of node: StrokeInputModeler.ModeledNode) -> Double {
         let base = baseWidth(of: node)
         return node.distance == .infinity ? base : base * startTaper(of: node)
     }
@@ -146,12 +140,12 @@ struct StrokeShapeBuilder: Sendable {
     // MARK: - Output
 
     /// Appends the current tentative tail (including any prediction) to `segments`.
-    func appendVolatileSegments(to segments: inout [StrokeSegment], _ model: StrokeInputModeler) {
-        let total = nodes.count + model.predictedCount
+    func appendVolatileSegments(to segments: inout [StrokeSegment], _ prediction: StrokeInputModeler.Prediction) {
+        let total = nodes.count + prediction.count
         if total == 1, stableSegments.isEmpty {
             segments.append(dot(nodes[0]))
         } else if total > 1, stableSegments.count < total - 1 {
-            for i in stableSegments.count..<(total - 1) { segments.append(segment(i, count: total, model)) }
+            for i in stableSegments.count..<(total - 1) { segments.append(segment(i, count: total, prediction)) }
         }
     }
 
@@ -159,22 +153,22 @@ struct StrokeShapeBuilder: Sendable {
     /// - Parameter settled: When the update follows a new sample far from the start of the
     ///   stroke (so no width but the new nodes' changed), the nodes it settled; `nil` when
     ///   anything else may have changed.
-    mutating func update(_ model: StrokeInputModeler, settled: Range<Int>? = nil) -> StrokeUpdate {
+    mutating func update(_ state: StrokeInputModeler.State, _ prediction: StrokeInputModeler.Prediction,
+                         settled: Range<Int>? = nil) -> StrokeUpdate {
         var changed = volatileBounds
         let stableBefore = stableSegments.count
-        let firstPending = model.firstPendingNode
         if nodes.count == 1 {
-            if model.isFinished, stableSegments.isEmpty, isSettled(segment: -1, firstPending: firstPending, model) {
+            if state.isFinished, stableSegments.isEmpty, isSettled(segment: -1, state) {
                 stableSegments.append(dot(nodes[0]))
             }
         } else {
-            while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, firstPending: firstPending, model) {
+            while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, state) {
                 let settled = stableSegment(stableSegments.count)
                 stableSegments.append(settled)
             }
         }
         for s in stableBefore..<stableSegments.count { changed = CanvasRect.union(changed, stableSegments[s].bounds) }
-        tailBox = tailBounds(model, settled: settled)
+        tailBox = tailBounds(state, prediction, settled: settled)
         volatileBounds = tailBox?.rect
         changed = CanvasRect.union(changed, volatileBounds)
         return StrokeUpdate(newlyStable: stableBefore..<stableSegments.count, changedBounds: changed)
@@ -182,29 +176,29 @@ struct StrokeShapeBuilder: Sendable {
 
     /// Whether segment `i` (from node i to node i+1) can no longer change.
     @inline(__always)
-    private func isSettled(segment i: Int, firstPending: Int, _ model: StrokeInputModeler) -> Bool {
-        if model.isFinished { return i + 1 < firstPending }
+    private func isSettled(segment i: Int, _ state: StrokeInputModeler.State) -> Bool {
+        if state.isFinished { return i + 1 < state.firstPendingNode }
         // A mark within the brush may still become a dot (see ``dotHoldLimit``).
-        if model.fitsInBrush, nodes.count <= Self.dotHoldLimit { return false }
+        if state.fitsInBrush, nodes.count <= Self.dotHoldLimit { return false }
         // Live: the segment's curve depends on nodes i-1 ... i+2, which must have settled;
         // the end taper may still narrow the last maxTaperNodes.
-        return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, firstPending, model.settledCount)
+        return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, state.firstPendingNode, state.settledCount)
     }
 
     /// Node `i` of the real nodes followed by the predicted ones.
     @inline(__always)
-    private func extendedNode(_ i: Int, _ model: StrokeInputModeler) -> StrokeNode {
+    private func extendedNode(_ i: Int, _ prediction: StrokeInputModeler.Prediction) -> StrokeNode {
         if i < nodes.count { return nodes[i] }
-        let predicted = model.predicted(i - nodes.count)
+        let predicted = prediction[i - nodes.count]
         return StrokeNode(position: predicted.position, time: predicted.time, width: predictedWidth, force: predicted.force)
     }
 
     /// The segment from extended node `i` to `i + 1`, among `count` extended nodes.
     @inline(__always)
-    private func segment(_ i: Int, count: Int, _ model: StrokeInputModeler) -> StrokeSegment {
-        let a = extendedNode(i, model), b = extendedNode(i + 1, model)
-        let curve = CatmullRom.segment(i > 0 ? extendedNode(i - 1, model).position : nil, a.position, b.position,
-                                       i + 2 < count ? extendedNode(i + 2, model).position : nil)
+    private func segment(_ i: Int, count: Int, _ prediction: StrokeInputModeler.Prediction) -> StrokeSegment {
+        let a = extendedNode(i, prediction), b = extendedNode(i + 1, prediction)
+        let curve = CatmullRom.segment(i > 0 ? extendedNode(i - 1, prediction).position : nil, a.position, b.position,
+                                       i + 2 < count ? extendedNode(i + 2, prediction).position : nil)
         return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
     }
 
@@ -243,8 +237,9 @@ struct StrokeShapeBuilder: Sendable {
     /// node and chord of the tail, and a few that already left it. Every
     /// ``tailBoxRefresh`` updates it is measured again from the tail alone.
     @inline(__always)
-    private mutating func tailBounds(_ model: StrokeInputModeler, settled: Range<Int>?) -> Box? {
-        let total = nodes.count + model.predictedCount
+    private mutating func tailBounds(_ state: StrokeInputModeler.State, _ prediction: StrokeInputModeler.Prediction,
+                                     settled: Range<Int>?) -> Box? {
+        let total = nodes.count + prediction.count
         let first: Int
         if total == 1, stableSegments.isEmpty {
             first = 0
@@ -256,22 +251,21 @@ struct StrokeShapeBuilder: Sendable {
         }
         let last = nodes.count - 1
         if let settled, settled.count <= 1, tailBoxAge < Self.tailBoxRefresh, var box = tailBox, last >= 2,
-           model[last].distance == .infinity, !model.hostPrediction {
+           state.lastDistance == .infinity, prediction.nodes.isEmpty {
             tailBoxAge += 1
             if let j = settled.first, j >= 1 {
                 box.add(nodes[j], after: nodes[j - 1].position)
                 box.add(nodes[j + 1], after: nodes[j].position)
             }
             box.add(nodes[last], after: nodes[last - 1].position)
-            if let tip = model.builtInTip { box.add(tip.position, width: predictedWidth, after: nodes[last].position) }
+            if let tip = prediction.tip { box.add(tip.position, width: predictedWidth, after: nodes[last].position) }
             return box
         }
         tailBoxAge = 0
         var box = Box(nodes[first].position)
         for i in first..<nodes.count { box.include(nodes[i]) }
-        if model.hostPrediction {
-            for node in model.predictedNodes { box.include(node.position, width: predictedWidth) }
-        } else if let tip = model.builtInTip {
+        for node in prediction.nodes { box.include(node.position, width: predictedWidth) }
+        if let tip = prediction.tip {
             box.include(tip.position, width: predictedWidth)
         }
         return box
