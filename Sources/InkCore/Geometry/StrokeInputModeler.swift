@@ -289,6 +289,7 @@ struct StrokeInputModeler: Sendable {
 
     /// Checks a real sample and adds it at the end of the stroke.
     /// - Throws: ``StrokeInputError``; nothing changes then.
+    @inline(__always)
     mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> Step {
         guard !isFinished else { throw .finished }
         guard sample.isValid else { throw .nonFinite(sample) }
