@@ -99,7 +99,8 @@ struct ReportCountsTests {
         #expect(result.status == 1, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("/dev/stdin: larger than 64 MiB; not a report"), "\(result.stderr)")
         // A stroke file for smooth or bench strokes has the whole-session bound.
-        let smooth = try Self.shell(#"head -c 100000000 /dev/zero | "$0" smooth /dev/stdin -o /dev/null"#)
+        // (A regular target: smooth refuses /dev/null as an output before it reads anything.)
+        let smooth = try Self.shell(#"out="$(mktemp -d)/smoothed.jsonl"; head -c 100000000 /dev/zero | "$0" smooth /dev/stdin -o "$out""#)
         #expect(smooth.status == 1 && smooth.stderr.contains("/dev/stdin: larger than 64 MiB; 'smooth' holds a whole stroke file"), "\(smooth.stderr)")
         let bench = try Self.shell(#"head -c 100000000 /dev/zero | "$0" bench strokes /dev/stdin --passes 1"#)
         #expect(bench.status == 1 && bench.stderr.contains("/dev/stdin: larger than 64 MiB; 'bench strokes' holds"), "\(bench.stderr)")

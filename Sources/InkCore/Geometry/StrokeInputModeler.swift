@@ -1,0 +1,509 @@
+/// The first half of ``StrokeBuilder``: turns a stroke's raw samples into modeled nodes, the
+/// centreline its shape is built from (`StrokeShapeBuilder` is the second half).
+///
+/// It is where the builder's input is checked, once: ``append(_:)`` refuses a sample with a
+/// non-finite or out-of-range value, one older than the last, and any after ``finish()``;
+/// ``predict(_:)`` skips predicted samples that are invalid or not later than the last;
+/// ``refine(sampleAt:with:)`` ignores an invalid refinement. Past those checks nothing is
+/// checked again.
+///
+/// Then, per sample: samples with the same timestamp merge into one node (their mean position
+/// and force); a new node's position is the causal `PenFilter`'s output (the live tip), and
+/// settles to its `LocalFit` position once its window is known; each node records the
+/// filter's smoothed speed and, near the start, its distance from the first node along the
+/// modeled positions. Forces still estimated wait for their refinement; the prediction (the
+/// host's predicted samples through a copy of the filter, or the built-in predictor's one
+/// node) extends the live end.
+///
+/// Every mutating call reports which nodes it changed (``Step``, or a range), so the shape
+/// builder can follow without scanning. What the shape builder reads is handed to it as plain
+/// values: a node (``node(_:)``, a ``ModeledNode``), the ``state`` (what has settled, the
+/// first estimate still pending, whether it is finished) and the ``prediction``; a view of the
+/// nodes (``modeledNodes``) only where a call reads many (finishing, refining a finished
+/// stroke). Passing the modeler itself would copy it, hundreds of bytes, on every call. The
+/// inputs of nodes nothing can still reach are forgotten (``forget(before:)``), so a long
+/// stroke keeps a window of them.
+struct StrokeInputModeler: Sendable {
+    /// The largest settle radius used, whatever the style asks (bounds the work per sample).
+    static let maxSettleRadius = 32
+
+    /// A node of the modeled stroke, as the shape builder reads it.
+    struct ModeledNode: Sendable {
+        /// Where the node is: the pen filter's output while it is live, the settled fit's
+        /// once it is settled.
+        var position: CanvasPoint
+        /// The time the node stands for (its samples' timestamp), seconds.
+        var time: Double
+        /// The mean force of its samples that have one; `nil` when none has.
+        var force: Double?
+        /// The pen filter's smoothed speed (pt/s) when the node was filtered.
+        var speed: Double
+        /// The distance along the modeled positions from the first node while that is shorter
+        /// than the start taper's length; infinity past it (see `Node.distance`).
+        var distance: Double
+    }
+
+    /// A node of the modeled stroke, and what it was made from.
+    fileprivate struct Node: Sendable {
+        /// Where the node is: the pen filter's output while it is live, the settled fit's
+        /// once it is settled.
+        fileprivate(set) var position: CanvasPoint
+        /// The time the node stands for (its samples' timestamp), seconds.
+        fileprivate(set) var time: Double
+        /// The pen filter's smoothed speed (pt/s) when the node was filtered.
+        fileprivate(set) var speed: Double
+        /// The distance along the modeled positions from the first node while that is shorter
+        /// than the modeler's `distanceLimit`; infinity past it. A live node keeps the distance
+        /// it was measured with until it settles (nodes settling before it may move), except
+        /// near the start of the stroke, where every live node is measured again.
+        fileprivate(set) var distance: Double
+        /// The mean force of its samples that have one; `nil` when none has.
+        fileprivate(set) var force: Double?
+
+        // What it was made from: the modeler's own.
+        /// Sum of the node's sample positions and their number, and their mean (the node's raw
+        /// position).
+        fileprivate var positionSum: CanvasPoint
+        fileprivate var samples: Int
+        fileprivate var raw: CanvasPoint
+        /// The distance along the raw positions from the first node: the fit's parameter on
+        /// unevenly timed windows (see ``settledPosition(_:among:)``).
+        fileprivate var rawDistance: Double
+        /// Index of its first sample.
+        fileprivate var firstSample: Int
+        /// The first node of the run of evenly spaced times that ends at this node.
+        fileprivate var evenSince: Int
+        /// Sum of the forces of its samples that have one, and their number.
+        fileprivate var forceSum: Double
+        fileprivate var forces: Int
+
+        fileprivate var meanForce: Double? { forces == 0 ? nil : forceSum / Double(forces) }
+
+        var modeled: ModeledNode {
+            ModeledNode(position: position, time: time, force: force, speed: speed, distance: distance)
+        }
+    }
+
+    /// A predicted node: where the stroke is expected to go, never stored.
+    struct PredictedNode: Sendable {
+        var position: CanvasPoint
+        var time: Double
+        var force: Double?
+    }
+
+    /// What follows the real nodes: the host's predicted samples as nodes, or the built-in
+    /// predictor's one node, or nothing.
+    struct Prediction: Sendable {
+        /// The host's predicted nodes; empty when the prediction is the built-in one.
+        var nodes: [PredictedNode]
+        /// The built-in predictor's node; `nil` when the host predicts or it expects no
+        /// movement.
+        var tip: PredictedNode?
+
+        /// How many predicted nodes follow the real ones.
+        var count: Int { nodes.isEmpty ? (tip == nil ? 0 : 1) : nodes.count }
+
+        /// Predicted node `k` (0 is the first after the real ones), `k < count`.
+        @inline(__always)
+        subscript(k: Int) -> PredictedNode { nodes.isEmpty ? tip! : nodes[k] }
+    }
+
+    /// What the shape builder reads of the modeler besides its nodes: plain values.
+    struct State: Sendable {
+        /// `true` once ``finish()`` was called.
+        var isFinished: Bool
+        /// `true` while every sample so far fits in a square as wide as the brush (and there
+        /// is one): the mark may still be a dot.
+        var fitsInBrush: Bool
+        /// The real samples appended so far.
+        var sampleCount: Int
+        /// Nodes before this index are settled: their positions no longer change.
+        var settledCount: Int
+        /// The first node holding a sample whose force is still an estimate; `Int.max` when
+        /// none.
+        var firstPendingNode: Int
+        /// The last node's distance from the first node (infinity far from the start, and
+        /// when there is no node).
+        var lastDistance: Double
+    }
+
+    /// The nodes not forgotten, read by index (see ``forget(before:)``).
+    struct ModeledNodes: Sendable {
+        fileprivate let window: Window
+        /// How many nodes the stroke has (forgotten ones included).
+        var count: Int { window.count }
+        subscript(i: Int) -> ModeledNode { window[i].modeled }
+    }
+
+    /// What one appended sample changed.
+    struct Step: Sendable {
+        /// The node the sample made, or merged into (the last node either way).
+        var node: Int
+        /// `true` when the sample made a new node; `false` when it merged into the last one
+        /// (the same timestamp).
+        var isNewNode: Bool
+        /// The nodes that settled (their positions changed).
+        var settled: Range<Int>
+        /// `true` when the distance of a node in `settled` changed too (near the start of the
+        /// stroke); otherwise only their positions did.
+        var settledRemeasured: Bool
+        /// `true` when the live nodes after `settled` were measured again (near the start of
+        /// the stroke; only their distances changed).
+        var remeasuredLive: Bool
+    }
+
+    /// The nodes whose inputs may still be read, by node index: the earlier ones are forgotten
+    /// once nothing can reach them (they are settled, stable and hold no estimate), so a long
+    /// stroke keeps a window of them, not all.
+    fileprivate struct Window: Sendable {
+        private var storage: [Node] = []
+        /// The node index of `storage[0]`.
+        private(set) var base = 0
+        /// The number of nodes so far (forgotten ones included).
+        var count: Int { base + storage.count }
+
+        subscript(node: Int) -> Node {
+            _read { yield storage[node - base] }
+            _modify { yield &storage[node - base] }
+        }
+
+        mutating func append(_ node: Node) { storage.append(node) }
+
+        /// `Σ weights[k] × raw position of node first + k`, read without a bounds check per
+        /// node (the window is checked once).
+        func weightedRawSum(from first: Int, weights: [Double]) -> CanvasPoint {
+            precondition(first >= base && first + weights.count <= count)
+            return storage.withUnsafeBufferPointer { nodes in
+                weights.withUnsafeBufferPointer { w in
+                    var x = 0.0, y = 0.0
+                    let offset = first - base
+                    for k in 0..<w.count {
+                        let raw = nodes[offset + k].raw
+                        x += w[k] * raw.x
+                        y += w[k] * raw.y
+                    }
+                    return CanvasPoint(x: x, y: y)
+                }
+            }
+        }
+
+        mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+
+        /// Forgets the nodes before `node` once they are many (at least 256, and half of those
+        /// kept), so the moves cost O(1) per node.
+        mutating func forget(before node: Int) {
+            let dead = node - base
+            guard dead >= 256, dead >= storage.count / 2 else { return }
+            storage.removeFirst(dead)
+            base = node
+        }
+    }
+
+    private let radius: Int
+    /// The centred fit's weights on evenly spaced times, for `radius`.
+    private let evenKernel: [Double]
+    private let noise: Double
+    /// Distances from the first node are measured up to this length (the start taper's, the
+    /// only reader of short distances; see ``measureDistance(_:)``).
+    private let distanceLimit: Double
+    /// The side of the square the samples of a possible dot fit in (the brush's width).
+    private let brushSize: Double
+    private let predictionHorizon: Double
+    private var filter: PenFilter
+    /// The filter's state before the last sample, to redo the last step when a sample with
+    /// the same timestamp arrives.
+    private var filterBeforeLast: PenFilter.State
+    private var lastTimestamp = -Double.infinity
+    private var nodes = Window()
+    /// Nodes before this index have their settled (``LocalFit``) position.
+    private(set) var settledCount = 0
+    /// The real samples appended so far.
+    private(set) var sampleCount = 0
+    /// `true` once ``finish()`` was called.
+    private(set) var isFinished = false
+    /// The box of the samples so far, while it fits in a square as wide as the brush (`nil`
+    /// from the first sample outside it on).
+    private var dotBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+    /// Samples whose force is still an estimate (ascending index), with their current force.
+    private var pendingSamples: [(index: Int, force: Double?)] = []
+    /// The last shifted window fitted, and its curve.
+    private var shiftedWindow: ClosedRange<Int>?
+    private var shiftedByTime = false
+    private var shiftedCurve: LocalFit.Curve?
+    /// The host's predicted samples, as nodes (empty unless the host's prediction stands).
+    private var predictedNodes: [PredictedNode] = []
+    /// The built-in predictor's node, when it predicts one.
+    private var builtInTip: PredictedNode?
+
+    /// Starts an empty stroke modeled as `style` says (its filter, settle radius, sample
+    /// noise, prediction horizon, and the brush size and start taper for the measures the
+    /// shape reads).
+    init(style: StrokeStyle) {
+        radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
+        evenKernel = LocalFit.evenKernels[radius]
+        noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
+        distanceLimit = style.startTaper
+        brushSize = style.size
+        predictionHorizon = style.predictionHorizon
+        filter = PenFilter(parameters: style.filter)
+        filterBeforeLast = filter.state
+        // One allocation for most strokes; longer ones grow by doubling.
+        nodes.reserveCapacity(64)
+    }
+
+    /// How many nodes the stroke has (forgotten ones included).
+    @inline(__always)
+    var count: Int { nodes.count }
+
+    /// Node `i`; only nodes not forgotten can be read (see ``forget(before:)``).
+    @inline(__always)
+    func node(_ i: Int) -> ModeledNode { nodes[i].modeled }
+
+    /// Node `i`'s position.
+    @inline(__always)
+    func position(_ i: Int) -> CanvasPoint { nodes[i].position }
+
+    /// The nodes not forgotten.
+    @inline(__always)
+    var modeledNodes: ModeledNodes { ModeledNodes(window: nodes) }
+
+    /// What the shape builder reads besides the nodes.
+    @inline(__always)
+    var state: State {
+        State(isFinished: isFinished, fitsInBrush: dotBox != nil, sampleCount: sampleCount, settledCount: settledCount,
+              firstPendingNode: firstPendingNode, lastDistance: nodes.count == 0 ? .infinity : nodes[nodes.count - 1].distance)
+    }
+
+    /// What follows the real nodes.
+    @inline(__always)
+    var prediction: Prediction { Prediction(nodes: predictedNodes, tip: builtInTip) }
+
+    /// The first node holding a sample whose force is still an estimate; `Int.max` when none.
+    @inline(__always)
+    var firstPendingNode: Int {
+        guard let first = pendingSamples.first else { return Int.max }
+        return nodeIndex(ofSample: first.index)
+    }
+
+    // MARK: - Input
+
+    /// Checks a real sample and adds it at the end of the stroke.
+    /// - Throws: ``StrokeInputError``; nothing changes then.
+    @inline(__always)
+    mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> Step {
+        guard !isFinished else { throw .finished }
+        guard sample.isValid else { throw .nonFinite(sample) }
+        guard sample.timestamp >= lastTimestamp else {
+            throw .timestampWentBackwards(previous: lastTimestamp, got: sample.timestamp)
+        }
+        lastTimestamp = sample.timestamp
+        let index = sampleCount
+        sampleCount += 1
+        if index == 0 {
+            dotBox = (sample.point.x, sample.point.y, sample.point.x, sample.point.y)
+        } else if let box = dotBox {
+            let grown = (minX: min(box.minX, sample.point.x), minY: min(box.minY, sample.point.y),
+                         maxX: max(box.maxX, sample.point.x), maxY: max(box.maxY, sample.point.y))
+            dotBox = grown.maxX - grown.minX <= brushSize && grown.maxY - grown.minY <= brushSize ? grown : nil
+        }
+        if sample.estimationUpdateIndex != nil { pendingSamples.append((index, sample.force)) }
+        let last = nodes.count - 1
+        if last >= 0, nodes[last].time == sample.timestamp {
+            // Same instant as the previous node: merge (the mean of its samples), redoing the
+            // filter step from the state before it.
+            nodes[last].positionSum = nodes[last].positionSum + sample.point
+            nodes[last].samples += 1
+            if let force = sample.force { nodes[last].forceSum += force; nodes[last].forces += 1 }
+            let raw = nodes[last].positionSum / Double(nodes[last].samples)
+            nodes[last].raw = raw
+            nodes[last].rawDistance = last == 0 ? 0 : nodes[last - 1].rawDistance + raw.distance(to: nodes[last - 1].raw)
+            filter.state = filterBeforeLast
+            nodes[last].position = filter.filter(nodes[last].raw, at: sample.timestamp)
+            nodes[last].force = nodes[last].meanForce
+            nodes[last].speed = filter.smoothedSpeed
+            measureDistance(last)
+            builtInPrediction()
+            return Step(node: last, isNewNode: false, settled: settledCount..<settledCount, settledRemeasured: false,
+                        remeasuredLive: false)
+        }
+        filterBeforeLast = filter.state
+        let filtered = filter.filter(sample.point, at: sample.timestamp)
+        let rawDistance = last < 0 ? 0 : nodes[last].rawDistance + sample.point.distance(to: nodes[last].raw)
+        nodes.append(Node(position: filtered, time: sample.timestamp, speed: filter.smoothedSpeed, distance: 0,
+                          force: sample.force, positionSum: sample.point, samples: 1, raw: sample.point,
+                          rawDistance: rawDistance, firstSample: index, evenSince: evenSince(sample.timestamp),
+                          forceSum: sample.force ?? 0, forces: sample.force == nil ? 0 : 1))
+        measureDistance(last + 1)
+        let firstSettled = settledCount
+        let (settledRemeasured, remeasuredLive) = settleLive()
+        builtInPrediction()
+        return Step(node: last + 1, isNewNode: true, settled: firstSettled..<settledCount, settledRemeasured: settledRemeasured,
+                    remeasuredLive: remeasuredLive)
+    }
+
+    /// Replaces the prediction with the host's predicted samples, run through a copy of the
+    /// filter; those that are invalid or not later than the node before them are skipped. An
+    /// empty list (or one with nothing usable) falls back to the built-in predictor. Returns
+    /// `false`, changing nothing, when the stroke is finished or has no node.
+    mutating func predict(_ predicted: [TouchSample]) -> Bool {
+        guard !isFinished, nodes.count > 0 else { return false }
+        predictedNodes.removeAll(keepingCapacity: true)
+        builtInTip = nil
+        var extrapolation = filter
+        var lastTime = nodes[nodes.count - 1].time
+        for sample in predicted where sample.isValid && sample.timestamp > lastTime {
+            predictedNodes.append(PredictedNode(position: extrapolation.filter(sample.point, at: sample.timestamp),
+                                                time: sample.timestamp, force: sample.force))
+            lastTime = sample.timestamp
+        }
+        if predictedNodes.isEmpty { builtInPrediction() }
+        return true
+    }
+
+    /// Applies a refined value (an estimated-property update) to the sample at `index`, if it
+    /// still waits for one and the refinement is valid. Returns the node whose force changed,
+    /// `nil` when nothing changed.
+    mutating func refine(sampleAt index: Int, with refined: TouchSample) -> Int? {
+        guard let p = pendingSamples.firstIndex(where: { $0.index == index }), refined.isValid else { return nil }
+        let node = nodeIndex(ofSample: index)
+        if let old = pendingSamples[p].force { nodes[node].forceSum -= old; nodes[node].forces -= 1 }
+        if let new = refined.force { nodes[node].forceSum += new; nodes[node].forces += 1 }
+        if nodes[node].forces == 0 { nodes[node].forceSum = 0 }
+        pendingSamples[p].force = refined.force
+        if refined.estimationUpdateIndex == nil { pendingSamples.remove(at: p) }
+        nodes[node].force = nodes[node].meanForce
+        return node
+    }
+
+    /// Finishes the stroke: the remaining nodes settle (the ends fitted like the rest) and the
+    /// prediction is dropped. Returns the nodes whose positions or distances changed (the
+    /// last one settled before, whose distance is measured again, and those after it).
+    mutating func finish() -> Range<Int> {
+        isFinished = true
+        predictedNodes.removeAll()
+        builtInTip = nil
+        let firstChanged = max(0, settledCount - 1)
+        for j in settledCount..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
+        settledCount = nodes.count
+        for j in firstChanged..<nodes.count { measureDistance(j) }
+        return firstChanged..<nodes.count
+    }
+
+    /// Stops waiting for estimated-property updates: their samples keep the estimated values.
+    /// Returns `false` when none was waiting.
+    mutating func settleEstimates() -> Bool {
+        guard !pendingSamples.isEmpty else { return false }
+        pendingSamples.removeAll()
+        return true
+    }
+
+    /// Forgets the inputs of nodes that nothing can still read: before `node` (the first the
+    /// caller may still read), and before what a settle window or an estimate can still read.
+    mutating func forget(before node: Int) {
+        nodes.forget(before: min(firstPendingNode, max(0, settledCount - 2 * radius - 2), node))
+    }
+
+    // MARK: - Internals
+
+    @inline(__always)
+    private func nodeIndex(ofSample index: Int) -> Int {
+        // The last node whose first sample is at or before `index`.
+        var low = nodes.base, high = nodes.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if nodes[mid].firstSample <= index { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    /// Where the run of evenly spaced times ending at a new node at `time` starts: steps
+    /// within 0.1 % of each other count as even (a step error that moves a fitted point by
+    /// well under 0.01 pt at handwriting speeds).
+    @inline(__always)
+    private func evenSince(_ time: Double) -> Int {
+        let count = nodes.count
+        guard count >= 2 else { return 0 }
+        let step = time - nodes[count - 1].time, previous = nodes[count - 1].time - nodes[count - 2].time
+        return abs(step - previous) <= 1e-3 * previous ? nodes[count - 1].evenSince : count - 1
+    }
+
+    /// Node `j`'s settled position, from its window among the first `count` nodes. On
+    /// evenly timed windows the fit's parameter is the time (a centred window then uses the
+    /// fixed kernel); on uneven ones it is the distance along the raw samples, so devices that
+    /// deliver samples in bunches or with jittery timestamps do not bend the shape. A shifted
+    /// window's curve (at the ends) is fitted once for all of its nodes.
+    private mutating func settledPosition(_ j: Int, among count: Int) -> CanvasPoint {
+        guard radius > 0 else { return nodes[j].position }
+        let window = LocalFit.window(of: j, radius: radius, count: count)
+        let even = nodes[window.upperBound].evenSince <= window.lowerBound
+        if j - window.lowerBound == radius, window.count == evenKernel.count {
+            if even { return nodes.weightedRawSum(from: window.lowerBound, weights: evenKernel) }
+            return LocalFit.centredParabola(window, center: j, FitSource(nodes: nodes, byTime: false)) ?? nodes[j].raw
+        }
+        if shiftedWindow != window {
+            shiftedWindow = window
+            shiftedByTime = even
+            shiftedCurve = LocalFit.Curve(fitting: window, FitSource(nodes: nodes, byTime: even), noise: noise)
+        }
+        return shiftedCurve?.position(at: shiftedByTime ? nodes[j].time : nodes[j].rawDistance) ?? nodes[j].raw
+    }
+
+    /// The nodes' raw positions, each at its time or its raw distance.
+    private struct FitSource: LocalFit.Source {
+        let nodes: Window
+        let byTime: Bool
+        func point(_ i: Int) -> CanvasPoint { nodes[i].raw }
+        func parameter(_ i: Int) -> Double { byTime ? nodes[i].time : nodes[i].rawDistance }
+    }
+
+    /// Measures node `i`'s distance from the first node, while the node before it is nearer
+    /// than ``distanceLimit``; past that it is infinite (written only when it was not: reading
+    /// is cheaper than writing). Returns `false` when the distance was infinite and stays so.
+    @inline(__always) @discardableResult
+    private mutating func measureDistance(_ i: Int) -> Bool {
+        let previous = i == 0 ? 0 : nodes[i - 1].distance
+        guard previous < distanceLimit else {
+            guard nodes[i].distance != .infinity else { return false }
+            nodes[i].distance = .infinity
+            return true
+        }
+        nodes[i].distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        return true
+    }
+
+    /// Settles every node whose window is complete without the last node (which may still
+    /// merge with a sample of the same timestamp): one node per sample in steady state.
+    /// Returns whether the distance of a node it settled changed, and whether it also measured
+    /// the live nodes again (near the start of the stroke).
+    private mutating func settleLive() -> (settledRemeasured: Bool, remeasuredLive: Bool) {
+        let firstSettled = settledCount
+        let available = nodes.count - 1
+        var remeasured = false
+        while settledCount < available, LocalFit.window(of: settledCount, radius: radius, count: .max / 2).upperBound < available {
+            let j = settledCount
+            nodes[j].position = settledPosition(j, among: available)
+            settledCount += 1
+            if measureDistance(j) { remeasured = true }
+        }
+        // Live nodes after them measured their distance from old positions. Only the start
+        // taper reads that before the stroke finishes (which measures them all again).
+        if settledCount > firstSettled, nodes[settledCount - 1].distance < distanceLimit {
+            for k in settledCount..<nodes.count { measureDistance(k) }
+            return (remeasured, true)
+        }
+        return (remeasured, false)
+    }
+
+    /// Replaces the prediction with the built-in predictor's node (none when the filter
+    /// expects no movement). Drops the host's predictions.
+    private mutating func builtInPrediction() {
+        if !predictedNodes.isEmpty { predictedNodes.removeAll(keepingCapacity: true) }
+        guard predictionHorizon > 0, nodes.count >= 2, let point = filter.predicted(after: predictionHorizon),
+              point.distance(to: nodes[nodes.count - 1].position) > 1e-6 else {
+            builtInTip = nil
+            return
+        }
+        let last = nodes[nodes.count - 1]
+        builtInTip = PredictedNode(position: point, time: last.time + predictionHorizon, force: last.force)
+    }
+}

@@ -1,0 +1,330 @@
+/// The second half of ``StrokeBuilder``: turns the modeled nodes of `StrokeInputModeler` into
+/// the stroke's geometry.
+///
+/// Each node's ink width comes from its force (or, without one, its speed), narrowed near the
+/// start of the stroke by the start taper and, once it is finished, near its end by the end
+/// taper (a short mark is a dot instead: at least as wide as the brush, without tapers). The
+/// nodes are joined by centripetal Catmull-Rom segments (``CubicBezier``). Output is
+/// incremental: a **stable** prefix of segments that never change again, and a **volatile**
+/// tail built only when it is read, with the rectangle each update changed.
+///
+/// The builder keeps the nodes as drawn (``nodes``: the modeled positions, times and forces,
+/// with their widths). It is handed what it reads of the modeler as values: each node that
+/// changed (``append(_:)``, ``set(_:to:)``: the modeler says which), the modeler's state
+/// (what has settled, the first estimate still pending, whether it is finished) and its
+/// prediction, so a node is drawn as the modeler last left it.
+@usableFromInline
+struct StrokeShapeBuilder: Sendable {
+    /// How many of the last nodes an end taper may narrow, and so stay volatile.
+    static let maxTaperNodes = 6
+    /// A mark of at most this many samples is drawn at least as wide as the brush, without
+    /// tapers.
+    static let dotSampleLimit = 4
+    /// How many nodes a live mark within the brush may have and keep every segment volatile,
+    /// so that it can still become a dot when it finishes (about a second at 240 Hz). A longer
+    /// one is drawn as a stroke, with tapers.
+    static let dotHoldLimit = 256
+    /// How many updates may grow `tailBox` before it is measured again.
+    private static let tailBoxRefresh = 8
+
+    /// The style the stroke is made with.
+    let style: StrokeStyle
+    /// The nodes as drawn: each modeled node's position, time and force, with its width.
+    private(set) var nodes: [StrokeNode] = []
+    /// Segments that will never change again, in drawing order (read in place by
+    /// ``StrokeBuilder/stableSegments``, inlined into its callers).
+    @usableFromInline
+    private(set) var stableSegments: [StrokeSegment] = []
+    /// Whether the finished stroke is a short mark (a dot; see ``StrokeBuilder``), decided once
+    /// by ``finish(_:)``.
+    private var isShortMark = false
+    /// The width the predicted nodes are drawn with: the last node's when they were predicted.
+    private var predictedWidth = 0.0
+    /// What the last update reported as the tail's area, and the box it came from (see
+    /// ``tailBounds(_:_:settled:)``).
+    private var volatileBounds: CanvasRect?
+    private var tailBox: Box?
+    /// Updates since `tailBox` was last measured exactly.
+    private var tailBoxAge = 0
+    /// The knots of the last stable segment built between four real nodes, which the next
+    /// one shares (see ``stableSegment(_:)``).
+    private var lastKnots: (segment: Int, knots: CatmullRom.Knots)?
+
+    /// Starts an empty stroke.
+    init(style: StrokeStyle) {
+        self.style = style
+        // One allocation each for most strokes; longer ones grow by doubling.
+        nodes.reserveCapacity(64)
+        stableSegments.reserveCapacity(64)
+    }
+
+    /// The first node whose modeled inputs the builder may still read: the start of its last
+    /// stable segment (see `StrokeInputModeler.forget(before:)`).
+    var firstNodeRead: Int { stableSegments.count - 1 }
+
+    // MARK: - Following the model
+
+    /// Adds the modeler's new last node, with its width before the end taper.
+    @inline(__always)
+    mutating func append(_ node: StrokeInputModeler.ModeledNode) {
+        nodes.append(StrokeNode(position: node.position, time: node.time, width: width(of: node), force: node.force))
+    }
+
+    /// Moves node `i` to its settled position (its width is unchanged when its distance is).
+    @inline(__always)
+    mutating func move(_ i: Int, to position: CanvasPoint) { nodes[i].position = position }
+
+    /// Copies node `i`'s modeled position and force, and gives it its width before the end
+    /// taper.
+    @inline(__always)
+    mutating func set(_ i: Int, to node: StrokeInputModeler.ModeledNode) {
+        nodes[i].position = node.position
+        nodes[i].force = node.force
+        let width = width(of: node)
+        if nodes[i].width != width { nodes[i].width = width }
+    }
+
+    /// Records that the model's prediction was replaced: predicted nodes are drawn as wide as
+    /// the last node is now.
+    mutating func predictionChanged() {
+        predictedWidth = nodes.last?.width ?? 0
+    }
+
+    /// The finished stroke's widths: a short mark (a mark with no stable segment yet, of at
+    /// most ``dotSampleLimit`` samples or all within the brush) is at least as wide as the
+    /// brush everywhere; another stroke narrows at its end. Call after the modeler finished and
+    /// the nodes it changed were set.
+    mutating func finish(_ state: StrokeInputModeler.State, _ modeled: StrokeInputModeler.ModeledNodes) {
+        // Segments already stable never change, so only a mark with none can be a dot.
+        isShortMark = stableSegments.isEmpty && (state.sampleCount <= Self.dotSampleLimit || state.fitsInBrush)
+        applyEndTaper(modeled)
+    }
+
+    /// Applies the end taper (or a short mark's width) again, after a refinement changed a
+    /// finished stroke's width.
+    mutating func applyEndTaper(_ modeled: StrokeInputModeler.ModeledNodes) {
+        guard let last = nodes.indices.last else { return }
+        if isShortMark {
+            for i in nodes.indices { nodes[i].width = max(baseWidth(of: modeled[i]), style.size) }
+            return
+        }
+        var toEnd = 0.0
+        for i in stride(from: last, through: max(0, last - Self.maxTaperNodes + 1), by: -1) {
+            if i < last { toEnd += nodes[i].position.distance(to: nodes[i + 1].position) }
+            let node = modeled[i]
+            nodes[i].width = baseWidth(of: node) * startTaper(of: node) * style.taper(toEnd, over: style.endTaper)
+        }
+    }
+
+    // MARK: - Widths
+
+    /// A node's width before tapers, from its force, or its speed when it has none.
+    @inline(__always)
+    private func baseWidth(of node: StrokeInputModeler.ModeledNode) -> Double {
+        style.baseWidth(force: node.force, speed: node.speed)
+    }
+
+    /// The start taper's factor at a node, from its distance from the first node.
+    @inline(__always)
+    private func startTaper(of node: StrokeInputModeler.ModeledNode) -> Double {
+        node.distance >= style.startTaper ? 1 : style.taper(node.distance, over: style.startTaper)
+    }
+
+    /// A node's width before the end taper.
+    @inline(__always)
+    private func width(of node: StrokeInputModeler.ModeledNode) -> Double {
+        let base = baseWidth(of: node)
+        return node.distance == .infinity ? base : base * startTaper(of: node)
+    }
+
+    // MARK: - Output
+
+    /// Appends the current tentative tail (including any prediction) to `segments`.
+    func appendVolatileSegments(to segments: inout [StrokeSegment], _ prediction: StrokeInputModeler.Prediction) {
+        let total = nodes.count + prediction.count
+        if total == 1, stableSegments.isEmpty {
+            segments.append(dot(nodes[0]))
+        } else if total > 1, stableSegments.count < total - 1 {
+            for i in stableSegments.count..<(total - 1) { segments.append(segment(i, count: total, prediction)) }
+        }
+    }
+
+    /// Moves newly settled segments to the stable prefix and reports what changed.
+    /// - Parameter settled: When the update follows a new sample far from the start of the
+    ///   stroke (so no width but the new nodes' changed), the nodes it settled; `nil` when
+    ///   anything else may have changed.
+    mutating func update(_ state: StrokeInputModeler.State, _ prediction: StrokeInputModeler.Prediction,
+                         settled: Range<Int>? = nil) -> StrokeUpdate {
+        var changed = volatileBounds
+        let stableBefore = stableSegments.count
+        if nodes.count == 1 {
+            if state.isFinished, stableSegments.isEmpty, isSettled(segment: -1, state) {
+                stableSegments.append(dot(nodes[0]))
+            }
+        } else {
+            while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, state) {
+                let settled = stableSegment(stableSegments.count)
+                stableSegments.append(settled)
+            }
+        }
+        for s in stableBefore..<stableSegments.count { changed = CanvasRect.union(changed, stableSegments[s].bounds) }
+        tailBox = tailBounds(state, prediction, settled: settled)
+        volatileBounds = tailBox?.rect
+        changed = CanvasRect.union(changed, volatileBounds)
+        return StrokeUpdate(newlyStable: stableBefore..<stableSegments.count, changedBounds: changed)
+    }
+
+    /// Whether segment `i` (from node i to node i+1) can no longer change.
+    @inline(__always)
+    private func isSettled(segment i: Int, _ state: StrokeInputModeler.State) -> Bool {
+        if state.isFinished { return i + 1 < state.firstPendingNode }
+        // A mark within the brush may still become a dot (see ``dotHoldLimit``).
+        if state.fitsInBrush, nodes.count <= Self.dotHoldLimit { return false }
+        // Live: the segment's curve depends on nodes i-1 ... i+2, which must have settled;
+        // the end taper may still narrow the last maxTaperNodes.
+        return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, state.firstPendingNode, state.settledCount)
+    }
+
+    /// Node `i` of the real nodes followed by the predicted ones.
+    @inline(__always)
+    private func extendedNode(_ i: Int, _ prediction: StrokeInputModeler.Prediction) -> StrokeNode {
+        if i < nodes.count { return nodes[i] }
+        let predicted = prediction[i - nodes.count]
+        return StrokeNode(position: predicted.position, time: predicted.time, width: predictedWidth, force: predicted.force)
+    }
+
+    /// The segment from extended node `i` to `i + 1`, among `count` extended nodes.
+    @inline(__always)
+    private func segment(_ i: Int, count: Int, _ prediction: StrokeInputModeler.Prediction) -> StrokeSegment {
+        let a = extendedNode(i, prediction), b = extendedNode(i + 1, prediction)
+        let curve = CatmullRom.segment(i > 0 ? extendedNode(i - 1, prediction).position : nil, a.position, b.position,
+                                       i + 2 < count ? extendedNode(i + 2, prediction).position : nil)
+        return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
+    }
+
+    /// Segment `i` as it becomes stable: ``segment(_:count:_:)`` of the real nodes. Stable
+    /// segments are built in order from settled nodes, which no longer move, so an interior
+    /// one takes two of its three knot intervals from the one before it.
+    @inline(__always)
+    private mutating func stableSegment(_ i: Int) -> StrokeSegment {
+        let count = nodes.count
+        guard i > 0, i + 2 < count else {
+            lastKnots = nil
+            let a = nodes[i], b = nodes[i + 1]
+            let curve = CatmullRom.segment(i > 0 ? nodes[i - 1].position : nil, a.position, b.position,
+                                           i + 2 < count ? nodes[i + 2].position : nil)
+            return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
+        }
+        let a = nodes[i - 1].position, b = nodes[i], c = nodes[i + 1], d = nodes[i + 2].position
+        let knots: CatmullRom.Knots
+        if let last = lastKnots, last.segment == i - 1 {
+            knots = last.knots.next(to: CatmullRom.knot(c.position, d))
+        } else {
+            knots = CatmullRom.knots(a, b.position, c.position, d)
+        }
+        lastKnots = (i, knots)
+        return StrokeSegment(curve: CatmullRom.segment(a, b.position, c.position, d, knots),
+                             startWidth: b.width, endWidth: c.width, startTime: b.time, endTime: c.time)
+    }
+
+    /// A box containing the ink of the volatile tail, from its nodes without building it.
+    /// Segment i's Bézier lies in the hull of its control points, each within 4/3 of the
+    /// longest chord among nodes i-1 ... i+2 of a node (a bound of the centripetal
+    /// Catmull-Rom tangents), and its ink within half the widest width of that.
+    ///
+    /// After a sample far from the start, only the nodes that moved (the one settled, the new
+    /// one and the prediction) and their chords are added to the previous box: it holds every
+    /// node and chord of the tail, and a few that already left it. Every
+    /// ``tailBoxRefresh`` updates it is measured again from the tail alone.
+    @inline(__always)
+    private mutating func tailBounds(_ state: StrokeInputModeler.State, _ prediction: StrokeInputModeler.Prediction,
+                                     settled: Range<Int>?) -> Box? {
+        let total = nodes.count + prediction.count
+        let first: Int
+        if total == 1, stableSegments.isEmpty {
+            first = 0
+        } else if total > 1, stableSegments.count < total - 1 {
+            first = max(0, stableSegments.count - 1)
+        } else {
+            tailBoxAge = 0
+            return nil
+        }
+        let last = nodes.count - 1
+        if let settled, settled.count <= 1, tailBoxAge < Self.tailBoxRefresh, var box = tailBox, last >= 2,
+           state.lastDistance == .infinity, prediction.nodes.isEmpty {
+            tailBoxAge += 1
+            if let j = settled.first, j >= 1 {
+                box.add(nodes[j], after: nodes[j - 1].position)
+                box.add(nodes[j + 1], after: nodes[j].position)
+            }
+            box.add(nodes[last], after: nodes[last - 1].position)
+            if let tip = prediction.tip { box.add(tip.position, width: predictedWidth, after: nodes[last].position) }
+            return box
+        }
+        tailBoxAge = 0
+        var box = Box(nodes[first].position)
+        for i in first..<nodes.count { box.include(nodes[i]) }
+        for node in prediction.nodes { box.include(node.position, width: predictedWidth) }
+        if let tip = prediction.tip {
+            box.include(tip.position, width: predictedWidth)
+        }
+        return box
+    }
+
+    /// The running extent of a chain of nodes: their bounding box, widest width and longest
+    /// chord (taxicab length, an upper bound of the Euclidean one).
+    private struct Box {
+        var minX: Double, minY: Double, maxX: Double, maxY: Double
+        var previous: CanvasPoint
+        var widest = 0.0, longestChord = 0.0
+
+        init(_ start: CanvasPoint) {
+            minX = start.x; maxX = start.x; minY = start.y; maxY = start.y
+            previous = start
+        }
+
+        /// The box grown by the ink margin: where the segments' ink can be.
+        var rect: CanvasRect {
+            let margin = longestChord * (4.0 / 3.0) + widest / 2
+            return CanvasRect(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
+        }
+
+        /// Adds the next node of the chain.
+        @inline(__always)
+        mutating func include(_ node: StrokeNode) { include(node.position, width: node.width) }
+
+        /// Adds the next node of the chain, at `position` and `width` wide.
+        @inline(__always)
+        mutating func include(_ position: CanvasPoint, width: Double) {
+            let x = position.x, y = position.y
+            if x < minX { minX = x }
+            if x > maxX { maxX = x }
+            if y < minY { minY = y }
+            if y > maxY { maxY = y }
+            if width > widest { widest = width }
+            let chord = abs(x - previous.x) + abs(y - previous.y)
+            if chord > longestChord { longestChord = chord }
+            previous = position
+        }
+
+        /// Adds a node and its chord from `point`.
+        @inline(__always)
+        mutating func add(_ node: StrokeNode, after point: CanvasPoint) {
+            previous = point
+            include(node)
+        }
+
+        /// Adds a node at `position`, `width` wide, and its chord from `point`.
+        @inline(__always)
+        mutating func add(_ position: CanvasPoint, width: Double, after point: CanvasPoint) {
+            previous = point
+            include(position, width: width)
+        }
+    }
+
+    @inline(__always)
+    private func dot(_ node: StrokeNode) -> StrokeSegment {
+        StrokeSegment(curve: CubicBezier(node.position, node.position, node.position, node.position),
+                      startWidth: node.width, endWidth: node.width, startTime: node.time, endTime: node.time)
+    }
+}
