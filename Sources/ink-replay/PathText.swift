@@ -7,7 +7,7 @@ enum PathText {
     /// A path as every output shows it: standard output and standard error, text, `--json`
     /// and JUnit alike (issue 40: names with terminal escape sequences reached standard
     /// output raw). Control characters read `\u{1B}`, a byte that is not UTF-8 `\x{FF}`
-    /// (``NameBytes``); the rest as it is. Shown twice, a path reads the same.
+    /// (`NameBytes`); the rest as it is. Shown twice, a path reads the same.
     static func shown(_ path: String) -> String { InputText.name(path) }
 
     /// The last component: `a/b/c.txt` → `c.txt`, `a/b/` → `b`, `/` → `/`.

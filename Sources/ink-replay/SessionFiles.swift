@@ -42,7 +42,7 @@ enum SessionFiles {
     }
 
     /// Walks `directory` by its entries' bytes (readdir's names, each path handed back to the
-    /// system byte for byte through ``NameBytes``: issue 40, a log named with a byte that is
+    /// system byte for byte through `NameBytes`: issue 40, a log named with a byte that is
     /// not UTF-8 was looked up under a repaired name, missed, and skipped as "a dangling
     /// link"). Real directories are walked into (a link to one is not); every `*.jsonl`
     /// entry is a regular file, symbolic links followed, taken into `found`, or is named
@@ -95,7 +95,7 @@ enum SessionFiles {
     }
 
     /// Creates `path` and the directories above it that are missing, by the name's bytes
-    /// (``NameBytes``); a directory already there is fine.
+    /// (`NameBytes`); a directory already there is fine.
     /// - Throws: ``CommandFailure`` naming the path and why.
     static func makeDirectory(_ path: String) throws {
         var info = stat()

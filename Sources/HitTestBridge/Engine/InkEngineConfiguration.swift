@@ -25,7 +25,7 @@ public enum TouchRouting: String, Sendable, Hashable, CaseIterable {
 /// touch and the round trip's to the page, so the two can never disagree.
 ///
 /// The engine runs with its limits and its timeout within stated maximums
-/// (``Limits/maximum``, ``maximumDecisionTimeout``): ``InkEngine`` takes a configuration
+/// (`Limits.maximum`, ``maximumDecisionTimeout``): ``InkEngine`` takes a configuration
 /// through ``bounded``, so the configuration it reports, and a recording's header names, is
 /// the one it runs with, and a recording's header never names more than the engine allows.
 public struct InkEngineConfiguration: Sendable, Hashable {
@@ -133,7 +133,7 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     }
 
     /// This configuration as ``InkEngine`` runs it: every limit within 1 and its value in
-    /// ``Limits/maximum``, and ``decisionTimeout`` within 0 and ``maximumDecisionTimeout``
+    /// `Limits.maximum`, and ``decisionTimeout`` within 0 and ``maximumDecisionTimeout``
     /// (a timeout that is not a number is the default, 0.25 s). Everything else is unchanged.
     public var bounded: InkEngineConfiguration {
         var c = self

@@ -279,7 +279,7 @@ package enum SessionLogLines {
 
     /// Reads a configuration written by ``configuration(_:)``; a field left out keeps its
     /// default. A limit or a timeout beyond the engine's maximum
-    /// (``InkEngineConfiguration/Limits/maximum``,
+    /// (`InkEngineConfiguration.Limits.maximum`,
     /// ``InkEngineConfiguration/maximumDecisionTimeout``) is refused, naming the field: the
     /// engine never runs with more, so it never writes more (``InkEngine`` runs with
     /// ``InkEngineConfiguration/bounded``), and a replay with the maximum instead would not be

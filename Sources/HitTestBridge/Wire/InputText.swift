@@ -50,7 +50,7 @@ package enum InputText {
     }
 
     /// One character for a message: C0, DEL and C1 controls and U+FFFD as `\u{1B}`, a file
-    /// name's byte that is not UTF-8 (``NameBytes``) as `\x{FF}`, anything else as itself.
+    /// name's byte that is not UTF-8 (`NameBytes`) as `\x{FF}`, anything else as itself.
     /// No escape contains a control character, so escaping twice changes nothing.
     package static func escaped(_ scalar: Unicode.Scalar) -> String {
         if let byte = NameBytes.rawByte(scalar) { return "\\x{" + String(byte, radix: 16, uppercase: true) + "}" }

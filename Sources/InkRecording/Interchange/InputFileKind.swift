@@ -27,7 +27,7 @@ public enum InputFileKind: Sendable, Hashable {
     /// `stat` failed for another reason (a permission, say): opening it says why.
     case unknown
 
-    /// The kind of `path`, following symbolic links (the path's bytes, as ``NameBytes`` in
+    /// The kind of `path`, following symbolic links (the path's bytes, as `NameBytes` in
     /// HitTestBridge carries them, are what is looked up).
     public init(path: String) {
         var info = stat()

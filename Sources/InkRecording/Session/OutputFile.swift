@@ -154,7 +154,7 @@ public struct OutputFile {
     /// three-byte letters was 600 bytes, "File name too long").
     static let temporaryNameBytes = 200
 
-    /// The longest start of `name` of at most `limit` bytes (the bytes ``NameBytes`` carries),
+    /// The longest start of `name` of at most `limit` bytes (the bytes `NameBytes` carries),
     /// cut between characters.
     static func prefix(of name: String, bytes limit: Int) -> String {
         var kept = String.UnicodeScalarView()
