@@ -37,6 +37,24 @@ struct CLITests {
 
     static func run(_ arguments: String...) throws -> Output { try run(arguments) }
 
+    /// Runs `script` in bash (`$0` is the tool, `$1`… the arguments), standard input from
+    /// `stdin` (a path) or /dev/null.
+    static func shell(_ script: String, _ arguments: [String] = [], stdin: String? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, binary.path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle(forReadingAtPath: stdin ?? "/dev/null")
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                               stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
     static func run(_ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = binary

@@ -24,22 +24,9 @@ struct FailedWriteTests {
         #endif
     }
 
-    /// Runs `script` in bash (`$0` is the tool, `$1`… the arguments), standard input from
-    /// `stdin` (a path) or /dev/null.
+    /// Runs `script` in bash with `$0` the tool (``CLITests/shell(_:_:stdin:)``).
     static func shell(_ script: String, _ arguments: [String] = [], stdin: String? = nil) throws -> CLITests.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, CLITests.binary.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle(forReadingAtPath: stdin ?? "/dev/null")
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLITests.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                               stderr: String(decoding: stderr, as: UTF8.self))
+        try CLITests.shell(script, arguments, stdin: stdin)
     }
 
     static func listing(_ directory: URL) -> [String] {

@@ -29,20 +29,9 @@ struct ReportCountsTests {
         return path
     }
 
-    /// Runs `script` under /bin/sh with `$0` the tool.
+    /// Runs `script` in bash with `$0` the tool (``CLITests/shell(_:_:stdin:)``).
     static func shell(_ script: String, _ arguments: [String] = []) throws -> CLITests.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, CLITests.binary.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLITests.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                               stderr: String(decoding: stderr, as: UTF8.self))
+        try CLITests.shell(script, arguments)
     }
 
     @Test("shard 0 of 0 (it trapped), shard 1 of 9e15 (it listed the missing shards forever), 9e15 sessions (it asked for 144 PB): refused naming the field")
