@@ -70,17 +70,29 @@ enum HostCommand: Command {
             }
             session.flush()
         }
+        // read(2) on standard input, not FileHandle.availableData, which traps on a read error
+        // (EIO from a terminal that went away, EISDIR for `< some-directory`).
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var readFailed = false
         while true {
-            let chunk = FileHandle.standardInput.availableData
-            if chunk.isEmpty { break }
-            lines.feed(chunk, into: &pieces)
+            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                session.line += 1
+                session.error("standard input: cannot read (\(reason)); nothing after line \(session.line - 1) was read")
+                readFailed = true
+                break
+            }
+            if count == 0 { break }
+            lines.feed(buffer[0..<count], into: &pieces)
             for piece in pieces { handle(piece) }
             pieces.removeAll(keepingCapacity: true)
         }
-        if let last = lines.finish() { handle(last) }
+        if !readFailed, let last = lines.finish() { handle(last) }
         session.finish()
         session.flush()
-        return session.commitRecording() ? 0 : 1
+        return session.commitRecording() && !readFailed ? 0 : 1
     }
 }
 

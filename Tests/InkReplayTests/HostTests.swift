@@ -537,4 +537,16 @@ struct HostTests {
         #expect((last["volatile"] as? String) == "")
         #expect(kept > 100)
     }
+
+    @Test("an empty input ends in a clean summary (it was refused as time going backwards from -inf to -inf); a standard input that cannot be read is an error line and exit 1, not a trap")
+    func emptyAndUnreadableInput() throws {
+        let empty = try CLITests.shell(#""$0" host"#, stdin: "/dev/null")
+        #expect(empty.status == 0 && !empty.stdout.contains("\"kind\":\"error\""), "\(empty.stdout)")
+        #expect(empty.stdout.contains("\"refused_inputs\":0") && empty.stdout.contains("\"verified\":true"), "\(empty.stdout)")
+        let directory = FileManager.default.temporaryDirectory.path
+        let unreadable = try CLITests.shell(#""$0" host"#, stdin: directory)
+        #expect(unreadable.status == 1, "\(unreadable.status) \(unreadable.stderr)")
+        #expect(unreadable.stdout.contains("standard input: cannot read (Is a directory)"), "\(unreadable.stdout)")
+        #expect(unreadable.stdout.contains("\"kind\":\"summary\""), "\(unreadable.stdout)")
+    }
 }

@@ -352,7 +352,9 @@ public final class InkLoop {
             return
         }
         stopRequested = false
-        inbox.append(.tick)
+        // Deadlines due by now fire first; a clock that never started (no time given yet,
+        // as a host whose input was empty) has none due, and a tick at -inf would be refused.
+        if clock.now.isFinite { inbox.append(.tick) }
         drain()
         // Every touch still down is cancelled, as the platform does when a view goes away.
         let down = engine.platformTouchesDown
