@@ -4,10 +4,10 @@
 // layout changes and the passing of time. After every step the ledger must balance with
 // nothing dropped and every sample handed in received (refused ones counted refused), and every touch that finishes must have delivered its accepted samples
 // once, in order (DeliveryAudit). Built by scripts/fuzz.sh engine.
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
-import SessionReplay
+@_spi(Tooling) import SessionReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func engineFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -40,12 +40,12 @@ struct EngineFuzzRun {
         self.bytes = bytes
         let a = bytes.first ?? 0, b = bytes.count > 1 ? bytes[1] : 0
         at = min(2, bytes.count)
-        let configuration = InkEngineConfiguration(
+        var configuration = InkEngineConfiguration(
             decisionTimeout: 0.04 + Double(a >> 4) * 0.02, fallback: a & 4 != 0 ? .ink : .page, pencilOnly: a & 1 != 0,
-            gestureWindow: a & 2 != 0 ? 0.15 : 0, useRegionCache: b & 64 == 0, speculativeInk: a & 8 != 0,
-            limits: .init(queuedSamplesPerTouch: Int(b & 7) + 1, activeTouches: Int((b >> 4) & 3) + 1,
-                          boundFallback: b & 8 != 0 ? .ink : .page, messageBytes: 4_096, regions: 16,
-                          roundTripsInFlight: Int(a >> 6) + 1))
+            gestureWindow: a & 2 != 0 ? 0.15 : 0, useRegionCache: b & 64 == 0, speculativeInk: a & 8 != 0)
+        configuration.limits = .init(queuedSamplesPerTouch: Int(b & 7) + 1, activeTouches: Int((b >> 4) & 3) + 1,
+                                     boundFallback: b & 8 != 0 ? .ink : .page, messageBytes: 4_096, regions: 16,
+                                     roundTripsInFlight: Int(a >> 6) + 1)
         driver = ReplayDriver(engine: InkEngine(configuration: configuration, pageGeneration: UInt64(b >> 7), seed: 1),
                               keepsOutcomes: false)
         advance(to: 0)

@@ -2,9 +2,9 @@
 // arbitrary bytes. Built by scripts/fuzz.sh against instrumented InkCore; it is
 // not part of the package. The reader must never crash, and what it returns must be
 // sane: finite samples, time-ordered within each stroke.
-import InkCore
-import HitTestBridge
-import InkRecording
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkRecording
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func inkmlFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

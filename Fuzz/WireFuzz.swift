@@ -2,8 +2,8 @@
 // it decoded (scripts/fuzz.sh wire). Never a crash; an accepted message is sane (finite
 // regions of non-negative size, a non-negative finite max age), and the bridge either takes
 // it or refuses it with a typed error and keeps what it had.
-import HitTestBridge
-import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -31,7 +31,9 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     // The bridge takes it (or refuses it, counted) with a query waiting, and still answers.
-    var engine = InkEngine(configuration: InkEngineConfiguration(limits: .init(regions: 64)), seed: 7)
+    var configuration = InkEngineConfiguration()
+    configuration.limits = .init(regions: 64)
+    var engine = InkEngine(configuration: configuration, seed: 7)
     var output: [EngineEvent] = []
     let down = TouchSample(x: 10, y: 10, timestamp: 0)
     engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [down])), now: 0, into: &output)
