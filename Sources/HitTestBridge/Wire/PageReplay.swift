@@ -18,13 +18,14 @@
 /// `setPointerCapture` includes ``PageScript/pointerCaptureShim``.
 ///
 /// A front end needs nothing of it but ``scriptInvocation`` (and ``eventCount``, to count).
-/// A fake page, a test or a tool reads the same replay as data: ``tool`` and ``events``.
+/// A fake page, a test or a tool reads the same replay as data: ``tool``, and its events
+/// (`events`, `@_spi(Tooling)`: an app hands the invocation on and never reads them).
 public struct PageReplay: Sendable, Hashable {
     /// One event to replay: `pointerdown` (`TouchPhase.began`, the touch's first sample),
     /// `pointermove` (`TouchPhase.moved`), `pointerup` (`TouchPhase.ended`, where the
     /// last sample was) or `pointercancel` (`TouchPhase.cancelled`, the system took the
     /// touch).
-    public struct Event: Sendable, Hashable {
+    @_spi(Tooling) public struct Event: Sendable, Hashable {
         /// What it does.
         public var phase: TouchPhase
         /// Where, in page coordinates (CSS pixels of the document, scroll included).
@@ -60,7 +61,7 @@ public struct PageReplay: Sendable, Hashable {
     /// stylus as `"pen"`.
     public private(set) var tool: ToolKind
     /// The events, in order.
-    public package(set) var events: [Event]
+    @_spi(Tooling) public package(set) var events: [Event]
 
     /// How many events the replay carries (down, moves, up or cancel).
     public var eventCount: Int { events.count }
