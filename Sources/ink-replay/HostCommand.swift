@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 import InkTesting
 @_spi(Tooling) import InkRecording

@@ -66,6 +66,7 @@ public typealias uid_t = UInt32
 public var SEEK_SET: Int32 { standIn() }
 public var F_GETFD: Int32 { standIn() }
 @discardableResult public func write(_ fd: Int32, _ buf: UnsafeRawPointer!, _ nbyte: Int) -> Int { standIn() }
+@discardableResult public func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer!, _ nbyte: Int) -> Int { standIn() }
 @discardableResult public func pathconf(_ path: UnsafePointer<CChar>!, _ name: Int32) -> Int { standIn() }
 @discardableResult public func ftruncate(_ fd: Int32, _ length: off_t) -> Int32 { standIn() }
 @discardableResult public func lseek(_ fd: Int32, _ offset: off_t, _ whence: Int32) -> off_t { standIn() }
