@@ -105,7 +105,7 @@ struct EngineFuzzRun {
             let shape = byte()
             let tool = ToolKind.allCases[Int(shape) % ToolKind.allCases.count]
             let count = phase == .began ? Int(shape >> 4) % 4 : Int(shape >> 4) % 6
-            let event = TouchEvent(touch: TouchID(id), phase: phase, samples: samples(for: id, count: count, tool: tool))
+            let event = TouchEvent(touch: PlatformTouchID(id), phase: phase, samples: samples(for: id, count: count, tool: tool))
             // Deadlines due by the event's time fire first, and are audited first.
             advance(to: max(now, event.samples.map(\.timestamp).filter { $0.isFinite && $0 < 1e9 }.max() ?? now))
             drain()
@@ -144,7 +144,7 @@ struct EngineFuzzRun {
             let id = UInt64(byte() % 5) + 1
             let index = nextUpdate > 1 ? UInt64(byte()) % (nextUpdate + 2) : 0
             let force: Double? = byte() & 1 == 0 ? Double(byte()) / 200 : .nan
-            driver.deliver(.update(EstimatedPropertyUpdate(touch: TouchID(id), updateIndex: index, force: force)), at: now,
+            driver.deliver(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(id), updateIndex: index, force: force)), at: now,
                            into: &output)
         default:  // the page scrolled or zoomed, or a new page document began (sometimes with an invalid transform)
             if byte() & 3 == 0 {

@@ -36,9 +36,9 @@ public func wireFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var engine = InkEngine(configuration: configuration, seed: 7)
     var output: [EngineEvent] = []
     let down = TouchSample(x: 10, y: 10, timestamp: 0)
-    engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [down])), now: 0, into: &output)
+    engine.take(.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [down])), now: 0, into: &output)
     engine.take(.decodedPageMessage(message), now: 0.01, into: &output)
-    engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [])), now: 0.02, into: &output)
+    engine.take(.touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [])), now: 0.02, into: &output)
     engine.advance(to: 10, into: &output)
     // A new document and the same message again: taken (or refused as the replaced
     // document's, when it names one), never a refused input.

@@ -179,14 +179,14 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         resolvedInkColor.setFill()
         drewLiveInk = !ink.active.isEmpty || !ink.tiles.oversized.isEmpty
         for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
-            fill(ink.finished[index].builder) { self.viewPoint(for: $0) }
+            fill(ink.finished[index]) { self.viewPoint(for: $0) }
         }
-        for stroke in ink.active { fill(stroke.builder) { self.viewPoint(for: $0) } }
+        for stroke in ink.active { fill(stroke) { self.viewPoint(for: $0) } }
     }
 
     /// Fills one stroke's segments, each point mapped by `map`.
-    fileprivate func fill(_ stroke: StrokeBuilder, _ map: (CanvasPoint) -> CGPoint) {
-        let segments = stroke.allSegments
+    fileprivate func fill(_ stroke: InkLayer.Stroke, _ map: (CanvasPoint) -> CGPoint) {
+        let segments = stroke.segments
         for (index, segment) in segments.enumerated() {
             Self.fill(segment.outline(), map)
             Self.fill(segment.startCap(), map)
@@ -313,7 +313,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         let origin = ink.tiles.rect(of: tile)
         resolvedInkColor.setFill()
         for index in ink.tiles.strokes(in: tile) where ink.finished.indices.contains(index) {
-            fill(ink.finished[index].builder) { CGPoint(x: $0.x - origin.minX, y: $0.y - origin.minY) }
+            fill(ink.finished[index]) { CGPoint(x: $0.x - origin.minX, y: $0.y - origin.minY) }
         }
     }
 

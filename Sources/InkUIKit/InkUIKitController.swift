@@ -11,7 +11,7 @@ import WebKit
 ///
 /// The loop does the rest: it owns the ``InkEngine`` (running with
 /// `TouchRouting.decideAtTouchDown`), takes the inputs in order, keeps the one wake-up (a
-/// `RunLoopClock` on the main run loop: a one-shot `Timer` in common modes, for the engine's
+/// loop's default clock on the main run loop: a one-shot `Timer` in common modes, for the engine's
 /// next deadline or the region snapshot's expiry), the sends in flight, the hover throttle,
 /// the recorder and the live audit. The controller keeps no timer, no inbox and no
 /// round-trip bookkeeping of its own.
@@ -163,8 +163,8 @@ public final class InkUIKitController {
         }
         let transform = Self.transform(of: webView.scrollView)
         oracle = try WKWebViewPageOracle(webView: webView)
-        loop = InkLoop(configuration: configuration, transform: transform, clock: RunLoopClock(runLoop: .main),
-                       recorder: recorder)
+        // No clock given: the loop's default, timers on the run loop of this (the main) thread.
+        loop = InkLoop(configuration: configuration, transform: transform, recorder: recorder)
         self.webView = webView
         overlay = InkOverlayView(frame: webView.frame, style: style)
         overlay.pageTransform = transform
@@ -200,7 +200,7 @@ public final class InkUIKitController {
         recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
         oracle.onMessage = { [weak self] body in self?.loop.submit(.pageMessage(body)) }
-        oracle.onSendFailed = { [weak self] token in self?.loop.submit(.sendFailed(token)) }
+        oracle.onSendFailed = { [weak self] request in self?.loop.submit(.sendFailed(request)) }
         // Follow scroll and zoom; when the app already is the scroll view's delegate, it calls
         // pageDidScroll() from its own scrollViewDidScroll(_:) and scrollViewDidZoom(_:). A
         // follower left by an earlier controller on this web view is replaced.

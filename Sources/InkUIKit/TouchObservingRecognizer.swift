@@ -44,18 +44,18 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
     public var deliver: ((_ inputs: [EngineInput]) -> Void)?
 
     private struct LiveTouch {
-        var platform: UInt64
+        var platform: PlatformTouchID
         var tool: ToolKind
         var native: Bool
     }
     private var live: [ObjectIdentifier: LiveTouch] = [:]
     /// Update index to the platform identifier of the touch whose sample carries it.
-    private var estimations: [UInt64: UInt64] = [:]
+    private var estimations: [UInt64: PlatformTouchID] = [:]
     private static let estimationLimit = 4_096
 
     /// A touch's platform identifier: its object's address (exact as a session log's JSON
     /// number, which a seeded `hashValue` would not be).
-    static func platformID(of touch: UITouch) -> UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(touch))) }
+    static func platformID(of touch: UITouch) -> PlatformTouchID { PlatformTouchID(UInt64(UInt(bitPattern: ObjectIdentifier(touch)))) }
 
     /// Creates a recognizer that observes, for the overlay.
     public init(overlay: UIView?) {
@@ -134,7 +134,7 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
             let platform = estimations[index] ?? Self.platformID(of: touch)
             if isFinal { estimations[index] = nil }
             inputs.append(.update(EstimatedPropertyUpdate(
-                touch: TouchID(platform), updateIndex: index,
+                touch: platform, updateIndex: index,
                 force: TouchSample.normalizedForce(Double(touch.force), maximumPossibleForce: Double(touch.maximumPossibleForce)),
                 altitude: pencil ? Double(touch.altitudeAngle) : nil,
                 azimuth: pencil ? Double(touch.azimuthAngle(in: overlay)) : nil,
@@ -149,7 +149,7 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
         super.reset()
         guard !live.isEmpty else { return }
         let inputs = live.values.sorted { $0.platform < $1.platform }.map { entry in
-            wrap(TouchEvent(touch: TouchID(entry.platform), phase: .cancelled, samples: []), native: entry.native)
+            wrap(TouchEvent(touch: entry.platform, phase: .cancelled, samples: []), native: entry.native)
         }
         live.removeAll()
         deliver?(inputs)
@@ -175,7 +175,7 @@ public final class TouchObservingRecognizer: UIGestureRecognizer {
         }
         let predicted = phase == .moved || phase == .began
             ? (event.predictedTouches(for: touch) ?? []).map { sample(of: $0, entry, estimated: false) } : []
-        return wrap(TouchEvent(touch: TouchID(entry.platform), phase: phase, samples: samples, predicted: predicted),
+        return wrap(TouchEvent(touch: entry.platform, phase: phase, samples: samples, predicted: predicted),
                     native: entry.native)
     }
 

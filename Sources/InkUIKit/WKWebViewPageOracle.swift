@@ -30,9 +30,9 @@ public final class WKWebViewPageOracle {
     public private(set) weak var webView: WKWebView?
     /// Receives each message the page script posted from the main frame, as text.
     public var onMessage: ((String) -> Void)?
-    /// Receives the token of a request that went nowhere: the evaluation failed, or the page
+    /// Receives a request that went nowhere: the evaluation failed, or the page
     /// script was not there to take it (the invocation evaluated to `false`).
-    public var onSendFailed: ((QueryToken) -> Void)?
+    public var onSendFailed: ((HitTestRequest) -> Void)?
     /// Replays the page script did not take (evaluation failed, or the script was not there):
     /// the engine counted their samples replayed, and the page never saw them.
     public private(set) var failedReplays = 0
@@ -91,12 +91,11 @@ public final class WKWebViewPageOracle {
 
     /// Asks the page: evaluates the request's invocation in the page script's world.
     public func send(_ request: HitTestRequest) {
-        guard let webView else { onSendFailed?(request.token); return }
-        let token = request.token
+        guard let webView else { onSendFailed?(request); return }
         webView.evaluateJavaScript(request.scriptInvocation, in: nil, in: world) { [weak self] result in
             // `true`: the page script took it; the answer comes as a message.
             if case .success(let taken as Bool) = result, taken { return }
-            self?.onSendFailed?(token)
+            self?.onSendFailed?(request)
         }
     }
 

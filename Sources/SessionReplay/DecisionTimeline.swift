@@ -24,7 +24,7 @@ public struct DecisionTimeline: Sendable {
         /// The engine's id (unique over the session).
         public var id: TouchID
         /// The platform's id, as the log names the touch.
-        public var platformID: UInt64
+        public var platformID: PlatformTouchID
         /// The tool of its first sample.
         public var tool: ToolKind
         /// Touch-down, seconds.
@@ -94,7 +94,7 @@ public struct DecisionTimeline: Sendable {
         public var pagePoint: CanvasPoint?
         /// The round trip that carries it (`nil`: it joined a round trip already in flight,
         /// or the cache answered first).
-        public var token: QueryToken?
+        @_spi(Tooling) public var token: QueryToken?
         /// When its round trip was sent.
         public var sent: Double?
         /// When the answer that decided it arrived.
@@ -203,11 +203,12 @@ public struct DecisionTimeline: Sendable {
         end = max(end ?? time, time)
         switch event.kind {
         case let .took(touchEvent):
-            let id = touchEvent.touch
+            guard let named = event.touch else { break }
+            let id = named.engine
             if touchEvent.phase == .began {
                 guard touches.count < touchLimit else { omittedTouches += 1; break }
                 lane[id] = touches.count
-                touches.append(Touch(id: id, platformID: event.touch?.platform ?? id.rawValue,
+                touches.append(Touch(id: id, platformID: named.platform,
                                      tool: touchEvent.samples.first?.tool ?? .finger, down: time))
             }
             guard let i = lane[id] else { break }

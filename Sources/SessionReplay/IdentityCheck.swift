@@ -11,7 +11,7 @@
 /// caused it), so memory stays flat over the session.
 struct IdentityCheck {
     private struct Decision {
-        var platform: UInt64
+        var platform: PlatformTouchID
         var owner: HitTestVerdict
         var reason: DecisionReason
         var at: Double
@@ -19,7 +19,7 @@ struct IdentityCheck {
     }
 
     private struct Finished {
-        var platform: UInt64
+        var platform: PlatformTouchID
         var ledger: SampleLedger
         var ink: String
         var at: Double

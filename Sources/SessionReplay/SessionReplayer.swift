@@ -87,7 +87,7 @@ private struct ReplayRun {
     /// engine has not finished its touch (the re-timing oracles may need them when a
     /// question is asked again; a finished touch asks nothing more). At most one entry per
     /// touch the engine tracks, whatever the number of ids in the log.
-    var passedAnswers: [UInt64: [(time: Double, verdict: HitTestVerdict)]] = [:]
+    var passedAnswers: [PlatformTouchID: [(time: Double, verdict: HitTestVerdict)]] = [:]
     static let passedAnswerLimit = 64
     var peakHeldAnswerIDs = 0
     /// The latest region snapshot played.
@@ -103,7 +103,7 @@ private struct ReplayRun {
     var identity: IdentityCheck?
     /// The round trips the replay sent, by their order in the session (a recording's
     /// `page_answer` lines name them so); the last ``roundTripMemory`` only.
-    var roundTrips: [Int: QueryToken] = [:]
+    var roundTrips: [Int: HitTestRequest] = [:]
     var sentRoundTrips: Set<QueryToken> = []
     var nextRoundTrip = 0
     var unknownRoundTrips = 0
@@ -186,7 +186,7 @@ private struct ReplayRun {
             case let .pageAnswer(order, verdict, generation, document):
                 // An answer to a round trip the replay never sent goes to the bridge under a
                 // token never issued (the live bridge met an unknown id too).
-                let known = order.flatMap { roundTrips[$0] }
+                let known = order.flatMap { roundTrips[$0]?.token }
                 if known == nil { unknownRoundTrips += 1 }
                 let token = known ?? QueryToken(high: .max - 1, low: UInt64(unknownRoundTrips))
                 input = .decodedPageMessage(.answer(PageAnswer(token: token, verdict: verdict, generation: generation,
@@ -202,8 +202,8 @@ private struct ReplayRun {
                 snapshot = nil
                 input = .viewResized(transform)
             case let .sendFailed(order):
-                guard let token = roundTrips[order] else { return }
-                input = .sendFailed(token)
+                guard let request = roundTrips[order] else { return }
+                input = .sendFailed(request)
             case .finish:
                 // The one rule for `finish` (InkEngine.finish): at the line's time, the
                 // deadlines due by then fire, then the undecided touches are flushed.
@@ -226,7 +226,7 @@ private struct ReplayRun {
             snapshot = (time, regions)
             input = .decodedPageMessage(.regions(regions))
         case let .answer(touch, verdict, time):
-            guard driver.engine.latestTouch(forPlatform: touch.rawValue) != nil else {
+            guard driver.engine.latestTouch(forPlatform: touch) != nil else {
                 // An answer naming no touch still reaches the bridge, under an id never issued.
                 orphans += 1
                 input = .decodedPageMessage(.answer(PageAnswer(token: QueryToken(high: .max, low: UInt64(orphans)), verdict: verdict,
@@ -236,9 +236,9 @@ private struct ReplayRun {
             guard case .recorded = configuration.oracle else {
                 // Kept while the touch is not finished (until the id begins again, or the
                 // engine finishes it), at most `passedAnswerLimit` per id.
-                if let latest = driver.engine.latestTouch(forPlatform: touch.rawValue), driver.engine.isTracking(latest),
-                   passedAnswers[touch.rawValue, default: []].count < Self.passedAnswerLimit {
-                    passedAnswers[touch.rawValue, default: []].append((time, verdict))
+                if let latest = driver.engine.latestTouch(forPlatform: touch), driver.engine.isTracking(latest),
+                   passedAnswers[touch, default: []].count < Self.passedAnswerLimit {
+                    passedAnswers[touch, default: []].append((time, verdict))
                     peakHeldAnswerIDs = max(peakHeldAnswerIDs, passedAnswers.count)
                 }
                 return  // the re-timing oracles answer from it when asked
@@ -250,7 +250,7 @@ private struct ReplayRun {
             issueCount += 1
             if issues.count < Self.issueLimit { issues.append(ReplayIssue(line: line, error: refusal)) }
         } else if case let .touch(touch) = input, touch.phase == .began {
-            passedAnswers[touch.touch.rawValue] = nil   // answers from now on are the new touch's
+            passedAnswers[touch.touch] = nil   // answers from now on are the new touch's
         }
         answerRequests()
     }
@@ -269,8 +269,8 @@ private struct ReplayRun {
             if identity != nil { identity!.observe(output[index]) }
             if case .send = output[index].kind, case let .send(request, touches) = output[index].kind {
                 if tracksRoundTrips, sentRoundTrips.insert(request.token).inserted {
-                    roundTrips[nextRoundTrip] = request.token
-                    if let old = roundTrips.removeValue(forKey: nextRoundTrip - Self.roundTripMemory) { sentRoundTrips.remove(old) }
+                    roundTrips[nextRoundTrip] = request
+                    if let old = roundTrips.removeValue(forKey: nextRoundTrip - Self.roundTripMemory) { sentRoundTrips.remove(old.token) }
                     nextRoundTrip += 1
                 }
                 answer(request, for: touches.first)
@@ -316,13 +316,13 @@ private struct ReplayRun {
 
     /// The recorded answers of the current touch with this log id: those already passed,
     /// then those ahead, up to its id's next `began` or `horizon`.
-    mutating func recordedAnswers(of platform: UInt64, until horizon: Double) -> [(time: Double, verdict: HitTestVerdict)] {
+    mutating func recordedAnswers(of platform: PlatformTouchID, until horizon: Double) -> [(time: Double, verdict: HitTestVerdict)] {
         fill(until: horizon)
         var answers = passedAnswers[platform] ?? []
         for (event, _) in window[windowStart...] {
             guard event.time <= horizon else { break }
-            if case let .touch(touch, _) = event, touch.phase == .began, touch.touch.rawValue == platform { break }
-            if case let .answer(touch, verdict, time) = event, touch.rawValue == platform { answers.append((time, verdict)) }
+            if case let .touch(touch, _) = event, touch.phase == .began, touch.touch == platform { break }
+            if case let .answer(touch, verdict, time) = event, touch == platform { answers.append((time, verdict)) }
         }
         return answers
     }

@@ -209,7 +209,7 @@ package struct SoakRun {
             if tool == .pencil, random.unit() < 0.1 {
                 index = nextUpdateIndex
                 nextUpdateIndex += 1
-                let update = EstimatedPropertyUpdate(touch: TouchID(platform), updateIndex: index!, force: random.unit())
+                let update = EstimatedPropertyUpdate(touch: PlatformTouchID(platform), updateIndex: index!, force: random.unit())
                 let delay = random.unit() < 0.9 ? 0.03 + random.unit() * 0.07 : 2.0  // some after lift
                 driver.schedule(.update(update), at: t + delay)
             }
@@ -221,10 +221,10 @@ package struct SoakRun {
         }
         let phases: [TouchPhase] = [.began] + Array(repeating: .moved, count: samples.count - 1)
         for (sample, phase) in zip(samples, phases) {
-            driver.schedule(.touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: [sample])), at: sample.timestamp)
+            driver.schedule(.touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: [sample])), at: sample.timestamp)
         }
         let last = samples[samples.count - 1].timestamp
-        let end = TouchEvent(touch: TouchID(platform), phase: cancelAt == nil ? .ended : .cancelled, samples: [])
+        let end = TouchEvent(touch: PlatformTouchID(platform), phase: cancelAt == nil ? .ended : .cancelled, samples: [])
         driver.schedule(.touch(end), at: last)
         return last
     }

@@ -98,7 +98,7 @@ public struct StrategyBenchmark: Sendable {
                 moved.estimationUpdateIndex = nil
                 return moved
             }
-            builder.stroke(TouchID(touch), samples, answerAfter: nil)
+            builder.stroke(PlatformTouchID(touch), samples, answerAfter: nil)
             time = samples.last!.timestamp + 0.15 + random.unit() * 0.45
         }
         var push = 0.0

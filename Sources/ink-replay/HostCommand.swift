@@ -372,13 +372,13 @@ final class HostSession: InkLoopShell {
         let question = asked.removeValue(forKey: request.token)
         let touches = question?.touches ?? []
         emit([("kind", .string("query")), ("t", .number(question?.time ?? now)), ("token", .string(request.token.description)),
-              ("touches", .array(touches.map { .number(Double($0.platform)) })),
+              ("touches", .array(touches.map { .number(Double($0.platform.rawValue)) })),
               ("engine_touches", .array(touches.map { .number(Double($0.engine.rawValue)) })),
               ("page_x", .number(request.pagePoint.x)), ("page_y", .number(request.pagePoint.y)),
               ("generation", .number(Double(request.generation))), ("request", .string(request.json))])
     }
 
-    func cancelSend(_ roundTrip: QueryToken) { asked[roundTrip] = nil }
+    func cancelSend(_ request: HitTestRequest) { asked[request.token] = nil }
 
     /// A `push_regions` line: the view was resized and the snapshot dropped; the front end
     /// has the page script push one of the new layout.
@@ -402,7 +402,7 @@ final class HostSession: InkLoopShell {
     /// How an output names a touch: `touch`, the id the front end gave it, and `engine_touch`,
     /// the engine's own id, unique over the session (the two differ once a platform id is reused).
     static func touchFields(_ touch: EngineTouch) -> [(String, JSONValue)] {
-        [("touch", .number(Double(touch.platform))), ("engine_touch", .number(Double(touch.engine.rawValue)))]
+        [("touch", .number(Double(touch.platform.rawValue))), ("engine_touch", .number(Double(touch.engine.rawValue)))]
     }
 
     /// `pointer`, the id the page sees for a touch handed to it (`EngineTouch.pagePointer`):

@@ -108,12 +108,12 @@ struct TouchTracker {
 
     private enum Previous {
         case none
-        case down(TouchID, serial: Int)
+        case down(PlatformTouchID, serial: Int)
         case ended(last: Double?)
     }
 
-    private var down: [TouchID: Touch] = [:]
-    private var order: [(touch: TouchID, serial: Int)] = []
+    private var down: [PlatformTouchID: Touch] = [:]
+    private var order: [(touch: PlatformTouchID, serial: Int)] = []
     private var orderStart = 0
     private var serial = 0
     private var previous = Previous.none
@@ -143,7 +143,7 @@ struct TouchTracker {
         orderStart = 0
     }
 
-    private mutating func begin(_ touch: TouchID, first: Double?) {
+    private mutating func begin(_ touch: PlatformTouchID, first: Double?) {
         touches += 1
         serial += 1
         if let first {
@@ -170,7 +170,7 @@ struct TouchTracker {
         }
     }
 
-    private mutating func end(_ touch: TouchID, _ state: Touch) {
+    private mutating func end(_ touch: PlatformTouchID, _ state: Touch) {
         if let last = state.last { lastTime = max(lastTime, last) }
         if let next = state.successorFirst, let last = state.last { pauses.add(next - last) }
         if case let .down(id, serial) = previous, id == touch, serial == state.serial { previous = .ended(last: state.last) }

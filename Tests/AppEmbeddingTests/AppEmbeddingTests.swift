@@ -50,7 +50,7 @@ actor ExercisePage: HitTestOracle {
     var layer = InkLayer()
     var events: [EngineEvent] = []
     /// The platform id of every sample handed to the page, in order.
-    var pageSamples: [UInt64] = []
+    var pageSamples: [PlatformTouchID] = []
 
     func apply(_ batch: [EngineEvent]) {
         for event in batch {
@@ -67,7 +67,7 @@ actor ExercisePage: HitTestOracle {
         while events.count < count { await Task.yield() }
     }
 
-    func decisions(ofPlatform platform: UInt64) -> [(HitTestVerdict, DecisionReason)] {
+    func decisions(ofPlatform platform: PlatformTouchID) -> [(HitTestVerdict, DecisionReason)] {
         events.compactMap { event in
             guard event.touch?.platform == platform, case let .decided(_, verdict, reason)? = event.action else { return nil }
             return (verdict, reason)
@@ -80,7 +80,7 @@ private func sample(_ x: Double, _ y: Double, _ t: Double, _ tool: ToolKind = .f
 }
 
 private func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
-    .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+    .touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples))
 }
 
 @Suite("An app embedding InkCore and HitTestBridge only")
@@ -105,9 +105,9 @@ struct AppEmbeddingTests {
         await canvas.caughtUp(to: session.settled())
         await MainActor.run {
             // Both fingers were taken and went to the page as one gesture, every sample.
-            #expect(canvas.decisions(ofPlatform: 101).last! == (.page, .multiTouchGesture))
-            #expect(canvas.decisions(ofPlatform: 102).last! == (.page, .multiTouchGesture))
-            #expect(canvas.pageSamples.filter { $0 == 101 }.count == 4 && canvas.pageSamples.filter { $0 == 102 }.count == 4)
+            #expect(canvas.decisions(ofPlatform: PlatformTouchID(101)).last! == (.page, .multiTouchGesture))
+            #expect(canvas.decisions(ofPlatform: PlatformTouchID(102)).last! == (.page, .multiTouchGesture))
+            #expect(canvas.pageSamples.filter { $0 == PlatformTouchID(101) }.count == 4 && canvas.pageSamples.filter { $0 == PlatformTouchID(102) }.count == 4)
         }
         var ledger = await session.ledger
         #expect(ledger.received == 10 && ledger.released == 8 && ledger.refused == 2 && ledger.dropped == 0)
@@ -126,7 +126,7 @@ struct AppEmbeddingTests {
         var metrics = await session.metrics
         let askedAfter = await page.asked.count
         #expect(metrics.staleAnswers == 0 && askedBefore == 0 && askedAfter == 1, "one round trip, not stale")
-        await MainActor.run { #expect(canvas.decisions(ofPlatform: 101).last! == (.ink, .answered)) }
+        await MainActor.run { #expect(canvas.decisions(ofPlatform: PlatformTouchID(101)).last! == (.ink, .answered)) }
 
         // 4. The page pushes its regions and a finger lands on the button: submitted one after
         //    the other, the snapshot is in the cache when the touch asks.
@@ -134,7 +134,7 @@ struct AppEmbeddingTests {
         session.submit(.pageMessage(ExercisePage.snapshot(maxAge: 0.5)))
         session.submit([touch(101, .began, sample(50, 30, 12.000)), touch(101, .ended, sample(50, 30, 12.050))])
         await canvas.caughtUp(to: session.settled())
-        await MainActor.run { #expect(canvas.decisions(ofPlatform: 101).last! == (.page, .regionCache)) }
+        await MainActor.run { #expect(canvas.decisions(ofPlatform: PlatformTouchID(101)).last! == (.page, .regionCache)) }
 
         // 5. The snapshot is stale now; a pencil lands far from every element: drawn as
         //    speculative ink at once, then the page claims it (a new element there): retracted,
@@ -153,8 +153,8 @@ struct AppEmbeddingTests {
         #expect(ledger.isBalanced && ledger.dropped == 0)
         #expect(metrics.retractions == 1)
         await MainActor.run {
-            #expect(canvas.decisions(ofPlatform: 7).map(\.0) == [.page])
-            #expect(canvas.events.contains { $0.touch?.platform == 7 && $0.action.map { if case .retractInk = $0 { true } else { false } } == true })
+            #expect(canvas.decisions(ofPlatform: PlatformTouchID(7)).map(\.0) == [.page])
+            #expect(canvas.events.contains { $0.touch?.platform.rawValue == 7 && $0.action.map { if case .retractInk = $0 { true } else { false } } == true })
             #expect(canvas.layer.strokes.count == 1)
         }
         // First ink: the dot only (30 ms, in the bucket up to 33 ms); the retracted touch is not counted.

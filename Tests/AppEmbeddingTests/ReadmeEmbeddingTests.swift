@@ -13,7 +13,7 @@ final class Scratchpad: InkLoopShell {
     let loop: InkLoop
     var ink = InkLayer()                                   // what the overlay draws
     let evaluate: (String) -> Void                         // runs JavaScript in the page script's world
-    init(clock: any InkLoopClock = RunLoopClock(), evaluate: @escaping (String) -> Void) {
+    init(clock: (any InkLoopClock)? = nil, evaluate: @escaping (String) -> Void) {
         self.evaluate = evaluate
         loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), clock: clock)
         loop.shell = self
@@ -42,7 +42,7 @@ final class HandOverScratchpad: InkLoopShell {
     var ink = InkLayer()
     let evaluate: (String) -> Void                         // runs JavaScript in the page script's world
     let toPage: (UInt64, TouchSample?) -> Void             // injects the page's pointer; nil: it lifts
-    init(clock: any InkLoopClock = RunLoopClock(), evaluate: @escaping (String) -> Void,
+    init(clock: (any InkLoopClock)? = nil, evaluate: @escaping (String) -> Void,
          toPage: @escaping (UInt64, TouchSample?) -> Void) {
         (self.evaluate, self.toPage) = (evaluate, toPage)
         loop = InkLoop(clock: clock)
@@ -78,7 +78,7 @@ struct ReadmeEmbeddingTests {
     }
 
     static func event(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double, _ t: Double, _ tool: ToolKind = .pencil) -> TouchEvent {
-        TouchEvent(touch: TouchID(id), phase: phase, samples: [TouchSample(x: x, y: y, timestamp: t, tool: tool)])
+        TouchEvent(touch: PlatformTouchID(id), phase: phase, samples: [TouchSample(x: x, y: y, timestamp: t, tool: tool)])
     }
 
     static let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":100,"y":100,"width":100,"height":50}]}"#

@@ -15,7 +15,7 @@ struct CancelLedgerTests {
     }
 
     static func event(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> TouchEvent {
-        TouchEvent(touch: TouchID(platform), phase: phase, samples: samples)
+        TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples)
     }
 
     static func audited(_ events: [EngineEvent], routing: TouchRouting) -> DeliveryAudit {
@@ -126,8 +126,8 @@ struct CancelLedgerTests {
         let id = TouchID(1)
         let samples = [Self.sample(1, 1, 1), Self.sample(2, 1, 1.01)]
         var audit = DeliveryAudit()
-        audit.accepted(TouchEvent(touch: id, phase: .began, samples: [samples[0]]))
-        audit.accepted(TouchEvent(touch: id, phase: .moved, samples: [samples[1]]))
+        audit.accepted(TouchEvent(touch: PlatformTouchID(id.rawValue), phase: .began, samples: [samples[0]]), as: id)
+        audit.accepted(TouchEvent(touch: PlatformTouchID(id.rawValue), phase: .moved, samples: [samples[1]]), as: id)
         audit.record(.decided(id, .page, .answered), now: 1.01)
         audit.record(.release(id, samples[0]), now: 1.01)
         audit.record(.release(id, samples[1]), now: 1.01)
@@ -162,7 +162,7 @@ struct CancelLedgerTests {
                 let platform = free[pick(free.count)]
                 let tool: ToolKind = random.unit() < 0.5 ? .finger : .pencil
                 let (x, y) = point()
-                let began = TouchEvent(touch: TouchID(platform), phase: .began, samples: [Self.sample(x, y, t, tool)])
+                let began = TouchEvent(touch: PlatformTouchID(platform), phase: .began, samples: [Self.sample(x, y, t, tool)])
                 inputs.append(routing == .decideAtTouchDown && random.unit() < 0.3 ? .nativePageTouch(began) : .touch(began))
                 down[platform] = tool
             } else if roll < 0.6, !down.isEmpty {
@@ -172,14 +172,14 @@ struct CancelLedgerTests {
                     let (x, y) = point()
                     return Self.sample(x, y, t + Double(i) * 0.001, down[platform]!)
                 }
-                inputs.append(.touch(TouchEvent(touch: TouchID(platform), phase: .moved, samples: samples)))
+                inputs.append(.touch(TouchEvent(touch: PlatformTouchID(platform), phase: .moved, samples: samples)))
                 t = samples.last!.timestamp
             } else if roll < 0.75, !down.isEmpty {
                 let platform = down.keys.sorted()[pick(down.count)]
                 let phase: TouchPhase = random.unit() < 0.5 ? .cancelled : .ended
                 let (x, y) = point()
                 let samples = random.unit() < 0.5 ? [Self.sample(x, y, t, down[platform]!)] : []
-                inputs.append(.touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples)))
+                inputs.append(.touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples)))
                 down[platform] = nil
             } else if roll < 0.92, !tokens.isEmpty {
                 let token = tokens.remove(at: pick(tokens.count))
@@ -193,7 +193,7 @@ struct CancelLedgerTests {
             seen = events.count
         }
         t += 0.01
-        engine.take(down.keys.sorted().map { .touch(TouchEvent(touch: TouchID($0), phase: random.unit() < 0.5 ? .cancelled : .ended, samples: [])) },
+        engine.take(down.keys.sorted().map { .touch(TouchEvent(touch: PlatformTouchID($0), phase: random.unit() < 0.5 ? .cancelled : .ended, samples: [])) },
                     now: t, into: &events)
         engine.finish(into: &events)
         engine.advance(to: t + 1, into: &events)

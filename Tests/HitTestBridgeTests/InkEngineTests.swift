@@ -10,7 +10,7 @@ struct InkEngineTests {
     }
 
     static func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
-        .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+        .touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples))
     }
 
     static func took(_ events: [EngineEvent]) -> [EngineTouch] {
@@ -27,11 +27,11 @@ struct InkEngineTests {
         var events: [EngineEvent] = []
         engine.take([Self.touch(5, .began, Self.sample(10, 1)), Self.touch(6, .began, Self.sample(90, 1.001))], now: 1.001, into: &events)
         let taken = Self.took(events)
-        #expect(taken.map(\.platform) == [5, 6] && Set(taken.map(\.engine)).count == 2)
+        #expect(taken.map(\.platform.rawValue) == [5, 6] && Set(taken.map(\.engine)).count == 2)
         #expect(Self.refusals(events).isEmpty && engine.ledger.received == 2)
         // A gesture: both go to the page, each named by its platform id.
         let decided = events.filter { if case .decided(_, .page, .multiTouchGesture)? = $0.action { true } else { false } }
-        #expect(Set(decided.compactMap(\.touch?.platform)) == [5, 6])
+        #expect(Set(decided.compactMap(\.touch?.platform.rawValue)) == [5, 6])
     }
 
     @Test("a refused event in the middle of a batch: the rest are taken, its samples counted refused")
@@ -45,11 +45,11 @@ struct InkEngineTests {
                      Self.touch(1, .ended, Self.sample(14, 1.03, .pencil))], now: 1.03, into: &events)
         let refused = Self.refusals(events)
         #expect(refused.count == 2)
-        #expect(refused.first == .touchNotDown(TouchID(9)))
-        if case .invalidSample(TouchID(1), _)? = refused.last {} else { Issue.record("\(refused)") }
+        #expect(refused.first == .touchNotDown(PlatformTouchID(9)))
+        if case .invalidSample(PlatformTouchID(1), _)? = refused.last {} else { Issue.record("\(refused)") }
         // The identity refusal names no touch; the engine's refusal names the touch both ways.
         let refusedEvents = events.filter { if case .refused = $0.kind { true } else { false } }
-        #expect(refusedEvents.first?.touch == nil && refusedEvents.last?.touch?.platform == 1)
+        #expect(refusedEvents.first?.touch == nil && refusedEvents.last?.touch?.platform.rawValue == 1)
         let ledger = engine.ledger
         #expect(ledger.received == 6 && ledger.refused == 3 && ledger.inked == 3 && ledger.isBalanced)
         var audit = DeliveryAudit()
@@ -71,8 +71,8 @@ struct InkEngineTests {
         engine.take([Self.touch(3, .began, estimated)], now: 1.05, into: &events)
         let taken = Self.took(events)
         #expect(taken.count == 3 && taken[0].engine == taken[1].engine && taken[2].engine != taken[0].engine)
-        #expect(taken.allSatisfy { $0.platform == 3 })
-        engine.take(.update(EstimatedPropertyUpdate(touch: TouchID(3), updateIndex: 4, force: 0.6)), now: 1.06, into: &events)
+        #expect(taken.allSatisfy { $0.platform.rawValue == 3 })
+        engine.take(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(3), updateIndex: 4, force: 0.6)), now: 1.06, into: &events)
         #expect(Self.refusals(events).isEmpty && engine.counters.updatesApplied == 1)
         engine.advance(to: 2, into: &events)
         #expect(engine.ledger.isBalanced && engine.ledger.inked == 3 && engine.isSettled)
@@ -88,9 +88,9 @@ struct InkEngineTests {
         engine.take([Self.touch(42, .began, estimated), Self.touch(42, .ended, Self.sample(11, 1.01, .pencil))], now: 1.01, into: &events)
         #expect(events.contains { if case .touchFinished? = $0.action { true } else { false } })
         events.removeAll()
-        engine.take(.update(EstimatedPropertyUpdate(touch: TouchID(42), updateIndex: 9, force: 0.7)), now: 1.02, into: &events)
+        engine.take(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(42), updateIndex: 9, force: 0.7)), now: 1.02, into: &events)
         let refine = events.first { if case .refineInk? = $0.action { true } else { false } }
-        #expect(refine?.touch?.platform == 42, "\(events)")
+        #expect(refine?.touch?.platform.rawValue == 42, "\(events)")
     }
 
     @Test("the first question is asked at the page script's generation; its answer decides in one round trip")
@@ -143,7 +143,7 @@ struct InkEngineTests {
         #expect(engine.counters.touchesEvicted == 1)
         engine.take([Self.touch(1, .ended, Self.sample(11, 1.02, .pencil)),   // refused: the engine finished it
                      Self.touch(1, .began, Self.sample(12, 1.03, .pencil))], now: 1.03, into: &events)   // free again
-        #expect(Self.refusals(events).count == 1 && Self.took(events).filter { $0.platform == 1 }.count == 2)
+        #expect(Self.refusals(events).count == 1 && Self.took(events).filter { $0.platform.rawValue == 1 }.count == 2)
     }
 
     @Test("any interleaving of reused ids, batches, answers and time: the audit over the events finds nothing, every sample counted",
@@ -166,7 +166,7 @@ struct InkEngineTests {
                     : [.moved, .moved, .ended, .cancelled, .began][Int(random.next() % 5)]
                 if phase == .began, !down.contains(id) { down.insert(id) } else if phase == .ended || phase == .cancelled { down.remove(id) }
                 last[id] = t
-                batch.append(.touch(TouchEvent(touch: TouchID(id), phase: phase, samples: [sample])))
+                batch.append(.touch(TouchEvent(touch: PlatformTouchID(id), phase: phase, samples: [sample])))
                 handed += 1
             }
             if !requests.isEmpty, random.next() % 3 == 0 {

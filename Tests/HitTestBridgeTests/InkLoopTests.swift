@@ -19,7 +19,7 @@ final class TestShell: InkLoopShell, TouchDownRegionsObserver {
         sent.append(request)
         onSend?(request)
     }
-    func cancelSend(_ roundTrip: QueryToken) { cancelledSends.append(roundTrip) }
+    func cancelSend(_ request: HitTestRequest) { cancelledSends.append(request.token) }
     func scrollPage(dx: Double, dy: Double) { scrolls.append((dx, dy)) }
     func askForRegions() { regionRequests += 1 }
     func touchDownRegionsChanged(_ regions: TouchDownRegions?) { regionChanges.append(regions) }
@@ -28,7 +28,7 @@ final class TestShell: InkLoopShell, TouchDownRegionsObserver {
     var refusals: [InputRefusal] { events.compactMap { if case let .refused(_, refusal) = $0.kind { refusal } else { nil } } }
     func decisions(_ platform: UInt64) -> [(HitTestVerdict, DecisionReason)] {
         events.compactMap {
-            guard $0.touch?.platform == platform, case let .action(.decided(_, verdict, reason)) = $0.kind else { return nil }
+            guard $0.touch?.platform.rawValue == platform, case let .action(.decided(_, verdict, reason)) = $0.kind else { return nil }
             return (verdict, reason)
         }
     }
@@ -47,7 +47,7 @@ struct InkLoopTests {
     }
 
     static func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
-        .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+        .touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples))
     }
 
     static func loop(_ configuration: InkEngineConfiguration, clock: ManualClock,
@@ -126,7 +126,7 @@ struct InkLoopTests {
         let (loop, _) = Self.loop(configuration, clock: clock)
         loop.submit(.decodedPageMessage(.regions(Self.block)))
         loop.submit([Self.touch(1, .began, Self.sample(20, 20, 1, .pencil)), Self.touch(1, .moved, Self.sample(25, 25, 1.01, .pencil))])
-        loop.submit(.update(EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 99, force: 0.5)))
+        loop.submit(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 99, force: 0.5)))
         loop.submit(Self.touch(7, .moved, Self.sample(1, 1, 1.02)))   // a finger that is not down: refused, 1 sample
         let metrics = loop.metrics
         #expect(metrics.refusedInputs == 2 && metrics.recentRefusals.count == 2)
@@ -254,7 +254,7 @@ struct InkLoopTests {
     func failedSend() {
         let clock = ManualClock(start: 1)
         let (loop, shell) = Self.loop(Self.handOver, clock: clock)
-        shell.onSend = { [unowned loop] request in loop.submit(.sendFailed(request.token)) }
+        shell.onSend = { [unowned loop] request in loop.submit(.sendFailed(request)) }
         loop.submit(Self.touch(1, .began, Self.sample(20, 20, 1)))
         #expect(shell.decisions(1).map(\.1) == [.unreachable] && shell.sent.count == 1)
         #expect(loop.sendsInFlight == 0)
@@ -311,7 +311,7 @@ struct InkLoopTests {
                 case 1, 2: input = Self.touch(platform, .moved, Self.sample(x, y, t))
                 case 3: input = Self.touch(platform, .ended, Self.sample(x, y, t))
                 case 4: input = Self.touch(platform, .cancelled)
-                case 5: input = .update(EstimatedPropertyUpdate(touch: TouchID(platform), updateIndex: random.next() % 5, force: 0.4))
+                case 5: input = .update(EstimatedPropertyUpdate(touch: PlatformTouchID(platform), updateIndex: random.next() % 5, force: 0.4))
                 case 6: input = .decodedPageMessage(.regions(RegionSnapshot(generation: 1 + random.next() % 3, maxAge: 0.3, regions: Self.block.regions)))
                 case 7: input = shell.sent.last.map { Self.answer($0, random.next() % 2 == 0 ? .ink : .page) } ?? .tick
                 default: input = Self.touch(platform, .moved, TouchSample(x: .nan, y: y, timestamp: t))   // refused
@@ -335,7 +335,7 @@ struct InkLoopTests {
     @Test("the audit does report what did happen: an engine ledger that disagrees with its events")
     func auditCatchesAMiscount() {
         var audit = DeliveryAudit()
-        audit.accepted(TouchEvent(touch: TouchID(1), phase: .began, samples: [Self.sample(1, 1, 1)]))
+        audit.accepted(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [Self.sample(1, 1, 1)]), as: TouchID(1))
         // The engine claims two samples received where its events showed one.
         #expect(!audit.health(against: SampleLedger(received: 2, pending: 2)).isEmpty)
         #expect(audit.health(against: SampleLedger(received: 1, pending: 1)).isEmpty)

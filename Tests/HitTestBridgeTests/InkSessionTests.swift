@@ -131,7 +131,7 @@ struct InkSessionTests {
         return (session, log, oracle, clock)
     }
 
-    static func dot(_ touch: TouchID, at time: Double, x: Double = 50) -> [TouchEvent] {
+    static func dot(_ touch: PlatformTouchID, at time: Double, x: Double = 50) -> [TouchEvent] {
         [TouchEvent(touch: touch, phase: .began, samples: [TouchSample(x: x, y: 50, timestamp: time, tool: .pencil)]),
          TouchEvent(touch: touch, phase: .ended, samples: [TouchSample(x: x + 1, y: 50, timestamp: time + 0.016, tool: .pencil)])]
     }
@@ -144,7 +144,7 @@ struct InkSessionTests {
     func cacheHit() async throws {
         let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":500,"y":0,"width":100,"height":100}]}"#
         let (session, log, oracle, _) = await Self.session(cache: regions)
-        await session.take(Self.dot(TouchID(1), at: 1))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         #expect(log.all.contains(.decided(TouchID(1), .ink, .regionCache)))
         let metrics = await session.metrics
@@ -157,7 +157,7 @@ struct InkSessionTests {
     @Test("the page's answer after 30 ms decides; first ink waits for it")
     func answered() async throws {
         let (session, log, oracle, clock) = await Self.session()
-        await session.take(Self.dot(TouchID(1), at: 1, x: 550))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1, x: 550))
         await oracle.waitForRequests(1)
         clock.advance(by: 0.030)
         oracle.reply(.answer(interactive: true))
@@ -172,7 +172,7 @@ struct InkSessionTests {
     @Test("never answered: one timer, at the earliest deadline, decides by the fallback; nothing is lost")
     func neverAnswered() async throws {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.2)
-        await session.take(Self.dot(TouchID(1), at: 1))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1))
         await oracle.waitForRequests(1)
         await clock.waitForSleepers(1)
         #expect(clock.sleeperDeadlines == [1.2])   // one timer, not one per request and one per deadline
@@ -190,7 +190,7 @@ struct InkSessionTests {
     @Test("an answer exactly at the deadline is late: the deadline decides (the tie-break rule)")
     func tieBreak() async throws {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.25)
-        await session.take(Self.dot(TouchID(1), at: 1, x: 550))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1, x: 550))
         await oracle.waitForRequests(1)
         await clock.waitForSleepers(1)
         clock.advance(to: 1.25)
@@ -207,11 +207,11 @@ struct InkSessionTests {
     func rearmed() async throws {
         let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[]}"#
         let (session, log, _, clock) = await Self.session(timeout: 0.25)
-        await session.take(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         await clock.waitForSleepers(1)
         #expect(clock.sleeperDeadlines == [1.25])
         await session.receive(regions)   // the cache cannot decide a question already asked…
-        await session.take(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         while clock.sleeperCount > 0 { await Task.yield() }   // …the cancel settles it: the timer goes
         #expect(clock.sleeperDeadlines.isEmpty)
@@ -220,8 +220,8 @@ struct InkSessionTests {
     @Test("a query abandoned before its request went out never reaches the page")
     func abandonedBeforeSend() async throws {
         let (session, log, oracle, _) = await Self.session()
-        let down = TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])
-        let cancel = TouchEvent(touch: TouchID(1), phase: .cancelled, samples: [])
+        let down = TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])
+        let cancel = TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: [])
         await session.take([down, cancel])   // one batch, taken in one turn of the actor: the send has not started
         await log.wait(until: ActionLog.finished(TouchID(1)))
         while await session.sendsInFlight > 0 { await Task.yield() }
@@ -233,9 +233,9 @@ struct InkSessionTests {
     @Test("a cancelled touch abandons its query and its send; an answer returned anyway is counted late")
     func cancelled() async throws {
         let (session, log, oracle, _) = await Self.session()
-        await session.take(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         await oracle.waitForRequests(1)
-        await session.take(TouchEvent(touch: TouchID(1), phase: .cancelled, samples: []))
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         oracle.reply(.answer(interactive: false))
         while (await session.metrics).bridge.lateAnswers == 0 { await Task.yield() }
@@ -246,7 +246,7 @@ struct InkSessionTests {
     @Test("the transport failing gives the fallback at once")
     func transportFails() async throws {
         let (session, log, oracle, _) = await Self.session()
-        await session.take(Self.dot(TouchID(1), at: 1))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1))
         await oracle.waitForRequests(1)
         oracle.reply(.fail)
         await log.wait(until: ActionLog.finished(TouchID(1)))
@@ -257,7 +257,7 @@ struct InkSessionTests {
     func shared() async throws {
         let (session, log, oracle, _) = await Self.session()
         // The first tap lifts before its answer; the second lands beside it while the question is open.
-        await session.take(Self.dot(TouchID(1), at: 1, x: 5) + Self.dot(TouchID(2), at: 1.02, x: 6))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1, x: 5) + Self.dot(PlatformTouchID(2), at: 1.02, x: 6))
         await oracle.waitForRequests(1)
         let request = try #require(oracle.sent.first)
         oracle.reply(.viaReceive)
@@ -288,11 +288,11 @@ struct InkSessionTests {
         let clock = FrozenTimerClock(), log = ActionLog(), oracle = ScriptedOracle()
         let session = InkSession(oracle: oracle, clock: clock, seed: 1)
         log.start(session)
-        await session.take(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         clock.set(2)   // past the 250 ms deadline
-        await session.take(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 2)]))
+        await session.take(TouchEvent(touch: PlatformTouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 2)]))
         await log.wait { $0.contains(.decided(TouchID(1), .ink, .deadline)) }
-        #expect(log.refused == [.touchNotDown(TouchID(9))])
+        #expect(log.refused == [.touchNotDown(PlatformTouchID(9))])
         #expect(log.all.contains(.ink(TouchID(1), TouchSample(x: 5, y: 5, timestamp: 1))))
         let ledger = await session.ledger
         #expect(ledger.inked == 1 && ledger.received == 2 && ledger.refused == 1 && ledger.dropped == 0)
@@ -304,7 +304,7 @@ struct InkSessionTests {
         let clock = ManualClock(start: 1), log = ActionLog()
         let session = InkSession(configuration: InkEngineConfiguration(pencilOnly: true), oracle: ScriptedOracle(), clock: clock, seed: 1)
         log.start(session)
-        await session.take(Self.dot(TouchID(1), at: 1))
+        await session.take(Self.dot(PlatformTouchID(1), at: 1))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         let metrics = await session.metrics
         #expect(metrics.firstInk.counts[0] == 1 && metrics.bridge.queries == 0)
@@ -313,9 +313,9 @@ struct InkSessionTests {
     @Test("a refused input is a typed refusal event, changes nothing else, and its samples are counted refused")
     func refused() async {
         let (session, log, _, _) = await Self.session()
-        await session.take(TouchEvent(touch: TouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
+        await session.take(TouchEvent(touch: PlatformTouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
         while log.refused.isEmpty { await Task.yield() }
-        #expect(log.refused == [.touchNotDown(TouchID(9))])
+        #expect(log.refused == [.touchNotDown(PlatformTouchID(9))])
         let ledger = await session.ledger
         #expect(ledger.received == 1 && ledger.refused == 1 && ledger.isBalanced && log.all.isEmpty)
         // A refusal is counted as one, never reported as a failure of the audit.
@@ -328,14 +328,14 @@ struct InkSessionTests {
         let clock = ManualClock(start: 1), oracle = ScriptedOracle()
         let session = InkSession(oracle: oracle, clock: clock, seed: 1)
         let run = Task { await session.run() }
-        session.submit([.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])),
-                        .touch(TouchEvent(touch: TouchID(1), phase: .moved, samples: [TouchSample(x: 6, y: 5, timestamp: 1.01)]))])
+        session.submit([.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])),
+                        .touch(TouchEvent(touch: PlatformTouchID(1), phase: .moved, samples: [TouchSample(x: 6, y: 5, timestamp: 1.01)]))])
         await session.drained()
         run.cancel()
         await run.value
         // UIKit delivers touchesEnded/touchesCancelled while the view goes away.
-        session.submit([.touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 7, y: 5, timestamp: 1.02)])),
-                        .touch(TouchEvent(touch: TouchID(2), phase: .began, samples: [TouchSample(x: 9, y: 9, timestamp: 1.02)]))])
+        session.submit([.touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [TouchSample(x: 7, y: 5, timestamp: 1.02)])),
+                        .touch(TouchEvent(touch: PlatformTouchID(2), phase: .began, samples: [TouchSample(x: 9, y: 9, timestamp: 1.02)]))])
         let ledger = await session.ledger, metrics = await session.metrics
         #expect(ledger.received == 4 && ledger.cancelled == 2 && ledger.refused == 2 && ledger.isBalanced, "\(ledger)")
         #expect(metrics.refusedInputs == 2 && metrics.auditFailures.isEmpty, "\(metrics.auditFailures)")

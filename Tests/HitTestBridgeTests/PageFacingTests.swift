@@ -14,15 +14,15 @@ struct PageFacingTests {
     }
 
     static func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
-        .touch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+        .touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples))
     }
 
     static func native(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
-        .nativePageTouch(TouchEvent(touch: TouchID(platform), phase: phase, samples: samples))
+        .nativePageTouch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples))
     }
 
     static func update(_ platform: UInt64, _ index: UInt64, force: Double) -> EngineInput {
-        .update(EstimatedPropertyUpdate(touch: TouchID(platform), updateIndex: index, force: force))
+        .update(EstimatedPropertyUpdate(touch: PlatformTouchID(platform), updateIndex: index, force: force))
     }
 
     static func refusals(_ events: [EngineEvent]) -> [InputRefusal] {
@@ -49,7 +49,7 @@ struct PageFacingTests {
         engine.take([Self.native(1, .ended, Self.sample(172, 1.11)), Self.touch(2, .ended, Self.sample(422, 1.11))], now: 1.11, into: &events)
         let decisions = events.compactMap { event -> (UInt64, HitTestVerdict, DecisionReason)? in
             guard case let .decided(_, verdict, reason)? = event.action, let touch = event.touch else { return nil }
-            return (touch.platform, verdict, reason)
+            return (touch.platform.rawValue, verdict, reason)
         }
         #expect(decisions.map(\.0) == [1, 2] && decisions[0].1 == .page && decisions[1].1 == .ink, "\(decisions)")
         #expect(decisions.allSatisfy { $0.2 != .multiTouchGesture })
@@ -69,7 +69,7 @@ struct PageFacingTests {
         engine.take([Self.touch(2, .moved, Self.sample(400, 1.08)), Self.touch(3, .moved, Self.sample(480, 1.08))], now: 1.08, into: &events)
         engine.take([Self.touch(2, .moved, Self.sample(380, 1.1)), Self.touch(3, .moved, Self.sample(460, 1.1))], now: 1.1, into: &events)
         let gesture = events.filter { if case .decided(_, .page, .multiTouchGesture)? = $0.action { true } else { false } }
-        #expect(Set(gesture.compactMap(\.touch?.platform)) == [2, 3] && engine.counters.gestures == 1)
+        #expect(Set(gesture.compactMap(\.touch?.platform.rawValue)) == [2, 3] && engine.counters.gestures == 1)
         #expect(events.contains { if case .scrollPage(dx: 20, dy: 0) = $0.kind { true } else { false } }, "\(events.map(\.kind))")
     }
 
@@ -85,7 +85,7 @@ struct PageFacingTests {
                      Self.touch(7, .ended, Self.sample(14, 1.02, .pencil, index: 12))], now: 1.02, into: &events)
         engine.take([Self.touch(7, .began, Self.sample(90, 1.10, .pencil, index: 13)),
                      Self.touch(7, .moved, Self.sample(92, 1.11, .pencil, index: 14))], now: 1.11, into: &events)
-        let strokes = events.compactMap { if case .took(let event) = $0.kind, event.phase == .began { event.touch } else { nil } }
+        let strokes = events.compactMap { if case .took(let event) = $0.kind, event.phase == .began { $0.touch?.engine } else { nil } }
         #expect(strokes.count == 2)
         events.removeAll()
         engine.take([Self.update(7, 11, force: 0.5), Self.update(7, 12, force: 0.6), Self.update(7, 13, force: 0.7),
@@ -93,7 +93,7 @@ struct PageFacingTests {
         #expect(Self.refusals(events).isEmpty, "\(Self.refusals(events))")
         let refined = events.compactMap { event -> (TouchID, Int, Double?)? in
             guard case let .refineInk(touch, index, sample)? = event.action else { return nil }
-            #expect(event.touch?.platform == 7 && event.touch?.engine == touch)
+            #expect(event.touch?.platform.rawValue == 7 && event.touch?.engine == touch)
             return (touch, index, sample.force)
         }
         #expect(refined.map(\.0) == [strokes[0], strokes[0], strokes[1], strokes[0]], "\(refined)")
@@ -116,7 +116,7 @@ struct PageFacingTests {
         engine.take([Self.update(7, 2, force: 0.9), Self.update(7, 1, force: 0.9)], now: 1.12, into: &events)
         #expect(!events.contains { if case .refineInk? = $0.action { true } else { false } }, "\(events.map(\.kind))")
         let refused = Self.refusals(events)
-        #expect(refused == [.ambiguousUpdateIndex(TouchID(7), 2), .ambiguousUpdateIndex(TouchID(7), 1)], "\(refused)")
+        #expect(refused == [.ambiguousUpdateIndex(PlatformTouchID(7), 2), .ambiguousUpdateIndex(PlatformTouchID(7), 1)], "\(refused)")
         #expect(engine.updatesRefused == 2 && engine.counters.updatesApplied == 0)
         // Index 3 only the first stroke awaits: it is that stroke's.
         events.removeAll()
@@ -126,7 +126,7 @@ struct PageFacingTests {
         // An index nobody awaits: refused, counted.
         events.removeAll()
         engine.take(Self.update(7, 99, force: 0.8), now: 1.14, into: &events)
-        #expect(Self.refusals(events) == [.unknownUpdateIndex(TouchID(7), 99)] && engine.updatesRefused == 3)
+        #expect(Self.refusals(events) == [.unknownUpdateIndex(PlatformTouchID(7), 99)] && engine.updatesRefused == 3)
     }
 
     @Test("an update for one platform id never refines a touch of another id that awaits the same index")
@@ -135,7 +135,7 @@ struct PageFacingTests {
         var events: [EngineEvent] = []
         engine.take([Self.touch(5, .began, Self.sample(10, 1.00, .pencil, index: 1)),
                      Self.touch(6, .began, Self.sample(90, 1.00, .pencil, index: 1))], now: 1.00, into: &events)
-        let six = events.compactMap { if case .took = $0.kind, $0.touch?.platform == 6 { $0.touch?.engine } else { nil } }.first
+        let six = events.compactMap { if case .took = $0.kind, $0.touch?.platform.rawValue == 6 { $0.touch?.engine } else { nil } }.first
         events.removeAll()
         engine.take(Self.update(6, 1, force: 0.5), now: 1.01, into: &events)
         let refine = events.compactMap { if case let .refineInk(touch, _, _)? = $0.action { touch } else { nil } }
@@ -232,12 +232,12 @@ struct PageFacingTests {
                 if let native = down[id] {
                     let phase: TouchPhase = [.moved, .moved, .moved, .ended, .cancelled][Int(random.next() % 5)]
                     if phase != .moved { down[id] = nil }
-                    let event = TouchEvent(touch: TouchID(id), phase: phase, samples: phase == .cancelled ? [] : [sample])
+                    let event = TouchEvent(touch: PlatformTouchID(id), phase: phase, samples: phase == .cancelled ? [] : [sample])
                     batch.append(native ? .nativePageTouch(event) : .touch(event))
                 } else {
                     let native = routing == .decideAtTouchDown && random.next() % 4 == 0
                     down[id] = native
-                    let event = TouchEvent(touch: TouchID(id), phase: .began, samples: [sample])
+                    let event = TouchEvent(touch: PlatformTouchID(id), phase: .began, samples: [sample])
                     batch.append(native ? .nativePageTouch(event) : .touch(event))
                 }
             }
@@ -250,7 +250,7 @@ struct PageFacingTests {
         }
         now += 0.01
         take(down.keys.sorted().map { id in
-            let event = TouchEvent(touch: TouchID(id), phase: .ended, samples: [TouchSample(x: 1, y: 1, timestamp: max(now, last[id] ?? 0))])
+            let event = TouchEvent(touch: PlatformTouchID(id), phase: .ended, samples: [TouchSample(x: 1, y: 1, timestamp: max(now, last[id] ?? 0))])
             return down[id]! ? .nativePageTouch(event) : .touch(event)
         }, at: now)
         let start = events.count

@@ -17,10 +17,10 @@ struct PageLifecycleTests {
     }
 
     static func down(_ platform: UInt64, _ x: Double, _ y: Double, _ t: Double) -> EngineInput {
-        .touch(TouchEvent(touch: TouchID(platform), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t)]))
+        .touch(TouchEvent(touch: PlatformTouchID(platform), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t)]))
     }
 
-    static func up(_ platform: UInt64) -> EngineInput { .touch(TouchEvent(touch: TouchID(platform), phase: .ended, samples: [])) }
+    static func up(_ platform: UInt64) -> EngineInput { .touch(TouchEvent(touch: PlatformTouchID(platform), phase: .ended, samples: [])) }
 
     static func outcomes(_ events: [EngineEvent]) -> [ReceiveOutcome?] {
         events.compactMap { if case let .pageMessage(_, outcome) = $0.kind { outcome } else { nil } }
@@ -80,8 +80,8 @@ struct PageLifecycleTests {
         // A tap on page B's answer field goes to the page natively at touch-down; nothing waits
         // for a deadline.
         events.removeAll()
-        engine.take([.nativePageTouch(TouchEvent(touch: TouchID(7), phase: .began, samples: [TouchSample(x: 400, y: 530, timestamp: 1.4)])),
-                     .nativePageTouch(TouchEvent(touch: TouchID(7), phase: .ended, samples: []))], now: 1.4, into: &events)
+        engine.take([.nativePageTouch(TouchEvent(touch: PlatformTouchID(7), phase: .began, samples: [TouchSample(x: 400, y: 530, timestamp: 1.4)])),
+                     .nativePageTouch(TouchEvent(touch: PlatformTouchID(7), phase: .ended, samples: []))], now: 1.4, into: &events)
         #expect(engine.isSettled)
         #expect(engine.ledger.releasedNatively == 1)
         #expect(engine.bridgeMetrics.snapshotRefusals.total == 0)

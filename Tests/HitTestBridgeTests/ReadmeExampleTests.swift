@@ -11,10 +11,10 @@ struct ReadmeExampleTests {
         var engine = InkEngine()
         var events: [EngineEvent] = []
         let down = TouchSample(x: 345, y: 565, timestamp: 1.600, force: 0.5, tool: .pencil)
-        engine.take([.touch(TouchEvent(touch: TouchID(2), phase: .began, samples: [down])),
-                     .touch(TouchEvent(touch: TouchID(2), phase: .ended, samples: []))], now: 1.600, into: &events)
+        engine.take([.touch(TouchEvent(touch: PlatformTouchID(2), phase: .began, samples: [down])),
+                     .touch(TouchEvent(touch: PlatformTouchID(2), phase: .ended, samples: []))], now: 1.600, into: &events)
         let touch = try #require(events.first?.touch)
-        #expect(touch.platform == 2)
+        #expect(touch.platform.rawValue == 2)
         guard case .took? = events.first?.kind, case .action(.queryPage)? = events.dropFirst().first?.kind,
               case let .send(request, touches)? = events.dropFirst(2).first?.kind, case .took? = events.dropFirst(3).first?.kind else {
             Issue.record("expected took, queryPage, send, took: \(events)")

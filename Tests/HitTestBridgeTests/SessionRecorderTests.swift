@@ -38,7 +38,7 @@ struct SessionRecorderTests {
         (0..<samples).map { (i: Int) -> TouchEvent in
             let phase: TouchPhase = i == 0 ? .began : i == samples - 1 ? .ended : .moved
             let sample = TouchSample(x: 10 + Double(i), y: 20, timestamp: time + Double(i) * 0.01, tool: .pencil)
-            return TouchEvent(touch: TouchID(touch), phase: phase, samples: [sample])
+            return TouchEvent(touch: PlatformTouchID(touch), phase: phase, samples: [sample])
         }
     }
 
@@ -145,7 +145,7 @@ struct SessionRecorderTests {
         var recorder = SessionRecorder(canvasWidth: 100, canvasHeight: 100, sink: sink.offer)
         recorder.begin(engine)
         var events: [EngineEvent] = []
-        let down = EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
+        let down = EngineInput.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         engine.take(down, now: 1, into: &events)
         recorder.record(down, at: 1, events: events)
         let request = try #require(events.compactMap { if case let .send(request, _) = $0.kind { request } else { nil } }.first)

@@ -15,7 +15,7 @@ struct TouchDownRoutingTests {
     }
 
     static func event(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> TouchEvent {
-        TouchEvent(touch: TouchID(platform), phase: phase, samples: samples)
+        TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples)
     }
 
     static func actions(_ events: [EngineEvent]) -> [RouterAction] { events.compactMap(\.action) }

@@ -63,9 +63,9 @@ struct UptimeClockTests {
                                  seed: 5)
         log.start(session)
         let down = uptime - 0.004   // the touch happened just before its event reached the session
-        await session.take(TouchEvent(touch: TouchID(1), phase: .began,
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began,
                                             samples: [TouchSample(x: 5, y: 5, timestamp: down, tool: .pencil)]))
-        await session.take(TouchEvent(touch: TouchID(1), phase: .ended,
+        await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .ended,
                                             samples: [TouchSample(x: 6, y: 5, timestamp: down + 0.016, tool: .pencil)]))
         await oracle.waitForRequests(1)
         await clock.waitForSleepers(1)   // the one timer, armed for the earliest deadline: the engine's

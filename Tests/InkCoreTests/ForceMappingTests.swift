@@ -14,7 +14,7 @@ struct ForceMappingTests {
         var actions: [RouterAction] = []
         let down = TouchSample(x: 10, y: 10, timestamp: 1, force: naive)
         var refusal: RouterError?
-        do { try router.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), into: &actions) } catch { refusal = error }
+        do { try router.handle(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [down]), into: &actions) } catch { refusal = error }
         // (NaN is not equal to itself, so the error is matched by its case, not with ==.)
         guard case .invalidSample(TouchID(1), _) = refusal else { Issue.record("not refused: \(String(describing: refusal))"); return }
         #expect(actions.isEmpty && router.ledger.received == 0)   // the touch is lost to the engine
@@ -28,7 +28,7 @@ struct ForceMappingTests {
         #expect(force == nil)
         var router = TouchRouter()
         var actions: [RouterAction] = []
-        try router.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 10, y: 10, timestamp: 1, force: force)]),
+        try router.handle(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 10, y: 10, timestamp: 1, force: force)]),
                           into: &actions)
         router.verdictArrived(QueryID(rawValue: 1), .ink, into: &actions)
         #expect(router.ledger.inked == 1)

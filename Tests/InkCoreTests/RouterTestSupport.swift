@@ -48,21 +48,24 @@ func sample(_ timestamp: Double, x: Double = 50, y: Double = 60, tool: ToolKind 
     TouchSample(x: x, y: y, timestamp: timestamp, force: force, tool: tool, estimationUpdateIndex: update)
 }
 
+/// The router's tests drive it alone, under engine ids they never reuse before a touch
+/// finished: each event names the platform touch with the same number
+/// (`TouchRouter.handle(_:routedToPage:into:)` takes it as that engine id).
 extension TouchEvent {
     static func began(_ touch: TouchID, _ samples: [TouchSample], predicted: [TouchSample] = []) -> TouchEvent {
-        TouchEvent(touch: touch, phase: .began, samples: samples, predicted: predicted)
+        TouchEvent(touch: PlatformTouchID(touch.rawValue), phase: .began, samples: samples, predicted: predicted)
     }
 
     static func moved(_ touch: TouchID, _ samples: [TouchSample], predicted: [TouchSample] = []) -> TouchEvent {
-        TouchEvent(touch: touch, phase: .moved, samples: samples, predicted: predicted)
+        TouchEvent(touch: PlatformTouchID(touch.rawValue), phase: .moved, samples: samples, predicted: predicted)
     }
 
     static func ended(_ touch: TouchID, _ samples: [TouchSample] = []) -> TouchEvent {
-        TouchEvent(touch: touch, phase: .ended, samples: samples)
+        TouchEvent(touch: PlatformTouchID(touch.rawValue), phase: .ended, samples: samples)
     }
 
     static func cancelled(_ touch: TouchID, _ samples: [TouchSample] = []) -> TouchEvent {
-        TouchEvent(touch: touch, phase: .cancelled, samples: samples)
+        TouchEvent(touch: PlatformTouchID(touch.rawValue), phase: .cancelled, samples: samples)
     }
 }
 

@@ -14,7 +14,7 @@ struct TouchRouterUpdateTests {
         var router = TouchRouter()
         let down = sample(1.0, tool: .pencil, force: 0.2, update: 5)
         _ = try router.handle(.began(one, [down]))
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 5, force: 0.7, altitude: 1.1)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 5, force: 0.7, altitude: 1.1)).isEmpty)
         #expect(router.counters.updatesApplied == 1)
         var refined = down
         refined.force = 0.7
@@ -23,7 +23,7 @@ struct TouchRouterUpdateTests {
         #expect(router.answer(.q(1), .ink).actions == [.decided(one, .ink, .answered), .ink(one, refined)])
         // A final update settled the estimate: the index is gone.
         expectRefused(.unknownUpdateIndex(one, 5), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: one, updateIndex: 5, force: 0.9), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 5, force: 0.9), into: &actions)
         }
     }
 
@@ -32,7 +32,7 @@ struct TouchRouterUpdateTests {
         var router = TouchRouter()
         let down = sample(1.0, tool: .pencil, force: 0.2, update: 5)
         _ = try router.handle(.began(one, [down]))
-        _ = try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 5, force: 0.4, isFinal: false))
+        _ = try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 5, force: 0.4, isFinal: false))
         var refined = down
         refined.force = 0.4
         #expect(router.answer(.q(1), .page).actions == [.decided(one, .page, .answered), .release(one, refined)])
@@ -52,7 +52,7 @@ struct TouchRouterUpdateTests {
 
         var tentative = samples[2]
         tentative.force = 0.5
-        let first = try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 9, force: 0.5, isFinal: false))
+        let first = try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 9, force: 0.5, isFinal: false))
         #expect(first == [.refineInk(one, index: 2, tentative)])
 
         _ = try router.handle(.ended(one))
@@ -60,18 +60,18 @@ struct TouchRouterUpdateTests {
         final.force = 0.6
         final.azimuth = 0.25
         final.estimationUpdateIndex = nil
-        let second = try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 9, force: 0.6, azimuth: 0.25))
+        let second = try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 9, force: 0.6, azimuth: 0.25))
         #expect(second == [.refineInk(one, index: 2, final)])
 
         var other = samples[1]
         other.force = 1
         other.estimationUpdateIndex = nil
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 8, force: 1)) == [.refineInk(one, index: 1, other)])
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 8, force: 1)) == [.refineInk(one, index: 1, other)])
         #expect(router.counters.updatesApplied == 3)
         #expect(router.counters.updatesIgnored == 0)
         // Every awaited update arrived: the finished touch is forgotten.
         expectRefused(.unknownTouch(one), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: one, updateIndex: 9, force: 0.1), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 9, force: 0.1), into: &actions)
         }
     }
 
@@ -81,9 +81,9 @@ struct TouchRouterUpdateTests {
         _ = try router.handle(.began(one, [sample(1.0, tool: .pencil, force: 0.2, update: 3)]))
         _ = router.answer(.q(1), .page)
         _ = try router.handle(.moved(one, [sample(1.01, tool: .pencil, force: 0.2, update: 4)]))
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 3, force: 0.5)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 3, force: 0.5)).isEmpty)
         _ = try router.handle(.ended(one))
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 4, force: 0.5)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 4, force: 0.5)).isEmpty)
         #expect(router.counters.updatesIgnored == 2)
         #expect(router.counters.updatesApplied == 0)
         #expect(router.ledger == SampleLedger(received: 2, released: 2))
@@ -99,10 +99,10 @@ struct TouchRouterUpdateTests {
         var refined = down
         refined.force = 0.9
         refined.estimationUpdateIndex = nil
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 1, force: 0.9)) == [.refineInk(one, index: 0, refined)])
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 1, force: 0.9)) == [.refineInk(one, index: 0, refined)])
         let actions = try router.handle(.began(two, [sample(1.05, x: 300)]))
         #expect(Array(actions.prefix(4)) == [.retractInk(one), .decided(one, .page, .multiTouchGesture), .release(one, refined), .release(one, next)])
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 2, force: 0.5)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 2, force: 0.5)).isEmpty)
         #expect(router.counters.updatesIgnored == 1)
     }
 
@@ -112,7 +112,7 @@ struct TouchRouterUpdateTests {
         _ = try router.handle(.began(one, [sample(1.0, tool: .pencil, force: 0.2, update: 3)]))
         _ = router.answer(.q(1), .ink)
         _ = try router.handle(.cancelled(one))
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 3, force: 0.5)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 3, force: 0.5)).isEmpty)
         #expect(router.counters.updatesIgnored == 1)
     }
 
@@ -121,7 +121,7 @@ struct TouchRouterUpdateTests {
         var router = TouchRouter()
         _ = try router.handle(.began(one, [sample(1.0, tool: .pencil, force: 0.2, update: 3)]))
         _ = try router.handle(.cancelled(one))
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 3, force: 0.5)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 3, force: 0.5)).isEmpty)
         #expect(router.counters.updatesIgnored == 1)
     }
 
@@ -130,22 +130,22 @@ struct TouchRouterUpdateTests {
         var router = TouchRouter()
         _ = try router.handle(.began(one, [sample(1.0, tool: .pencil, force: 0.2, update: 3)]))
         expectRefused(.unknownUpdateIndex(one, 4), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: one, updateIndex: 4, force: 0.5), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 4, force: 0.5), into: &actions)
         }
         _ = router.answer(.q(1), .ink)
         expectRefused(.unknownUpdateIndex(one, 4), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: one, updateIndex: 4, force: 0.5), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 4, force: 0.5), into: &actions)
         }
     }
 
     @Test("an update with a non-finite or out-of-range value is refused",
           arguments: [
-            EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 3, force: .nan),
-            EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 3, force: .infinity),
-            EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 3, force: -0.01),
-            EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 3, force: 1.01),
-            EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 3, altitude: .nan),
-            EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 3, azimuth: -.infinity),
+            EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 3, force: .nan),
+            EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 3, force: .infinity),
+            EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 3, force: -0.01),
+            EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 3, force: 1.01),
+            EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 3, altitude: .nan),
+            EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 3, azimuth: -.infinity),
           ])
     func invalidUpdate(update: EstimatedPropertyUpdate) throws {
         var router = TouchRouter()
@@ -164,14 +164,14 @@ struct TouchRouterUpdateTests {
         var router = TouchRouter()
         _ = try router.handle(.began(one, [sample(1.0, tool: .pencil, force: 0.2, update: 3)]))
         expectRefused(.unknownTouch(two), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: two, updateIndex: 3, force: 0.5), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(two.rawValue), updateIndex: 3, force: 0.5), into: &actions)
         }
         // A touch that finished with nothing awaiting an update is forgotten.
         _ = router.answer(.q(1), .ink)
-        _ = try router.applying(EstimatedPropertyUpdate(touch: one, updateIndex: 3, force: 0.5))
+        _ = try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 3, force: 0.5))
         _ = try router.handle(.ended(one))
         expectRefused(.unknownTouch(one), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: one, updateIndex: 3, force: 0.5), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(one.rawValue), updateIndex: 3, force: 0.5), into: &actions)
         }
     }
 
@@ -185,10 +185,10 @@ struct TouchRouterUpdateTests {
             _ = try router.handle(.ended(id))
         }
         expectRefused(.unknownTouch(TouchID(1)), by: &router) { router, actions throws(RouterError) in
-            try router.apply(EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 1, force: 0.5), into: &actions)
+            try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 1, force: 0.5), into: &actions)
         }
         for n in 2...count {
-            let actions = try router.applying(EstimatedPropertyUpdate(touch: TouchID(UInt64(n)), updateIndex: UInt64(n), force: 0.5))
+            let actions = try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(UInt64(n)), updateIndex: UInt64(n), force: 0.5))
             #expect(actions.count == 1)
         }
     }
@@ -323,7 +323,7 @@ struct TouchRouterRefusalTests {
         var router = try Self.busyRouter()
         for phase in [TouchPhase.moved, .ended, .cancelled] {
             expectRefused(.timestampWentBackwards(one, previous: 1.01, got: 1.005), by: &router) { router, actions throws(RouterError) in
-                try router.handle(TouchEvent(touch: one, phase: phase, samples: [sample(1.005)]), into: &actions)
+                try router.handle(TouchEvent(touch: PlatformTouchID(one.rawValue), phase: phase, samples: [sample(1.005)]), into: &actions)
             }
         }
         _ = try router.handle(.moved(one, [sample(1.01), sample(1.01)]))
@@ -352,7 +352,7 @@ struct TouchRouterRefusalTests {
     func unknownTouch(phase: TouchPhase) throws {
         var router = try Self.busyRouter()
         expectRefused(.unknownTouch(TouchID(9)), by: &router) { router, actions throws(RouterError) in
-            try router.handle(TouchEvent(touch: TouchID(9), phase: phase, samples: [sample(5)]), into: &actions)
+            try router.handle(TouchEvent(touch: PlatformTouchID(9), phase: phase, samples: [sample(5)]), into: &actions)
         }
     }
 
@@ -365,7 +365,7 @@ struct TouchRouterRefusalTests {
         _ = try router.handle(.cancelled(TouchID(3)))  // finished by a cancel
         for touch in [one, two, TouchID(3)] {
             expectRefused(.unknownTouch(touch), by: &router) { router, actions throws(RouterError) in
-                try router.handle(TouchEvent(touch: touch, phase: phase, samples: [sample(5)]), into: &actions)
+                try router.handle(TouchEvent(touch: PlatformTouchID(touch.rawValue), phase: phase, samples: [sample(5)]), into: &actions)
             }
         }
     }
@@ -408,37 +408,37 @@ struct TouchIdentityTests {
     @Test("resolve is the one touch-id rule: a began for an id still down, or a later event for an id not down, is refused")
     func resolveRule() throws {
         var identities = TouchIdentities()
-        let first = try identities.resolve(7, phase: .began)
-        #expect(identities.engineID(for: 7, phase: .began) == first)
-        #expect(throws: TouchIdentityError.stillDown(7)) { try identities.resolve(7, phase: .began) }
-        #expect(throws: TouchIdentityError.notDown(8)) { try identities.resolve(8, phase: .moved) }
-        #expect(TouchIdentityError.stillDown(7).description == "touch 7: began while a touch with this id is down (end or cancel it first)")
-        #expect(try identities.resolve(7, phase: .ended) == first)
-        _ = identities.engineID(for: 7, phase: .ended)
-        #expect(try identities.resolve(7, phase: .began) != first)   // free again, a fresh id
-        #expect(identities.latestID(for: 7) == first)                 // updates still find the last one
+        let first = try identities.resolve(PlatformTouchID(7), phase: .began)
+        #expect(identities.engineID(for: PlatformTouchID(7), phase: .began) == first)
+        #expect(throws: TouchIdentityError.stillDown(PlatformTouchID(7))) { try identities.resolve(PlatformTouchID(7), phase: .began) }
+        #expect(throws: TouchIdentityError.notDown(PlatformTouchID(8))) { try identities.resolve(PlatformTouchID(8), phase: .moved) }
+        #expect(TouchIdentityError.stillDown(PlatformTouchID(7)).description == "touch 7: began while a touch with this id is down (end or cancel it first)")
+        #expect(try identities.resolve(PlatformTouchID(7), phase: .ended) == first)
+        _ = identities.engineID(for: PlatformTouchID(7), phase: .ended)
+        #expect(try identities.resolve(PlatformTouchID(7), phase: .began) != first)   // free again, a fresh id
+        #expect(identities.latestID(for: PlatformTouchID(7)) == first)                 // updates still find the last one
     }
 
     @Test("platform touches the engine finished but the platform never ended are let go once they pile up")
     func identitiesStayBounded() throws {
         var identities = TouchIdentities()
         for platform in UInt64(0)..<10_000 {
-            let id = try identities.resolve(platform, phase: .began)
-            _ = identities.engineID(for: platform, phase: .began)
+            let id = try identities.resolve(PlatformTouchID(platform), phase: .began)
+            _ = identities.engineID(for: PlatformTouchID(platform), phase: .began)
             identities.finished(id)   // evicted by the engine; the platform never sends `ended`
         }
         #expect(identities.count == 0)
         // The oldest were let go: a late event for one is refused as not down, not mapped.
-        #expect(throws: TouchIdentityError.notDown(0)) { try identities.resolve(0, phase: .moved) }
+        #expect(throws: TouchIdentityError.notDown(PlatformTouchID(0))) { try identities.resolve(PlatformTouchID(0), phase: .moved) }
         // A touch still down is never let go.
-        let down = try identities.resolve(99_999, phase: .began)
-        _ = identities.engineID(for: 99_999, phase: .began)
+        let down = try identities.resolve(PlatformTouchID(99_999), phase: .began)
+        _ = identities.engineID(for: PlatformTouchID(99_999), phase: .began)
         for platform in UInt64(20_000)..<21_000 {
-            let id = try identities.resolve(platform, phase: .began)
-            _ = identities.engineID(for: platform, phase: .began)
+            let id = try identities.resolve(PlatformTouchID(platform), phase: .began)
+            _ = identities.engineID(for: PlatformTouchID(platform), phase: .began)
             identities.finished(id)
         }
-        #expect(try identities.resolve(99_999, phase: .moved) == down)
+        #expect(try identities.resolve(PlatformTouchID(99_999), phase: .moved) == down)
     }
 
     @Test("TouchIdentities gives each platform touch a fresh id and maps it back until the engine finished it, then while it is recent")
@@ -446,31 +446,31 @@ struct TouchIdentityTests {
         var identities = TouchIdentities()
         var router = TouchRouter()
         // Android-style: pointer 0 for the dot, then pointer 0 again for the next stroke at once.
-        let dotID = identities.engineID(for: 0, phase: .began)
+        let dotID = identities.engineID(for: PlatformTouchID(0), phase: .began)
         let dot = try #require(dotID)
         _ = try router.handle(.began(dot, [sample(1.0)]))
-        #expect(identities.engineID(for: 0, phase: .ended) == dot)
+        #expect(identities.engineID(for: PlatformTouchID(0), phase: .ended) == dot)
         _ = try router.handle(.ended(dot, [sample(1.01)]))
-        let strokeID = identities.engineID(for: 0, phase: .began)
+        let strokeID = identities.engineID(for: PlatformTouchID(0), phase: .began)
         let stroke = try #require(strokeID)
         #expect(stroke != dot)
         _ = try router.handle(.began(stroke, [sample(1.05, x: 200)]))  // accepted: a fresh id
-        #expect(identities.engineID(for: 0, phase: .moved) == stroke)
-        #expect(identities.engineID(for: 5, phase: .moved) == nil)
-        #expect(identities.platformID(of: dot) == 0 && identities.platformID(of: stroke) == 0)
+        #expect(identities.engineID(for: PlatformTouchID(0), phase: .moved) == stroke)
+        #expect(identities.engineID(for: PlatformTouchID(5), phase: .moved) == nil)
+        #expect(identities.platformID(of: dot) == PlatformTouchID(0) && identities.platformID(of: stroke) == PlatformTouchID(0))
         for action in router.answer(.q(1), .ink).actions {
             if case let .touchFinished(id, _) = action { identities.finished(id) }
         }
         // Finished: no longer mapped, but still named while it is among the most recent
         // touches (an estimated-property refinement can follow its lift).
         #expect(identities.count == 1)
-        #expect(identities.platformID(of: dot) == 0)
+        #expect(identities.platformID(of: dot) == PlatformTouchID(0))
         var short = TouchIdentities(recentLimit: 1)
-        let oldID = short.engineID(for: 3, phase: .began)
+        let oldID = short.engineID(for: PlatformTouchID(3), phase: .began)
         let old = try #require(oldID)
-        _ = short.engineID(for: 3, phase: .ended)
+        _ = short.engineID(for: PlatformTouchID(3), phase: .ended)
         short.finished(old)
-        _ = short.engineID(for: 4, phase: .began)   // pushes the old touch out of the recent ones
+        _ = short.engineID(for: PlatformTouchID(4), phase: .began)   // pushes the old touch out of the recent ones
         #expect(short.platformID(of: old) == nil)
     }
 }

@@ -295,7 +295,7 @@ struct RandomSession {
             log.problems.append("step \(step): \(event.phase) for \(event.touch) refused: \(error)")
             return []
         }
-        fed[event.touch, default: []].append(contentsOf: event.samples)
+        fed[TouchID(event.touch.rawValue), default: []].append(contentsOf: event.samples)
         record(produced)
         return produced
     }
@@ -399,7 +399,7 @@ struct RandomSession {
         let (touch, index) = estimated[pick]
         let isFinal = random.chance(0.7)
         let update = EstimatedPropertyUpdate(
-            touch: touch, updateIndex: index, force: random.unit(),
+            touch: PlatformTouchID(touch.rawValue), updateIndex: index, force: random.unit(),
             azimuth: random.chance(0.5) ? random.range(0...6) : nil, isFinal: isFinal)
         var produced: [RouterAction] = []
         do {
@@ -435,9 +435,9 @@ struct RandomSession {
                 try router.handle(.began(random.pick(live).id, [sample(now)]), into: &produced)
             case 4 where !estimated.isEmpty:
                 let (touch, index) = random.pick(estimated)
-                try router.apply(EstimatedPropertyUpdate(touch: touch, updateIndex: index, force: 1.5), into: &produced)
+                try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(touch.rawValue), updateIndex: index, force: 1.5), into: &produced)
             default:
-                try router.apply(EstimatedPropertyUpdate(touch: TouchID(1), updateIndex: 0), into: &produced)
+                try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(1), updateIndex: 0), into: &produced)
             }
             threw = false
         } catch {

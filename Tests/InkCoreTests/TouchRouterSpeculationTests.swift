@@ -96,7 +96,7 @@ struct TouchRouterSpeculationTests {
         var actions: [RouterAction] = []
         router.speculate(.q(1), into: &actions)
         var refined: [RouterAction] = []
-        try router.apply(EstimatedPropertyUpdate(touch: t1, updateIndex: 5, force: 0.6), into: &refined)
+        try router.apply(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 5, force: 0.6), into: &refined)
         #expect(refined == [.refineInk(t1, index: 0, sample(1.0, tool: .pencil, force: 0.6))])  // final: no longer an estimate
     }
 }

@@ -80,7 +80,7 @@ struct TouchRouterStateTests {
         #expect(answered.prefix(2) == [.decided(t1, .ink, .answered), .endInk(t1)])
         #expect(router.unfinishedTouches.isEmpty)
         #expect(router.state(of: t1) == .finished(.inked))  // kept: its sample awaits an update
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: t1, updateIndex: 9, force: 0.5))
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 9, force: 0.5))
             == [.refineInk(t1, index: 0, sample(1.0, tool: .pencil, force: 0.5))])
         #expect(router.state(of: t1) == nil)  // nothing awaits any more
     }
@@ -98,9 +98,9 @@ struct TouchRouterStateTests {
         #expect(router.state(of: t2) == .finished(.cancelled))
         #expect(router.state(of: t3) == .finished(.released))
 
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: t1, updateIndex: 1, force: 0.4)).count == 1)
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: t2, updateIndex: 2, force: 0.4)).isEmpty)
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: t3, updateIndex: 3, force: 0.4)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 1, force: 0.4)).count == 1)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t2.rawValue), updateIndex: 2, force: 0.4)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t3.rawValue), updateIndex: 3, force: 0.4)).isEmpty)
         #expect(router.counters.updatesApplied == 1 && router.counters.updatesIgnored == 2)
     }
 
@@ -136,7 +136,7 @@ struct TouchRouterStateTests {
         let s0 = sample(1.0, force: 0.2, update: 4), s1 = sample(1.004, x: 51)
         _ = try router.handle(.began(t1, [s0, s1]))
         _ = router.answer(.q(1), .ink)
-        _ = try router.applying(EstimatedPropertyUpdate(touch: t1, updateIndex: 4, force: 0.7, isFinal: false))
+        _ = try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 4, force: 0.7, isFinal: false))
         let refined = sample(1.0, force: 0.7, update: 4)
         #expect(router.state(of: t1) == .inking(Inking(window: [refined, s1])))
 
@@ -145,7 +145,7 @@ struct TouchRouterStateTests {
                                        .release(t1, refined), .release(t1, s1)])
         #expect(router.state(of: t1) == .page(.gesture))
         // Released now: a later update to its sample is ignored, not drawn.
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: t1, updateIndex: 4, force: 0.9)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 4, force: 0.9)).isEmpty)
         #expect(router.ledger.isBalanced && router.ledger.inked == 0)
     }
 
@@ -163,7 +163,7 @@ struct TouchRouterStateTests {
         // A prediction was drawn, but the page's touch has no ink to predict: nothing to clear.
         let moved = sample(1.016, x: 54, tool: .pencil)
         #expect(try router.handle(.moved(t1, [moved], predicted: [tail])) == [.release(t1, moved)])
-        #expect(try router.applying(EstimatedPropertyUpdate(touch: t1, updateIndex: 6, force: 0.5)).isEmpty)
+        #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 6, force: 0.5)).isEmpty)
         #expect(router.counters.updatesIgnored == 1)
     }
 
@@ -171,7 +171,7 @@ struct TouchRouterStateTests {
     func retractedSamplesRefined() throws {
         let estimated = sample(1.0, tool: .pencil, force: 0.2, update: 5)
         let refined = sample(1.0, tool: .pencil, force: 0.6, update: 5)
-        let update = EstimatedPropertyUpdate(touch: t1, updateIndex: 5, force: 0.6, isFinal: false)
+        let update = EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 5, force: 0.6, isFinal: false)
 
         var queued = TouchRouter()
         _ = try queued.handle(.began(t1, [estimated]))

@@ -52,8 +52,8 @@ struct SessionLogTests {
         #expect(moved.samples.first?.tool == .pencil, "a touch keeps the tool its began event named")
         #expect(moved.predicted.count == 1)
         guard case let .update(update, _) = log.events[3] else { Issue.record("not an update"); return }
-        #expect(update == EstimatedPropertyUpdate(touch: TouchID(7), updateIndex: 4, force: 0.6, isFinal: false))
-        #expect(log.events[4] == .answer(touch: TouchID(7), verdict: .ink, time: 1.03))
+        #expect(update == EstimatedPropertyUpdate(touch: PlatformTouchID(7), updateIndex: 4, force: 0.6, isFinal: false))
+        #expect(log.events[4] == .answer(touch: PlatformTouchID(7), verdict: .ink, time: 1.03))
     }
 
     @Test("a truncated line is reported with its line number and the lines before it are kept")

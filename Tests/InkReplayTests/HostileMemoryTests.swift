@@ -171,11 +171,11 @@ struct HostileMemoryTests {
             for i in 0..<touches {
                 let t = 1 + Double(i) * 0.01
                 let sample = TouchSample(x: 100, y: 100, timestamp: t, tool: .pencil)
-                engine.take(.touch(TouchEvent(touch: TouchID(UInt64(i + 1)), phase: .began, samples: [sample])), now: t, into: &events)
+                engine.take(.touch(TouchEvent(touch: PlatformTouchID(UInt64(i + 1)), phase: .began, samples: [sample])), now: t, into: &events)
                 events.removeAll(keepingCapacity: true)
             }
             // A late end for a touch the engine let go of long ago is refused and counted.
-            engine.take(.touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [])), now: 1 + Double(touches) * 0.01, into: &events)
+            engine.take(.touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [])), now: 1 + Double(touches) * 0.01, into: &events)
             #expect(events.contains { if case .refused = $0.kind { return true } else { return false } })
             tracked.append(engine.trackedTouches)
             let ledger = engine.ledger

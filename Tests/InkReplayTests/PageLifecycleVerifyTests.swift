@@ -30,7 +30,7 @@ struct PageLifecycleVerifyTests {
             for event in events[start...] { if case let .send(request, _) = event.kind { sent.append(request) } }
         }
         func pen(_ touch: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double, _ t: Double) -> EngineInput {
-            .touch(TouchEvent(touch: TouchID(touch), phase: phase, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)]))
+            .touch(TouchEvent(touch: PlatformTouchID(touch), phase: phase, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)]))
         }
         take(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 0.2, regions: field, document: old)).json), 0.5)
         take(.layout(.identity, generation: 250), 0.6)
@@ -43,8 +43,8 @@ struct PageLifecycleVerifyTests {
                                                         document: old)).json), 1.1)
         take(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 1, regions: field, document: new)).json), 1.2)
         #expect(engine.route(at: CanvasPoint(x: 400, y: 550), tool: .pencil, now: 1.3) == .page)
-        take(.nativePageTouch(TouchEvent(touch: TouchID(2), phase: .began, samples: [TouchSample(x: 400, y: 550, timestamp: 1.3)])), 1.3)
-        take(.nativePageTouch(TouchEvent(touch: TouchID(2), phase: .ended, samples: [])), 1.35)
+        take(.nativePageTouch(TouchEvent(touch: PlatformTouchID(2), phase: .began, samples: [TouchSample(x: 400, y: 550, timestamp: 1.3)])), 1.3)
+        take(.nativePageTouch(TouchEvent(touch: PlatformTouchID(2), phase: .ended, samples: [])), 1.35)
         recorder.recordEnd(at: engine.now, ledger: engine.ledger)   // the recording is whole
         recorder.flush()
         #expect(engine.bridgeMetrics.oldDocumentAnswers == 1 && engine.bridgeMetrics.abandonedByNewDocument == 1)

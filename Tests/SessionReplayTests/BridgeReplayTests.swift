@@ -63,7 +63,7 @@ struct BridgeReplayTests {
     @Test("with no snapshot before the question, the regions oracle never answers and the timeout decides")
     func noRegions() throws {
         var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 100, height: 100)))
-        builder.stroke(TouchID(1), [TouchSample(x: 10, y: 10, timestamp: 1), TouchSample(x: 12, y: 10, timestamp: 1.01)],
+        builder.stroke(PlatformTouchID(1), [TouchSample(x: 10, y: 10, timestamp: 1), TouchSample(x: 12, y: 10, timestamp: 1.01)],
                        answerAfter: nil)
         let report = SessionReplayer(configuration: ReplayConfiguration(engine: InkEngineConfiguration(useRegionCache: true), oracle: .regions(latency: 0.03)))
             .replay(builder.log)
@@ -81,7 +81,7 @@ struct SpeculativeReplayTests {
         var builder = SessionBuilder(header: SessionHeader(canvas: CanvasSize(width: 400, height: 400)))
         builder.regions(RegionSnapshot(generation: 1, maxAge: 0.1, regions: []), at: 0)
         let samples = (0..<6).map { TouchSample(x: 50 + Double($0), y: 50, timestamp: 1 + Double($0) * 0.008, tool: .pencil) }
-        builder.stroke(TouchID(1), samples, answerAfter: nil)
+        builder.stroke(PlatformTouchID(1), samples, answerAfter: nil)
         builder.regions(RegionSnapshot(generation: 2, maxAge: 5, regions: [PageRegion(x: 0, y: 0, width: 100, height: 100)]), at: 1.01)
         var log = builder.log
         log.sortEventsByTime()

@@ -12,7 +12,7 @@ struct CancelledLedgerRecordingTests {
     static func sample(_ x: Double, _ t: Double) -> TouchSample { TouchSample(x: x, y: 150, timestamp: t) }
 
     static func event(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> TouchEvent {
-        TouchEvent(touch: TouchID(platform), phase: phase, samples: samples)
+        TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples)
     }
 
     /// Records a session in which the page gets samples of touches the system then cancels:

@@ -25,7 +25,7 @@ struct DecisionTimelineTests {
         let (timeline, _) = try Self.timeline(SyntheticSessions.decimalPoint) { $0.oracle = .recordedWithLatency(0.030) }
         #expect(timeline.touches.count == 2)
         let dot = timeline.touches[1]
-        #expect(dot.platformID == 2 && dot.tool == .pencil && dot.samples == 4)
+        #expect(dot.platformID == PlatformTouchID(2) && dot.tool == .pencil && dot.samples == 4)
         #expect(abs(dot.down - 1.6) < 1e-9)
         #expect(abs((dot.lift ?? 0) - 1.6125) < 1e-9)
         let question = try #require(dot.questions.first)
@@ -104,8 +104,8 @@ struct DecisionTimelineTests {
             let id = TouchID(UInt64(k + 1))
             let time = Double(k)
             let sample = TouchSample(x: 1, y: 1, timestamp: time, tool: .pencil)
-            timeline.observe(EngineEvent(time: time, touch: EngineTouch(engine: id, platform: 1),
-                                         kind: .took(TouchEvent(touch: id, phase: .began, samples: [sample]))))
+            timeline.observe(EngineEvent(time: time, touch: EngineTouch(engine: id, platform: PlatformTouchID(1)),
+                                         kind: .took(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [sample]))))
             timeline.observe(EngineEvent(time: time, kind: .layout(.identity, generation: UInt64(k))))
         }
         #expect(timeline.touches.count == 3 && timeline.omittedTouches == 7)
@@ -117,8 +117,8 @@ struct DecisionTimelineTests {
     func resentAndRefused() throws {
         var timeline = DecisionTimeline()
         let touch = TouchID(7), point = CanvasPoint(x: 5, y: 5)
-        let named = EngineTouch(engine: touch, platform: 3)
-        let down = TouchEvent(touch: touch, phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1, tool: .pencil)])
+        let named = EngineTouch(engine: touch, platform: PlatformTouchID(3))
+        let down = TouchEvent(touch: named.platform, phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1, tool: .pencil)])
         let first = HitTestRequest(token: QueryToken(high: 1, low: 1), pagePoint: point, generation: 1)
         let again = HitTestRequest(token: QueryToken(high: 1, low: 2), pagePoint: point, generation: 2)
         timeline.observe(EngineEvent(time: 1, touch: named, kind: .took(down)))
@@ -134,8 +134,8 @@ struct DecisionTimelineTests {
         #expect(questions[1].token == again.token && questions[1].sent == 1.02)
         #expect(timeline.touches[0].notes.map(\.text) == ["stale answer"])
         // A stray event refused by the touch-id rule names no touch the engine knows.
-        let stray = TouchEvent(touch: TouchID(7), phase: .moved, samples: [TouchSample(x: 5, y: 5, timestamp: 1.05, tool: .pencil)])
-        timeline.observe(EngineEvent(time: 1.05, kind: .refused(.touch(stray), .touchNotDown(TouchID(7)))))
+        let stray = TouchEvent(touch: PlatformTouchID(7), phase: .moved, samples: [TouchSample(x: 5, y: 5, timestamp: 1.05, tool: .pencil)])
+        timeline.observe(EngineEvent(time: 1.05, kind: .refused(.touch(stray), .touchNotDown(PlatformTouchID(7)))))
         #expect(timeline.touches[0].notes.count == 1)
         // A refused event of a touch the engine knows is noted on its lane.
         timeline.observe(EngineEvent(time: 1.06, touch: named, kind: .refused(.touch(stray), .timeWentBackwards(now: 1.06, given: 1))))

@@ -20,7 +20,7 @@ struct EngineMaximumTests {
         var events: [EngineEvent] = []
         for i in 0..<touches {
             let t = 1 + Double(i) * 0.01
-            let input = EngineInput.touch(TouchEvent(touch: TouchID(UInt64(i + 1)), phase: .began,
+            let input = EngineInput.touch(TouchEvent(touch: PlatformTouchID(UInt64(i + 1)), phase: .began,
                                                      samples: [TouchSample(x: 100 + Double(i % 50), y: 100, timestamp: t, tool: .pencil)]))
             events.removeAll(keepingCapacity: true)
             engine.take(input, now: t, into: &events)

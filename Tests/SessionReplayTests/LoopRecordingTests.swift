@@ -17,8 +17,8 @@ struct LoopRecordingTests {
     }
 
     static func tap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
-        [.touch(TouchEvent(touch: TouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)])),
-         .touch(TouchEvent(touch: TouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .pencil)]))]
+        [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)])),
+         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .pencil)]))]
     }
 
     @Test("an unanswered touch and a page load, both routings: the loop's recording replays with the same decisions, at the same times",
@@ -46,12 +46,12 @@ struct LoopRecordingTests {
                                                                     document: next)).json))
         loop.submit(Self.tap(4, x: 50, y: 50, at: 3.1))          // the new page's region: page, at touch-down
         clock.advance(to: 9)                                      // the new page's snapshot is stale by now: touch 5 asks
-        loop.submit([EngineInput.touch(TouchEvent(touch: TouchID(5), phase: .began, samples: [TouchSample(x: 500, y: 500, timestamp: 9)]))])
+        loop.submit([EngineInput.touch(TouchEvent(touch: PlatformTouchID(5), phase: .began, samples: [TouchSample(x: 500, y: 500, timestamp: 9)]))])
         loop.stop()                                               // touch 5 still down: cancelled
         let text = lines.text
         #expect(!text.contains(#""kind":"tick""#))
         let log = try SessionLog.parse(text, file: "loop.jsonl").get()
-        let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, at), _) = $0 { (touch.platform, reason, at) } else { nil } }
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, at), _) = $0 { (touch.platform.rawValue, reason, at) } else { nil } }
         #expect(decided.map(\.0) == [1, 2, 3, 4], "\(decided)")
         #expect(decided.map(\.1) == [.regionCache, .deadline, .newDocument, .regionCache], "\(decided)")
         #expect(decided[1].2 == 2.25)
@@ -80,7 +80,7 @@ struct LoopRecordingTests {
         #expect(lines.text.contains(#"{"kind":"resize","t":1.5,"page_transform":{"scale":1"#), "\(lines.text)")
         let log = try SessionLog.parse(lines.text, file: "resize.jsonl").get()
         #expect(log.events.contains(.recorded(.viewResized(.identity), time: 1.5)))
-        let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, _), _) = $0 { (touch.platform, reason) } else { nil } }
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, _), _) = $0 { (touch.platform.rawValue, reason) } else { nil } }
         #expect(decided.map(\.1) == [.regionCache, .deadline], "\(decided)")
         let report = SessionReplayer().replay(log, file: "resize.jsonl")
         #expect(report.isIdentical, "\(report.identity ?? "no identity") \(report.divergence ?? "")")

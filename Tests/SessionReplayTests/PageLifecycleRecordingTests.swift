@@ -21,8 +21,8 @@ struct PageLifecycleRecordingTests {
     }
 
     static func tap(_ touch: UInt64, x: Double, y: Double, at time: Double) -> [(EngineInput, Double)] {
-        [(.touch(TouchEvent(touch: TouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: time, tool: .pencil)])), time),
-         (.touch(TouchEvent(touch: TouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: time + 0.01, tool: .pencil)])),
+        [(.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: time, tool: .pencil)])), time),
+         (.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: time + 0.01, tool: .pencil)])),
           time + 0.01)]
     }
 
@@ -80,7 +80,7 @@ struct PageLifecycleRecordingTests {
         #expect(metrics.newDocuments == 2 && metrics.implicitNewDocuments == 1 && metrics.documentsSeen == 3)
         #expect(metrics.abandonedByNewDocument == 2)
         #expect(metrics.oldDocumentAnswers == 1 && metrics.snapshotRefusals.oldDocument == 1 && metrics.snapshotRefusals.total == 1)
-        let decided = log.events.compactMap { if case let .recorded(.decided(touch, owner, reason, _), _) = $0 { (touch.platform, owner, reason) } else { nil } }
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, owner, reason, _), _) = $0 { (touch.platform.rawValue, owner, reason) } else { nil } }
         #expect(decided.map(\.0) == [1, 2, 3, 4, 5])
         #expect(decided.map(\.2) == [.regionCache, .newDocument, .regionCache, .newDocument, .regionCache], "\(decided)")
         #expect(decided.map(\.1) == [.page, .ink, .page, .ink, .page], "\(decided)")

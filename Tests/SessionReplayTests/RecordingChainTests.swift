@@ -34,7 +34,7 @@ struct RecordingChainTests {
         recorder.begin(engine)
         var events: [EngineEvent] = []
         // Taken at 1 s, stamped 0.5 s by the platform: its deadline (0.75 s) has passed.
-        let input = EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 10, y: 10, timestamp: 0.5)]))
+        let input = EngineInput.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 10, y: 10, timestamp: 0.5)]))
         engine.take(input, now: 1, into: &events)
         recorder.record(input, at: 1, events: events)
         events.removeAll()

@@ -55,9 +55,9 @@ final class CollectedLines: @unchecked Sendable {
 @Suite("A live recording replays identically, and a changed configuration is caught")
 struct RecordingIdentityTests {
     static func dot(_ touch: UInt64, at time: Double, x: Double, y: Double = 50) -> [EngineInput] {
-        [.touch(TouchEvent(touch: TouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: time, tool: .pencil)])),
-         .touch(TouchEvent(touch: TouchID(touch), phase: .moved, samples: [TouchSample(x: x + 1, y: y, timestamp: time + 0.008, tool: .pencil)])),
-         .touch(TouchEvent(touch: TouchID(touch), phase: .ended, samples: [TouchSample(x: x + 2, y: y + 1, timestamp: time + 0.016, tool: .pencil)]))]
+        [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: time, tool: .pencil)])),
+         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .moved, samples: [TouchSample(x: x + 1, y: y, timestamp: time + 0.008, tool: .pencil)])),
+         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 2, y: y + 1, timestamp: time + 0.016, tool: .pencil)]))]
     }
 
     /// A session on a manual clock: a cache decision each way, a layout change that makes the
@@ -78,10 +78,10 @@ struct RecordingIdentityTests {
             await session.flushRecording()
             lines.isOpen = false
             // A long stroke while the sink is behind: more than the 64 KiB budget holds.
-            var stroke: [EngineInput] = [.touch(TouchEvent(touch: TouchID(6), phase: .began, samples: [TouchSample(x: 20, y: 200, timestamp: 1.05)]))]
+            var stroke: [EngineInput] = [.touch(TouchEvent(touch: PlatformTouchID(6), phase: .began, samples: [TouchSample(x: 20, y: 200, timestamp: 1.05)]))]
             for i in 1...2_000 {
                 let sample = TouchSample(x: 20 + Double(i) * 0.01, y: 200, timestamp: 1.05 + Double(i) * 0.00005)
-                stroke.append(.touch(TouchEvent(touch: TouchID(6), phase: i == 2_000 ? .ended : .moved, samples: [sample])))
+                stroke.append(.touch(TouchEvent(touch: PlatformTouchID(6), phase: i == 2_000 ? .ended : .moved, samples: [sample])))
             }
             session.submit(stroke)
             await session.settled()
@@ -122,11 +122,11 @@ struct RecordingIdentityTests {
         let log = try SessionLog.parse(text, file: "live.jsonl").get()
         #expect(log.header.isRecording && log.header.version == 3 && log.header.exercise == "math/decimals/3.5")
         #expect(log.header.engineConfiguration?.decisionTimeout == 0.25 && log.header.engineConfiguration?.useRegionCache == true)
-        let decided = log.events.compactMap { if case let .recorded(.decided(touch, owner, reason, _), _) = $0 { (touch.platform, owner, reason) } else { nil } }
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, owner, reason, _), _) = $0 { (touch.platform.rawValue, owner, reason) } else { nil } }
         #expect(decided.map(\.0) == [1, 2, 3, 4, 5])
         #expect(decided.map(\.2) == [.regionCache, .regionCache, .answered, .deadline, .flushed], "\(decided)")
         // The touch still down was cancelled when the session stopped: recorded as the input it was.
-        let finished = log.events.compactMap { if case let .recorded(.finished(touch, ledger, _, _), _) = $0 { (touch.platform, ledger) } else { nil } }
+        let finished = log.events.compactMap { if case let .recorded(.finished(touch, ledger, _, _), _) = $0 { (touch.platform.rawValue, ledger) } else { nil } }
         #expect(finished.first { $0.0 == 7 }?.1.cancelled == 2, "\(finished)")
         let report = SessionReplayer().replay(log, file: "live.jsonl")
         #expect(report.isIdentical, "\(report.identity ?? "no identity")")

@@ -129,8 +129,8 @@ struct SessionReplayerTests {
             """
         let report = replayer.replay(SessionLog.parse(text, file: "bad.jsonl"))
         #expect(report.issues.map(\.line) == [3, 4])
-        #expect(report.issues[0].error == .timestampWentBackwards(TouchID(1), previous: 1, got: 0.5))
-        #expect(report.issues[1].error == .touchNotDown(TouchID(9)))
+        #expect(report.issues[0].error == .timestampWentBackwards(PlatformTouchID(1), previous: 1, got: 0.5))
+        #expect(report.issues[1].error == .touchNotDown(PlatformTouchID(9)))
         #expect(report.refusedSamples == 2)
         #expect(report.dropped == 0)
         #expect(!report.isVerified)
@@ -243,7 +243,7 @@ struct SessionReplayerTests {
         var audit = DeliveryAudit()
         let id = TouchID(1)
         let samples = (0..<3).map { TouchSample(x: Double($0), y: 0, timestamp: Double($0) / 100) }
-        audit.accepted(TouchEvent(touch: id, phase: .began, samples: samples))
+        audit.accepted(TouchEvent(touch: PlatformTouchID(id.rawValue), phase: .began, samples: samples), as: id)
         audit.record(.decided(id, .ink, .answered), now: 0)
         audit.record(.ink(id, samples[0]), now: 0)
         audit.record(.ink(id, samples[2]), now: 0)
@@ -257,8 +257,8 @@ struct SessionReplayerTests {
     func auditClosesOpenTouches() {
         var audit = DeliveryAudit()
         let samples = (0..<2).map { TouchSample(x: Double($0), y: 0, timestamp: Double($0) / 100) }
-        audit.accepted(TouchEvent(touch: TouchID(1), phase: .began, samples: samples))
-        audit.accepted(TouchEvent(touch: TouchID(2), phase: .began, samples: samples))
+        audit.accepted(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: samples), as: TouchID(1))
+        audit.accepted(TouchEvent(touch: PlatformTouchID(2), phase: .began, samples: samples), as: TouchID(2))
         audit.record(.decided(TouchID(1), .ink, .answered), now: 0)
         for sample in samples { audit.record(.ink(TouchID(1), sample), now: 0) }
         let outcomes = audit.close()

@@ -39,7 +39,7 @@ struct SoakTests {
         let samples = (0..<3).map { TouchSample(x: Double($0), y: 0, timestamp: Double($0) * 0.01) }
         func audit(_ actions: [RouterAction]) -> [String] {
             var audit = DeliveryAudit()
-            audit.accepted(TouchEvent(touch: id, phase: .began, samples: samples))
+            audit.accepted(TouchEvent(touch: PlatformTouchID(id.rawValue), phase: .began, samples: samples), as: id)
             for action in actions { audit.record(action, now: 0) }
             return audit.problems
         }

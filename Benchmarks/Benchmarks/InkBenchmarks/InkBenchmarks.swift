@@ -17,8 +17,8 @@ let benchmarks: @Sendable () -> Void = {
     // per sample; the malloc count includes the one array per event the front end builds.
     for length in [100, 1_000, 10_000] {
         let stroke = Workload.scribble(length: length)
-        let inputs = [EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [stroke[0]]))]
-            + stroke.dropFirst().map { EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .moved, samples: [$0])) }
+        let inputs = [EngineInput.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [stroke[0]]))]
+            + stroke.dropFirst().map { EngineInput.touch(TouchEvent(touch: PlatformTouchID(1), phase: .moved, samples: [$0])) }
         // With `audits`, the live audit (DeliveryAudit) is folded over every event, as an app
         // that audits live does: the difference between the two rows is the audit's cost.
         for audits in [false, true] {
@@ -51,8 +51,8 @@ let benchmarks: @Sendable () -> Void = {
     // difference between the two rows, divided by 1,000, is what recording adds per sample.
     do {
         let stroke = Workload.scribble(length: 1_000)
-        let inputs = [EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [stroke[0]]))]
-            + stroke.dropFirst().map { EngineInput.touch(TouchEvent(touch: TouchID(1), phase: .moved, samples: [$0])) }
+        let inputs = [EngineInput.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [stroke[0]]))]
+            + stroke.dropFirst().map { EngineInput.touch(TouchEvent(touch: PlatformTouchID(1), phase: .moved, samples: [$0])) }
         for records in [false, true] {
             Benchmark("engine\(records ? "+recorder" : ""), one 1000-sample stroke") { benchmark in
                 var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true), seed: 1)
@@ -214,7 +214,7 @@ enum Workload {
             let samples = (0..<30).map { i in
                 TouchSample(x: x + Double(i), y: y + random.unit(), timestamp: time + Double(i) / 240, tool: .pencil)
             }
-            builder.stroke(TouchID(touch % 1_000 + 1), samples, answerAfter: 0.03)
+            builder.stroke(PlatformTouchID(touch % 1_000 + 1), samples, answerAfter: 0.03)
             count += samples.count
             time += 0.4
             if touch % 1_000 == 0 {

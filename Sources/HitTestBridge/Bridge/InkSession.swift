@@ -359,14 +359,14 @@ private final class SessionShell: InkLoopShell, @unchecked Sendable {
                 // the bridge counts it for what it is (late, duplicate).
                 if let reply = try await oracle.send(request) { mailbox.post(.inputs([.pageMessage(reply)])) }
             } catch {
-                if !Task.isCancelled { mailbox.post(.inputs([.sendFailed(token)])) }  // nothing, if already settled
+                if !Task.isCancelled { mailbox.post(.inputs([.sendFailed(request)])) }  // nothing, if already settled
             }
             mailbox.post(.sendEnded(token))
         }
     }
 
-    func cancelSend(_ roundTrip: QueryToken) {
-        sends.removeValue(forKey: roundTrip)?.cancel()
+    func cancelSend(_ request: HitTestRequest) {
+        sends.removeValue(forKey: request.token)?.cancel()
     }
 
     func ended(_ token: QueryToken) { sends[token] = nil }

@@ -3,7 +3,7 @@
 /// What happened to one touch, rebuilt from the engine's actions alone.
 @_spi(Tooling) public struct TouchOutcome: Sendable, Hashable {
     /// The touch's id as the platform (or the log) gave it.
-    public var touch: TouchID
+    public var touch: PlatformTouchID
     /// The engine's id for it, unique over the session.
     public var engineID: TouchID
     /// Who got the touch (`nil` when it was cancelled before a decision).
@@ -102,7 +102,11 @@
     public mutating func observe(_ event: EngineEvent) -> TouchOutcome? {
         switch event.kind {
         case let .took(touchEvent):
-            accepted(touchEvent, platformID: event.touch?.platform)
+            if let touch = event.touch {
+                accepted(touchEvent, as: touch.engine)
+            } else {
+                problem("\(touchEvent.touch): an accepted event that names no engine touch")
+            }
         case let .action(action):
             return record(action, now: event.time)
         case let .refused(input, _):
@@ -158,23 +162,22 @@
         return failures
     }
 
-    /// An event the engine accepted (call only when it did not refuse it), under the
-    /// engine's id; `platformID` is the id the platform or the log gave the touch.
-    package mutating func accepted(_ event: TouchEvent, platformID: UInt64? = nil) {
+    /// An event the engine accepted (call only when it did not refuse it) for its touch
+    /// `id` (the engine's identifier; the event names the platform's).
+    package mutating func accepted(_ event: TouchEvent, as id: TouchID) {
         if event.phase == .began {
-            if open[event.touch] != nil { problem("\(event.touch) began again before it finished") }
-            let outcome = TouchOutcome(touch: TouchID(platformID ?? event.touch.rawValue), engineID: event.touch,
-                                       samples: event.samples.count)
+            if open[id] != nil { problem("\(id) began again before it finished") }
+            let outcome = TouchOutcome(touch: event.touch, engineID: id, samples: event.samples.count)
             recent = nil
-            open[event.touch] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
+            open[id] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
             openSamples += event.samples.count
-        } else if let i = entry(event.touch) {
+        } else if let i = entry(id) {
             // One lookup, then in place through the index (no copy of the touch's samples).
             open.values[i].fed.append(contentsOf: event.samples)
             openSamples += event.samples.count
             open.values[i].outcome.samples += event.samples.count
         } else {
-            problem("\(event.touch): an accepted \(event.phase) event for a touch that is not open")
+            problem("\(id): an accepted \(event.phase) event for a touch that is not open")
         }
     }
 
@@ -260,7 +263,7 @@
         let outcome = flow.outcome
         let n = flow.fed.count
         openSamples -= min(openSamples, n)
-        let label = outcome.touch == id ? "\(id)" : "\(outcome.touch) (engine \(id.rawValue))"
+        let label = outcome.touch.rawValue == id.rawValue ? "\(id)" : "\(outcome.touch) (engine \(id.rawValue))"
         ledger.received += n
         if let engineLedger {
             finishedLedger += engineLedger

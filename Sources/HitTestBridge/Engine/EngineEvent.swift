@@ -6,10 +6,10 @@ public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
     /// The engine's identifier: what `RouterAction`s and `InkLayer` strokes name.
     public var engine: TouchID
     /// The identifier the platform (or a session log) gave the touch.
-    public var platform: UInt64
+    public var platform: PlatformTouchID
 
     /// Creates a pair.
-    public init(engine: TouchID, platform: UInt64) {
+    public init(engine: TouchID, platform: PlatformTouchID) {
         self.engine = engine
         self.platform = platform
     }
@@ -28,7 +28,7 @@ public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
 
     /// `touch P` when both are the same number, else `touch P (engine E)`.
     public var description: String {
-        platform == engine.rawValue ? "touch \(platform)" : "touch \(platform) (engine \(engine.rawValue))"
+        platform.rawValue == engine.rawValue ? "\(platform)" : "\(platform) (engine \(engine.rawValue))"
     }
 }
 
@@ -56,12 +56,12 @@ public enum EngineInput: Sendable, Hashable {
     @_spi(Tooling) case decodedPageMessage(PageMessage)
     /// The page's answer for a touch as a session log records it, by the platform's touch
     /// identifier rather than by round trip.
-    @_spi(Tooling) case recordedAnswer(touch: TouchID, verdict: HitTestVerdict)
+    @_spi(Tooling) case recordedAnswer(touch: PlatformTouchID, verdict: HitTestVerdict)
     /// The page scrolled, zoomed or changed its layout.
     case layout(PageTransform, generation: UInt64?)
-    /// The request with this token could not be sent (the transport failed): its queries
+    /// This request could not be sent (the transport failed): the touches waiting for it
     /// get the fallback now.
-    case sendFailed(QueryToken)
+    case sendFailed(HitTestRequest)
     /// The page's document was replaced (a navigation committed, a reload, the web content
     /// process terminated and restarted). Questions in flight are abandoned and their
     /// touches decided by the configured fallback now (the element they touched is gone);
@@ -140,26 +140,26 @@ public enum TouchDownRoute: String, Sendable, Hashable, CaseIterable {
 /// counts its samples as received and refused. Touch identifiers in it are the platform's.
 public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `began` for a platform id whose touch is still down (end or cancel it first).
-    case touchStillDown(TouchID)
+    case touchStillDown(PlatformTouchID)
     /// A `moved`, `ended` or `cancelled` event, or an update, for a platform id with no touch
     /// down.
-    case touchNotDown(TouchID)
+    case touchNotDown(PlatformTouchID)
     /// A `began` for a touch the engine has not finished (ended, but still undecided).
-    case touchUnfinished(TouchID)
+    case touchUnfinished(PlatformTouchID)
     /// A sample with a non-finite position or timestamp, or a force out of 0...1.
-    case invalidSample(TouchID, TouchSample)
+    case invalidSample(PlatformTouchID, TouchSample)
     /// A sample older than the touch's previous sample.
-    case timestampWentBackwards(TouchID, previous: Double, got: Double)
+    case timestampWentBackwards(PlatformTouchID, previous: Double, got: Double)
     /// A `began` event that carried no sample.
-    case beganWithoutSample(TouchID)
+    case beganWithoutSample(PlatformTouchID)
     /// An estimated-property update for an index no sample of the touch awaits.
-    case unknownUpdateIndex(TouchID, UInt64)
+    case unknownUpdateIndex(PlatformTouchID, UInt64)
     /// An estimated-property update whose index more than one sample awaits (a platform that
     /// numbers indices per touch, its id reused): the engine cannot tell whose it is, so it
     /// refines neither.
-    case ambiguousUpdateIndex(TouchID, UInt64)
+    case ambiguousUpdateIndex(PlatformTouchID, UInt64)
     /// An estimated-property update with a non-finite or out-of-range value.
-    case invalidUpdate(TouchID, UInt64)
+    case invalidUpdate(PlatformTouchID, UInt64)
     /// The input's time is earlier than a time the engine was already given (`now`), or not
     /// finite.
     case timeWentBackwards(now: Double, given: Double)
@@ -173,27 +173,28 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The refusal of the touch-id rule's error.
     package init(_ error: TouchIdentityError) {
         switch error {
-        case let .stillDown(id): self = .touchStillDown(TouchID(id))
-        case let .notDown(id): self = .touchNotDown(TouchID(id))
+        case let .stillDown(id): self = .touchStillDown(id)
+        case let .notDown(id): self = .touchNotDown(id)
         }
     }
 
-    /// The refusal of the decision engine's error (its touch already named the platform's way).
-    package init(_ error: RouterError) {
+    /// The refusal of the decision engine's error about the input's touch, named by the
+    /// platform's identifier `touch` (the decision engine names it by the engine's).
+    package init(_ error: RouterError, platform touch: PlatformTouchID) {
         switch error {
-        case let .invalidSample(touch, sample): self = .invalidSample(touch, sample)
-        case let .timestampWentBackwards(touch, previous, got): self = .timestampWentBackwards(touch, previous: previous, got: got)
-        case let .beganWithoutSample(touch): self = .beganWithoutSample(touch)
-        case let .touchAlreadyActive(touch): self = .touchUnfinished(touch)
-        case let .unknownTouch(touch): self = .touchNotDown(touch)
-        case let .unknownUpdateIndex(touch, index): self = .unknownUpdateIndex(touch, index)
-        case let .ambiguousUpdateIndex(touch, index): self = .ambiguousUpdateIndex(touch, index)
-        case let .invalidUpdate(touch, index): self = .invalidUpdate(touch, index)
+        case let .invalidSample(_, sample): self = .invalidSample(touch, sample)
+        case let .timestampWentBackwards(_, previous, got): self = .timestampWentBackwards(touch, previous: previous, got: got)
+        case .beganWithoutSample: self = .beganWithoutSample(touch)
+        case .touchAlreadyActive: self = .touchUnfinished(touch)
+        case .unknownTouch: self = .touchNotDown(touch)
+        case let .unknownUpdateIndex(_, index): self = .unknownUpdateIndex(touch, index)
+        case let .ambiguousUpdateIndex(_, index): self = .ambiguousUpdateIndex(touch, index)
+        case let .invalidUpdate(_, index): self = .invalidUpdate(touch, index)
         }
     }
 
     /// The touch the refusal names, when it names one.
-    public var touch: TouchID? {
+    public var touch: PlatformTouchID? {
         switch self {
         case let .touchStillDown(touch), let .touchNotDown(touch), let .touchUnfinished(touch), let .invalidSample(touch, _),
              let .timestampWentBackwards(touch, _, _), let .beganWithoutSample(touch), let .unknownUpdateIndex(touch, _),
@@ -205,18 +206,19 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The sentence every front end and replay reports.
+    // The sentences are the decision engine's, which names a touch as "touch N" by either id.
     public var description: String {
         switch self {
-        case let .touchStillDown(touch): return TouchIdentityError.stillDown(touch.rawValue).description
-        case let .touchNotDown(touch): return RouterError.unknownTouch(touch).description
-        case let .touchUnfinished(touch): return RouterError.touchAlreadyActive(touch).description
-        case let .invalidSample(touch, sample): return RouterError.invalidSample(touch, sample).description
+        case let .touchStillDown(touch): return TouchIdentityError.stillDown(touch).description
+        case let .touchNotDown(touch): return RouterError.unknownTouch(TouchID(touch.rawValue)).description
+        case let .touchUnfinished(touch): return RouterError.touchAlreadyActive(TouchID(touch.rawValue)).description
+        case let .invalidSample(touch, sample): return RouterError.invalidSample(TouchID(touch.rawValue), sample).description
         case let .timestampWentBackwards(touch, previous, got):
-            return RouterError.timestampWentBackwards(touch, previous: previous, got: got).description
-        case let .beganWithoutSample(touch): return RouterError.beganWithoutSample(touch).description
-        case let .unknownUpdateIndex(touch, index): return RouterError.unknownUpdateIndex(touch, index).description
-        case let .ambiguousUpdateIndex(touch, index): return RouterError.ambiguousUpdateIndex(touch, index).description
-        case let .invalidUpdate(touch, index): return RouterError.invalidUpdate(touch, index).description
+            return RouterError.timestampWentBackwards(TouchID(touch.rawValue), previous: previous, got: got).description
+        case let .beganWithoutSample(touch): return RouterError.beganWithoutSample(TouchID(touch.rawValue)).description
+        case let .unknownUpdateIndex(touch, index): return RouterError.unknownUpdateIndex(TouchID(touch.rawValue), index).description
+        case let .ambiguousUpdateIndex(touch, index): return RouterError.ambiguousUpdateIndex(TouchID(touch.rawValue), index).description
+        case let .invalidUpdate(touch, index): return RouterError.invalidUpdate(TouchID(touch.rawValue), index).description
         case let .timeWentBackwards(now, given): return "time went backwards from \(now) s to \(given) s"
         case let .invalidTransform(transform):
             return "page transform refused: scale \(transform.scale), offset (\(transform.offsetX), \(transform.offsetY))"
@@ -238,12 +240,12 @@ public struct EngineEvent: Sendable, Hashable {
     public var touch: EngineTouch?
     /// The round trip to the page it belongs to, when there is one: the question a touch
     /// waits for, the one that decided it, or the one a page answer named.
-    public var roundTrip: QueryToken?
+    @_spi(Tooling) public var roundTrip: QueryToken?
     /// What happened.
     public var kind: Kind
 
     /// Creates an event.
-    public init(time: Double, touch: EngineTouch? = nil, roundTrip: QueryToken? = nil, kind: Kind) {
+    @_spi(Tooling) public init(time: Double, touch: EngineTouch? = nil, roundTrip: QueryToken? = nil, kind: Kind) {
         self.time = time
         self.touch = touch
         self.roundTrip = roundTrip

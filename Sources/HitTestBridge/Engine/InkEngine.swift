@@ -132,7 +132,7 @@ public struct InkEngine: Sendable {
     public var isSettled: Bool { router.ledger.pending == 0 && nextDeadline == nil }
     /// Whether the round trip with this id still has a question waiting for it: a transport
     /// about to send a request checks this, so an abandoned question never reaches the page.
-    public func isWaiting(for roundTrip: QueryToken) -> Bool { !broker.queries(waitingFor: roundTrip).isEmpty }
+    @_spi(Tooling) public func isWaiting(for roundTrip: QueryToken) -> Bool { !broker.queries(waitingFor: roundTrip).isEmpty }
     /// The layout generation of the region snapshot the engine holds (fresh or not); `nil`
     /// before the page pushed one.
     public var snapshotGeneration: UInt64? { broker.cache.entry?.snapshot.generation }
@@ -149,10 +149,10 @@ public struct InkEngine: Sendable {
     public private(set) var answersWithoutRoundTrip = 0
     /// The engine's identifier of the latest touch with this platform identifier, down or
     /// recently ended; `nil` when none began (among the most recent touches).
-    package func latestTouch(forPlatform platform: UInt64) -> TouchID? { identities.latestID(for: platform) }
+    package func latestTouch(forPlatform platform: PlatformTouchID) -> TouchID? { identities.latestID(for: platform) }
     /// The platform identifiers of the touches down (begun, not ended or cancelled), in
     /// ascending order: what a front end closing must cancel.
-    package var platformTouchesDown: [UInt64] { identities.downPlatformIDs }
+    package var platformTouchesDown: [PlatformTouchID] { identities.downPlatformIDs }
     /// Whether the engine has not finished this touch yet.
     package func isTracking(_ touch: TouchID) -> Bool { identities.isTracked(touch) }
     /// How much per-query bookkeeping the join holds (small, unless it leaks).
@@ -239,7 +239,7 @@ public struct InkEngine: Sendable {
         case let .update(update):
             // By its index, among the recent touches of its platform id: a refinement finds its
             // sample whatever happened to the id since (UIKit reuses a `UITouch` object).
-            let platform = update.touch.rawValue
+            let platform = update.touch
             guard let latest = identities.latestID(for: platform) else {
                 updatesRefused += 1
                 refuse(input, .touchNotDown(update.touch), touch: nil, into: &events)
@@ -248,9 +248,11 @@ public struct InkEngine: Sendable {
             // No list per update (Pencil refines about every sample): a touch is checked for
             // being one of the platform id's recent touches only once it carries the index.
             let identities = identities
-            do { _ = try router.apply(update, amongTouches: { identities.isRecent($0, for: platform) }, into: &actions) } catch {
+            do {
+                _ = try router.apply(update, amongTouches: { identities.isRecent($0, for: platform) }, naming: latest, into: &actions)
+            } catch {
                 updatesRefused += 1
-                refuse(input, InputRefusal(error.replacingTouch(update.touch)), touch: EngineTouch(engine: latest, platform: platform),
+                refuse(input, InputRefusal(error, platform: platform), touch: EngineTouch(engine: latest, platform: platform),
                        into: &events)
                 return
             }
@@ -280,7 +282,7 @@ public struct InkEngine: Sendable {
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
         case let .recordedAnswer(touch, verdict):
-            let platform = touch.rawValue
+            let platform = touch
             // An answer naming no touch still reaches the bridge, under an id never issued.
             let id = identities.latestID(for: platform) ?? TouchID(.max)
             // A recorded answer names its touch, not its round trip: it goes to the round trip
@@ -308,9 +310,9 @@ public struct InkEngine: Sendable {
             events.append(EngineEvent(time: time, kind: .layout(transform, generation: generation)))
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
-        case let .sendFailed(token):
+        case let .sendFailed(request):
             // The request could not be sent: its questions get the fallback now.
-            broker.failed(token, into: &bridgeActions)
+            broker.failed(request.token, into: &bridgeActions)
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
         case let .newDocument(transform):
@@ -390,28 +392,26 @@ public struct InkEngine: Sendable {
 
     private mutating func takeTouch(_ event: TouchEvent, input: EngineInput, routedToPage: Bool, now time: Double,
                                     into events: inout [EngineEvent]) {
-        let platform = event.touch.rawValue
+        let platform = event.touch
         let id: TouchID
         do { id = try identities.resolve(platform, phase: event.phase) } catch {
             refuse(input, InputRefusal(error), touch: nil, into: &events)
             return
         }
         let touch = EngineTouch(engine: id, platform: platform)
-        var mapped = event
-        mapped.touch = id
-        do { try router.handle(mapped, routedToPage: routedToPage, into: &actions) } catch {
+        do { try router.handle(event, as: id, routedToPage: routedToPage, into: &actions) } catch {
             // A touch the engine already finished (made room for at its bound) still frees its
             // platform id when the platform ends it.
             if case .unknownTouch = error, event.phase == .ended || event.phase == .cancelled {
                 _ = identities.engineID(for: platform, phase: event.phase)
             }
-            refuse(input, InputRefusal(error.replacingTouch(event.touch)), touch: event.phase == .began ? nil : touch, into: &events)
+            refuse(input, InputRefusal(error, platform: platform), touch: event.phase == .began ? nil : touch, into: &events)
             return
         }
         // Mapped before the engine's actions are named, so a new touch's actions name its
         // platform id.
         _ = identities.engineID(for: platform, phase: event.phase)
-        events.append(EngineEvent(time: time, touch: touch, kind: .took(mapped)))
+        events.append(EngineEvent(time: time, touch: touch, kind: .took(event)))
         drain(now: time, into: &events)
         finishEmitting(now: time, into: &events)
     }
@@ -447,7 +447,7 @@ public struct InkEngine: Sendable {
             // copied once, into their event.
             for index in drainingActions.indices {
                 let id = drainingActions[index].touch
-                let touch = EngineTouch(engine: id, platform: identities.platformID(of: id) ?? id.rawValue)
+                let touch = named(id)
                 switch drainingActions[index] {
                 case .queryPage, .decided, .abandonQuery: unnamedRoundTrips.append((events.count, id))
                 default: break
@@ -490,17 +490,22 @@ public struct InkEngine: Sendable {
                         if let touch = touchOfQuery[query] { recentTrips.append((touch, request.token)) }
                     }
                     if recentTrips.count > Self.recentTripLimit { recentTrips.removeFirst(recentTrips.count - Self.recentTripLimit) }
-                    let named = waiting.compactMap { query in
-                        touchOfQuery[query].map { EngineTouch(engine: $0, platform: identities.platformID(of: $0) ?? $0.rawValue) }
-                    }
-                    events.append(EngineEvent(time: eventTime, touch: named.first, roundTrip: request.token,
-                                              kind: .send(request, touches: named)))
+                    let waitingTouches = waiting.compactMap { query in touchOfQuery[query].map { named($0) } }
+                    events.append(EngineEvent(time: eventTime, touch: waitingTouches.first, roundTrip: request.token,
+                                              kind: .send(request, touches: waitingTouches)))
                 case let .speculate(query):
                     router.speculate(query, into: &actions)
                 }
             }
             drainingBridgeActions.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// A touch by both identifiers. Every touch the engine names was mapped when it began;
+    /// one evicted long ago, whose platform id the map no longer holds, keeps the engine's
+    /// number for the platform's.
+    private func named(_ id: TouchID) -> EngineTouch {
+        EngineTouch(engine: id, platform: identities.platformID(of: id) ?? PlatformTouchID(id.rawValue))
     }
 
     private mutating func forget(_ query: QueryID) {
@@ -518,7 +523,7 @@ public struct InkEngine: Sendable {
         }
         unnamedRoundTrips.removeAll(keepingCapacity: true)
         for replay in replays {
-            let touch = EngineTouch(engine: replay.touch, platform: identities.platformID(of: replay.touch) ?? replay.touch.rawValue)
+            let touch = named(replay.touch)
             events.append(EngineEvent(time: time, touch: touch, kind: .replay(replay)))
         }
         replays.removeAll(keepingCapacity: true)

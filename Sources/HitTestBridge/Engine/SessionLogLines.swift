@@ -140,7 +140,7 @@ package enum SessionLogLines {
     }
 
     /// An `answer` line: the page's answer by touch (a recorded answer).
-    package static func answer(touch: TouchID, verdict: HitTestVerdict, time: Double) -> JSONValue {
+    package static func answer(touch: PlatformTouchID, verdict: HitTestVerdict, time: Double) -> JSONValue {
         .object(JSONObject([("kind", .string("answer")), ("t", .number(time)), ("touch", .number(Double(touch.rawValue))),
                             ("verdict", .string(verdict.rawValue))]))
     }
@@ -219,14 +219,14 @@ package enum SessionLogLines {
     /// A `decided` line: the live engine decided a touch (`at`: the engine's time of the
     /// decision, which a deadline may put before `t`).
     package static func decided(touch: EngineTouch, owner: HitTestVerdict, reason: DecisionReason, at: Double, time: Double) -> JSONValue {
-        .object(JSONObject([("kind", .string("decided")), ("t", .number(time)), ("touch", .number(Double(touch.platform))),
+        .object(JSONObject([("kind", .string("decided")), ("t", .number(time)), ("touch", .number(Double(touch.platform.rawValue))),
                             ("engine", .number(Double(touch.engine.rawValue))), ("owner", .string(owner.rawValue)),
                             ("reason", .string(reason.rawValue)), ("at", .number(at))]))
     }
 
     /// A `finished` line: where a touch's samples went, live, and a digest of its ink.
     package static func finished(touch: EngineTouch, ledger: SampleLedger, ink: String, at: Double, time: Double) -> JSONValue {
-        .object(JSONObject([("kind", .string("finished")), ("t", .number(time)), ("touch", .number(Double(touch.platform))),
+        .object(JSONObject([("kind", .string("finished")), ("t", .number(time)), ("touch", .number(Double(touch.platform.rawValue))),
                             ("engine", .number(Double(touch.engine.rawValue))),
                             ("received", .number(Double(ledger.received))), ("inked", .number(Double(ledger.inked))),
                             ("released", .number(Double(ledger.released))), ("cancelled", .number(Double(ledger.cancelled))),
@@ -482,10 +482,10 @@ package struct InkDigests: Sendable {
 package struct HeldTools: Sendable {
     /// The most touches remembered.
     package static let limit = 4_096
-    private var tools: [TouchID: (tool: ToolKind, serial: Int)] = [:]
+    private var tools: [PlatformTouchID: (tool: ToolKind, serial: Int)] = [:]
     /// The touches begun, oldest first, with the serial of their `began`; entries whose
     /// touch ended (or began again) are skipped, and swept when they pile up.
-    private var order: [(touch: TouchID, serial: Int)] = []
+    private var order: [(touch: PlatformTouchID, serial: Int)] = []
     private var orderStart = 0
     private var serial = 0
 
@@ -498,17 +498,17 @@ package struct HeldTools: Sendable {
     package private(set) var hasForgotten = false
 
     /// The tool of a touch down, if remembered.
-    package func tool(of touch: TouchID) -> ToolKind? { tools[touch]?.tool }
+    package func tool(of touch: PlatformTouchID) -> ToolKind? { tools[touch]?.tool }
 
     /// A touch began with `tool` (remembered as the newest, even if it was known).
-    package mutating func began(_ touch: TouchID, tool: ToolKind) {
+    package mutating func began(_ touch: PlatformTouchID, tool: ToolKind) {
         tools[touch] = nil
         remember(touch, tool: tool)
     }
 
     /// Remembers a touch's tool: a touch already known keeps its place, a new one is the
     /// newest (and may make the oldest be forgotten).
-    package mutating func remember(_ touch: TouchID, tool: ToolKind) {
+    package mutating func remember(_ touch: PlatformTouchID, tool: ToolKind) {
         if tools[touch] != nil {
             tools[touch]!.tool = tool
             return
@@ -531,6 +531,6 @@ package struct HeldTools: Sendable {
     }
 
     /// A touch ended or was cancelled: its tool is forgotten.
-    package mutating func ended(_ touch: TouchID) { tools[touch] = nil }
+    package mutating func ended(_ touch: PlatformTouchID) { tools[touch] = nil }
 }
 

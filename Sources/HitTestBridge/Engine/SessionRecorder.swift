@@ -182,8 +182,8 @@ public struct SessionRecorder: Sendable {
                 write(SessionLogLines.answer(touch: touch, verdict: verdict, time: time), time: time, samples: 0)
             case let .layout(transform, generation):
                 write(SessionLogLines.layout(transform, generation: generation, time: time), time: time, samples: 0)
-            case let .sendFailed(token):
-                if let order = roundTrips[token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
+            case let .sendFailed(request):
+                if let order = roundTrips[request.token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
             case let .newDocument(transform):
                 write(SessionLogLines.document(transform, time: time), time: time, samples: 0)
             case let .viewResized(transform):

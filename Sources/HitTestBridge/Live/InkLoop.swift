@@ -5,8 +5,9 @@
 /// The loop keeps at most one wake-up armed, for its engine's next deadline (or for the
 /// moment the page's region snapshot stops being fresh), and cancels it before arming
 /// another. `ManualClock` is one (tests and app integration tests: time moves when the
-/// test says); ``RunLoopClock`` arms a `Timer` on the run loop of the thread the loop lives on
-/// (UIKit's main thread); a GTK front end arms a GLib timeout.
+/// test says); the default (``InkLoop/init(configuration:transform:pageGeneration:clock:seed:recorder:)``
+/// with no clock) arms a `Timer` on the run loop of the thread the loop lives on (UIKit's
+/// main thread); a GTK front end arms a GLib timeout.
 public protocol InkLoopClock: AnyObject {
     /// Now, seconds on the samples' timebase (the clock of the platform's touch timestamps).
     var now: Double { get }
@@ -50,7 +51,7 @@ public protocol InkLoopShell: AnyObject {
     /// The round trip needs its send no more (answered, decided by its deadline, abandoned
     /// with its touch): a transport that can cancel a send still in flight may. Default:
     /// nothing.
-    func cancelSend(_ roundTrip: QueryToken)
+    func cancelSend(_ request: HitTestRequest)
     /// A two-finger gesture the engine gave the page began on the overlay, where the web
     /// view cannot see it (or, with ``InkEngineConfiguration/pencilOnly``, one finger did):
     /// scroll the page's view by this much (canvas points, summed over
@@ -66,7 +67,7 @@ public protocol InkLoopShell: AnyObject {
 
 extension InkLoopShell {
     /// Does nothing.
-    public func cancelSend(_ roundTrip: QueryToken) {}
+    public func cancelSend(_ request: HitTestRequest) {}
     /// Does nothing.
     public func scrollPage(dx: Double, dy: Double) {}
     /// Does nothing.
@@ -215,8 +216,7 @@ public struct EngineCounters: Sendable, Hashable {
 /// (``InputRefusal/stopped``), so `received` always equals what was handed in.
 ///
 /// ```swift
-/// let loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown),
-///                    clock: RunLoopClock())
+/// let loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown))
 /// loop.shell = scratchpad                  // draws, sends, replays: an InkLoopShell
 /// let route = loop.route(at: point, tool: .pencil)   // in the platform's hit test
 /// loop.submit(.touch(event))               // from the touch callback, platform ids
@@ -254,7 +254,7 @@ public final class InkLoop {
     private var batch: [EngineEvent] = []
     private var wakeUp: InkLoopWakeUp?
     private var armedDeadline: Double?
-    private var inFlight: Set<QueryToken> = []
+    private var inFlight: [QueryToken: HitTestRequest] = [:]
     private var outgoing: [HitTestRequest] = []
     private var pendingScroll = (dx: 0.0, dy: 0.0)
     private var regions: TouchDownRegions?
@@ -272,17 +272,20 @@ public final class InkLoop {
     ///   - pageGeneration: The page's layout generation at the start (the bundled page
     ///     script's first, by default).
     ///   - clock: The clock, on the samples' timebase, that wakes the loop at its deadlines.
+    ///     `nil`, the default: the system's uptime (the timebase of `UITouch.timestamp`), with
+    ///     wake-ups as one-shot `Timer`s on the run loop of the thread that creates the loop
+    ///     (UIKit's main thread), in its common modes.
     ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random
     ///     generator; a seed only for tests).
     ///   - recorder: Records the session for `ink-replay verify` (``SessionRecorder``): the
     ///     loop begins it with its engine and records every input and every wake-up as the
     ///     engine took them, and the finish. `nil`, the default, records nothing.
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
-                pageGeneration: UInt64 = PageScript.firstGeneration, clock: any InkLoopClock, seed: UInt64? = nil,
+                pageGeneration: UInt64 = PageScript.firstGeneration, clock: (any InkLoopClock)? = nil, seed: UInt64? = nil,
                 recorder: SessionRecorder? = nil) {
         engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
         audit = DeliveryAudit(routing: configuration.routing)
-        self.clock = clock
+        self.clock = clock ?? RunLoopClock()
         if var recorder {
             recorder.begin(engine)
             self.recorder = recorder
@@ -359,7 +362,7 @@ public final class InkLoop {
         // Every touch still down is cancelled, as the platform does when a view goes away.
         let down = engine.platformTouchesDown
         if !down.isEmpty, !isStopped {
-            submit(down.map { EngineInput.touch(TouchEvent(touch: TouchID($0), phase: .cancelled, samples: [])) })
+            submit(down.map { EngineInput.touch(TouchEvent(touch: $0, phase: .cancelled, samples: [])) })
         }
         // A shell that asked to stop while those were carried out has had its stop already.
         guard !isStopped else { return }
@@ -378,7 +381,7 @@ public final class InkLoop {
         wakeUp?.cancel()
         wakeUp = nil
         armedDeadline = nil
-        for token in inFlight { shell?.cancelSend(token) }
+        for request in inFlight.values { shell?.cancelSend(request) }
         inFlight.removeAll()
         if !inbox.isEmpty { drain() }   // refused: the loop has stopped
     }
@@ -493,8 +496,8 @@ public final class InkLoop {
         guard !outgoing.isEmpty else { return }
         let requests = outgoing
         outgoing.removeAll(keepingCapacity: true)
-        for request in requests where engine.isWaiting(for: request.token) && !inFlight.contains(request.token) {
-            inFlight.insert(request.token)
+        for request in requests where engine.isWaiting(for: request.token) && inFlight[request.token] == nil {
+            inFlight[request.token] = request
             shell?.send(request)
         }
     }
@@ -528,9 +531,9 @@ public final class InkLoop {
     /// Round trips settled since they were sent need their sends no more.
     private func settleSends() {
         guard !inFlight.isEmpty else { return }
-        for token in inFlight where !engine.isWaiting(for: token) {
-            inFlight.remove(token)
-            shell?.cancelSend(token)
+        for (token, request) in inFlight where !engine.isWaiting(for: token) {
+            inFlight[token] = nil
+            shell?.cancelSend(request)
         }
     }
 

@@ -3,7 +3,7 @@
 /// The id of one round trip to the page: 128 random bits, written as 32 lowercase hex
 /// digits. A page script cannot guess the id of another touch's query, so it cannot answer
 /// for it; an answer with an id never issued is counted as forged.
-public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
+@_spi(Tooling) public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
     /// The high and low 64 bits.
     public let high: UInt64, low: UInt64
 
@@ -46,16 +46,21 @@ public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The question sent to the page: is an interactive element at this page point?
+///
+/// A shell sends it (``scriptInvocation``) and hands the same request back when the send
+/// failed (``EngineInput/sendFailed(_:)``); the loop names it again when its send is needed no
+/// more (``InkLoopShell/cancelSend(_:)``). Two requests are equal exactly when they are the
+/// same round trip.
 public struct HitTestRequest: Sendable, Hashable {
     /// The round trip's id, echoed by the answer.
-    public var token: QueryToken
+    @_spi(Tooling) public var token: QueryToken
     /// The point in page coordinates (the canvas point through the `PageTransform`).
     public var pagePoint: CanvasPoint
     /// The layout generation the point was computed for.
     public var generation: UInt64
 
     /// Creates a request.
-    public init(token: QueryToken, pagePoint: CanvasPoint, generation: UInt64) {
+    @_spi(Tooling) public init(token: QueryToken, pagePoint: CanvasPoint, generation: UInt64) {
         self.token = token
         self.pagePoint = pagePoint
         self.generation = generation

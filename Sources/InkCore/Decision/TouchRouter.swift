@@ -16,7 +16,7 @@
 /// ```swift
 /// var router = TouchRouter()
 /// var actions: [RouterAction] = []
-/// try router.handle(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), into: &actions)
+/// try router.handle(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [down]), into: &actions)
 /// // actions == [.queryPage(QueryID(rawValue: 1), touch: TouchID(1), point: …, askedAt: …)]
 /// router.verdictArrived(QueryID(rawValue: 1), .ink, into: &actions)
 /// // … .decided(TouchID(1), .ink, .answered), .ink(TouchID(1), down)
@@ -98,12 +98,14 @@ package struct TouchRouter: Sendable {
     ///     Ignored for later events (the `began` decided).
     ///   - actions: The buffer the resulting actions are appended to.
     /// - Throws: `RouterError` when the event is refused; nothing changes then.
-    package mutating func handle(_ event: TouchEvent, routedToPage: Bool = false,
+    ///   - id: The engine's identifier of the event's touch (`InkEngine` maps the platform's
+    ///     identifiers to fresh ones, the one touch-id rule); every action names the touch by it.
+    package mutating func handle(_ event: TouchEvent, as id: TouchID, routedToPage: Bool = false,
                                  into actions: inout [RouterAction]) throws(RouterError) {
-        let index = try validate(event)
+        let index = try validate(event, as: id)
         switch event.phase {
         case .began:
-            begin(event, routedToPage: routedToPage, into: &actions)
+            begin(event, as: id, routedToPage: routedToPage, into: &actions)
         case .moved, .ended, .cancelled:
             let index = index!  // validate() found the record
             for sample in event.samples { accept(sample, at: index, into: &actions) }
@@ -117,7 +119,15 @@ package struct TouchRouter: Sendable {
         }
     }
 
-    /// Handles one platform touch event, returning its actions.
+    /// Handles one platform touch event under the engine identifier with the platform's
+    /// number: for a caller that drives the router alone with identifiers it never reuses
+    /// before the touch finished (the router's tests and tools).
+    package mutating func handle(_ event: TouchEvent, routedToPage: Bool = false,
+                                 into actions: inout [RouterAction]) throws(RouterError) {
+        try handle(event, as: TouchID(event.touch.rawValue), routedToPage: routedToPage, into: &actions)
+    }
+
+    /// Handles one platform touch event, returning its actions (as ``handle(_:routedToPage:into:)``).
     package mutating func handle(_ event: TouchEvent) throws(RouterError) -> [RouterAction] {
         var actions: [RouterAction] = []
         try handle(event, into: &actions)
@@ -134,25 +144,32 @@ package struct TouchRouter: Sendable {
     /// ``retiredTouchLimit`` most recent such touches.
     /// - Throws: `RouterError.unknownTouch(_:)`, `RouterError.unknownUpdateIndex(_:_:)`
     ///   or `RouterError.invalidUpdate(_:_:)`; nothing changes then.
-    package mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws(RouterError) {
+    package mutating func apply(_ update: EstimatedPropertyUpdate, to touch: TouchID,
+                                into actions: inout [RouterAction]) throws(RouterError) {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
-            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+            throw RouterError.invalidUpdate(touch, update.updateIndex)
         }
         if update.altitude.map({ !$0.isFinite }) ?? false || update.azimuth.map({ !$0.isFinite }) ?? false {
-            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+            throw RouterError.invalidUpdate(touch, update.updateIndex)
         }
-        if let index = touches.lastIndex(where: { $0.id == update.touch }) {
+        if let index = touches.lastIndex(where: { $0.id == touch }) {
             if touches[index].refineQueued(with: update) {
                 counters.updatesApplied += 1
                 return
             }
-            try Self.refine(&touches[index], with: update, counters: &counters, into: &actions)
-        } else if let index = retired.lastIndex(where: { $0.id == update.touch }) {
-            try Self.refine(&retired[index], with: update, counters: &counters, into: &actions)
+            try Self.refine(&touches[index], touch, with: update, counters: &counters, into: &actions)
+        } else if let index = retired.lastIndex(where: { $0.id == touch }) {
+            try Self.refine(&retired[index], touch, with: update, counters: &counters, into: &actions)
             if retired[index].awaiting.isEmpty { retired.remove(at: index) }
         } else {
-            throw RouterError.unknownTouch(update.touch)
+            throw RouterError.unknownTouch(touch)
         }
+    }
+
+    /// Applies an update to the touch with the engine identifier of the platform's number (as
+    /// ``handle(_:routedToPage:into:)``: a caller that drives the router alone).
+    package mutating func apply(_ update: EstimatedPropertyUpdate, into actions: inout [RouterAction]) throws(RouterError) {
+        try apply(update, to: TouchID(update.touch.rawValue), into: &actions)
     }
 
     /// Applies a later, better value to the one sample, among the touches `candidates`,
@@ -166,14 +183,15 @@ package struct TouchRouter: Sendable {
     /// - Throws: `RouterError.unknownUpdateIndex(_:_:)` when no candidate awaits the index,
     ///   `RouterError.ambiguousUpdateIndex(_:_:)` when more than one does (a platform that
     ///   numbers indices per touch): refused, never applied to a stroke that may not be its
-    ///   own; `RouterError.invalidUpdate(_:_:)`. Errors name `update.touch`; nothing changes then.
+    ///   own; `RouterError.invalidUpdate(_:_:)`. Errors name `latest` (the engine's touch the
+    ///   update's platform id named last); nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches isCandidate: (TouchID) -> Bool,
-                                into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
+                                naming latest: TouchID, into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
-            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+            throw RouterError.invalidUpdate(latest, update.updateIndex)
         }
         if update.altitude.map({ !$0.isFinite }) ?? false || update.azimuth.map({ !$0.isFinite }) ?? false {
-            throw RouterError.invalidUpdate(update.touch, update.updateIndex)
+            throw RouterError.invalidUpdate(latest, update.updateIndex)
         }
         let index = update.updateIndex
         var found: TouchID?
@@ -187,11 +205,9 @@ package struct TouchRouter: Sendable {
             let count = record.awaiting.reduce(0) { $0 + ($1.sample.estimationUpdateIndex == index ? 1 : 0) }
             if count > 0, isCandidate(record.id) { matches += count; found = record.id }
         }
-        guard let touch = found else { throw RouterError.unknownUpdateIndex(update.touch, index) }
-        guard matches == 1 else { throw RouterError.ambiguousUpdateIndex(update.touch, index) }
-        var mapped = update
-        mapped.touch = touch
-        try apply(mapped, into: &actions)
+        guard let touch = found else { throw RouterError.unknownUpdateIndex(latest, index) }
+        guard matches == 1 else { throw RouterError.ambiguousUpdateIndex(latest, index) }
+        try apply(update, to: touch, into: &actions)
         return touch
     }
 
@@ -199,11 +215,11 @@ package struct TouchRouter: Sendable {
     package static let retiredTouchLimit = 16
 
     private static func refine(
-        _ record: inout TouchRecord, with update: EstimatedPropertyUpdate, counters: inout RouterCounters,
+        _ record: inout TouchRecord, _ touch: TouchID, with update: EstimatedPropertyUpdate, counters: inout RouterCounters,
         into actions: inout [RouterAction]
     ) throws(RouterError) {
         guard let a = record.awaiting.firstIndex(where: { $0.sample.estimationUpdateIndex == update.updateIndex }) else {
-            throw RouterError.unknownUpdateIndex(update.touch, update.updateIndex)
+            throw RouterError.unknownUpdateIndex(touch, update.updateIndex)
         }
         let entry = record.awaiting[a]
         let refined = update.applied(to: entry.sample)
@@ -213,7 +229,7 @@ package struct TouchRouter: Sendable {
             record.awaiting[a].sample = refined
         }
         if record.state.inkStands, entry.position >= 0 {
-            actions.append(.refineInk(update.touch, index: entry.position, refined))
+            actions.append(.refineInk(touch, index: entry.position, refined))
             record.refineInk(at: entry.position, to: refined)
             counters.updatesApplied += 1
         } else {
@@ -321,35 +337,35 @@ package struct TouchRouter: Sendable {
 
     /// Checks the whole event before anything changes; returns the record index for
     /// events of an existing touch.
-    private func validate(_ event: TouchEvent) throws(RouterError) -> Int? {
-        let active = touches.lastIndex(where: { $0.id == event.touch && !$0.state.isLifted })
+    private func validate(_ event: TouchEvent, as id: TouchID) throws(RouterError) -> Int? {
+        let active = touches.lastIndex(where: { $0.id == id && !$0.state.isLifted })
         var previous: Double
         if event.phase == .began {
             // An id is free again only once its touch finished: an ended touch still
             // undecided will yet emit actions under its id, which a new touch would share.
-            if touches.contains(where: { $0.id == event.touch }) { throw RouterError.touchAlreadyActive(event.touch) }
-            guard let first = event.samples.first else { throw RouterError.beganWithoutSample(event.touch) }
+            if touches.contains(where: { $0.id == id }) { throw RouterError.touchAlreadyActive(id) }
+            guard let first = event.samples.first else { throw RouterError.beganWithoutSample(id) }
             previous = first.timestamp
         } else {
-            guard let active else { throw RouterError.unknownTouch(event.touch) }
+            guard let active else { throw RouterError.unknownTouch(id) }
             previous = touches[active].lastTimestamp
         }
         for sample in event.samples {
-            guard sample.isValid else { throw RouterError.invalidSample(event.touch, sample) }
+            guard sample.isValid else { throw RouterError.invalidSample(id, sample) }
             guard sample.timestamp >= previous else {
-                throw RouterError.timestampWentBackwards(event.touch, previous: previous, got: sample.timestamp)
+                throw RouterError.timestampWentBackwards(id, previous: previous, got: sample.timestamp)
             }
             previous = sample.timestamp
         }
         return active
     }
 
-    private mutating func begin(_ event: TouchEvent, routedToPage: Bool, into actions: inout [RouterAction]) {
+    private mutating func begin(_ event: TouchEvent, as id: TouchID, routedToPage: Bool, into actions: inout [RouterAction]) {
         while touches.count >= configuration.maxActiveTouches { evictOldest(into: &actions) }
         let down = event.samples[0]
         let tool = down.tool
         func record(_ state: TouchState) -> TouchRecord {
-            TouchRecord(id: event.touch, tool: tool, downTime: down.timestamp, state: state)
+            TouchRecord(id: id, tool: tool, downTime: down.timestamp, state: state)
         }
         let index = touches.count
 
@@ -357,16 +373,16 @@ package struct TouchRouter: Sendable {
             // The platform gave it to the page already: nothing to ask, nothing to hand over.
             touches.append(record(.page(.native)))
             counters.routedAtTouchDown += 1
-            actions.append(.decided(event.touch, .page, .routedAtTouchDown))
+            actions.append(.decided(id, .page, .routedAtTouchDown))
         } else if configuration.pencilOnly {
             let verdict: HitTestVerdict = tool == .pencil ? .ink : .page
             touches.append(record(verdict == .ink ? .inking(TouchState.Inking()) : .page(.handedOver)))
-            actions.append(.decided(event.touch, verdict, .toolPolicy))
+            actions.append(.decided(id, verdict, .toolPolicy))
         } else if tool == .finger, gestureStarts(at: down.timestamp) {
             let joined = takeToPage(joining: down.timestamp, into: &actions)
             if !joined { counters.gestures += 1 }
             touches.append(record(.page(.gesture)))
-            actions.append(.decided(event.touch, .page, .multiTouchGesture))
+            actions.append(.decided(id, .page, .multiTouchGesture))
         } else {
             lastQuery += 1
             let query = QueryID(rawValue: lastQuery)
@@ -374,7 +390,7 @@ package struct TouchRouter: Sendable {
             queue.reserveCapacity(32)
             touches.append(record(.deciding(TouchState.Deciding(query: query, queue: queue, lifted: false))))
             counters.queriesAsked += 1
-            actions.append(.queryPage(query, touch: event.touch, point: down.point, askedAt: down.timestamp))
+            actions.append(.queryPage(query, touch: id, point: down.point, askedAt: down.timestamp))
         }
         for sample in event.samples { accept(sample, at: index, into: &actions) }
         predict(event.predicted, at: index, into: &actions)

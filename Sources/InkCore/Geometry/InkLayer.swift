@@ -16,8 +16,17 @@ public struct InkLayer: Sendable {
     public struct Stroke: Sendable {
         /// The touch that drew it.
         public var touch: TouchID
-        /// Its geometry.
-        public var builder: StrokeBuilder
+        /// Its geometry, as the stroke pipeline builds it (tools read its parts).
+        @_spi(Tooling) public var builder: StrokeBuilder
+
+        /// Every segment, in drawing order: the stable ones, then the tentative tail of a
+        /// stroke still being drawn. Fill each segment's ``StrokeSegment/outline()`` and
+        /// ``StrokeSegment/startCap()``, and the last one's ``StrokeSegment/endCap()``, with
+        /// the non-zero rule.
+        public var segments: [StrokeSegment] { builder.allSegments }
+        /// `true` once the touch lifted: the stroke will not change again (a later
+        /// force refinement excepted).
+        public var isFinished: Bool { builder.isFinished }
     }
 
     /// What one action changed.

@@ -48,7 +48,7 @@
 /// _ = stroke.finish()                                        // everything is stable now
 /// let svgPath = StrokeOutline.svgPathData(stroke.stableSegments)
 /// ```
-public struct StrokeBuilder: Sendable {
+@_spi(Tooling) public struct StrokeBuilder: Sendable {
     /// How many of the last nodes an end taper may narrow, and so stay volatile.
     public static let maxTaperNodes = StrokeShapeBuilder.maxTaperNodes
     /// A mark of at most this many samples is drawn at least as wide as the brush, without

@@ -1,25 +1,53 @@
-/// Identifies one touch from the moment it begins until it ends or is cancelled.
+/// The engine's identifier of one touch, from the moment it begins until the engine has
+/// finished it: what every ``RouterAction`` and every ``InkLayer`` stroke names.
 ///
-/// Every action the engine emits names its touch by this identifier, so an identifier may
-/// name a new touch only once the engine has finished the old one
-/// (``RouterAction/touchFinished(_:_:)``): a touch that ended while its hit test was still
-/// open is not finished yet. Platforms reuse their own identifiers sooner (Android pointer
-/// ids, web `pointerId`s). `InkEngine` (HitTestBridge) takes the platform's identifiers,
-/// gives each touch a fresh one, and names both in its events (`EngineTouch`).
+/// The engine gives each touch a fresh one, unique over the engine's life, so an identifier
+/// never names two touches, however soon the platform reuses its own
+/// (``PlatformTouchID``): a touch that ended while its hit test was still open is not
+/// finished yet (``RouterAction/touchFinished(_:_:)``), and a new finger may already be down
+/// under the same platform id. Inputs name touches by the platform's id; the engine's
+/// events name both.
 public struct TouchID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
     CustomStringConvertible
 {
-    /// The platform's identifier.
+    /// The identifier's number.
     public var rawValue: UInt64
 
-    /// Wraps a platform identifier.
+    /// Wraps a number.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    /// Wraps a platform identifier.
+    /// Wraps a number.
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Orders identifiers by their raw value.
     public static func < (lhs: TouchID, rhs: TouchID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `touch N`.
+    public var description: String { "touch \(rawValue)" }
+}
+
+/// The platform's identifier of a touch: what a ``TouchEvent`` and an
+/// ``EstimatedPropertyUpdate`` name, as the platform (or a session log) gave it.
+///
+/// Platforms reuse their identifiers as soon as a finger lifts (Android pointer ids, web
+/// `pointerId`s, a GTK event sequence's number, the id a UIKit front end gives a `UITouch`
+/// object), so it names one touch only while that touch is down. The engine maps each
+/// platform touch to a ``TouchID`` of its own when it begins; the two are different types
+/// so that they cannot be mixed.
+public struct PlatformTouchID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
+    CustomStringConvertible
+{
+    /// The platform's number.
+    public var rawValue: UInt64
+
+    /// Wraps the platform's number.
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// Wraps the platform's number.
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// Orders identifiers by their raw value.
+    public static func < (lhs: PlatformTouchID, rhs: PlatformTouchID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `touch N`.
     public var description: String { "touch \(rawValue)" }
@@ -45,8 +73,8 @@ public enum TouchPhase: String, Sendable, Hashable, Codable, CaseIterable {
 /// the platform's guess of where the touch is going: the engine hands them to the stroke as
 /// a tentative tail but never stores or counts them.
 public struct TouchEvent: Sendable, Hashable {
-    /// The touch this event belongs to.
-    public var touch: TouchID
+    /// The touch this event belongs to, by the platform's identifier.
+    public var touch: PlatformTouchID
     /// The phase the touch is in after this event.
     public var phase: TouchPhase
     /// The real samples, oldest first. A `began` event must carry at least one.
@@ -57,12 +85,12 @@ public struct TouchEvent: Sendable, Hashable {
     /// Creates an event.
     ///
     /// - Parameters:
-    ///   - touch: The touch the event belongs to.
+    ///   - touch: The touch the event belongs to, by the platform's identifier.
     ///   - phase: The phase after the event.
     ///   - samples: The real (coalesced) samples, oldest first.
     ///   - predicted: Predicted samples, oldest first.
     public init(
-        touch: TouchID, phase: TouchPhase, samples: [TouchSample],
+        touch: PlatformTouchID, phase: TouchPhase, samples: [TouchSample],
         predicted: [TouchSample] = []
     ) {
         self.touch = touch
@@ -78,8 +106,8 @@ public struct TouchEvent: Sendable, Hashable {
 /// The update is applied to the sample with the same ``TouchSample/estimationUpdateIndex``
 /// in the same touch, wherever that sample is: still queued, or already inked.
 public struct EstimatedPropertyUpdate: Sendable, Hashable {
-    /// The touch whose sample is refined.
-    public var touch: TouchID
+    /// The touch whose sample is refined, by the platform's identifier.
+    public var touch: PlatformTouchID
     /// The ``TouchSample/estimationUpdateIndex`` of the refined sample.
     public var updateIndex: UInt64
     /// The refined normalised force 0...1, or `nil` to leave force unchanged.
@@ -94,7 +122,7 @@ public struct EstimatedPropertyUpdate: Sendable, Hashable {
 
     /// Creates an update.
     public init(
-        touch: TouchID, updateIndex: UInt64, force: Double? = nil,
+        touch: PlatformTouchID, updateIndex: UInt64, force: Double? = nil,
         altitude: Double? = nil, azimuth: Double? = nil, isFinal: Bool = true
     ) {
         self.touch = touch

@@ -12,18 +12,18 @@
 /// ```swift
 /// var identities = TouchIdentities()
 /// let id = try identities.resolve(pointerID, phase: .began)   // a fresh TouchID
-/// try engine.handle(TouchEvent(touch: id, phase: .began, samples: samples), into: &actions)
+/// try router.handle(TouchEvent(touch: pointerID, phase: .began, samples: samples), as: id, into: &actions)
 /// _ = identities.engineID(for: pointerID, phase: .began)      // taken: recorded
 /// // … later, for an action about `id`: identities.platformID(of: id) == pointerID
 /// ```
 package struct TouchIdentities: Sendable {
-    private var current: [UInt64: TouchID] = [:]
-    private var platform: [TouchID: UInt64] = [:]
+    private var current: [PlatformTouchID: TouchID] = [:]
+    private var platform: [TouchID: PlatformTouchID] = [:]
     private var next: UInt64
     /// The most recent touches begun (platform id, engine id), oldest first, at most
     /// `recentLimit`: estimated-property updates and recorded answers may name a touch
     /// after it ended.
-    private var recent: [(platform: UInt64, engine: TouchID)] = []
+    private var recent: [(platform: PlatformTouchID, engine: TouchID)] = []
     private let recentLimit: Int
 
     /// Creates a map.
@@ -44,7 +44,7 @@ package struct TouchIdentities: Sendable {
     /// - Throws: `TouchIdentityError.stillDown(_:)` for a `began` while a touch with this
     ///   platform id is down; `TouchIdentityError.notDown(_:)` for a later event of a
     ///   touch that is not down.
-    package func resolve(_ platformID: UInt64, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
+    package func resolve(_ platformID: PlatformTouchID, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
         if phase == .began {
             guard current[platformID] == nil else { throw .stillDown(platformID) }
             return TouchID(next)
@@ -56,19 +56,19 @@ package struct TouchIdentities: Sendable {
     /// The engine identifier of the most recent touch with this platform id, down or ended
     /// (among the `recentLimit` most recent touches): where an estimated-property update or
     /// a recorded answer naming the platform's id belongs.
-    package func latestID(for platformID: UInt64) -> TouchID? {
+    package func latestID(for platformID: PlatformTouchID) -> TouchID? {
         recent.last { $0.platform == platformID }?.engine
     }
 
     /// Whether the touch `id` is among the recent touches with this platform id.
-    package func isRecent(_ id: TouchID, for platformID: UInt64) -> Bool {
+    package func isRecent(_ id: TouchID, for platformID: PlatformTouchID) -> Bool {
         recent.contains { $0.engine == id && $0.platform == platformID }
     }
 
     /// The engine identifier for a platform event: a fresh one when the touch begins, the
     /// same one for its later events; `nil` for a later event of a touch that never began.
     /// After `ended` or `cancelled` the platform identifier is free for a new touch.
-    package mutating func engineID(for platformID: UInt64, phase: TouchPhase) -> TouchID? {
+    package mutating func engineID(for platformID: PlatformTouchID, phase: TouchPhase) -> TouchID? {
         if phase == .began {
             let id = TouchID(next)
             next &+= 1
@@ -85,7 +85,7 @@ package struct TouchIdentities: Sendable {
 
     /// The platform identifier behind an engine identifier, until ``finished(_:)``; after
     /// that, while the touch is among the most recent ones (a refinement can follow a lift).
-    package func platformID(of id: TouchID) -> UInt64? {
+    package func platformID(of id: TouchID) -> PlatformTouchID? {
         platform[id] ?? recent.last { $0.engine == id }?.platform
     }
 
@@ -110,7 +110,7 @@ package struct TouchIdentities: Sendable {
 
     /// The platform identifiers of the touches down (begun, not ended or cancelled), in
     /// ascending order.
-    package var downPlatformIDs: [UInt64] { current.keys.sorted() }
+    package var downPlatformIDs: [PlatformTouchID] { current.keys.sorted() }
 
     /// Platform touches mapped and not finished by the engine yet.
     package var count: Int { platform.count }
@@ -120,15 +120,15 @@ package struct TouchIdentities: Sendable {
 /// applied by `InkEngine` in HitTestBridge).
 package enum TouchIdentityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `began` for a platform id whose touch is still down.
-    case stillDown(UInt64)
+    case stillDown(PlatformTouchID)
     /// A `moved`, `ended` or `cancelled` event for a platform id with no touch down.
-    case notDown(UInt64)
+    case notDown(PlatformTouchID)
 
     /// The sentence every host and replay reports.
     package var description: String {
         switch self {
-        case let .stillDown(id): return "touch \(id): began while a touch with this id is down (end or cancel it first)"
-        case let .notDown(id): return "touch \(id): no such active touch"
+        case let .stillDown(id): return "\(id): began while a touch with this id is down (end or cancel it first)"
+        case let .notDown(id): return "\(id): no such active touch"
         }
     }
 }

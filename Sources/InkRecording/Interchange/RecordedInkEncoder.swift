@@ -87,7 +87,7 @@ public struct RecordedInkEncoder: Sendable {
         lastStart = start
         strokeCount += 1
         let samples = recorded.map(placement.apply)
-        let touch = TouchID(UInt64(stroke + 1))
+        let touch = PlatformTouchID(UInt64(stroke + 1))
         var ready = start
         var newEvents: [SessionEvent] = []
         for tick in ticks {

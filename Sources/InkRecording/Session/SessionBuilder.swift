@@ -47,7 +47,7 @@ public struct SessionBuilder: Sendable {
     ///   - cancelAfter: Cancel the touch after this many samples instead of ending it.
     ///   - samplesPerEvent: How many samples each `moved` event coalesces.
     public mutating func stroke(
-        _ touch: TouchID, _ samples: [TouchSample], answerAfter: Double?, verdict: HitTestVerdict? = nil,
+        _ touch: PlatformTouchID, _ samples: [TouchSample], answerAfter: Double?, verdict: HitTestVerdict? = nil,
         duplicateAnswer: Double? = nil, cancelAfter: Int? = nil, samplesPerEvent: Int = 1
     ) {
         guard let first = samples.first else { return }

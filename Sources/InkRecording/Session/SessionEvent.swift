@@ -8,7 +8,7 @@ public enum SessionEvent: Sendable, Hashable {
     case update(EstimatedPropertyUpdate, time: Double)
     /// The page's answer to the hit test of the most recent touch with this id that began
     /// at or before `time`, arriving at `time`.
-    case answer(touch: TouchID, verdict: HitTestVerdict, time: Double)
+    case answer(touch: PlatformTouchID, verdict: HitTestVerdict, time: Double)
     /// The page pushed a snapshot of its interactive regions at `time`.
     @_spi(Tooling) case regions(RegionSnapshot, time: Double)
     /// A line only a live recording carries (format version 2): an input the engine took

@@ -84,7 +84,7 @@ struct SessionLineDecoder {
         switch kind {
         case .answer:
             guard Key.answer.isSuperset(of: seen), let verdict else { return nil }
-            return .answer(touch: TouchID(touch), verdict: verdict, time: time)
+            return .answer(touch: PlatformTouchID(touch), verdict: verdict, time: time)
         case .touch:
             guard Key.touchEvent.isSuperset(of: seen), let phase else { return nil }
             return Self.touchEvent(touch, phase, tool, time: time, samples: &samples, predicted: &predicted, tools: tools)
@@ -97,7 +97,7 @@ struct SessionLineDecoder {
                                    samples: inout [TouchSample], predicted: inout [TouchSample],
                                    tools: borrowing HeldTools) -> SessionEvent? {
         if phase == .began, samples.isEmpty { return nil }
-        let id = TouchID(touch)
+        let id = PlatformTouchID(touch)
         let tool = tool ?? tools.tool(of: id) ?? .finger
         for i in samples.indices {
             // The general reader's checks, in its terms (it names the fault).

@@ -335,14 +335,14 @@ package struct SessionLogLineReader {
         case "update":
             return try fields(line) { () throws(JSONShapeError) in
                 let update = EstimatedPropertyUpdate(
-                    touch: TouchID(try object.unsigned("touch")), updateIndex: try object.unsigned("update_index"),
+                    touch: PlatformTouchID(try object.unsigned("touch")), updateIndex: try object.unsigned("update_index"),
                     force: try object.optionalDouble("force"), altitude: try object.optionalDouble("altitude"),
                     azimuth: try object.optionalDouble("azimuth"), isFinal: try object.optionalBool("final") ?? true)
                 return .update(update, time: time)
             }
         case "answer":
             return try fields(line) { () throws(JSONShapeError) in
-                .answer(touch: TouchID(try object.unsigned("touch")),
+                .answer(touch: PlatformTouchID(try object.unsigned("touch")),
                         verdict: try object.choice("verdict", as: HitTestVerdict.self), time: time)
             }
         case "regions":
@@ -380,7 +380,7 @@ package struct SessionLogLineReader {
     /// Decodes a touch event; reads the remembered tools and changes nothing (a mutation in
     /// the closure `fields(_:_:)` runs would copy the reader, its map included, per line).
     private func touchEvent(_ fields: JSONFieldReader, time: Double) throws(JSONShapeError) -> TouchEvent {
-        let touch = TouchID(try fields.unsigned("touch"))
+        let touch = PlatformTouchID(try fields.unsigned("touch"))
         let phase = try fields.choice("phase", as: TouchPhase.self)
         let tool: ToolKind
         if fields.has("tool") {

@@ -31,7 +31,7 @@ extension SessionLogLineReader {
                 return Int(value)
             }
             func touch() throws(JSONShapeError) -> EngineTouch {
-                EngineTouch(engine: TouchID(try object.unsigned("engine")), platform: try object.unsigned("touch"))
+                EngineTouch(engine: TouchID(try object.unsigned("engine")), platform: PlatformTouchID(try object.unsigned("touch")))
             }
             func transform() throws(JSONShapeError) -> PageTransform {
                 let t = try object.nested("page_transform")

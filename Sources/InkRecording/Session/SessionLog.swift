@@ -34,9 +34,9 @@ public struct SessionLog: Sendable, Hashable {
 
     /// Every real sample of the log, per touch in order. Touch ids reused after an end
     /// get separate entries, in the order the touches began.
-    public var samplesByTouch: [(touch: TouchID, samples: [TouchSample])] {
-        var result: [(touch: TouchID, samples: [TouchSample])] = []
-        var open: [TouchID: Int] = [:]
+    public var samplesByTouch: [(touch: PlatformTouchID, samples: [TouchSample])] {
+        var result: [(touch: PlatformTouchID, samples: [TouchSample])] = []
+        var open: [PlatformTouchID: Int] = [:]
         for case let .touch(event, _) in events {
             if event.phase == .began {
                 open[event.touch] = result.count

@@ -83,8 +83,8 @@ public enum SyntheticSessions {
     /// in 30 ms, after the dot has already lifted.
     public static var decimalPoint: SessionLog {
         var b = builder("pencil, 240 Hz; the digit 3 then a decimal point of 4 samples")
-        b.stroke(TouchID(1), three(from: 1.0, centreX: 300), answerAfter: 0.030)
-        b.stroke(TouchID(2), decimalDot(from: 1.6, at: CanvasPoint(x: 345, y: 565)), answerAfter: 0.030)
+        b.stroke(PlatformTouchID(1), three(from: 1.0, centreX: 300), answerAfter: 0.030)
+        b.stroke(PlatformTouchID(2), decimalDot(from: 1.6, at: CanvasPoint(x: 345, y: 565)), answerAfter: 0.030)
         return b.log
     }
 
@@ -96,9 +96,9 @@ public enum SyntheticSessions {
         let drag = samples(from: 1.0, duration: 0.7, rate: 60, tool: .finger, path: { u in
             CanvasPoint(x: 288 + 260 * (u * u * (3 - 2 * u)), y: 348 + 12 * sin(u * .pi))
         })
-        b.stroke(TouchID(1), drag, answerAfter: 0.030)
-        b.stroke(TouchID(1), three(from: 2.5, centreX: 640), answerAfter: 0.030)
-        b.stroke(TouchID(1), decimalDot(from: 3.1, at: CanvasPoint(x: 685, y: 565)), answerAfter: 0.030)
+        b.stroke(PlatformTouchID(1), drag, answerAfter: 0.030)
+        b.stroke(PlatformTouchID(1), three(from: 2.5, centreX: 640), answerAfter: 0.030)
+        b.stroke(PlatformTouchID(1), decimalDot(from: 3.1, at: CanvasPoint(x: 685, y: 565)), answerAfter: 0.030)
         let five = samples(from: 3.5, duration: 0.45, rate: 240, tool: .pencil, path: { u in
             // The top bar right to left, the stem down, then the bowl.
             if u < 0.2 { return CanvasPoint(x: 760 - 100 * u, y: 488) }
@@ -106,7 +106,7 @@ public enum SyntheticSessions {
             let a = -Double.pi * 0.7 + (u - 0.4) / 0.6 * Double.pi * 1.5
             return CanvasPoint(x: 752 + 22 * cos(a), y: 537 + 22 * sin(a))
         }, force: { u in 0.35 + 0.2 * sin(u * .pi) })
-        b.stroke(TouchID(1), five, answerAfter: 0.030)
+        b.stroke(PlatformTouchID(1), five, answerAfter: 0.030)
         return b.log
     }
 
@@ -120,7 +120,7 @@ public enum SyntheticSessions {
                                  path: { u in CanvasPoint(x: x, y: 650 - 400 * (u * u * (3 - 2 * u))) })
             let still = samples(from: 1.5 + delay + 1.0 / 60, duration: 0.25, rate: 60, tool: .finger,
                                 path: { _ in CanvasPoint(x: x, y: 250) })
-            b.stroke(TouchID(touch), moving + still, answerAfter: 0.030)
+            b.stroke(PlatformTouchID(touch), moving + still, answerAfter: 0.030)
         }
         var start = 2.5
         for (glyph, x) in [("0", 300.0), (".", 345.0), ("7", 380.0), ("5", 430.0)] {
@@ -145,7 +145,7 @@ public enum SyntheticSessions {
                     return CanvasPoint(x: x + 10 + 16 * cos(a), y: 542 + 16 * sin(a))
                 }, force: { _ in 0.45 })
             }
-            b.stroke(TouchID(3), stroke, answerAfter: 0.030)
+            b.stroke(PlatformTouchID(3), stroke, answerAfter: 0.030)
             start = (stroke.last!.timestamp + 0.25).rounded(toPlaces: 6)
         }
         return b.log
@@ -158,11 +158,11 @@ public enum SyntheticSessions {
         let moving = samples(from: 1.0, duration: 0.6, rate: 60, tool: .finger,
                              path: { u in CanvasPoint(x: 100 + 600 * (u * u * (3 - 2 * u)), y: 400 + 6 * sin(u * .pi)) })
         let still = samples(from: 1.6 + 1.0 / 60, duration: 0.2, rate: 60, tool: .finger, path: { _ in CanvasPoint(x: 700, y: 400) })
-        b.stroke(TouchID(1), moving + still, answerAfter: 0.030)
+        b.stroke(PlatformTouchID(1), moving + still, answerAfter: 0.030)
         let tick = samples(from: 2.4, duration: 0.2, rate: 240, tool: .pencil, path: { u in
             u < 0.3 ? CanvasPoint(x: 600 + 40 * u, y: 200 + 60 * u) : CanvasPoint(x: 612 + 60 * (u - 0.3), y: 218 - 100 * (u - 0.3))
         }, force: { _ in 0.5 })
-        b.stroke(TouchID(2), tick, answerAfter: 0.030)
+        b.stroke(PlatformTouchID(2), tick, answerAfter: 0.030)
         return b.log
     }
 
@@ -171,7 +171,7 @@ public enum SyntheticSessions {
         var b = builder("finger tap on the check button")
         let tap = samples(from: 2.0, duration: 0.06, rate: 16.67, tool: .finger,
                           path: { u in CanvasPoint(x: 890 + u, y: 690 + u * 0.5) })
-        b.stroke(TouchID(1), tap, answerAfter: 0.020)
+        b.stroke(PlatformTouchID(1), tap, answerAfter: 0.020)
         return b.log
     }
 
@@ -181,7 +181,7 @@ public enum SyntheticSessions {
         let drag = samples(from: 3.0, duration: 0.7, rate: 60, tool: .finger, path: { u in
             CanvasPoint(x: 288 + 260 * (u * u * (3 - 2 * u)), y: 348 + 12 * sin(u * .pi))
         })
-        b.stroke(TouchID(7), drag, answerAfter: 0.025)
+        b.stroke(PlatformTouchID(7), drag, answerAfter: 0.025)
         return b.log
     }
 
@@ -193,10 +193,10 @@ public enum SyntheticSessions {
             let a = u * 2 * .pi * 9
             return CanvasPoint(x: 80 + 860 * u + 30 * cos(a), y: 560 + 60 * sin(a) + 40 * sin(u * 5))
         }, force: { u in 0.3 + 0.25 * sin(u * 40) * sin(u * 40) }, estimatedEvery: 8)
-        b.stroke(TouchID(3), line, answerAfter: 0.030, samplesPerEvent: 4)
+        b.stroke(PlatformTouchID(3), line, answerAfter: 0.030, samplesPerEvent: 4)
         for sample in line where sample.estimationUpdateIndex != nil {
             let refined = min(1, (sample.force ?? 0.3) + 0.05)
-            b.append(.update(EstimatedPropertyUpdate(touch: TouchID(3), updateIndex: sample.estimationUpdateIndex!,
+            b.append(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(3), updateIndex: sample.estimationUpdateIndex!,
                                                      force: (refined * 1000).rounded() / 1000),
                              time: ((sample.timestamp + 0.005) * 1_000_000).rounded() / 1_000_000))
         }
@@ -210,7 +210,7 @@ public enum SyntheticSessions {
         for (touch, x, delay) in [(UInt64(1), 600.0, 0.0), (UInt64(2), 680.0, 0.04)] {
             let finger = samples(from: 4.0 + delay, duration: 0.3, rate: 60, tool: .finger,
                                  path: { u in CanvasPoint(x: x + 3 * u, y: 600 - 220 * u) })
-            b.stroke(TouchID(touch), finger, answerAfter: 0.030)
+            b.stroke(PlatformTouchID(touch), finger, answerAfter: 0.030)
         }
         return b.log
     }
@@ -221,10 +221,10 @@ public enum SyntheticSessions {
         var b = builder("system cancels, 120 Hz")
         let early = samples(from: 1.0, duration: 0.2, rate: 120, tool: .finger,
                             path: { u in CanvasPoint(x: 100 + 80 * u, y: 600) })
-        b.stroke(TouchID(1), early, answerAfter: 0.050, cancelAfter: 3)
+        b.stroke(PlatformTouchID(1), early, answerAfter: 0.050, cancelAfter: 3)
         let late = samples(from: 2.0, duration: 0.4, rate: 120, tool: .finger,
                            path: { u in CanvasPoint(x: 100 + 200 * u, y: 650 + 20 * sin(u * 6)) })
-        b.stroke(TouchID(2), late, answerAfter: 0.030, cancelAfter: 30)
+        b.stroke(PlatformTouchID(2), late, answerAfter: 0.030, cancelAfter: 30)
         return b.log
     }
 
@@ -235,10 +235,10 @@ public enum SyntheticSessions {
         var b = builder("slow page: answers after lift, one duplicated")
         let dash = samples(from: 1.0, duration: 0.04, rate: 100, tool: .pencil,
                            path: { u in CanvasPoint(x: 700 + 18 * u, y: 500) }, force: { _ in 0.4 })
-        b.stroke(TouchID(1), dash, answerAfter: 0.150, duplicateAnswer: 0.010)
+        b.stroke(PlatformTouchID(1), dash, answerAfter: 0.150, duplicateAnswer: 0.010)
         let tap = samples(from: 2.0, duration: 0.05, rate: 60, tool: .finger,
                           path: { _ in CanvasPoint(x: 160, y: 340) })
-        b.stroke(TouchID(2), tap, answerAfter: 0.120)
+        b.stroke(PlatformTouchID(2), tap, answerAfter: 0.120)
         return b.log
     }
 
@@ -247,7 +247,7 @@ public enum SyntheticSessions {
         var b = builder("page never answers")
         let stroke = samples(from: 1.0, duration: 0.5, rate: 120, tool: .finger,
                              path: { u in CanvasPoint(x: 200 + 300 * u, y: 620 - 40 * u * u) })
-        b.stroke(TouchID(1), stroke, answerAfter: nil)
+        b.stroke(PlatformTouchID(1), stroke, answerAfter: nil)
         return b.log
     }
 }

@@ -87,17 +87,17 @@ public struct LogPlayer {
 
     /// When playing began (`GTK.now`) and the log's time then.
     private var schedule = (start: 0.0, origin: 0.0)
-    private var tools: [TouchID: ToolKind] = [:]
-    private var positions: [TouchID: CanvasPoint] = [:]
+    private var tools: [PlatformTouchID: ToolKind] = [:]
+    private var positions: [PlatformTouchID: CanvasPoint] = [:]
     /// The widget each touch went down on: its later events go there too.
-    private var targets: [TouchID: UnsafeMutablePointer<GtkWidget>] = [:]
+    private var targets: [PlatformTouchID: UnsafeMutablePointer<GtkWidget>] = [:]
     /// GDK events delivered, by widget: the overlay's and the web view's.
     public private(set) var eventsToOverlay = 0
     /// GDK events delivered straight to the web view (touches that began in a hole of the
     /// overlay's input shape).
     public private(set) var eventsToPage = 0
 
-    private mutating func send(_ event: UnsafeMutablePointer<GdkEvent>?, _ touch: TouchID, to window: ScratchpadWindow) {
+    private mutating func send(_ event: UnsafeMutablePointer<GdkEvent>?, _ touch: PlatformTouchID, to window: ScratchpadWindow) {
         guard let event else { return }
         defer { gdk_event_free(event) }
         let target = targets[touch] ?? window.canvas

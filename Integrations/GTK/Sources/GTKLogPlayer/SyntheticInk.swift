@@ -24,7 +24,7 @@ public enum SyntheticInk {
         var clock = GTK.now
         for index in 0..<max(0, count) {
             let x = area.minX + random() * max(0, area.width - 60), y = area.minY + random() * max(0, area.height - 30)
-            let turns = 1 + random() * 1.5, id = TouchID(UInt64(100_000 + index))
+            let turns = 1 + random() * 1.5, id = PlatformTouchID(UInt64(100_000 + index))
             clock = max(clock + 0.002, GTK.now)
             let samples = (0..<24).map { i -> TouchSample in
                 let t = Double(i) / 23 * turns * 2 * .pi

@@ -179,7 +179,7 @@ extension ScratchpadWindow {
         }
         let sample = TouchSample(x: input.x, y: input.y, timestamp: timestamp, force: force, altitude: altitude, azimuth: azimuth,
                                  tool: isTouch ? .finger : .pencil)
-        return TouchEvent(touch: isTouch ? TouchID(input.sequence) : pointerID, phase: phase, samples: [sample])
+        return TouchEvent(touch: isTouch ? PlatformTouchID(input.sequence) : pointerID, phase: phase, samples: [sample])
     }
 
     /// The phase of a touch one GDK input event makes; `nil` for events that do not draw.

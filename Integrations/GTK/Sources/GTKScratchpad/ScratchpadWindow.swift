@@ -125,7 +125,7 @@ import Foundation
     var eventClock = EventClock()
 
     /// GDK's pointer (mouse, pen) as a platform touch: it has no sequence.
-    static let pointerID = TouchID(0)
+    static let pointerID = PlatformTouchID(0)
 
     /// Opens the window (not shown until ``show()``), with the page script installed.
     /// - Throws: ``WebKitGTKError`` without a display, or without the page script.
@@ -268,7 +268,7 @@ import Foundation
         for event in events {
             switch event.kind {
             case let .took(touch):
-                if event.touch?.platform == Self.pointerID.rawValue { track(pointer: touch.phase) }
+                if event.touch?.platform == Self.pointerID { track(pointer: touch.phase) }
             case let .refused(input, refusal):
                 if refusals.count < 100 { refusals.append(refusal.description) }
                 // A pointer end the engine refused (its touch already finished) still means
@@ -301,7 +301,7 @@ import Foundation
         page.send(request) { [weak self] result in
             guard let self, case .failure = result else { return }
             sentAt[token] = nil
-            deliver(.sendFailed(token))
+            deliver(.sendFailed(request))
         }
     }
 

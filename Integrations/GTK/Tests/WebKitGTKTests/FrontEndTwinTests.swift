@@ -19,7 +19,7 @@ extension WebKitGTK {
         typealias Screen = RealScreenTests
 
         static func finger(_ id: UInt64, _ phase: TouchPhase, at point: CanvasPoint, time: Double) -> SessionEvent {
-            .touch(TouchEvent(touch: TouchID(id), phase: phase, samples: [TouchSample(x: point.x, y: point.y, timestamp: time)]),
+            .touch(TouchEvent(touch: PlatformTouchID(id), phase: phase, samples: [TouchSample(x: point.x, y: point.y, timestamp: time)]),
                    time: time)
         }
 

@@ -14,7 +14,7 @@ func scripted(_ touches: [(id: UInt64, tool: ToolKind, phase: TouchPhase, x: Dou
     for (index, touch) in touches.enumerated() {
         let t = Double(index) * 0.016
         let samples = touch.phase == .cancelled ? [] : [TouchSample(x: touch.x, y: touch.y, timestamp: t, tool: touch.tool)]
-        events.append(.touch(TouchEvent(touch: TouchID(touch.id), phase: touch.phase, samples: samples), time: t))
+        events.append(.touch(TouchEvent(touch: PlatformTouchID(touch.id), phase: touch.phase, samples: samples), time: t))
     }
     return SessionLog(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768)), events: events)
 }
@@ -58,7 +58,7 @@ extension WebKitGTK {
                 gtk_widget_destroy(holder)
                 var window: ScratchpadWindow? = try ScratchpadWindow(options: .init(configuration: InkEngineConfiguration(useRegionCache: false)))
                 try window!.show(loading: fixturePage("blocks.html"))
-                window!.deliver(.touch(TouchEvent(touch: TouchID(5), phase: .began,
+                window!.deliver(.touch(TouchEvent(touch: PlatformTouchID(5), phase: .began,
                                                   samples: [TouchSample(x: 288, y: 348, timestamp: GTK.now, tool: .finger)])))
                 #expect(window!.engine.waitingQuestions == 1)  // a question is out
                 window = nil

@@ -61,8 +61,8 @@ extension WebKitGTK {
         func tap(x: Double, y: Double, tool: ToolKind) -> SessionLog {
             let down = TouchSample(x: x, y: y, timestamp: 0, tool: tool), up = TouchSample(x: x, y: y, timestamp: 0.06, tool: tool)
             return SessionLog(header: SessionHeader(canvas: CanvasSize(width: 1024, height: 768)), events: [
-                .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), time: 0),
-                .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [up]), time: 0.06),
+                .touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [down]), time: 0),
+                .touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [up]), time: 0.06),
             ])
         }
 

@@ -69,7 +69,7 @@ extension WebKitGTK {
                 let f = Double(i) / Double(count - 1), t = start + Double(i) * 0.016
                 let sample = TouchSample(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f, timestamp: t, tool: tool)
                 let phase: TouchPhase = i == 0 ? .began : i == count - 1 ? .ended : .moved
-                events.append(.touch(TouchEvent(touch: TouchID(id), phase: phase, samples: [sample]), time: t))
+                events.append(.touch(TouchEvent(touch: PlatformTouchID(id), phase: phase, samples: [sample]), time: t))
             }
             return events
         }
@@ -167,8 +167,8 @@ extension WebKitGTK {
                 let down = TouchSample(x: 168, y: 348, timestamp: 0, tool: .finger)
                 let up = TouchSample(x: 168, y: 348, timestamp: 0.6, tool: .finger)
                 var events: [SessionEvent] = [
-                    .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [down]), time: 0),
-                    .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [up]), time: 0.6),
+                    .touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [down]), time: 0),
+                    .touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [up]), time: 0.6),
                 ]
                 events += Self.stroke(2, from: CanvasPoint(x: 620, y: 480), to: CanvasPoint(x: 820, y: 560), count: 30, tool: .pencil,
                                       start: 0.05)

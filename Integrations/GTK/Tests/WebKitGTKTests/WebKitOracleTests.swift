@@ -49,10 +49,10 @@ extension WebKitGTK {
             // (reused as soon as the finger lifted): the session tells them apart.
             let now = GTK.now
             session.submit([
-                .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 288, y: 348, timestamp: now, tool: .finger)])),
-                .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 289, y: 349, timestamp: now + 0.001, tool: .finger)])),
-                .touch(TouchEvent(touch: TouchID(1), phase: .began, samples: [TouchSample(x: 700, y: 500, timestamp: now + 0.002, tool: .pencil)])),
-                .touch(TouchEvent(touch: TouchID(1), phase: .ended, samples: [TouchSample(x: 702, y: 501, timestamp: now + 0.003, tool: .pencil)])),
+                .touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 288, y: 348, timestamp: now, tool: .finger)])),
+                .touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [TouchSample(x: 289, y: 349, timestamp: now + 0.001, tool: .finger)])),
+                .touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 700, y: 500, timestamp: now + 0.002, tool: .pencil)])),
+                .touch(TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [TouchSample(x: 702, y: 501, timestamp: now + 0.003, tool: .pencil)])),
             ])
             await session.settled()
             let metrics = await session.metrics
