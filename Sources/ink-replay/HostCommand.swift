@@ -32,29 +32,16 @@ enum HostCommand: Command {
         session log piped in replays through the engine: its recorded answers are given to
         the round trips their touches wait for. Protocol: docs/host.md.
         """
-    static let options = OptionTable([
-        Option("--geometry", help: "Also write each changed stroke's outline as SVG path data."),
-        Option("--cache", kind: .onOff, help: "Let fresh region snapshots decide without a round trip", default: "on"),
-        Option("--speculative", kind: .onOff,
-               help: "Draw a touch that waits for a round trip as tentative ink when the page's last region snapshot (kept even when too old to decide, or with --cache off) shows nothing interactive near it (default: off). With a fresh snapshot and the cache on, the cache decides at once, and with no snapshot there is nothing to go on: no tentative ink then."),
-        Option("--timeout", kind: .number("ms", 0...3_600_000), help: "Deadline for an unanswered hit test", default: "250"),
-        Option("--fallback", kind: .choice(HitTestVerdict.allCases.map(\.rawValue)), help: "Where an unanswered touch goes", default: "ink"),
-        Option("--gesture-window", kind: .number("ms", 0...60_000), help: "A second finger within this time makes a gesture", default: "150"),
-        Option("--pencil-only", help: "Fingers go to the page, pencils ink, without asking."),
-        Option("--seed", kind: .integer("n", 0...9_007_199_254_740_991), help: "Seed the query tokens", default: "unpredictable; for tests"),
+    static let options = OptionTable(
+        [Option("--geometry", help: "Also write each changed stroke's outline as SVG path data.")],
+        EngineOptions.declarations(.host),
+        [Option("--seed", kind: .integer("n", 0...9_007_199_254_740_991), help: "Seed the query tokens", default: "unpredictable; for tests"),
         Option("--record", kind: .text("file"),
-               help: "Record the session (what the engine took and decided) as a session log, streamed to a temporary file beside <file> and renamed to <file> at the end of the input; `ink-replay verify <file>` replays it and checks every decision."),
-    ])
+               help: "Record the session (what the engine took and decided) as a session log, streamed to a temporary file beside <file> and renamed to <file> at the end of the input; `ink-replay verify <file>` replays it and checks every decision.")])
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        var configuration = InkEngineConfiguration()
-        if let timeout = arguments.number("--timeout") { configuration.decisionTimeout = timeout / 1000 }
-        if let window = arguments.number("--gesture-window") { configuration.gestureWindow = window / 1000 }
-        configuration.pencilOnly = arguments.flag("--pencil-only")
-        configuration.fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink
-        configuration.useRegionCache = arguments.onOff("--cache") ?? true
-        configuration.speculativeInk = arguments.onOff("--speculative") ?? false
+        let configuration = try EngineOptions.Defaults.host.configuration(arguments)
         let seed = arguments.integer("--seed").map { UInt64($0) }
         var recording: RecordingFile?
         if let path = arguments.string("--record") {
