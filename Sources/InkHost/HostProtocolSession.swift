@@ -173,6 +173,10 @@ package final class HostProtocolSession {
     /// A forward jump of time this large (seconds) in one line gets a `warning` line.
     static let absurdJump = 3_600.0
 
+    /// One input line (``lineCount`` is its number): a header (first line only) starts the
+    /// loop with its transform and canvas; any other line is read into the loop's input,
+    /// the clock moves to its `t` (the deadlines due fire first) and the loop takes it. A line
+    /// refused here (not JSON, not an event, back in time) never reaches the loop.
     func handle(_ bytes: [UInt8]) {
         let bytes = lineCount == 1 ? Array(SessionLogLineReader.withoutByteOrderMark(bytes)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
