@@ -70,6 +70,14 @@ let package = Package(
             dependencies: ["InkCore", "HitTestBridge", "InkRecording"],
             swiftSettings: strictSettings
         ),
+        // `ink-replay host`'s line protocol as a library (`HostProtocolSession`): JSON lines in,
+        // JSON lines out, over the live loop on a manual clock; the executable is a shell over
+        // it, and its tests drive it without a process. Tooling: its API is `package`.
+        .target(
+            name: "InkHost",
+            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "InkTesting"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ChromiumBridge",
             dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay"],
@@ -77,7 +85,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ink-replay",
-            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge", "InkTesting"],
+            dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge", "InkHost"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -108,13 +116,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "InkHostTests",
+            dependencies: ["InkHost", "InkRecording", "HitTestBridge", "InkCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ChromiumBridgeTests",
             dependencies: ["ChromiumBridge", "SessionReplay", "InkRecording", "HitTestBridge", "InkCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "InkReplayTests",
-            dependencies: ["ink-replay", "InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge"],
+            dependencies: ["ink-replay", "InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge", "InkHost"],
             swiftSettings: strictSettings
         ),
     ],

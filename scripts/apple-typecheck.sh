@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Type-checks the portable modules for Apple platforms on a Linux machine (no Mac, no SDK).
 #
-#   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkTesting, InkRecording, SessionReplay
+#   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkTesting, InkRecording, SessionReplay, InkHost
 #                                            and InkUIKit for iOS 17 (arm64) and macOS 14 (x86_64;
 #                                            InkUIKit is empty there), ChromiumBridge and ink-replay
 #                                            for macOS 14; then two planted-regression self-tests
@@ -135,6 +135,7 @@ for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx1
   check "$target" InkTesting || status=1
   check "$target" InkRecording "$(accessor InkRecording)" || status=1
   check "$target" SessionReplay || status=1
+  check "$target" InkHost || status=1
   check "$target" InkUIKit "$(accessor InkUIKit)" || status=1
   if [ "$platform" = iphoneos ]; then
     # InkUIKit again, against the iOS 17 SDK's WebKit, whose `WKScriptMessageHandler` has no

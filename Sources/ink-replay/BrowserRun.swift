@@ -64,11 +64,12 @@ enum BrowserRun {
     }
 
     #if canImport(Glibc)
-    /// The page and the options a replay against it takes (`--cache`, default on; `--fallback`).
+    /// The page and the engine options a replay against it takes (`--cache`, default on;
+    /// `--fallback`: ``EngineOptions/Defaults/realPage``).
     static func options(_ arguments: ArgumentList, page: String) throws -> (url: URL, cache: Bool, fallback: HitTestVerdict) {
         guard FileManager.default.fileExists(atPath: page) else { throw CommandFailure(message: "no such page: \(page)") }
-        return (URL(fileURLWithPath: page).standardizedFileURL, arguments.onOff("--cache") ?? true,
-                try arguments.choice("--fallback", as: HitTestVerdict.self) ?? .ink)
+        let engine = try EngineOptions.Defaults.realPage.configuration(arguments)
+        return (URL(fileURLWithPath: page).standardizedFileURL, engine.useRegionCache, engine.fallback)
     }
 
     /// The largest viewport side DevTools takes (`Emulation.setDeviceMetricsOverride`: width

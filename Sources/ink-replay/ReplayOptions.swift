@@ -13,29 +13,20 @@ enum ReplayOptions {
                default: "recorded")
     }
 
-    /// The options that set up a replay in simulated time (`--oracle` apart).
+    /// The options that set up a replay in simulated time (`--oracle` apart): the engine's
+    /// (``EngineOptions``) with the replay's defaults after the replay's own.
     static let simulated: [Option] = [
         Option("--oracle-latency", kind: .number("ms", 0...3_600_000), help: "Answers arrive this many ms after their question",
                default: "as recorded; with --oracle regions: 30"),
         Option("--jitter", kind: .number("ms", 0...3_600_000), help: "Add a seeded random 0..<ms to each round trip's latency."),
         Option("--seed", kind: .integer("n", 0...9_007_199_254_740_991), help: "Seed of the jitter and the query ids", default: "1"),
-        Option("--cache", kind: .onOff, help: "Let fresh region snapshots answer without a round trip",
-               default: "off, so recorded answers are replayed as such; with --oracle chromium: on. A live recording replays with the configuration it names unless one of the engine options --cache, --speculative, --timeout, --fallback, --gesture-window, --pencil-only is given, and must then still decide as it did live"),
-        Option("--speculative", kind: .onOff,
-               help: "Draw a touch that waits for a round trip as tentative ink when the last snapshot, even stale, shows nothing interactive near it; retract it if the page disagrees",
-               default: "off"),
-        Option("--timeout", kind: .number("ms", 0...3_600_000), help: "Deadline for an unanswered hit test", default: "250"),
-        Option("--fallback", kind: .choice(HitTestVerdict.allCases.map(\.rawValue)), help: "Where an unanswered touch goes", default: "ink"),
-        Option("--gesture-window", kind: .number("ms", 0...60_000),
-               help: "A second finger within this time makes a gesture that goes to the page; 0 disables", default: "150"),
-        Option("--pencil-only", help: "Fingers go to the page, pencils ink, without asking."),
-    ]
+    ] + EngineOptions.declarations(.replay)
 
     /// The replay options of a command that replays in simulated time only.
     static let all: [Option] = [oracle(chromium: false)] + simulated
 
     /// What a replay against a real page takes of those options: the rest are refused with it.
-    static let chromiumTakes: Set<String> = ["--oracle", "--cache", "--fallback"]
+    static let chromiumTakes: Set<String> = ["--oracle", EngineOptions.Name.cache.rawValue, EngineOptions.Name.fallback.rawValue]
 
     /// Refuses, with `--oracle chromium:…`, the options of `options` a replay against a real
     /// page does not use.
@@ -107,18 +98,12 @@ enum ReplayOptions {
     }
 
     static func configuration(_ arguments: ArgumentList) throws -> ReplayConfiguration {
-        var engine = InkEngineConfiguration(useRegionCache: arguments.onOff("--cache") ?? false)
-        if let timeout = arguments.number("--timeout") { engine.decisionTimeout = timeout / 1000 }
-        if let window = arguments.number("--gesture-window") { engine.gestureWindow = window / 1000 }
-        engine.pencilOnly = arguments.flag("--pencil-only")
-        engine.speculativeInk = arguments.onOff("--speculative") ?? false
-        if let fallback = try arguments.choice("--fallback", as: HitTestVerdict.self) { engine.fallback = fallback }
-        var configuration = ReplayConfiguration(engine: engine)
+        let engine = try EngineOptions(arguments)
+        var configuration = ReplayConfiguration(engine: engine.configuration(over: EngineOptions.Defaults.replay.engine))
         // A live recording replays with the configuration it names, unless an engine option
         // is given: then with these options (and the replay's defaults for the rest), and
         // `verify` names the first touch that decides differently from the recording.
-        let engineOptions = ["--cache", "--timeout", "--gesture-window", "--speculative", "--fallback", "--pencil-only"]
-        configuration.usesRecordedEngine = engineOptions.allSatisfy { !arguments.isGiven($0) }
+        configuration.usesRecordedEngine = !engine.isAnyGiven
         let latency = arguments.number("--oracle-latency").map { $0 / 1000 }
         switch arguments.string("--oracle") ?? "recorded" {
         case "recorded": configuration.oracle = latency.map { .recordedWithLatency($0) } ?? .recorded
