@@ -90,13 +90,13 @@ public final class ManualClock: BridgeClock, InkLoopClock, @unchecked Sendable {
 
     /// Arms a wake-up for an `InkLoop`: `wake` is called on the thread that calls
     /// ``advance(to:)`` past `deadline`, unless it was cancelled first.
-    public func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp {
+    public func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void {
         let id: UInt64 = lock.withLock {
             nextSleeper += 1
             wakeUps.append((nextSleeper, deadline, wake))
             return nextSleeper
         }
-        return InkLoopWakeUp { [weak self] in
+        return { [weak self] in
             guard let self else { return }
             self.lock.withLock { self.wakeUps.removeAll { $0.id == id } }
         }

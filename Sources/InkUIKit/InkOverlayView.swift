@@ -37,9 +37,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// a tool (`nil`: not known at hit-test time) goes. ``InkUIKitController`` sets it to
     /// its loop's `InkLoop.route(at:tool:)` (the engine's `route(at:tool:now:)` at the loop
     /// clock's time). Without it, every touch goes to the page.
-    public var router: ((CanvasPoint, ToolKind?) -> TouchDownRoute)?
-    /// The route of the most recent hit test that asked the router.
-    public private(set) var lastRoute: TouchDownRoute?
+    public var router: ((CanvasPoint, ToolKind?) -> HitTestVerdict?)?
     /// Canvas points to page coordinates, as of the page's last scroll or zoom. Changing it
     /// redraws the ink at its new place.
     public var pageTransform: PageTransform = .identity { didSet { pageTransformChanged(from: oldValue) } }
@@ -109,12 +107,8 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public override func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? {
         guard isUserInteractionEnabled, !isHidden, Double(alpha) > 0.01, self.point(inside: point, with: event),
               let router, !(yieldsToVoiceOver && UIAccessibility.isVoiceOverRunning) else { return nil }
-        let route = router(CanvasPoint(x: Double(point.x), y: Double(point.y)), nil)
-        lastRoute = route
-        switch route {
-        case .page: return nil
-        case .ink, .unknown: return self
-        }
+        // `nil` (no fresh snapshot): the overlay takes the touch and the engine asks the page.
+        return router(CanvasPoint(x: Double(point.x), y: Double(point.y)), nil) == .page ? nil : self
     }
 
     // The touches the overlay takes end here: the observing recognizer feeds them to the

@@ -99,7 +99,7 @@ struct ReadmeEmbeddingTests {
         #expect(pad.ink.finished.count == 1 && pad.loop.ledger.releasedNatively == 2 && pad.loop.ledger.inked == 4)
         // "Next exercise": the old page's regions go; the new page (its generations start at 1 again) pushes its own.
         pad.pageLoaded()
-        #expect(pad.loop.route(at: CanvasPoint(x: 150, y: 120), tool: .finger) == .unknown)
+        #expect(pad.loop.route(at: CanvasPoint(x: 150, y: 120), tool: .finger) == nil)
         pad.pageSaid(#"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":300,"y":300,"width":50,"height":50}]}"#)
         #expect(!pad.overlayTakes(CanvasPoint(x: 320, y: 320), tool: .finger) && pad.overlayTakes(CanvasPoint(x: 150, y: 120), tool: .finger))
         // The snapshot goes stale: a touch on the new field is inked tentatively, asked, claimed, replayed.

@@ -141,7 +141,7 @@ struct InkLoopTests {
     func regionsFollowFreshness() throws {
         let clock = ManualClock(start: 1)
         let (loop, shell) = Self.loop(Self.touchDown, clock: clock)
-        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == nil)
         loop.submit(.decodedPageMessage(.regions(Self.block)))
         #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)
         let regions = try #require(shell.regionChanges.last ?? nil)
@@ -149,7 +149,7 @@ struct InkLoopTests {
         #expect(clock.wakeUpDeadlines == [2.001])
         clock.advance(to: 2.01)
         #expect(shell.regionChanges.count == 2 && shell.regionChanges.last! == nil)
-        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == nil)
         // A hovering pencil asks for a snapshot, at most every 100 ms, only while none is fresh.
         loop.pointerHovered()
         loop.pointerHovered()
@@ -231,7 +231,7 @@ struct InkLoopTests {
         #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page && shell.regionRequests == 0)
         clock.advance(to: 1.1)
         loop.submit(.viewResized(PageTransform(scale: 1, offsetX: 0, offsetY: 10)))
-        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == nil)
         #expect(shell.regionChanges.last! == nil && shell.regionRequests == 1)
         #expect(loop.engine.bridgeMetrics.viewResizes == 1 && loop.engine.bridgeMetrics.snapshotsDroppedByResize == 1)
         // A touch now is asked, not routed by the old layout.
@@ -278,7 +278,7 @@ struct InkLoopTests {
         loop.submit(.decodedPageMessage(.answer(PageAnswer(token: asked.token, verdict: .page, generation: 40, document: oldPage))))
         loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 41, maxAge: 5, regions: [], document: oldPage))))
         #expect(loop.metrics.pageRefusals.oldDocument >= 1 && loop.metrics.pageRefusals.total == 2, "\(loop.metrics.pageRefusals)")
-        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .unknown)
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == nil)
         // The new page's first snapshot, at generation 1: it decides at touch-down, at once.
         loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 1, maxAge: 5, regions: Self.block.regions, document: newPage))))
         #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)

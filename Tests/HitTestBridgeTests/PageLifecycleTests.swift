@@ -66,7 +66,7 @@ struct PageLifecycleTests {
         #expect(Self.newDocumentEvents(events) == [scrolled])
         #expect(engine.snapshotGeneration == nil)   // the old page's regions are gone
         #expect(engine.pageGeneration == PageScript.firstGeneration)
-        #expect(engine.route(at: CanvasPoint(x: 400, y: 530), tool: .finger, now: 1) == .unknown)
+        #expect(engine.route(at: CanvasPoint(x: 400, y: 530), tool: .finger, now: 1) == nil)
 
         for (i, generation) in [UInt64(1), 2, 3].enumerated() {
             events.removeAll()
@@ -256,7 +256,7 @@ struct PageLifecycleTests {
         #expect(engine.snapshotGeneration == 2 && engine.bridgeMetrics.newDocuments == 1)
         // A report that comes long after a document named itself is a navigation of its own.
         engine.take(.newDocument(.identity), now: 9, into: &events)
-        #expect(engine.route(at: CanvasPoint(x: 400, y: 550), tool: .finger, now: 9) == .unknown)
+        #expect(engine.route(at: CanvasPoint(x: 400, y: 550), tool: .finger, now: 9) == nil)
         engine.take(Self.snapshot(3, Self.pageB, maxAge: 5), now: 9.1, into: &events)
         #expect(Self.outcomes(events).last == .oldDocument(Self.pageB) && engine.bridgeMetrics.newDocuments == 2)
     }

@@ -35,13 +35,13 @@ struct TouchDownRoutingTests {
     func routeQuery() {
         var engine = InkEngine(configuration: Self.atTouchDown, seed: 1)
         var events: [EngineEvent] = []
-        #expect(engine.route(at: CanvasPoint(x: 150, y: 150), tool: .finger, now: 1) == .unknown)
+        #expect(engine.route(at: CanvasPoint(x: 150, y: 150), tool: .finger, now: 1) == nil)
         engine.take(.decodedPageMessage(.regions(Self.block)), now: 1, into: &events)
         let before = (engine.ledger, engine.bridgeMetrics, engine.counters)
         #expect(engine.route(at: CanvasPoint(x: 150, y: 150), tool: .finger, now: 1.5) == .page)
         #expect(engine.route(at: CanvasPoint(x: 150, y: 150), tool: nil, now: 1.5) == .page)
         #expect(engine.route(at: CanvasPoint(x: 20, y: 20), tool: .pencil, now: 1.5) == .ink)
-        #expect(engine.route(at: CanvasPoint(x: 150, y: 150), tool: .finger, now: 2.5) == .unknown)
+        #expect(engine.route(at: CanvasPoint(x: 150, y: 150), tool: .finger, now: 2.5) == nil)
         // Side-effect free: nothing counted, nothing asked.
         #expect(before.0 == engine.ledger && before.1 == engine.bridgeMetrics && before.2 == engine.counters)
         // Through a scrolled page: canvas (150, 150) is page (150, 250), below the block.
@@ -73,7 +73,7 @@ struct TouchDownRoutingTests {
         #expect(engine.touchDownRegions(now: 1.6) == nil)
         // A layout change past the snapshot's generation: nothing fresh until the page pushes.
         engine.take(.layout(PageTransform(scale: 1.25, offsetX: 30, offsetY: 90), generation: 2), now: 1.2, into: &events)
-        #expect(engine.touchDownRegions(now: 1.2) == nil && engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 1.2) == .unknown)
+        #expect(engine.touchDownRegions(now: 1.2) == nil && engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 1.2) == nil)
     }
 
     @Test("pencil-only: the tool routes when it is known; an unknown tool falls to the snapshot")
@@ -81,7 +81,7 @@ struct TouchDownRoutingTests {
         let engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true, routing: .decideAtTouchDown), seed: 1)
         #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: .finger, now: 0) == .page)
         #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: .pencil, now: 0) == .ink)
-        #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 0) == .unknown)
+        #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 0) == nil)
     }
 
     @Test("a touch the platform gave the page natively: counted released natively, nothing asked, nothing to hand over")

@@ -305,7 +305,7 @@ private final class SessionTimer: InkLoopClock, @unchecked Sendable {
 
     var now: Double { clock.now }
 
-    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp {
+    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void {
         nextID += 1
         let id = nextID, clock = self.clock, mailbox = self.mailbox
         let task = Task {
@@ -313,7 +313,7 @@ private final class SessionTimer: InkLoopClock, @unchecked Sendable {
             mailbox.post(.wake(id))
         }
         pending[id] = (wake, task)
-        return InkLoopWakeUp { [weak self] in self?.pending.removeValue(forKey: id)?.task.cancel() }
+        return { [weak self] in self?.pending.removeValue(forKey: id)?.task.cancel() }
     }
 
     func fire(_ id: UInt64) {

@@ -41,7 +41,7 @@ public enum EngineInput: Sendable, Hashable {
     /// A platform touch event, by the platform's touch identifier.
     case touch(TouchEvent)
     /// An event of a touch the platform delivers to the page itself: the front end routed
-    /// it there at touch-down (``InkEngine/route(at:tool:now:)`` said ``TouchDownRoute/page``,
+    /// it there at touch-down (``InkEngine/route(at:tool:now:)`` said ``HitTestVerdict/page``,
     /// or the platform's hit test chose the web view). The engine counts its samples as
     /// released natively and asks nothing. The `began` event decides: later events of the
     /// touch may come as this case or as ``touch(_:)``.
@@ -81,7 +81,7 @@ public enum EngineInput: Sendable, Hashable {
     /// The view showing the page changed size (a rotation, split view or Stage Manager on an
     /// iPad, a resized window): the page reflows, so its interactive regions may be anywhere
     /// now. The region snapshot is dropped (`InkEngine.touchDownRegions(now:)` is `nil` and
-    /// every touch-down is ``TouchDownRoute/unknown`` until the page pushes a snapshot again:
+    /// every touch-down route is `nil` until the page pushes a snapshot again:
     /// the engine asks it, never guesses from the old layout), and future points go through
     /// `transform`. Questions in flight wait for their answers, which the page computes on the
     /// live layout. An ``InkLoop`` asks the page to push (``InkLoopShell/askForRegions()``)
@@ -101,29 +101,13 @@ public enum EngineInput: Sendable, Hashable {
     }
 }
 
-/// Where a touch goes, decided where the platform routes it, at touch-down
-/// (``InkEngine/route(at:tool:now:)``).
-public enum TouchDownRoute: String, Sendable, Hashable, CaseIterable {
-    /// A fresh region snapshot (or the pencil-only policy) gives the touch to the page: let
-    /// the web view have the native touch (an overlay's `hitTest(_:with:)` returns `nil`);
-    /// feed it as ``EngineInput/nativePageTouch(_:)``.
-    case page
-    /// A fresh snapshot (or the policy) says ink: the overlay takes the touch; the page
-    /// never sees it.
-    case ink
-    /// No fresh snapshot answers: the overlay takes the touch, the engine draws it as
-    /// tentative ink while it asks the page, and a late page verdict is replayed to the
-    /// page (``EngineEvent/Kind-swift.enum/replay(_:)``).
-    case unknown
-}
-
 /// The canvas areas that route to the page at touch-down while a region snapshot is fresh
 /// (`InkEngine.touchDownRegions(now:)`).
 @_spi(FrontEnd) public struct TouchDownRegions: Sendable, Hashable {
     /// The page's interactive regions, in canvas points.
     public var rects: [CanvasRect]
     /// Until when they hold (the snapshot's freshness), seconds on the engine's clock;
-    /// after it every touch is ``TouchDownRoute/unknown`` until the page pushes again.
+    /// after it every touch-down route is `nil` until the page pushes again.
     public var validUntil: Double
     /// The snapshot's layout generation.
     public var generation: UInt64

@@ -185,23 +185,26 @@ public struct InkEngine: Sendable {
     /// Synchronous and free of side effects: it changes nothing and counts nothing, so a
     /// platform may call it as often as it hit-tests. It reads the pencil-only policy (when
     /// `tool` is known) and the page's region snapshot, when one is fresh for the current
-    /// layout at `now`; otherwise the answer is ``TouchDownRoute/unknown``. Gestures are
-    /// not predicted: a second finger is routed like the first, and the engine makes the
-    /// gesture when both are down.
-    public func route(at point: CanvasPoint, tool: ToolKind?, now: Double) -> TouchDownRoute {
+    /// layout at `now`. Gestures are not predicted: a second finger is routed like the
+    /// first, and the engine makes the gesture when both are down.
+    ///
+    /// - Returns: ``HitTestVerdict/page``: let the web view have the native touch (an
+    ///   overlay's `hitTest(_:with:)` returns `nil`) and feed it as
+    ///   ``EngineInput/nativePageTouch(_:)``; ``HitTestVerdict/ink``: the overlay takes the
+    ///   touch and the page never sees it; `nil` when nothing can say now (no fresh
+    ///   snapshot): the overlay takes the touch, the engine draws it as tentative ink while it
+    ///   asks the page, and a late page verdict is replayed to the page
+    ///   (``EngineEvent/Kind-swift.enum/replay(_:)``).
+    public func route(at point: CanvasPoint, tool: ToolKind?, now: Double) -> HitTestVerdict? {
         if configuration.pencilOnly, let tool { return tool == .pencil ? .ink : .page }
-        switch broker.freshVerdict(at: point, now: max(now, self.now)) {
-        case .page?: return .page
-        case .ink?: return .ink
-        case nil: return .unknown
-        }
+        return broker.freshVerdict(at: point, now: max(now, self.now))
     }
 
     /// The canvas areas ``route(at:tool:now:)`` gives to the page at `now`, for a front end
     /// whose platform routes by shape (the GTK overlay's input shape, a UIKit overlay that
     /// caches its hit test): the fresh snapshot's regions in canvas points, and until when
-    /// they hold. `nil` when no fresh snapshot answers (every touch is then
-    /// ``TouchDownRoute/unknown``), or with the region cache off.
+    /// they hold. `nil` when no fresh snapshot answers (every route is then `nil`), or with
+    /// the region cache off.
     @_spi(FrontEnd) public func touchDownRegions(now: Double) -> TouchDownRegions? {
         guard configuration.useRegionCache, let held = broker.freshSnapshot(now: max(now, self.now)) else { return nil }
         let view = broker.transform

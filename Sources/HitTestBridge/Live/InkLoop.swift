@@ -12,19 +12,11 @@ public protocol InkLoopClock: AnyObject {
     /// Now, seconds on the samples' timebase (the clock of the platform's touch timestamps).
     var now: Double { get }
     /// Calls `wake` once, on the thread the loop lives on, when ``now`` has reached
-    /// `deadline`, unless the returned wake-up is cancelled first.
-    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp
-}
-
-/// A wake-up armed on an ``InkLoopClock``: cancelling it means it will not be called.
-public struct InkLoopWakeUp {
-    private let cancelBody: () -> Void
-
-    /// A wake-up that `cancel` disarms.
-    public init(cancel: @escaping () -> Void) { cancelBody = cancel }
-
-    /// Disarms the wake-up (nothing, if it was already called).
-    public func cancel() { cancelBody() }
+    /// `deadline`, unless it is cancelled first.
+    ///
+    /// - Returns: The wake-up's cancel: once it is called, `wake` will not be (calling it
+    ///   after `wake` ran does nothing). The loop calls it before arming another wake-up.
+    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void
 }
 
 /// What a front end does for its ``InkLoop``: the platform's side only. Input goes in
@@ -252,7 +244,8 @@ public final class InkLoop {
     private var taking = false
     private var stopRequested = false
     private var batch: [EngineEvent] = []
-    private var wakeUp: InkLoopWakeUp?
+    /// The cancel of the one wake-up armed.
+    private var wakeUp: (() -> Void)?
     private var armedDeadline: Double?
     private var inFlight: [QueryToken: HitTestRequest] = [:]
     private var outgoing: [HitTestRequest] = []
@@ -293,7 +286,7 @@ public final class InkLoop {
     }
 
     deinit {
-        wakeUp?.cancel()
+        wakeUp?()
     }
 
     // MARK: - Routing at touch-down
@@ -301,7 +294,7 @@ public final class InkLoop {
     /// Where a touch beginning at `point` (canvas points) goes now, for a platform that
     /// fixes a touch's owner at touch-down: call it from the platform's hit test. Synchronous
     /// and free of side effects (``InkEngine/route(at:tool:now:)`` at the clock's time).
-    public func route(at point: CanvasPoint, tool: ToolKind?) -> TouchDownRoute {
+    public func route(at point: CanvasPoint, tool: ToolKind?) -> HitTestVerdict? {
         engine.route(at: point, tool: tool, now: clock.now)
     }
 
@@ -378,7 +371,7 @@ public final class InkLoop {
         settleSends()
         taking = false
         recorder?.flush()
-        wakeUp?.cancel()
+        wakeUp?()
         wakeUp = nil
         armedDeadline = nil
         for request in inFlight.values { shell?.cancelSend(request) }
@@ -562,7 +555,7 @@ public final class InkLoop {
         }
         if isStopped { next = nil }
         guard next != armedDeadline else { return }
-        wakeUp?.cancel()
+        wakeUp?()
         wakeUp = nil
         armedDeadline = next
         guard let next else { return }

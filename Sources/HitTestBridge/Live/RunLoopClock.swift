@@ -17,13 +17,13 @@ final class RunLoopClock: InkLoopClock {
     var now: Double { ProcessInfo.processInfo.systemUptime }
 
     /// Arms a one-shot `Timer` on the run loop for `deadline`.
-    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp {
+    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void {
         // The timer's block is `@Sendable`, but it runs on the run loop it was added to: the
         // loop's own thread, where `wake` belongs.
         let call = ThreadBound(wake)
         let timer = Timer(timeInterval: max(0, deadline - now), repeats: false) { _ in call.body() }
         runLoop.add(timer, forMode: .common)
-        return InkLoopWakeUp { timer.invalidate() }
+        return { timer.invalidate() }
     }
 }
 

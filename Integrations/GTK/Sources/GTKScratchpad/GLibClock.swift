@@ -14,7 +14,7 @@ public final class GLibClock: InkLoopClock {
 
     /// Arms a GLib timeout for `deadline` (rounded up to the millisecond; at most a day
     /// ahead, after which the loop simply arms again).
-    public func wake(at deadline: Double, _ wake: @escaping () -> Void) -> InkLoopWakeUp {
+    public func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void {
         let armed = Armed(wake)
         let milliseconds = guint(min(max(0, ((deadline - now) * 1000).rounded(.up)), 86_400_000))
         armed.source = g_timeout_add_full(0, milliseconds, { context in
@@ -25,7 +25,7 @@ public final class GLibClock: InkLoopClock {
             body?()
             return 0
         }, Unmanaged.passRetained(armed).toOpaque(), { context in Unmanaged<Armed>.fromOpaque(context!).release() })
-        return InkLoopWakeUp {
+        return {
             if armed.source != 0 { g_source_remove(armed.source) }
             armed.source = 0
             armed.body = nil
