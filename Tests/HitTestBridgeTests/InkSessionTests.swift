@@ -174,8 +174,8 @@ struct InkSessionTests {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.2)
         await session.take(Self.dot(PlatformTouchID(1), at: 1))
         await oracle.waitForRequests(1)
-        await clock.waitForSleepers(1)
-        #expect(clock.sleeperDeadlines == [1.2])   // one timer, not one per request and one per deadline
+        await clock.waitForWakeUps(1)
+        #expect(clock.wakeUpDeadlines == [1.2])   // one timer, not one per request and one per deadline
         clock.advance(by: 0.2)
         await log.wait(until: ActionLog.finished(TouchID(1)))
         let decided = Self.decisions(log)
@@ -184,7 +184,7 @@ struct InkSessionTests {
         #expect(metrics.firstInk.counts[5] == 1)  // 200 ms: in the ≤ 250 ms bucket
         let ledger = await session.ledger
         #expect(ledger.isBalanced && ledger.inked == 2)
-        #expect(clock.sleeperCount == 0)
+        #expect(clock.wakeUpDeadlines.isEmpty)
     }
 
     @Test("an answer exactly at the deadline is late: the deadline decides (the tie-break rule)")
@@ -192,7 +192,7 @@ struct InkSessionTests {
         let (session, log, oracle, clock) = await Self.session(timeout: 0.25)
         await session.take(Self.dot(PlatformTouchID(1), at: 1, x: 550))
         await oracle.waitForRequests(1)
-        await clock.waitForSleepers(1)
+        await clock.waitForWakeUps(1)
         clock.advance(to: 1.25)
         oracle.reply(.answer(interactive: true))   // arrives at 1.25, with the timer, in either order
         await log.wait(until: ActionLog.finished(TouchID(1)))
@@ -208,13 +208,13 @@ struct InkSessionTests {
         let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[]}"#
         let (session, log, _, clock) = await Self.session(timeout: 0.25)
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
-        await clock.waitForSleepers(1)
-        #expect(clock.sleeperDeadlines == [1.25])
+        await clock.waitForWakeUps(1)
+        #expect(clock.wakeUpDeadlines == [1.25])
         await session.receive(regions)   // the cache cannot decide a question already asked…
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
-        while clock.sleeperCount > 0 { await Task.yield() }   // …the cancel settles it: the timer goes
-        #expect(clock.sleeperDeadlines.isEmpty)
+        while !clock.wakeUpDeadlines.isEmpty { await Task.yield() }   // …the cancel settles it: the timer goes
+        #expect(clock.wakeUpDeadlines.isEmpty)
     }
 
     @Test("a query abandoned before its request went out never reaches the page")
@@ -271,19 +271,14 @@ struct InkSessionTests {
 
     @Test("a refused input still carries out the deadlines that passed before it")
     func refusedAfterDeadline() async throws {
-        /// A clock whose time is set by hand and whose sleepers never wake: the timer cannot
+        /// A clock whose time is set by hand and whose wake-ups never fire: the timer cannot
         /// fire, so only the refused input lets the deadline pass.
-        final class FrozenTimerClock: BridgeClock, @unchecked Sendable {
+        final class FrozenTimerClock: InkLoopClock, @unchecked Sendable {
             private let lock = NSLock()
             private var time = 1.0
             var now: Double { lock.withLock { time } }
             func set(_ value: Double) { lock.withLock { time = value } }
-            func sleep(until deadline: Double) async throws {
-                while true {
-                    try Task.checkCancellation()
-                    try await Task.sleep(for: .seconds(3_600))
-                }
-            }
+            func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void { {} }
         }
         let clock = FrozenTimerClock(), log = ActionLog(), oracle = ScriptedOracle()
         let session = InkSession(oracle: oracle, clock: clock, seed: 1)
@@ -350,26 +345,32 @@ struct InkSessionTests {
         #expect(histogram.total == 7)
     }
 
-    @Test("the manual clock wakes sleepers in order and never goes back")
+    @Test("the manual clock fires wake-ups in deadline order, each at its own time, and never goes back")
     func manualClock() async throws {
         let clock = ManualClock(start: 1)
         clock.advance(to: 0.5)
         #expect(clock.now == 1)
-        try await clock.sleep(until: 0.9)  // already past: returns at once
-        async let woke: Void = clock.sleep(until: 2)
-        await clock.waitForSleepers(1)
-        clock.advance(by: 1)
-        try await woke
-        #expect(clock.sleeperCount == 0 && clock.now == 2)
+        var fired: [(String, Double)] = []
+        _ = clock.wake(at: 3) { fired.append(("late", clock.now)) }
+        _ = clock.wake(at: 2) { fired.append(("early", clock.now)) }
+        _ = clock.wake(at: 0.9) { fired.append(("past", clock.now)) }   // already due: fires on the next advance
+        await clock.waitForWakeUps(3)
+        #expect(clock.wakeUpDeadlines == [0.9, 2, 3])
+        clock.advance(by: 1.5)
+        #expect(fired.map(\.0) == ["past", "early"] && fired.map(\.1) == [1, 2] && clock.now == 2.5)
+        clock.advance(to: 10)
+        #expect(fired.map(\.0) == ["past", "early", "late"] && fired.last?.1 == 3 && clock.wakeUpDeadlines.isEmpty)
     }
 
-    @Test("a cancelled sleeper stops sleeping at once and no longer counts")
-    func manualClockCancel() async {
+    @Test("a cancelled wake-up never fires and no longer counts")
+    func manualClockCancel() {
         let clock = ManualClock(start: 1)
-        let sleeper = Task { try await clock.sleep(until: 5) }
-        await clock.waitForSleepers(1)
-        sleeper.cancel()
-        await #expect(throws: CancellationError.self) { try await sleeper.value }
-        #expect(clock.sleeperCount == 0)
+        var fired = false
+        let cancel = clock.wake(at: 5) { fired = true }
+        #expect(clock.wakeUpDeadlines == [5])
+        cancel()
+        #expect(clock.wakeUpDeadlines.isEmpty)
+        clock.advance(to: 6)
+        #expect(!fired)
     }
 }

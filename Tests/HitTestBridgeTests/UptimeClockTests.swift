@@ -43,6 +43,16 @@ struct UptimeClockTests {
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }
 
+    @Test("a wake-up already due fires from its task; a cancelled far one never does")
+    func wakeUps() async {
+        let clock = UptimeClock()
+        let cancel = clock.wake(at: clock.now + 3_600) { Issue.record("a cancelled wake-up fired") }
+        cancel()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            _ = clock.wake(at: clock.now - 1) { done.resume() }
+        }
+    }
+
     @Test("a deadline beyond what a Duration holds (1e300 s, infinity) sleeps until cancelled instead of trapping",
           arguments: [1e21, 1e300, Double.greatestFiniteMagnitude, .infinity])
     func farDeadline(deadline: Double) async throws {
@@ -68,9 +78,9 @@ struct UptimeClockTests {
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .ended,
                                             samples: [TouchSample(x: 6, y: 5, timestamp: down + 0.016, tool: .pencil)]))
         await oracle.waitForRequests(1)
-        await clock.waitForSleepers(1)   // the one timer, armed for the earliest deadline: the engine's
-        #expect(clock.sleeperDeadlines.count == 1 && abs(clock.sleeperDeadlines[0] - (down + timeout)) < 1e-9,
-                "\(clock.sleeperDeadlines)")
+        await clock.waitForWakeUps(1)   // the one timer, armed for the earliest deadline: the engine's
+        #expect(clock.wakeUpDeadlines.count == 1 && abs(clock.wakeUpDeadlines[0] - (down + timeout)) < 1e-9,
+                "\(clock.wakeUpDeadlines)")
         clock.advance(to: down + timeout)
         await log.wait(until: ActionLog.finished(TouchID(1)))
         #expect(log.all.contains(.decided(TouchID(1), .ink, .deadline)))

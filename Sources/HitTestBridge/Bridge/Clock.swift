@@ -1,17 +1,5 @@
 import Foundation
 
-/// The time source of the bridge's asynchronous shell, in seconds on the same timebase as the
-/// touch samples' timestamps. ``InkSession`` reads the system's uptime clock by default
-/// (`ProcessInfo.systemUptime`, the timebase of `UITouch.timestamp`); tests use a clock moved
-/// by hand (`ManualClock` in the InkTesting product), so nothing waits for real (replays drive ``InkEngine`` in simulated time, with no
-/// clock).
-public protocol BridgeClock: Sendable {
-    /// The current time, seconds, on the touch timestamps' timebase.
-    var now: Double { get }
-    /// Suspends until ``now`` reaches `deadline` (at once if it already has).
-    func sleep(until deadline: Double) async throws
-}
-
 /// The system's uptime clock: seconds since boot, not counting time asleep. The same seconds
 /// as the platform's touch timestamps, so the engine's deadlines (a touch's first sample
 /// plus the decision timeout) fire on time and first-ink latency is measured from the real
@@ -24,15 +12,27 @@ public protocol BridgeClock: Sendable {
 /// - On Linux, `ProcessInfo.systemUptime` reads `CLOCK_MONOTONIC`, the clock libinput stamps
 ///   its events with; convert a front end's event times to seconds on that clock.
 ///
-/// It sleeps on `SuspendingClock` (which does not advance while the system sleeps either) and
-/// checks ``now`` again on waking, so a sleep never ends before its deadline.
-@usableFromInline struct UptimeClock: BridgeClock {
+/// It is ``InkSession``'s default clock. A wake-up is a task that sleeps on `SuspendingClock`
+/// (which does not advance while the system sleeps either) and checks ``now`` again on
+/// waking, so it never fires before its deadline; it calls `wake` from that task, on no
+/// particular thread (the session posts it to its own queue).
+final class UptimeClock: InkLoopClock, Sendable {
     /// Creates the clock. Every instance reads the same time.
-    @usableFromInline init() {}
+    init() {}
 
-    @usableFromInline var now: Double { ProcessInfo.processInfo.systemUptime }
+    var now: Double { ProcessInfo.processInfo.systemUptime }
 
-    @usableFromInline func sleep(until deadline: Double) async throws {
+    func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void {
+        let call = UncheckedCall(wake)
+        let task = Task {
+            do { try await self.sleep(until: deadline) } catch { return }
+            call.body()
+        }
+        return { task.cancel() }
+    }
+
+    /// Suspends until ``now`` reaches `deadline` (at once if it already has).
+    func sleep(until deadline: Double) async throws {
         while true {
             let remaining = deadline - now
             guard remaining > 0 else { return }
@@ -41,4 +41,11 @@ public protocol BridgeClock: Sendable {
             try await Task.sleep(for: .seconds(min(remaining, 86_400)), tolerance: .milliseconds(1), clock: .suspending)
         }
     }
+}
+
+/// A wake-up carried into the task that calls it: the session's wake-up only posts to the
+/// session's thread-safe queue, from whatever thread.
+private final class UncheckedCall: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }

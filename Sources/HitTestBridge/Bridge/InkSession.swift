@@ -35,7 +35,7 @@ public protocol HitTestOracle: Sendable {
 }
 
 /// A live session for Swift concurrency: an actor over the one live loop (``InkLoop``) with a
-/// ``HitTestOracle`` transport and an injected ``BridgeClock``.
+/// ``HitTestOracle`` transport and an injected ``InkLoopClock``.
 ///
 /// Everything goes in through ``submit(_:)-([EngineInput])``: touch events, estimated-property
 /// updates, the page's messages, layout changes, a new document. It is `nonisolated` and
@@ -86,8 +86,12 @@ public actor InkSession {
     ///   - pageGeneration: The page's layout generation at the start (the bundled page
     ///     script's first, by default).
     ///   - oracle: The transport to the page.
-    ///   - clock: The clock the deadlines run on, on the samples' timebase (default
-    ///     the system's uptime, `ProcessInfo.systemUptime`: the platform touch timestamps' clock).
+    ///   - clock: The clock the deadlines run on, on the samples' timebase. `nil`, the
+    ///     default: the system's uptime (`ProcessInfo.systemUptime`, the platform touch
+    ///     timestamps' clock), its wake-ups tasks that sleep. A clock given here may call its
+    ///     wake-ups on any thread: the session takes them through its own queue, in order
+    ///     with the inputs (`ManualClock`, from the InkTesting product, calls them on the
+    ///     thread that advances it).
     ///   - seed: Seeds the round trips' ids (`nil`, the default: the system's random generator).
     ///   - recorder: Records the session for `ink-replay verify` (see ``SessionRecorder``):
     ///     the loop records every input taken, every wake-up and every decision, as
@@ -96,13 +100,13 @@ public actor InkSession {
     ///     `nil`, the default, records nothing.
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
                 pageGeneration: UInt64 = PageScript.firstGeneration, oracle: any HitTestOracle,
-                clock: any BridgeClock = UptimeClock(), seed: UInt64? = nil, recorder: SessionRecorder? = nil) {
+                clock: (any InkLoopClock & Sendable)? = nil, seed: UInt64? = nil, recorder: SessionRecorder? = nil) {
         (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (events, sink) = AsyncStream.makeStream(of: [EngineEvent].self)
         self.events = events
         let mailbox = Mailbox(signal: signal)
         self.mailbox = mailbox
-        timer = SessionTimer(clock: clock, mailbox: mailbox)
+        timer = SessionTimer(clock: clock ?? UptimeClock(), mailbox: mailbox)
         shell = SessionShell(oracle: oracle, sink: sink, mailbox: mailbox)
         loop = InkLoop(configuration: configuration, transform: transform, pageGeneration: pageGeneration, clock: timer,
                        seed: seed, recorder: recorder)
@@ -289,16 +293,16 @@ private final class Mailbox: @unchecked Sendable {
     func close() { lock.withLock { closed = true } }
 }
 
-/// The loop's clock in a session: the injected ``BridgeClock``, whose sleep wakes the loop
-/// through the session's queue (so the wake-up runs on the actor).
+/// The loop's clock in a session: the injected clock, whose wake-up (on any thread) posts
+/// to the session's queue, so the loop's wake-up runs on the actor, in order with the inputs.
 private final class SessionTimer: InkLoopClock, @unchecked Sendable {
     // Confined to the session's actor, but for `cancelAll` from deinit.
-    private let clock: any BridgeClock
+    private let clock: any InkLoopClock & Sendable
     private let mailbox: Mailbox
-    private var pending: [UInt64: (wake: () -> Void, task: Task<Void, Never>)] = [:]
+    private var pending: [UInt64: (wake: () -> Void, cancel: () -> Void)] = [:]
     private var nextID: UInt64 = 0
 
-    init(clock: any BridgeClock, mailbox: Mailbox) {
+    init(clock: any InkLoopClock & Sendable, mailbox: Mailbox) {
         self.clock = clock
         self.mailbox = mailbox
     }
@@ -307,13 +311,10 @@ private final class SessionTimer: InkLoopClock, @unchecked Sendable {
 
     func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void {
         nextID += 1
-        let id = nextID, clock = self.clock, mailbox = self.mailbox
-        let task = Task {
-            do { try await clock.sleep(until: deadline) } catch { return }
-            mailbox.post(.wake(id))
-        }
-        pending[id] = (wake, task)
-        return { [weak self] in self?.pending.removeValue(forKey: id)?.task.cancel() }
+        let id = nextID, mailbox = self.mailbox
+        let cancel = clock.wake(at: deadline) { mailbox.post(.wake(id)) }
+        pending[id] = (wake, cancel)
+        return { [weak self] in self?.pending.removeValue(forKey: id)?.cancel() }
     }
 
     func fire(_ id: UInt64) {
@@ -321,7 +322,7 @@ private final class SessionTimer: InkLoopClock, @unchecked Sendable {
     }
 
     func cancelAll() {
-        for entry in pending.values { entry.task.cancel() }
+        for entry in pending.values { entry.cancel() }
         pending.removeAll()
     }
 }

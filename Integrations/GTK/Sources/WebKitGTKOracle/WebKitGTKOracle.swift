@@ -12,7 +12,7 @@ import CWebKitGTK
 ///
 /// ```swift
 /// let oracle = try GTKThread.shared.run { WebKitGTKOracle(page: try WebKitGTKPage()) }
-/// let session = InkSession(oracle: oracle, clock: GTKClock())
+/// let session = InkSession(oracle: oracle)   // its default clock is GTK.now's: CLOCK_MONOTONIC
 /// Task { await session.run() }
 /// Task { for await message in oracle.messages { session.submit(.pageMessage(message)) } }
 /// Task { for await batch in session.events { … } }   // ink, the page's touches
@@ -68,21 +68,5 @@ public final class WebKitGTKOracle: HitTestOracle, @unchecked Sendable {
                 }
             }
         }
-    }
-}
-
-/// The clock of GTK's events and of the front end's samples: `g_get_monotonic_time`, in
-/// seconds. Give it to an `InkSession` whose samples are stamped with ``GTK/now``.
-public struct GTKClock: BridgeClock {
-    /// A clock.
-    public init() {}
-
-    /// Seconds on the monotonic clock.
-    public var now: Double { GTK.now }
-
-    /// Sleeps until `deadline` on this clock (cancellable).
-    public func sleep(until deadline: Double) async throws {
-        let seconds = deadline - now
-        if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(min(seconds, 86_400) * 1e9)) }
     }
 }

@@ -24,7 +24,7 @@ extension WebKitGTK {
             // Deadlines far beyond a round trip: the reasons say the page answered, however
             // busy the machine.
             let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: 5, useRegionCache: false),
-                                     oracle: oracle, clock: GTKClock())
+                                     oracle: oracle)
             let running = Task { await session.run() }
             defer { running.cancel() }
             let forwarding = Task { for await message in oracle.messages { session.submit(.pageMessage(message)) } }
