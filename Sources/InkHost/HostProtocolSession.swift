@@ -317,7 +317,7 @@ package final class HostProtocolSession {
         }
         var changed: [EngineTouch] = []
         for event in events {
-            if case let .action(action) = event.kind, let touch = event.touch, let change = layer?.apply(action) {
+            if case let .action(action) = event.kind, let touch = event.engineTouch, let change = layer?.apply(action) {
                 if change.removed {
                     sentStable[change.touch] = nil
                     changed.removeAll { $0.engine == change.touch }
@@ -327,7 +327,7 @@ package final class HostProtocolSession {
             }
             switch event.kind {
             case let .action(.ink(_, sample)), let .action(.release(_, sample)):
-                guard let touch = event.touch else { continue }
+                guard let touch = event.engineTouch else { continue }
                 let kind: String
                 if case .action(.ink) = event.kind { kind = "ink" } else { kind = "release" }
                 if let current = batch, current.kind == kind, current.touch == touch {
@@ -411,7 +411,7 @@ package final class HostProtocolSession {
         case let .send(request, touches):
             asked[request.token] = (touches, event.time)   // the `query` line is written when the loop sends it
         case let .action(action):
-            guard let touch = event.touch else { return }
+            guard let touch = event.engineTouch else { return }
             let touchFields = Self.touchFields(touch)
             switch action {
             case .queryPage, .abandonQuery, .ink, .release, .nativeRelease:

@@ -24,7 +24,7 @@ import UIKit
 /// strokes being drawn (and any stroke too large for tiles) are filled in ``draw(_:)``.
 ///
 /// The ink's colour is the app's ``inkColor`` when set; otherwise the ink that contrasts most
-/// with the page's background (``pageBackground``, which ``InkUIKitController`` reads from
+/// with the page's background (`pageBackground`, which ``InkUIKitController`` reads from
 /// the page, `PageBackground`), or, until that is known, with the system's appearance
 /// (`traitCollection.userInterfaceStyle`).
 /// The overlay refuses Scribble (a `UIScribbleInteraction` whose delegate declines to begin),
@@ -58,8 +58,9 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// (``resolvedInkColor``).
     public var inkColor: UIColor? { didSet { colorChanged() } }
     /// The page's background, as the page last reported it (`PageBackground`); `nil` while
-    /// unknown. ``InkUIKitController`` sets it.
-    public var pageBackground: InkColor? { didSet { if pageBackground != oldValue { colorChanged() } } }
+    /// unknown. ``InkUIKitController`` sets it (the colour type is SPI: an app sets
+    /// ``inkColor`` instead).
+    @_spi(FrontEnd) public var pageBackground: InkColor? { didSet { if pageBackground != oldValue { colorChanged() } } }
     /// Called when the system's appearance (`traitCollection.userInterfaceStyle`) changed: a
     /// page that follows it may have changed colour. ``InkUIKitController`` reads the page's
     /// background again.
@@ -202,7 +203,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     // MARK: - Colour
 
     /// The colour ink is drawn with now: ``inkColor`` when the app set one; else
-    /// `InkColor.contrasting(with:candidates:)` against ``pageBackground``, or, while that is
+    /// `InkColor.contrasting(with:candidates:)` against `pageBackground`, or, while that is
     /// unknown, against a dark canvas in the dark appearance and white otherwise.
     public var resolvedInkColor: UIColor {
         if let inkColor { return inkColor }

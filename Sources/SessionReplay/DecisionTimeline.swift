@@ -203,7 +203,7 @@ public struct DecisionTimeline: Sendable {
         end = max(end ?? time, time)
         switch event.kind {
         case let .took(touchEvent):
-            guard let named = event.touch else { break }
+            guard let named = event.engineTouch else { break }
             let id = named.engine
             if touchEvent.phase == .began {
                 guard touches.count < touchLimit else { omittedTouches += 1; break }
@@ -217,13 +217,13 @@ public struct DecisionTimeline: Sendable {
         case let .refused(input, refusal):
             // Only an event of a touch the engine knew (a refusal by the touch-id rule names
             // no lane).
-            if case let .touch(touchEvent) = input, let touch = event.touch, let i = lane[touch.engine] {
+            if case let .touch(touchEvent) = input, let touch = event.engineTouch, let i = lane[touch.engine] {
                 note(i, time, "refused event (\(touchEvent.phase)): \(refusal)")
-            } else if case let .nativePageTouch(touchEvent) = input, let touch = event.touch, let i = lane[touch.engine] {
+            } else if case let .nativePageTouch(touchEvent) = input, let touch = event.engineTouch, let i = lane[touch.engine] {
                 note(i, time, "refused event (\(touchEvent.phase)): \(refusal)")
             }
         case let .pageMessage(message, outcome):
-            if let touch = event.touch {
+            if let touch = event.engineTouch {
                 // A recorded answer, by touch.
                 answerOutcome(outcome, token: event.roundTrip, touch: touch.engine, at: time)
             } else if let message {

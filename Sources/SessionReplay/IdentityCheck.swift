@@ -104,7 +104,7 @@ struct IdentityCheck {
     mutating func observe(_ event: EngineEvent) {
         guard isActive, case let .action(action) = event.kind else { return }
         let digest = digests.take(action)
-        guard let touch = event.touch else { return }
+        guard let touch = event.engineTouch else { return }
         switch action {
         case let .decided(id, owner, reason):
             decisions[id, default: []].append(Decision(platform: touch.platform, owner: owner, reason: reason, at: event.time, input: inputs))

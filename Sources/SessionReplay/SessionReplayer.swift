@@ -274,7 +274,7 @@ private struct ReplayRun {
                     nextRoundTrip += 1
                 }
                 answer(request, for: touches.first)
-            } else if !passedAnswers.isEmpty, case .action(.touchFinished) = output[index].kind, let touch = output[index].touch,
+            } else if !passedAnswers.isEmpty, case .action(.touchFinished) = output[index].kind, let touch = output[index].engineTouch,
                       driver.engine.latestTouch(forPlatform: touch.platform) == touch.engine {
                 // A finished touch asks no more questions: its passed answers go.
                 passedAnswers[touch.platform] = nil

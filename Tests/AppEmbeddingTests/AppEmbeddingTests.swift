@@ -57,7 +57,7 @@ actor ExercisePage: HitTestOracle {
             events.append(event)
             guard let action = event.action else { continue }
             _ = layer.apply(action)
-            if case .release = action, let touch = event.touch { pageSamples.append(touch.platform) }
+            if case .release = action, let touch = event.platformTouch { pageSamples.append(touch) }
         }
     }
 
@@ -69,7 +69,7 @@ actor ExercisePage: HitTestOracle {
 
     func decisions(ofPlatform platform: PlatformTouchID) -> [(HitTestVerdict, DecisionReason)] {
         events.compactMap { event in
-            guard event.touch?.platform == platform, case let .decided(_, verdict, reason)? = event.action else { return nil }
+            guard event.platformTouch == platform, case let .decided(_, verdict, reason)? = event.action else { return nil }
             return (verdict, reason)
         }
     }
@@ -154,7 +154,7 @@ struct AppEmbeddingTests {
         #expect(metrics.retractions == 1)
         await MainActor.run {
             #expect(canvas.decisions(ofPlatform: PlatformTouchID(7)).map(\.0) == [.page])
-            #expect(canvas.events.contains { $0.touch?.platform.rawValue == 7 && $0.action.map { if case .retractInk = $0 { true } else { false } } == true })
+            #expect(canvas.events.contains { $0.platformTouch?.rawValue == 7 && $0.action.map { if case .retractInk = $0 { true } else { false } } == true })
             #expect(canvas.layer.strokes.count == 1)
         }
         // First ink: the dot only (30 ms, in the bucket up to 33 ms); the retracted touch is not counted.

@@ -55,8 +55,8 @@ final class HandOverScratchpad: InkLoopShell {
         for event in events {
             guard let action = event.action, let touch = event.touch else { continue }
             _ = ink.apply(action)
-            if case let .release(_, sample) = action { toPage(touch.pagePointer, sample) }
-            if case .endRelease = action { toPage(touch.pagePointer, nil) }
+            if case let .release(_, sample) = action { toPage(touch.rawValue, sample) }
+            if case .endRelease = action { toPage(touch.rawValue, nil) }
         }
     }
     func send(_ request: HitTestRequest) { evaluate(request.scriptInvocation) }

@@ -14,7 +14,7 @@ struct InkEngineTests {
     }
 
     static func took(_ events: [EngineEvent]) -> [EngineTouch] {
-        events.compactMap { if case .took = $0.kind { $0.touch } else { nil } }
+        events.compactMap { if case .took = $0.kind { $0.engineTouch } else { nil } }
     }
 
     static func refusals(_ events: [EngineEvent]) -> [InputRefusal] {
@@ -31,7 +31,7 @@ struct InkEngineTests {
         #expect(Self.refusals(events).isEmpty && engine.ledger.received == 2)
         // A gesture: both go to the page, each named by its platform id.
         let decided = events.filter { if case .decided(_, .page, .multiTouchGesture)? = $0.action { true } else { false } }
-        #expect(Set(decided.compactMap(\.touch?.platform.rawValue)) == [5, 6])
+        #expect(Set(decided.compactMap(\.platformTouch?.rawValue)) == [5, 6])
     }
 
     @Test("a refused event in the middle of a batch: the rest are taken, its samples counted refused")
@@ -49,7 +49,7 @@ struct InkEngineTests {
         if case .invalidSample(PlatformTouchID(1), _)? = refused.last {} else { Issue.record("\(refused)") }
         // The identity refusal names no touch; the engine's refusal names the touch both ways.
         let refusedEvents = events.filter { if case .refused = $0.kind { true } else { false } }
-        #expect(refusedEvents.first?.touch == nil && refusedEvents.last?.touch?.platform.rawValue == 1)
+        #expect(refusedEvents.first?.touch == nil && refusedEvents.last?.platformTouch?.rawValue == 1)
         let ledger = engine.ledger
         #expect(ledger.received == 6 && ledger.refused == 3 && ledger.inked == 3 && ledger.isBalanced)
         var audit = DeliveryAudit()
@@ -90,7 +90,7 @@ struct InkEngineTests {
         events.removeAll()
         engine.take(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(42), updateIndex: 9, force: 0.7)), now: 1.02, into: &events)
         let refine = events.first { if case .refineInk? = $0.action { true } else { false } }
-        #expect(refine?.touch?.platform.rawValue == 42, "\(events)")
+        #expect(refine?.platformTouch?.rawValue == 42, "\(events)")
     }
 
     @Test("the first question is asked at the page script's generation; its answer decides in one round trip")

@@ -28,7 +28,7 @@ final class TestShell: InkLoopShell, TouchDownRegionsObserver {
     var refusals: [InputRefusal] { events.compactMap { if case let .refused(_, refusal) = $0.kind { refusal } else { nil } } }
     func decisions(_ platform: UInt64) -> [(HitTestVerdict, DecisionReason)] {
         events.compactMap {
-            guard $0.touch?.platform.rawValue == platform, case let .action(.decided(_, verdict, reason)) = $0.kind else { return nil }
+            guard $0.platformTouch?.rawValue == platform, case let .action(.decided(_, verdict, reason)) = $0.kind else { return nil }
             return (verdict, reason)
         }
     }

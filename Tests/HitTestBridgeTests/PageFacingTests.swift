@@ -48,8 +48,8 @@ struct PageFacingTests {
         }
         engine.take([Self.native(1, .ended, Self.sample(172, 1.11)), Self.touch(2, .ended, Self.sample(422, 1.11))], now: 1.11, into: &events)
         let decisions = events.compactMap { event -> (UInt64, HitTestVerdict, DecisionReason)? in
-            guard case let .decided(_, verdict, reason)? = event.action, let touch = event.touch else { return nil }
-            return (touch.platform.rawValue, verdict, reason)
+            guard case let .decided(_, verdict, reason)? = event.action, let touch = event.platformTouch else { return nil }
+            return (touch.rawValue, verdict, reason)
         }
         #expect(decisions.map(\.0) == [1, 2] && decisions[0].1 == .page && decisions[1].1 == .ink, "\(decisions)")
         #expect(decisions.allSatisfy { $0.2 != .multiTouchGesture })
@@ -69,7 +69,7 @@ struct PageFacingTests {
         engine.take([Self.touch(2, .moved, Self.sample(400, 1.08)), Self.touch(3, .moved, Self.sample(480, 1.08))], now: 1.08, into: &events)
         engine.take([Self.touch(2, .moved, Self.sample(380, 1.1)), Self.touch(3, .moved, Self.sample(460, 1.1))], now: 1.1, into: &events)
         let gesture = events.filter { if case .decided(_, .page, .multiTouchGesture)? = $0.action { true } else { false } }
-        #expect(Set(gesture.compactMap(\.touch?.platform.rawValue)) == [2, 3] && engine.counters.gestures == 1)
+        #expect(Set(gesture.compactMap(\.platformTouch?.rawValue)) == [2, 3] && engine.counters.gestures == 1)
         #expect(events.contains { if case .scrollPage(dx: 20, dy: 0) = $0.kind { true } else { false } }, "\(events.map(\.kind))")
     }
 
@@ -85,7 +85,7 @@ struct PageFacingTests {
                      Self.touch(7, .ended, Self.sample(14, 1.02, .pencil, index: 12))], now: 1.02, into: &events)
         engine.take([Self.touch(7, .began, Self.sample(90, 1.10, .pencil, index: 13)),
                      Self.touch(7, .moved, Self.sample(92, 1.11, .pencil, index: 14))], now: 1.11, into: &events)
-        let strokes = events.compactMap { if case .took(let event) = $0.kind, event.phase == .began { $0.touch?.engine } else { nil } }
+        let strokes = events.compactMap { if case .took(let event) = $0.kind, event.phase == .began { $0.touch } else { nil } }
         #expect(strokes.count == 2)
         events.removeAll()
         engine.take([Self.update(7, 11, force: 0.5), Self.update(7, 12, force: 0.6), Self.update(7, 13, force: 0.7),
@@ -93,7 +93,7 @@ struct PageFacingTests {
         #expect(Self.refusals(events).isEmpty, "\(Self.refusals(events))")
         let refined = events.compactMap { event -> (TouchID, Int, Double?)? in
             guard case let .refineInk(touch, index, sample)? = event.action else { return nil }
-            #expect(event.touch?.platform.rawValue == 7 && event.touch?.engine == touch)
+            #expect(event.platformTouch?.rawValue == 7 && event.touch == touch)
             return (touch, index, sample.force)
         }
         #expect(refined.map(\.0) == [strokes[0], strokes[0], strokes[1], strokes[0]], "\(refined)")
@@ -108,7 +108,7 @@ struct PageFacingTests {
         engine.take([Self.touch(7, .began, Self.sample(10, 1.00, .pencil, index: 1)),
                      Self.touch(7, .moved, Self.sample(12, 1.01, .pencil, index: 2)),
                      Self.touch(7, .ended, Self.sample(14, 1.02, .pencil, index: 3))], now: 1.02, into: &events)
-        let first = events.compactMap { if case .took = $0.kind { $0.touch?.engine } else { nil } }.first
+        let first = events.compactMap { if case .took = $0.kind { $0.touch } else { nil } }.first
         engine.take([Self.touch(7, .began, Self.sample(90, 1.10, .pencil, index: 1)),
                      Self.touch(7, .moved, Self.sample(92, 1.11, .pencil, index: 2))], now: 1.11, into: &events)
         events.removeAll()
@@ -135,7 +135,7 @@ struct PageFacingTests {
         var events: [EngineEvent] = []
         engine.take([Self.touch(5, .began, Self.sample(10, 1.00, .pencil, index: 1)),
                      Self.touch(6, .began, Self.sample(90, 1.00, .pencil, index: 1))], now: 1.00, into: &events)
-        let six = events.compactMap { if case .took = $0.kind, $0.touch?.platform.rawValue == 6 { $0.touch?.engine } else { nil } }.first
+        let six = events.compactMap { if case .took = $0.kind, $0.platformTouch?.rawValue == 6 { $0.touch } else { nil } }.first
         events.removeAll()
         engine.take(Self.update(6, 1, force: 0.5), now: 1.01, into: &events)
         let refine = events.compactMap { if case let .refineInk(touch, _, _)? = $0.action { touch } else { nil } }
@@ -176,7 +176,7 @@ struct PageFacingTests {
         }
 
         mutating func observe(_ event: EngineEvent, routing: TouchRouting) {
-            guard let touch = event.touch else { return }
+            guard let touch = event.engineTouch else { return }
             switch (routing, event.kind) {
             case let (.handOverAfterDecision, .action(.release(id, sample))):
                 carry(touch.pagePointer, id, sample.timestamp, first: down[touch.pagePointer]?.touch != id)

@@ -13,7 +13,7 @@ struct ReadmeExampleTests {
         let down = TouchSample(x: 345, y: 565, timestamp: 1.600, force: 0.5, tool: .pencil)
         engine.take([.touch(TouchEvent(touch: PlatformTouchID(2), phase: .began, samples: [down])),
                      .touch(TouchEvent(touch: PlatformTouchID(2), phase: .ended, samples: []))], now: 1.600, into: &events)
-        let touch = try #require(events.first?.touch)
+        let touch = try #require(events.first?.engineTouch)
         #expect(touch.platform.rawValue == 2)
         guard case .took? = events.first?.kind, case .action(.queryPage)? = events.dropFirst().first?.kind,
               case let .send(request, touches)? = events.dropFirst(2).first?.kind, case .took? = events.dropFirst(3).first?.kind else {
@@ -33,7 +33,7 @@ struct ReadmeExampleTests {
             .decided(touch.engine, .ink, .answered), .ink(touch.engine, down), .endInk(touch.engine),
             .touchFinished(touch.engine, SampleLedger(received: 1, inked: 1)),
         ])
-        #expect(events.dropFirst().allSatisfy { $0.touch == touch && $0.time == 1.630 })
+        #expect(events.dropFirst().allSatisfy { $0.engineTouch == touch && $0.time == 1.630 })
         events.removeAll()
         engine.advance(to: 1.9, into: &events)
         #expect(events.isEmpty)

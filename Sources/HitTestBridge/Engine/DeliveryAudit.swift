@@ -103,7 +103,7 @@
         switch event.kind {
         case let .took(touchEvent):
             if let touch = event.touch {
-                accepted(touchEvent, as: touch.engine)
+                accepted(touchEvent, as: touch)
             } else {
                 problem("\(touchEvent.touch): an accepted event that names no engine touch")
             }

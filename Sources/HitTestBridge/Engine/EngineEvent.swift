@@ -2,7 +2,7 @@
 
 /// One touch as both sides name it: the platform's identifier (reused as soon as a finger
 /// lifts) and the engine's (unique over the engine's life).
-public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
+@_spi(Tooling) public struct EngineTouch: Sendable, Hashable, CustomStringConvertible {
     /// The engine's identifier: what `RouterAction`s and `InkLayer` strokes name.
     public var engine: TouchID
     /// The identifier the platform (or a session log) gave the touch.
@@ -219,9 +219,13 @@ public struct EngineEvent: Sendable, Hashable {
     /// When it happened: the engine's time, seconds on the samples' clock (a deadline's
     /// events carry the deadline's time).
     public var time: Double
-    /// The touch it is about, by both identifiers; `nil` for page events that concern no
-    /// single touch.
-    public var touch: EngineTouch?
+    /// The touch it is about, by the engine's identifier (what ``RouterAction``s and
+    /// `InkLayer` strokes name, and the pointer id the page sees for it when the engine hands
+    /// it over or has it replayed); `nil` for page events that concern no single touch.
+    public var touch: TouchID?
+    /// The same touch by the identifier the platform (or a session log) gave it; `nil`
+    /// exactly when ``touch`` is.
+    public var platformTouch: PlatformTouchID?
     /// The round trip to the page it belongs to, when there is one: the question a touch
     /// waits for, the one that decided it, or the one a page answer named.
     @_spi(Tooling) public var roundTrip: QueryToken?
@@ -231,15 +235,25 @@ public struct EngineEvent: Sendable, Hashable {
     /// Creates an event.
     @_spi(Tooling) public init(time: Double, touch: EngineTouch? = nil, roundTrip: QueryToken? = nil, kind: Kind) {
         self.time = time
-        self.touch = touch
+        self.touch = touch?.engine
+        self.platformTouch = touch?.platform
         self.roundTrip = roundTrip
         self.kind = kind
     }
 
+    /// The touch by both identifiers, for tools that print or compare them.
+    @_spi(Tooling) public var engineTouch: EngineTouch? {
+        get { touch.map { EngineTouch(engine: $0, platform: platformTouch ?? PlatformTouchID($0.rawValue)) } }
+        set {
+            touch = newValue?.engine
+            platformTouch = newValue?.platform
+        }
+    }
+
     /// What happened.
     public enum Kind: Sendable, Hashable {
-        /// The engine took a touch event: its samples are received. The event carries the
-        /// engine's touch identifier (the platform's is in ``EngineEvent/touch``).
+        /// The engine took a touch event: its samples are received. The event is the
+        /// platform's, naming the platform's identifier; the engine's is ``EngineEvent/touch``.
         case took(TouchEvent)
         /// An input was refused; its samples (``EngineInput/sampleCount``) are counted
         /// received and refused. ``EngineEvent/touch`` names the touch when it is known.
@@ -249,7 +263,7 @@ public struct EngineEvent: Sendable, Hashable {
         case action(RouterAction)
         /// Send this request to the page (``HitTestRequest/scriptInvocation`` or
         /// ``HitTestRequest/json``); `touches` are the touches waiting for it.
-        case send(HitTestRequest, touches: [EngineTouch])
+        @_spi(Tooling) case send(HitTestRequest, touches: [EngineTouch])
         /// What the bridge made of a message from the page (or a recorded answer): the
         /// message when it decoded, and the outcome (`nil`: a recorded answer that found no
         /// round trip to go to).

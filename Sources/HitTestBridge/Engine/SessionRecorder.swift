@@ -234,7 +234,7 @@ public struct SessionRecorder: Sendable {
         for event in events {
             guard case let .action(action) = event.kind else { continue }
             let digest = digests.take(action)
-            guard let touch = event.touch else { continue }
+            guard let touch = event.engineTouch else { continue }
             switch action {
             case let .decided(_, owner, reason):
                 write(SessionLogLines.decided(touch: touch, owner: owner, reason: reason, at: event.time, time: time), time: time, samples: 0)

@@ -47,10 +47,10 @@ public enum RecordedEvent: Sendable, Hashable {
     /// The front end settled every undecided touch by the fallback (`InkEngine.finish`).
     case finish
     /// The live engine decided `touch` (`at`: when, on the engine's clock).
-    case decided(touch: EngineTouch, owner: HitTestVerdict, reason: DecisionReason, at: Double)
+    @_spi(Tooling) case decided(touch: EngineTouch, owner: HitTestVerdict, reason: DecisionReason, at: Double)
     /// The live engine finished `touch`: where its samples went (received, inked, released,
     /// cancelled) and a digest of its ink (16 hex digits).
-    case finished(touch: EngineTouch, ledger: SampleLedger, ink: String, at: Double)
+    @_spi(Tooling) case finished(touch: EngineTouch, ledger: SampleLedger, ink: String, at: Double)
     /// The recorder's sink fell behind: `lines` lines carrying `samples` touch samples,
     /// recorded from `from` to `to`, are missing here. No identity is claimed over such a
     /// recording.

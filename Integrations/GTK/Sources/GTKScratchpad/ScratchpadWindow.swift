@@ -268,7 +268,7 @@ import Foundation
         for event in events {
             switch event.kind {
             case let .took(touch):
-                if event.touch?.platform == Self.pointerID { track(pointer: touch.phase) }
+                if event.platformTouch == Self.pointerID { track(pointer: touch.phase) }
             case let .refused(input, refusal):
                 if refusals.count < 100 { refusals.append(refusal.description) }
                 // A pointer end the engine refused (its touch already finished) still means
