@@ -12,7 +12,7 @@ import Testing
 /// The exercise page in the app's web view: a button and a draggable block. Its page script
 /// (layout generation 1, as the bundled script starts) answers hit tests by posting a message
 /// later, and can push region snapshots.
-actor ExercisePage: HitTestOracle {
+actor ExercisePage {
     static let generation: UInt64 = 1
     static let regions = [FakePage.Region(x: 20, y: 20, width: 100, height: 40, element: "check"),
                           FakePage.Region(x: 300, y: 400, width: 80, height: 80, element: "block")]
@@ -88,7 +88,7 @@ struct AppEmbeddingTests {
     @Test("two fingers in one callback, a refused event mid-batch, reused ids, one round trip, one queue, a retraction, the audit live")
     func session() async throws {
         let page = ExercisePage(), clock = ManualClock(start: 10)
-        let session = InkSession(configuration: InkEngineConfiguration(speculativeInk: true), oracle: page, clock: clock, seed: 7)
+        let session = InkSession(configuration: InkEngineConfiguration(speculativeInk: true), clock: clock, seed: 7) { try await page.send($0) }
         let canvas = Canvas()
         let running = Task { await session.run() }
         let drawing = Task { @MainActor in

@@ -55,7 +55,7 @@ final class ActionLog: @unchecked Sendable {
 }
 
 /// A page reached through a transport the test answers by hand.
-final class ScriptedOracle: HitTestOracle, @unchecked Sendable {
+final class ScriptedOracle: @unchecked Sendable {
     enum Reply { case answer(interactive: Bool), viaReceive, fail }
     private let lock = NSLock()
     private var requests: [HitTestRequest] = []
@@ -124,8 +124,8 @@ struct InkSessionTests {
     static func session(cache: String? = nil, timeout: Double = 0.25, start: Double = 1)
         async -> (InkSession, ActionLog, ScriptedOracle, ManualClock) {
         let oracle = ScriptedOracle(), clock = ManualClock(start: start), log = ActionLog()
-        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: timeout), oracle: oracle, clock: clock,
-                                 seed: 3)
+        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: timeout), clock: clock,
+                                 seed: 3) { try await oracle.send($0) }
         log.start(session)
         if let cache { await session.receive(cache) }
         return (session, log, oracle, clock)
@@ -281,7 +281,7 @@ struct InkSessionTests {
             func wake(at deadline: Double, _ wake: @escaping () -> Void) -> () -> Void { {} }
         }
         let clock = FrozenTimerClock(), log = ActionLog(), oracle = ScriptedOracle()
-        let session = InkSession(oracle: oracle, clock: clock, seed: 1)
+        let session = InkSession(clock: clock, seed: 1) { try await oracle.send($0) }
         log.start(session)
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)]))
         clock.set(2)   // past the 250 ms deadline
@@ -297,7 +297,8 @@ struct InkSessionTests {
     @Test("first ink is measured for a touch decided without asking (pencil only)")
     func firstInkWithoutQuestion() async throws {
         let clock = ManualClock(start: 1), log = ActionLog()
-        let session = InkSession(configuration: InkEngineConfiguration(pencilOnly: true), oracle: ScriptedOracle(), clock: clock, seed: 1)
+        let page = ScriptedOracle()
+        let session = InkSession(configuration: InkEngineConfiguration(pencilOnly: true), clock: clock, seed: 1) { try await page.send($0) }
         log.start(session)
         await session.take(Self.dot(PlatformTouchID(1), at: 1))
         await log.wait(until: ActionLog.finished(TouchID(1)))
@@ -321,7 +322,7 @@ struct InkSessionTests {
     @Test("an input submitted after run() ended is refused and counted; touches still down were cancelled when it ended")
     func submitAfterRun() async {
         let clock = ManualClock(start: 1), oracle = ScriptedOracle()
-        let session = InkSession(oracle: oracle, clock: clock, seed: 1)
+        let session = InkSession(clock: clock, seed: 1) { try await oracle.send($0) }
         let run = Task { await session.run() }
         session.submit([.touch(TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [TouchSample(x: 5, y: 5, timestamp: 1)])),
                         .touch(TouchEvent(touch: PlatformTouchID(1), phase: .moved, samples: [TouchSample(x: 6, y: 5, timestamp: 1.01)]))])

@@ -69,8 +69,8 @@ struct UptimeClockTests {
         let uptime = 86_400.25   // a day after boot, as UITouch.timestamp reads then
         let oracle = ScriptedOracle(), clock = ManualClock(start: uptime), log = ActionLog()
         let timeout = 0.2
-        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: timeout), oracle: oracle, clock: clock,
-                                 seed: 5)
+        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: timeout), clock: clock,
+                                 seed: 5) { try await oracle.send($0) }
         log.start(session)
         let down = uptime - 0.004   // the touch happened just before its event reached the session
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .began,

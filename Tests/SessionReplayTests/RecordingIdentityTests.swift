@@ -7,7 +7,7 @@ import InkTesting
 @_spi(Tooling) import SessionReplay
 
 /// A page the test answers by hand: each request waits until the test replies.
-final class HandAnsweredPage: HitTestOracle, @unchecked Sendable {
+final class HandAnsweredPage: @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [HitTestRequest] = []
     private var waiting: [(HitTestRequest, CheckedContinuation<String?, any Error>)] = []
@@ -67,8 +67,8 @@ struct RecordingIdentityTests {
         let clock = ManualClock(start: 1), page = HandAnsweredPage()
         let recorder = SessionRecorder(canvasWidth: 400, canvasHeight: 300, exercise: "math/decimals/3.5", budgetBytes: 64 << 10,
                                        sink: lines.offer)
-        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: 0.25), oracle: page, clock: clock, seed: 11,
-                                 recorder: recorder)
+        let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: 0.25), clock: clock, seed: 11,
+                                 recorder: recorder) { try await page.send($0) }
         let run = Task { await session.run() }
         let regions = #"{"type":"regions","generation":1,"maxAge":5000,"regions":[{"x":200,"y":0,"width":100,"height":100,"element":"check"}]}"#
         session.submit(.pageMessage(regions))

@@ -22,20 +22,8 @@ import Foundation
     public var total: Int { counts.reduce(0, +) }
 }
 
-/// How the session reaches the page: a transport only. It evaluates
-/// ``HitTestRequest/scriptInvocation`` in the page (or hands the request to the page
-/// script by other means); every decision stays with the session's engine.
-public protocol HitTestOracle: Sendable {
-    /// Sends a request to the page.
-    /// - Returns: the page's reply message, untrusted, when the transport returns it
-    ///   directly; `nil` when the reply arrives later through ``InkSession/submit(_:)-(EngineInput)``.
-    /// - Throws: when the page cannot be asked; the request's queries get the fallback at once.
-    ///   A send the session no longer needs (its round trip was settled) is cancelled.
-    func send(_ request: HitTestRequest) async throws -> String?
-}
-
 /// A live session for Swift concurrency: an actor over the one live loop (``InkLoop``) with a
-/// ``HitTestOracle`` transport and an injected ``InkLoopClock``.
+/// transport to the page (`send`) and an injected ``InkLoopClock``.
 ///
 /// Everything goes in through ``submit(_:)-([EngineInput])``: touch events, estimated-property
 /// updates, the page's messages, layout changes, a new document. It is `nonisolated` and
@@ -57,7 +45,7 @@ public protocol HitTestOracle: Sendable {
 /// an actor cannot answer synchronously.
 ///
 /// ```swift
-/// let session = InkSession(oracle: webViewOracle)
+/// let session = InkSession { request in try await webView.ask(request) }   // the transport
 /// Task { await session.run() }                       // takes the inputs until cancelled
 /// Task { @MainActor in
 ///     for await batch in session.events { canvas.apply(batch) }   // in order, on the main actor
@@ -85,7 +73,14 @@ public actor InkSession {
     ///   - transform: Canvas to page, until a `.layout` input.
     ///   - pageGeneration: The page's layout generation at the start (the bundled page
     ///     script's first, by default).
-    ///   - oracle: The transport to the page.
+    ///   - send: How the session reaches the page: a transport only, every decision stays
+    ///     with the session's engine. It evaluates ``HitTestRequest/scriptInvocation`` in
+    ///     the page (or hands the request to the page script by other means), in a task of
+    ///     its own per request, and returns the page's reply message, untrusted, when the
+    ///     transport returns it directly, or `nil` when the reply arrives later through
+    ///     ``submit(_:)-(EngineInput)``. It throws when the page cannot be asked: the
+    ///     request's touches get the fallback at once. A send the session no longer needs (its
+    ///     round trip was settled) is cancelled.
     ///   - clock: The clock the deadlines run on, on the samples' timebase. `nil`, the
     ///     default: the system's uptime (`ProcessInfo.systemUptime`, the platform touch
     ///     timestamps' clock), its wake-ups tasks that sleep. A clock given here may call its
@@ -99,15 +94,16 @@ public actor InkSession {
     ///     what it holds at the end of ``run()``, on ``flush()`` and on ``flushRecording()``.
     ///     `nil`, the default, records nothing.
     public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
-                pageGeneration: UInt64 = PageScript.firstGeneration, oracle: any HitTestOracle,
-                clock: (any InkLoopClock & Sendable)? = nil, seed: UInt64? = nil, recorder: SessionRecorder? = nil) {
+                pageGeneration: UInt64 = PageScript.firstGeneration,
+                clock: (any InkLoopClock & Sendable)? = nil, seed: UInt64? = nil, recorder: SessionRecorder? = nil,
+                send: @escaping @Sendable (HitTestRequest) async throws -> String?) {
         (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (events, sink) = AsyncStream.makeStream(of: [EngineEvent].self)
         self.events = events
         let mailbox = Mailbox(signal: signal)
         self.mailbox = mailbox
         timer = SessionTimer(clock: clock ?? UptimeClock(), mailbox: mailbox)
-        shell = SessionShell(oracle: oracle, sink: sink, mailbox: mailbox)
+        shell = SessionShell(send: send, sink: sink, mailbox: mailbox)
         loop = InkLoop(configuration: configuration, transform: transform, pageGeneration: pageGeneration, clock: timer,
                        seed: seed, recorder: recorder)
         loop.shell = shell
@@ -332,14 +328,15 @@ private final class SessionTimer: InkLoopClock, @unchecked Sendable {
 private final class SessionShell: InkLoopShell, @unchecked Sendable {
     // Confined to the session's actor, but for `cancelAll` from deinit.
     let sink: AsyncStream<[EngineEvent]>.Continuation
-    private let oracle: any HitTestOracle
+    private let transport: @Sendable (HitTestRequest) async throws -> String?
     private let mailbox: Mailbox
     private var sends: [QueryToken: Task<Void, Never>] = [:]
     /// Events published to the stream so far.
     private(set) var published = 0
 
-    init(oracle: any HitTestOracle, sink: AsyncStream<[EngineEvent]>.Continuation, mailbox: Mailbox) {
-        self.oracle = oracle
+    init(send: @escaping @Sendable (HitTestRequest) async throws -> String?, sink: AsyncStream<[EngineEvent]>.Continuation,
+         mailbox: Mailbox) {
+        self.transport = send
         self.sink = sink
         self.mailbox = mailbox
     }
@@ -352,13 +349,13 @@ private final class SessionShell: InkLoopShell, @unchecked Sendable {
     }
 
     func send(_ request: HitTestRequest) {
-        let oracle = self.oracle, mailbox = self.mailbox, token = request.token
+        let transport = self.transport, mailbox = self.mailbox, token = request.token
         sends[token]?.cancel()
         sends[token] = Task {
             do {
                 // A reply joins the input queue even if the send was cancelled meanwhile:
                 // the bridge counts it for what it is (late, duplicate).
-                if let reply = try await oracle.send(request) { mailbox.post(.inputs([.pageMessage(reply)])) }
+                if let reply = try await transport(request) { mailbox.post(.inputs([.pageMessage(reply)])) }
             } catch {
                 if !Task.isCancelled { mailbox.post(.inputs([.sendFailed(request)])) }  // nothing, if already settled
             }

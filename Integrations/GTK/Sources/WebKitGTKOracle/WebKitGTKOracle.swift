@@ -12,14 +12,14 @@ import CWebKitGTK
 ///
 /// ```swift
 /// let oracle = try GTKThread.shared.run { WebKitGTKOracle(page: try WebKitGTKPage()) }
-/// let session = InkSession(oracle: oracle)   // its default clock is GTK.now's: CLOCK_MONOTONIC
+/// let session = InkSession { try await oracle.send($0) }   // its default clock is GTK.now's: CLOCK_MONOTONIC
 /// Task { await session.run() }
 /// Task { for await message in oracle.messages { session.submit(.pageMessage(message)) } }
 /// Task { for await batch in session.events { … } }   // ink, the page's touches
 /// ```
 ///
 /// The page is used only on the GTK thread, through ``GTKThread``.
-public final class WebKitGTKOracle: HitTestOracle, @unchecked Sendable {
+public final class WebKitGTKOracle: @unchecked Sendable {
     /// The page. Touch it on the GTK thread only.
     public var page: WebKitGTKPage { holder.page! }
     private let holder: Holder

@@ -23,8 +23,9 @@ extension WebKitGTK {
             defer { _ = try? GTKThread.shared.run { gtk_widget_destroy(UnsafeMutablePointer<GtkWidget>(bitPattern: window)) } }
             // Deadlines far beyond a round trip: the reasons say the page answered, however
             // busy the machine.
-            let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: 5, useRegionCache: false),
-                                     oracle: oracle)
+            let session = InkSession(configuration: InkEngineConfiguration(decisionTimeout: 5, useRegionCache: false)) {
+                try await oracle.send($0)
+            }
             let running = Task { await session.run() }
             defer { running.cancel() }
             let forwarding = Task { for await message in oracle.messages { session.submit(.pageMessage(message)) } }
