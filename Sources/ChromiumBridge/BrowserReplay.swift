@@ -232,9 +232,9 @@ public struct BrowserReplay {
 
         /// Where a canvas point is for `Input.dispatchTouchEvent`: CSS pixels of the layout
         /// viewport (the canvas covers the visual one, which pinch zoom magnifies).
-        func viewportPoint(_ point: CanvasPoint) -> CanvasPoint {
+        func viewportPoint(_ point: CanvasPoint) -> (x: Double, y: Double) {
             let page = transform.pagePoint(for: point)
-            return CanvasPoint(x: page.x - layoutScroll.x, y: page.y - layoutScroll.y)
+            return (page.x - layoutScroll.x, page.y - layoutScroll.y)
         }
 
         func report() -> BrowserReplayReport {

@@ -7,6 +7,7 @@
 ///
 /// ```swift
 /// loop.submit(.pageMessage(FakePage.answer(to: request, verdict: .page)))
+/// loop.submit(.pageMessage(FakePage.answer(to: request, interactiveRegions: regions)))
 /// loop.submit(.pageMessage(FakePage.regions([FakePage.Region(x: 20, y: 20, width: 100, height: 40)])))
 /// ```
 public enum FakePage {
@@ -22,8 +23,8 @@ public enum FakePage {
             (self.x, self.y, self.width, self.height, self.element) = (x, y, width, height, element)
         }
 
-        /// Whether the point (page coordinates) lies in the rectangle, edges included.
-        public func contains(_ point: CanvasPoint) -> Bool {
+        /// Whether the page point lies in the rectangle, edges included.
+        @_spi(FrontEnd) public func contains(_ point: PagePoint) -> Bool {
             point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height
         }
     }
@@ -41,6 +42,24 @@ public enum FakePage {
                               document: String? = nil) -> String {
         PageAnswer(token: request.token, verdict: verdict, generation: generation ?? request.generation,
                    document: document.flatMap { try? PageDocumentID($0) }).json
+    }
+
+    /// What the page script finds under a request's point (page coordinates, as the engine
+    /// computed it): `.page` when one of `regions` contains it (edges included), else `.ink`.
+    public static func verdict(for request: HitTestRequest, interactiveRegions regions: [Region]) -> HitTestVerdict {
+        regions.contains { $0.contains(request.pagePoint) } ? .page : .ink
+    }
+
+    /// The page's answer to a hit test, decided as the page script decides it: `.page` when
+    /// one of `regions` lies under the request's point (``verdict(for:interactiveRegions:)``).
+    /// - Parameters:
+    ///   - request: The question, as the engine sent it.
+    ///   - regions: The page's interactive elements' rectangles, page coordinates.
+    ///   - generation: The page's layout generation when it answered (default: the request's).
+    ///   - document: The page document's id, as the page script names it, if any.
+    public static func answer(to request: HitTestRequest, interactiveRegions regions: [Region], generation: UInt64? = nil,
+                              document: String? = nil) -> String {
+        answer(to: request, verdict: verdict(for: request, interactiveRegions: regions), generation: generation, document: document)
     }
 
     /// A region snapshot the page pushes: `{"type":"regions","generation":N,"maxAge":…,"regions":[…]}`.

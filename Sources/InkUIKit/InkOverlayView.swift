@@ -138,7 +138,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     @discardableResult
     public func apply(_ action: RouterAction) -> InkLayer.Change? {
         let change = ink.apply(action.inPageCoordinates(pageTransform))
-        if let bounds = change?.bounds { setNeedsDisplay(viewRect(for: bounds)) }
+        if let bounds = change?.bounds { setNeedsDisplay(viewRect(for: PageRect(inkLayerRect: bounds))) }
         if case .endInk = action, change != nil {
             // The stroke now lives in its tiles: erase its live drawing (this view draws only
             // the strokes still being drawn).
@@ -152,7 +152,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// and redraws where they were. Strokes being drawn stay. The engine's ledger is
     /// unchanged: the samples were inked; the user erased the ink.
     public func clear() {
-        if let bounds = ink.removeFinishedStrokes() { setNeedsDisplay(viewRect(for: bounds)) }
+        if let bounds = ink.removeFinishedStrokes() { setNeedsDisplay(viewRect(for: PageRect(inkLayerRect: bounds))) }
         syncTiles()
     }
 
@@ -162,7 +162,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     @discardableResult
     public func undoLastStroke() -> TouchID? {
         guard let change = ink.removeLastStroke() else { return nil }
-        if let bounds = change.bounds { setNeedsDisplay(viewRect(for: bounds)) }
+        if let bounds = change.bounds { setNeedsDisplay(viewRect(for: PageRect(inkLayerRect: bounds))) }
         syncTiles()
         return change.touch
     }
@@ -174,9 +174,9 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         resolvedInkColor.setFill()
         drewLiveInk = !ink.active.isEmpty || !ink.tiles.oversized.isEmpty
         for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
-            fill(ink.finished[index]) { self.viewPoint(for: $0) }
+            fill(ink.finished[index]) { self.viewPoint(for: PagePoint(inkLayerPoint: $0)) }
         }
-        for stroke in ink.active { fill(stroke) { self.viewPoint(for: $0) } }
+        for stroke in ink.active { fill(stroke) { self.viewPoint(for: PagePoint(inkLayerPoint: $0)) } }
     }
 
     /// Fills one stroke's segments, each point mapped by `map`.
@@ -272,11 +272,11 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         let index = ink.tiles
         guard force || index.revision != tilesRevision else { return }
         tilesRevision = index.revision
-        let t = pageTransform, margin = index.tileSize
-        let scale = t.scale > 0 ? t.scale : 1
-        let visible = CanvasRect(minX: t.offsetX - margin, minY: t.offsetY - margin,
-                                 maxX: t.offsetX + Double(bounds.width) * scale + margin,
-                                 maxY: t.offsetY + Double(bounds.height) * scale + margin)
+        let margin = index.tileSize
+        // The page area the view shows, grown by a tile, in the layer's (page) coordinates.
+        let shown = viewTransform.pageRect(for: CanvasRect(minX: 0, minY: 0, maxX: Double(bounds.width), maxY: Double(bounds.height)))
+        let visible = PageRect(minX: shown.minX - margin, minY: shown.minY - margin,
+                               maxX: shown.maxX + margin, maxY: shown.maxY + margin).inkLayerRect
         var wanted = Set<InkTileIndex.Tile>()
         for tile in index.tiles(covering: visible, limit: 1_024) ?? [] where !index.strokes(in: tile).isEmpty {
             wanted.insert(tile)
@@ -314,17 +314,22 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     // MARK: - Coordinates
 
-    /// The view point showing a page point.
-    private func viewPoint(for page: CanvasPoint) -> CGPoint {
+    /// The page transform, its scale 1 where it is not positive.
+    private var viewTransform: PageTransform {
         var t = pageTransform
         if !(t.scale > 0) { t.scale = 1 }
-        let point = t.canvasPoint(for: page)
+        return t
+    }
+
+    /// The view point showing a page point.
+    private func viewPoint(for page: PagePoint) -> CGPoint {
+        let point = viewTransform.canvasPoint(for: page)
         return CGPoint(x: point.x, y: point.y)
     }
 
-    private func viewRect(for page: CanvasRect) -> CGRect {
-        let a = viewPoint(for: CanvasPoint(x: page.minX, y: page.minY))
-        let b = viewPoint(for: CanvasPoint(x: page.maxX, y: page.maxY))
+    private func viewRect(for page: PageRect) -> CGRect {
+        let a = viewPoint(for: PagePoint(x: page.minX, y: page.minY))
+        let b = viewPoint(for: PagePoint(x: page.maxX, y: page.maxY))
         return CGRect(x: Double(a.x) - 2, y: Double(a.y) - 2,
                       width: Double(b.x) - Double(a.x) + 4, height: Double(b.y) - Double(a.y) + 4)
     }

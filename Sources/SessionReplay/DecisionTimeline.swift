@@ -91,7 +91,7 @@ public struct DecisionTimeline: Sendable {
         /// When the engine asked.
         public var asked: Double
         /// Where, in page points (known once it is sent).
-        public var pagePoint: CanvasPoint?
+        @_spi(Tooling) public var pagePoint: PagePoint?
         /// The round trip that carries it (`nil`: it joined a round trip already in flight,
         /// or the cache answered first).
         @_spi(Tooling) public var token: QueryToken?

@@ -38,7 +38,7 @@ public struct GridAgreement: Sendable, Hashable {
         while y < height {
             var x = offset
             while x < width {
-                let point = CanvasPoint(x: x, y: y)
+                let point = PagePoint(x: x, y: y)
                 let request = HitTestRequest(token: QueryToken(high: 1, low: UInt64(result.questions)), pagePoint: point,
                                              generation: snapshot.generation)
                 result.questions += 1

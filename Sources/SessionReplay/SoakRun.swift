@@ -90,6 +90,8 @@ package struct SoakRun {
     private var nextUpdateIndex: UInt64 = 1
     private var checkpoints: [SoakCheckpoint] = []
 
+    /// Where the canvas lands on the page now: scrolled down by `scroll`.
+    private var view: PageTransform { PageTransform(scale: 1, offsetX: 0, offsetY: scroll) }
     /// The page's interactive regions, in page coordinates (buttons and blocks).
     private static let regions: [PageRegion] = [
         PageRegion(x: 40, y: 40, width: 120, height: 48), PageRegion(x: 200, y: 40, width: 120, height: 48),
@@ -193,7 +195,8 @@ package struct SoakRun {
     private mutating func point(onInk: Bool) -> CanvasPoint {
         if onInk { return CanvasPoint(x: 400 + random.unit() * 500, y: 150 + random.unit() * 400) }
         let region = Self.regions[Int(random.next() % UInt64(Self.regions.count))]
-        return CanvasPoint(x: region.x + random.unit() * region.width, y: region.y - scroll + random.unit() * region.height)
+        let target = PagePoint(x: region.x + random.unit() * region.width, y: region.y + random.unit() * region.height)
+        return view.canvasPoint(for: target)
     }
 
     private mutating func scheduleTouch(platform: UInt64, tool: ToolKind, at start: Double, rate: Double, duration: Double,
@@ -263,7 +266,7 @@ package struct SoakRun {
             nextScroll = time + 60 + random.unit() * 120
             scroll = scroll == 0 ? 120 : 0
             generation += 1
-            let step = driver.deliver(.layout(PageTransform(scale: 1, offsetX: 0, offsetY: scroll), generation: generation),
+            let step = driver.deliver(.layout(view, generation: generation),
                                       at: time, into: &output)
             if let refusal = step.refusal { fatalError("\(refusal)") }
             drain()
@@ -281,8 +284,7 @@ package struct SoakRun {
 
     /// The page's reaction to a request: the true answer, with random timing and faults.
     private mutating func respond(to request: HitTestRequest, at time: Double) {
-        let p = request.pagePoint
-        let interactive = Self.regions.contains { p.x >= $0.x && p.x <= $0.x + $0.width && p.y >= $0.y && p.y <= $0.y + $0.height }
+        let interactive = Self.regions.contains { $0.contains(request.pagePoint) }
         func answer(_ generation: UInt64) -> String {
             #"{"type":"answer","id":"\#(request.token)","interactive":\#(interactive),"generation":\#(generation)}"#
         }

@@ -116,9 +116,12 @@ public struct StrategyBenchmark: Sendable {
         self.recordedStrokes = recordedCount
         let strokes = log.samplesByTouch.map(\.samples)
         self.strokes = strokes
-        self.truth = strokes.map { SyntheticSessions.page.verdict(at: $0[0].point) }
+        // The page answers for where the touch lands on it: its first point through the
+        // session's page transform.
+        let view = log.header.pageTransform ?? .identity
+        self.truth = strokes.map { SyntheticSessions.page.verdict(at: view.pagePoint(for: $0[0].point)) }
         let index = RegionIndex(regions: SyntheticSessions.page.regions)
-        self.away = strokes.map { !index.hasRegion(near: $0[0].point, margin: Self.awayMargin) }
+        self.away = strokes.map { !index.hasRegion(near: view.pagePoint(for: $0[0].point), margin: Self.awayMargin) }
     }
 
     /// Runs one strategy at one latency.

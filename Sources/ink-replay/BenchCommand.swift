@@ -252,7 +252,7 @@ enum BenchCommand: Command {
                            height: i % 997 == 0 ? 8_000 : 10 + random.unit() * 40)
             }
             let index = RegionIndex(regions: regions)
-            let points = (0..<4_096).map { _ in CanvasPoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
+            let points = (0..<4_096).map { _ in PagePoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
             var hits = 0, lookups = 0
             let clock = ContinuousClock()
             let start = clock.now

@@ -63,8 +63,7 @@ struct SessionPicture {
         let t = log.header.pageTransform ?? .identity
         var out = ""
         for region in snapshot.regions {
-            let corner = t.canvasPoint(for: CanvasPoint(x: region.x, y: region.y)), x = corner.x, y = corner.y
-            let w = region.width / t.scale, h = region.height / t.scale
+            let shown = t.canvasRect(for: region.rect), x = shown.minX, y = shown.minY, w = shown.width, h = shown.height
             out += "<rect class=\"region\" x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\" rx=\"4\" fill=\"\(Self.regionColour)\" fill-opacity=\"0.06\" stroke=\"\(Self.regionColour)\" stroke-width=\"1\"/>\n"
             if let element = region.element {
                 out += "<text x=\"\(n(x + 4))\" y=\"\(n(y + 12))\" font-family=\"sans-serif\" font-size=\"10\" fill=\"\(Self.regionColour)\">\(escape(element))</text>\n"

@@ -31,10 +31,10 @@ actor ExercisePage {
     }
 
     /// What the page script posts for a request: the element under the point, at the page's
-    /// own generation.
+    /// own generation (or, with `interactive`, the answer the test wants).
     static func answer(_ request: HitTestRequest, interactive: Bool? = nil) -> String {
-        let hit = interactive ?? regions.contains { $0.contains(request.pagePoint) }
-        return FakePage.answer(to: request, verdict: hit ? .page : .ink, generation: generation)
+        guard let interactive else { return FakePage.answer(to: request, interactiveRegions: regions, generation: generation) }
+        return FakePage.answer(to: request, verdict: interactive ? .page : .ink, generation: generation)
     }
 
     /// The page script's region snapshot.

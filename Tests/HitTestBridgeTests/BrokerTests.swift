@@ -29,7 +29,7 @@ struct BrokerTests {
         var actions: [BridgeAction] = []
         broker.ask(q1, at: CanvasPoint(x: 10, y: 20), now: 1, into: &actions)
         let request = try #require(Self.sent(actions).first)
-        #expect(request.pagePoint == CanvasPoint(x: 10, y: 20) && request.generation == 1)
+        #expect(request.pagePoint == PagePoint(x: 10, y: 20) && request.generation == 1)
         #expect(broker.nextDeadline == 1.25)
         actions.removeAll()
         #expect(broker.receive(Array(Self.answer(request).utf8), now: 1.03, into: &actions) == .answered(queries: 1))
@@ -145,7 +145,7 @@ struct BrokerTests {
         var broker = Self.broker(transform: transform)
         var actions: [BridgeAction] = []
         broker.ask(q1, at: CanvasPoint(x: 10, y: 20), now: 1, into: &actions)
-        #expect(Self.sent(actions).first?.pagePoint == CanvasPoint(x: 120, y: 540))
+        #expect(Self.sent(actions).first?.pagePoint == PagePoint(x: 120, y: 540))
         // A region at page (110...130, 530...550) holds canvas (5...15, 15...25).
         broker.receive(Array(#"{"type":"regions","generation":1,"maxAge":1000,"regions":[{"x":110,"y":530,"width":20,"height":20}]}"#.utf8),
                        now: 1, into: &actions)
@@ -205,8 +205,8 @@ struct BrokerTests {
         let older = #"{"type":"regions","generation":2,"regions":[]}"#
         #expect(broker.receive(Array(older.utf8), now: 3, into: &actions) == .regionsRefused(.olderGeneration(got: 2, current: 3)))
         // A newer layout generation known from the host makes the snapshot outdated.
-        #expect(broker.cache.lookup(CanvasPoint(x: 10, y: 10), now: 2.1, generation: 3) == .fresh(.page))
-        #expect(broker.cache.lookup(CanvasPoint(x: 10, y: 10), now: 2.1, generation: 4) == .outdated)
+        #expect(broker.cache.lookup(PagePoint(x: 10, y: 10), now: 2.1, generation: 3) == .fresh(.page))
+        #expect(broker.cache.lookup(PagePoint(x: 10, y: 10), now: 2.1, generation: 4) == .outdated)
         #expect(broker.metrics.cacheHits == 2 && broker.metrics.snapshotsRefused == 1)
     }
 
@@ -353,24 +353,24 @@ struct RegionIndexTests {
         }
         let index = RegionIndex(regions: regions)
         for _ in 0..<20_000 {
-            let p = CanvasPoint(x: unit() * 4_400 - 200, y: unit() * 21_000 - 500)
+            let p = PagePoint(x: unit() * 4_400 - 200, y: unit() * 21_000 - 500)
             let expected = regions.first { $0.contains(p) }
             #expect(index.region(at: p) == expected)
         }
         // Edges are inside.
-        #expect(index.contains(CanvasPoint(x: regions[1].x, y: regions[1].y)))
-        #expect(index.contains(CanvasPoint(x: regions[1].x + regions[1].width, y: regions[1].y + regions[1].height)))
+        #expect(index.contains(PagePoint(x: regions[1].x, y: regions[1].y)))
+        #expect(index.contains(PagePoint(x: regions[1].x + regions[1].width, y: regions[1].y + regions[1].height)))
     }
 
     @Test("empty, degenerate and non-finite input")
     func degenerate() {
-        #expect(!RegionIndex(regions: []).contains(CanvasPoint(x: 0, y: 0)))
+        #expect(!RegionIndex(regions: []).contains(PagePoint(x: 0, y: 0)))
         let one = RegionIndex(regions: [PageRegion(x: 5, y: 5, width: 0, height: 0)])
-        #expect(one.contains(CanvasPoint(x: 5, y: 5)))
-        #expect(!one.contains(CanvasPoint(x: 5, y: 5.001)))
-        #expect(!one.contains(CanvasPoint(x: .nan, y: 5)))
+        #expect(one.contains(PagePoint(x: 5, y: 5)))
+        #expect(!one.contains(PagePoint(x: 5, y: 5.001)))
+        #expect(!one.contains(PagePoint(x: .nan, y: 5)))
         let bad = RegionIndex(regions: [PageRegion(x: .infinity, y: 0, width: 1, height: 1), PageRegion(x: 0, y: 0, width: 2, height: 2)])
-        #expect(bad.region(at: CanvasPoint(x: 1, y: 1)) == PageRegion(x: 0, y: 0, width: 2, height: 2))
+        #expect(bad.region(at: PagePoint(x: 1, y: 1)) == PageRegion(x: 0, y: 0, width: 2, height: 2))
     }
 
     /// Issue 29: a snapshot whose finite regions spanned more than the largest Double made the
@@ -385,9 +385,9 @@ struct RegionIndexTests {
             PageRegion(x: 20, y: far / 2, width: far / 4, height: 1e300),
         ]
         let index = RegionIndex(regions: regions)
-        let points = [CanvasPoint(x: -far, y: -far), CanvasPoint(x: far, y: far), CanvasPoint(x: far - 5, y: far - 5),
-                      CanvasPoint(x: 5, y: 5), CanvasPoint(x: -far / 2, y: 5), CanvasPoint(x: 15, y: 15),
-                      CanvasPoint(x: 1e200, y: far / 2 + 1), CanvasPoint(x: far, y: -far), CanvasPoint(x: 0, y: far)]
+        let points = [PagePoint(x: -far, y: -far), PagePoint(x: far, y: far), PagePoint(x: far - 5, y: far - 5),
+                      PagePoint(x: 5, y: 5), PagePoint(x: -far / 2, y: 5), PagePoint(x: 15, y: 15),
+                      PagePoint(x: 1e200, y: far / 2 + 1), PagePoint(x: far, y: -far), PagePoint(x: 0, y: far)]
         for p in points {
             #expect(index.region(at: p) == regions.first { $0.contains(p) }, "\(p)")
             for margin in [0, 8, 1e300, Double.greatestFiniteMagnitude] {
@@ -445,7 +445,7 @@ struct SpeculationTests {
         }
         let index = RegionIndex(regions: regions)
         for _ in 0..<5_000 {
-            let p = CanvasPoint(x: unit() * 2_200 - 100, y: unit() * 2_200 - 100)
+            let p = PagePoint(x: unit() * 2_200 - 100, y: unit() * 2_200 - 100)
             let margin = unit() * 40
             let expected = regions.contains {
                 p.x >= $0.x - margin && p.x <= $0.x + $0.width + margin && p.y >= $0.y - margin && p.y <= $0.y + $0.height + margin
@@ -460,11 +460,11 @@ struct WireRequestTests {
     @Test("the script invocation is built only from our own numbers and hex digits")
     func invocation() throws {
         let request = HitTestRequest(token: QueryToken(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210),
-                                     pagePoint: CanvasPoint(x: 12.5, y: -3), generation: 7)
+                                     pagePoint: PagePoint(x: 12.5, y: -3), generation: 7)
         #expect(request.json == #"{"type":"hitTest","id":"0123456789abcdeffedcba9876543210","x":12.5,"y":-3,"generation":7}"#)
         #expect(request.scriptInvocation == "(window.scratchpadInk ? (window.scratchpadInk.hitTest(\(request.json)), true) : false);")
         // Non-finite coordinates never reach the script as NaN or Infinity.
-        let odd = HitTestRequest(token: request.token, pagePoint: CanvasPoint(x: .nan, y: .infinity), generation: 0)
+        let odd = HitTestRequest(token: request.token, pagePoint: PagePoint(x: .nan, y: .infinity), generation: 0)
         #expect(odd.json.contains(#""x":0,"y":0"#))
         #expect(QueryToken(hex: "0123456789abcdeffedcba9876543210") == request.token)
         #expect(QueryToken(hex: "0123456789ABCDEFfedcba9876543210") == nil)

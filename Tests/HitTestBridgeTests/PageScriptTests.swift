@@ -21,7 +21,7 @@ struct PageScriptTests {
     @Test("the hit-test invocation evaluates to true with the page script installed and false without it, never undefined",
           .enabled(if: nodeExecutable != nil, "node is not installed, so this JavaScript check is SKIPPED (scripts/install-test-tools.sh installs it)"))
     func invocationHasAValue() throws {
-        let request = HitTestRequest(token: QueryToken(high: 1, low: 2), pagePoint: CanvasPoint(x: 3, y: 4), generation: 5)
+        let request = HitTestRequest(token: QueryToken(high: 1, low: 2), pagePoint: PagePoint(x: 3, y: 4), generation: 5)
         // Evaluated as a host evaluates it: as a whole script, in a fresh global, with and
         // without a page script that took the request.
         let check = """

@@ -115,7 +115,7 @@ struct TouchDownRoutingTests {
         let first = Self.actions(events)
         #expect(first.contains { if case .ink = $0 { true } else { false } })
         let request = try #require(events.compactMap { if case let .send(request, _) = $0.kind { request } else { nil } }.first)
-        #expect(request.pagePoint == CanvasPoint(x: 150, y: 150))
+        #expect(request.pagePoint == PagePoint(x: 150, y: 150))
         all += events
         events.removeAll()
         engine.take(.touch(Self.event(7, .moved, Self.sample(160, 50, 1.01))), now: 1.01, into: &events)
@@ -129,7 +129,7 @@ struct TouchDownRoutingTests {
         let replay = try #require(Self.replays(events).first)
         #expect(Self.replays(events).count == 1 && replay.touch == TouchID(1) && replay.tool == .finger)
         #expect(replay.events.map(\.phase) == [.began, .moved])
-        #expect(replay.events.map(\.pagePoint) == [CanvasPoint(x: 150, y: 150), CanvasPoint(x: 160, y: 150)])
+        #expect(replay.events.map(\.pagePoint) == [PagePoint(x: 150, y: 150), PagePoint(x: 160, y: 150)])
         #expect(replay.events.map(\.time) == [1, 1.01])
         // The replay follows the actions it carries.
         let replayIndex = try #require(events.firstIndex { if case .replay = $0.kind { true } else { false } })
@@ -140,7 +140,7 @@ struct TouchDownRoutingTests {
                     now: 1.05, into: &events)
         let rest = Self.replays(events)
         #expect(rest.flatMap(\.events).map(\.phase) == [.moved, .moved, .ended])
-        #expect(rest.flatMap(\.events).last?.pagePoint == CanvasPoint(x: 171, y: 155))
+        #expect(rest.flatMap(\.events).last?.pagePoint == PagePoint(x: 171, y: 155))
         let ledger = engine.ledger
         #expect(ledger.received == 4 && ledger.replayed == 4 && ledger.released == 4 && ledger.inked == 0 && ledger.isBalanced)
         #expect(engine.counters.retractions == 1)
@@ -240,8 +240,8 @@ struct TouchDownRoutingTests {
     @Test("the replay's script hands the page script JSON built from numbers only")
     func replayScript() {
         let replay = PageReplay(touch: TouchID(4), tool: .pencil, events: [
-            PageReplay.Event(phase: .began, pagePoint: CanvasPoint(x: 1.5, y: 2), time: 0.25, pressure: 0.5),
-            PageReplay.Event(phase: .ended, pagePoint: CanvasPoint(x: .nan, y: 2), time: 0.5),
+            PageReplay.Event(phase: .began, pagePoint: PagePoint(x: 1.5, y: 2), time: 0.25, pressure: 0.5),
+            PageReplay.Event(phase: .ended, pagePoint: PagePoint(x: .nan, y: 2), time: 0.5),
         ])
         #expect(replay.json == #"{"type":"replay","touch":4,"pointerType":"pen","events":[{"phase":"down","x":1.5,"y":2,"t":0.25,"pressure":0.5},{"phase":"up","x":0,"y":2,"t":0.5}]}"#)
         #expect(replay.scriptInvocation.hasPrefix("(window.scratchpadInk && window.scratchpadInk.replay ? (window.scratchpadInk.replay({"))

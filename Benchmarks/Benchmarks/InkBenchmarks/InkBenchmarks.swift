@@ -197,9 +197,9 @@ enum Workload {
         }
     }
 
-    static func points(count: Int) -> [CanvasPoint] {
+    static func points(count: Int) -> [PagePoint] {
         var random = Workload.Random(seed: 6)
-        return (0..<count).map { _ in CanvasPoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
+        return (0..<count).map { _ in PagePoint(x: random.unit() * 4_000, y: random.unit() * 20_000) }
     }
 
     /// Strokes of 30 samples every 0.4 s over the synthetic exercise page.

@@ -380,7 +380,7 @@ package struct HitTestBroker: Sendable {
         suggestInk(query, at: pagePoint, into: &actions)
     }
 
-    private mutating func suggestInk(_ query: QueryID, at pagePoint: CanvasPoint, into actions: inout [BridgeAction]) {
+    private mutating func suggestInk(_ query: QueryID, at pagePoint: PagePoint, into actions: inout [BridgeAction]) {
         guard configuration.speculateAlways
                 || (configuration.speculativeInk && cache.isClear(around: pagePoint, margin: configuration.speculationMargin))
         else { return }

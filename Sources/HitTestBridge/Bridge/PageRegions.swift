@@ -21,8 +21,11 @@
         self.element = element
     }
 
-    /// Whether the point lies inside the region (edges included).
-    public func contains(_ point: CanvasPoint) -> Bool {
+    /// The region's rectangle, in page coordinates.
+    public var rect: PageRect { PageRect(minX: x, minY: y, maxX: x + width, maxY: y + height) }
+
+    /// Whether the page point lies inside the region (edges included).
+    public func contains(_ point: PagePoint) -> Bool {
         point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height
     }
 }
@@ -51,7 +54,7 @@
 
     /// What the page would answer for a point in page coordinates: `.page` when an
     /// interactive region contains it, else `.ink`.
-    public func verdict(at pagePoint: CanvasPoint) -> HitTestVerdict {
+    public func verdict(at pagePoint: PagePoint) -> HitTestVerdict {
         regions.contains { $0.contains(pagePoint) } ? .page : .ink
     }
 }

@@ -2,6 +2,11 @@
 
 /// Maps canvas points to page coordinates (CSS pixels of the exercise page):
 /// `page = canvas × scale + offset`, where the offset is the page's scroll position.
+///
+/// An app builds one (``init(scale:offsetX:offsetY:)``, ``identity``) and hands it to the
+/// engine; the conversions between canvas points and page points (`pagePoint(for:)`, its
+/// inverse `canvasPoint(for:)`, and their rectangles) are for front ends and tools
+/// (`@_spi(FrontEnd)`), each direction written once.
 public struct PageTransform: Sendable, Hashable {
     /// Page units per canvas point (1 when the canvas and the page share a scale).
     public var scale: Double
@@ -20,28 +25,30 @@ public struct PageTransform: Sendable, Hashable {
         self.offsetY = offsetY
     }
 
-    /// The page position under a canvas point.
-    public func pagePoint(for point: CanvasPoint) -> CanvasPoint {
-        CanvasPoint(x: point.x * scale + offsetX, y: point.y * scale + offsetY)
+    /// The page position under a canvas point: `page = canvas × scale + offset`, the one
+    /// place this direction is written.
+    @_spi(FrontEnd) public func pagePoint(for point: CanvasPoint) -> PagePoint {
+        PagePoint(x: point.x * scale + offsetX, y: point.y * scale + offsetY)
     }
 
-    /// The canvas point that shows a page position: the inverse of ``pagePoint(for:)``
+    /// The canvas point that shows a page position: the inverse of `pagePoint(for:)`
     /// (`canvas = (page − offset) / scale`), the one place it is written.
-    public func canvasPoint(for pagePoint: CanvasPoint) -> CanvasPoint {
+    @_spi(FrontEnd) public func canvasPoint(for pagePoint: PagePoint) -> CanvasPoint {
         CanvasPoint(x: (pagePoint.x - offsetX) / scale, y: (pagePoint.y - offsetY) / scale)
     }
 
-    /// The page rectangle under a canvas rectangle (each corner through ``pagePoint(for:)``).
-    public func pageRect(for rect: CanvasRect) -> CanvasRect {
+    /// The page rectangle under a canvas rectangle (each corner through `pagePoint(for:)`).
+    @_spi(FrontEnd) public func pageRect(for rect: CanvasRect) -> PageRect {
         let low = pagePoint(for: CanvasPoint(x: rect.minX, y: rect.minY))
         let high = pagePoint(for: CanvasPoint(x: rect.maxX, y: rect.maxY))
-        return CanvasRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
+        return PageRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
     }
 
-    /// The canvas rectangle that shows a page rectangle: the inverse of ``pageRect(for:)``.
-    public func canvasRect(for pageRect: CanvasRect) -> CanvasRect {
-        let low = canvasPoint(for: CanvasPoint(x: pageRect.minX, y: pageRect.minY))
-        let high = canvasPoint(for: CanvasPoint(x: pageRect.maxX, y: pageRect.maxY))
+    /// The canvas rectangle that shows a page rectangle: the inverse of `pageRect(for:)`
+    /// (each corner through `canvasPoint(for:)`).
+    @_spi(FrontEnd) public func canvasRect(for pageRect: PageRect) -> CanvasRect {
+        let low = canvasPoint(for: PagePoint(x: pageRect.minX, y: pageRect.minY))
+        let high = canvasPoint(for: PagePoint(x: pageRect.maxX, y: pageRect.maxY))
         return CanvasRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
     }
 }

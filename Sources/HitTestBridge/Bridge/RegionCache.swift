@@ -69,7 +69,7 @@ package struct RegionCache: Sendable {
     }
 
     /// Looks up a page point at `now`, for the layout generation `generation`.
-    package func lookup(_ pagePoint: CanvasPoint, now: Double, generation: UInt64) -> Lookup {
+    package func lookup(_ pagePoint: PagePoint, now: Double, generation: UInt64) -> Lookup {
         guard let entry else { return .missing }
         guard entry.snapshot.generation >= generation else { return .outdated }
         guard now <= entry.freshUntil else { return .stale }
@@ -79,7 +79,7 @@ package struct RegionCache: Sendable {
     /// Whether the snapshot held, fresh or not, shows no region within `margin` page units
     /// of the point: a good bet that the touch is ink, though not a verdict. `false`
     /// without a snapshot.
-    package func isClear(around pagePoint: CanvasPoint, margin: Double) -> Bool {
+    package func isClear(around pagePoint: PagePoint, margin: Double) -> Bool {
         guard let entry else { return false }
         return !entry.index.hasRegion(near: pagePoint, margin: margin)
     }

@@ -102,16 +102,16 @@
 
     /// The first region (in the snapshot's order) containing the page point, edges
     /// included; `nil` when none does.
-    public func region(at point: CanvasPoint) -> PageRegion? {
+    public func region(at point: PagePoint) -> PageRegion? {
         firstIndex(at: point).map { regions[$0] }
     }
 
     /// Whether any region contains the page point, edges included.
-    public func contains(_ point: CanvasPoint) -> Bool { firstIndex(at: point) != nil }
+    public func contains(_ point: PagePoint) -> Bool { firstIndex(at: point) != nil }
 
     /// Whether any region lies within `margin` page units of the point (its rectangle grown
     /// by `margin` on every side contains the point). Non-finite points are near everything.
-    public func hasRegion(near point: CanvasPoint, margin: Double) -> Bool {
+    public func hasRegion(near point: PagePoint, margin: Double) -> Bool {
         guard point.x.isFinite, point.y.isFinite, margin.isFinite else { return true }
         let m = max(margin, 0)
         func near(_ index: Int32) -> Bool {
@@ -133,7 +133,7 @@
         return false
     }
 
-    private func firstIndex(at point: CanvasPoint) -> Int? {
+    private func firstIndex(at point: PagePoint) -> Int? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
         let fx = Self.cells(from: minX, to: point.x, size: cellWidth), fy = Self.cells(from: minY, to: point.y, size: cellHeight)
         guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return nil }

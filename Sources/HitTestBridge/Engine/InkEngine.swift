@@ -208,9 +208,7 @@ public struct InkEngine: Sendable {
     @_spi(FrontEnd) public func touchDownRegions(now: Double) -> TouchDownRegions? {
         guard configuration.useRegionCache, let held = broker.freshSnapshot(now: max(now, self.now)) else { return nil }
         let view = broker.transform
-        let rects = held.snapshot.regions.map { region in
-            view.canvasRect(for: CanvasRect(minX: region.x, minY: region.y, maxX: region.x + region.width, maxY: region.y + region.height))
-        }
+        let rects = held.snapshot.regions.map { view.canvasRect(for: $0.rect) }
         return TouchDownRegions(rects: rects, validUntil: held.freshUntil, generation: held.snapshot.generation)
     }
 

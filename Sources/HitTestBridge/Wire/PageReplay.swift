@@ -29,14 +29,14 @@ public struct PageReplay: Sendable, Hashable {
         /// What it does.
         public var phase: TouchPhase
         /// Where, in page coordinates (CSS pixels of the document, scroll included).
-        public var pagePoint: CanvasPoint
+        public var pagePoint: PagePoint
         /// The sample's original timestamp, seconds on the samples' clock.
         public var time: Double
         /// The sample's force, 0...1, when it had one.
         public var pressure: Double?
 
         /// Creates an event.
-        package init(phase: TouchPhase, pagePoint: CanvasPoint, time: Double, pressure: Double? = nil) {
+        package init(phase: TouchPhase, pagePoint: PagePoint, time: Double, pressure: Double? = nil) {
             self.phase = phase
             self.pagePoint = pagePoint
             self.time = time

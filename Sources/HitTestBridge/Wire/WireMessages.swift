@@ -54,13 +54,14 @@
 public struct HitTestRequest: Sendable, Hashable {
     /// The round trip's id, echoed by the answer.
     @_spi(Tooling) public var token: QueryToken
-    /// The point in page coordinates (the canvas point through the `PageTransform`).
-    public var pagePoint: CanvasPoint
+    /// The point in page coordinates (the canvas point through the `PageTransform`). A
+    /// front end or a fake page reads it; an app hands ``scriptInvocation`` to its page.
+    @_spi(FrontEnd) public var pagePoint: PagePoint
     /// The layout generation the point was computed for.
     public var generation: UInt64
 
     /// Creates a request.
-    @_spi(Tooling) public init(token: QueryToken, pagePoint: CanvasPoint, generation: UInt64) {
+    @_spi(Tooling) public init(token: QueryToken, pagePoint: PagePoint, generation: UInt64) {
         self.token = token
         self.pagePoint = pagePoint
         self.generation = generation

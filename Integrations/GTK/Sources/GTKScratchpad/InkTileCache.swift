@@ -43,7 +43,7 @@ final class InkTileCache {
     /// coordinates, untransformed), each tile's picture at its place under `view`; makes the
     /// pictures that are missing or out of date. Oversized strokes are not painted: the
     /// caller draws them live.
-    func paint(_ layer: InkLayer, in pageClip: CanvasRect, view: PageTransform, color: InkColor, deviceScale: Int32,
+    func paint(_ layer: InkLayer, in pageClip: PageRect, view: PageTransform, color: InkColor, deviceScale: Int32,
                on cr: OpaquePointer) {
         let index = layer.tiles
         if scale != view.scale || self.color != color || self.deviceScale != deviceScale {
@@ -55,7 +55,7 @@ final class InkTileCache {
         frame += 1
         // A clip that covers more tiles than a screen has (a huge zoom-out) paints nothing from
         // the cache; the caller's live path is not taken either: there is no such zoom here.
-        guard let tiles = index.tiles(covering: pageClip, limit: 1_024) else { return }
+        guard let tiles = index.tiles(covering: pageClip.inkLayerRect, limit: 1_024) else { return }
         var painted = 0
         for tile in tiles {
             let strokes = index.strokes(in: tile)
@@ -76,8 +76,7 @@ final class InkTileCache {
             guard let surface = pictures[tile]?.surface else { continue }
             // The tile's square in canvas points, its edges on whole points so that
             // neighbouring tiles meet exactly.
-            let rect = index.rect(of: tile)
-            let shown = view.canvasRect(for: rect)
+            let shown = view.canvasRect(for: PageRect(inkLayerRect: index.rect(of: tile)))
             let x0 = shown.minX.rounded(), y0 = shown.minY.rounded(), x1 = shown.maxX.rounded(), y1 = shown.maxY.rounded()
             cairo_set_source_surface(cr, surface, x0, y0)
             cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)

@@ -8,7 +8,7 @@ extension ScratchpadWindow {
     // MARK: Drawing
 
     /// Redraws the overlay where ink at these page coordinates lies now.
-    func invalidate(page bounds: CanvasRect) {
+    func invalidate(page bounds: PageRect) {
         let view = transform
         invalidate(view.canvasRect(for: bounds))
     }
@@ -35,7 +35,7 @@ extension ScratchpadWindow {
         framesDrawn += 1
         // Strokes are in page coordinates: drawn through the page's current transform.
         let view = transform
-        let pageClip = view.pageRect(for: clip)
+        let pageClip = view.pageRect(for: clip), inkClip = pageClip.inkLayerRect
         let color = effectiveInkColor
         // Finished ink: each tile's picture, made once, painted where the tile is now.
         if usesInkCache {
@@ -49,12 +49,12 @@ extension ScratchpadWindow {
         if usesInkCache {
             // Live: the strokes being drawn, and the few too large for tiles.
             for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
-                InkPainter.fill(ink.finished[index].builder, in: pageClip, on: cr)
+                InkPainter.fill(ink.finished[index].builder, in: inkClip, on: cr)
             }
         } else {
-            for stroke in ink.finished { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
+            for stroke in ink.finished { InkPainter.fill(stroke.builder, in: inkClip, on: cr) }
         }
-        for stroke in ink.active { InkPainter.fill(stroke.builder, in: pageClip, on: cr) }
+        for stroke in ink.active { InkPainter.fill(stroke.builder, in: inkClip, on: cr) }
         cairo_restore(cr)
     }
 
@@ -88,14 +88,14 @@ extension ScratchpadWindow {
     @discardableResult
     public func undo() -> Bool {
         guard let change = ink.removeLastStroke() else { return false }
-        if let bounds = change.bounds { invalidate(page: bounds) }
+        if let bounds = change.bounds { invalidate(page: PageRect(inkLayerRect: bounds)) }
         return true
     }
 
     /// Removes every finished stroke (Ctrl+Alt+C); strokes being drawn stay. The ledger is
     /// unchanged.
     public func clearInk() {
-        if let bounds = ink.removeFinishedStrokes() { invalidate(page: bounds) }
+        if let bounds = ink.removeFinishedStrokes() { invalidate(page: PageRect(inkLayerRect: bounds)) }
     }
 
     /// Ctrl+Alt+Z and Ctrl+Alt+C, whatever has the focus (they leave the page's own Ctrl+Z

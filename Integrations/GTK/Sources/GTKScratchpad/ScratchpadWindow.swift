@@ -278,7 +278,9 @@ import Foundation
                 }
             case let .action(action):
                 // Ink is kept in page coordinates: it moves with the page.
-                if let change = ink.apply(action.inPageCoordinates(transform)), let bounds = change.bounds { invalidate(page: bounds) }
+                if let change = ink.apply(action.inPageCoordinates(transform)), let bounds = change.bounds {
+                    invalidate(page: PageRect(inkLayerRect: bounds))
+                }
                 if loop.engine.configuration.routing == .handOverAfterDecision, pageTouches.carryOut(action, on: page) {
                     layout.follow()
                 }

@@ -214,7 +214,7 @@ func compareRoundTrips(_ arguments: Arguments) throws -> Int32 {
     var webkitTrips: [Double] = [], chromiumTrips: [Double] = []
     // The same points of a grid, asked of each engine in turn.
     for index in 0..<count {
-        let point = CanvasPoint(x: Double(7 + (index * 32) % 1024), y: Double(7 + ((index * 32) / 1024 * 32) % 768))
+        let point = PagePoint(x: Double(7 + (index * 32) % 1024), y: Double(7 + ((index * 32) / 1024 * 32) % 768))
         let request = HitTestRequest(token: QueryToken(high: 3, low: UInt64(index)), pagePoint: point, generation: 1)
         webkitTrips.append(try webkit.hitTest(request).seconds)
         chromiumTrips.append(try chromium.hitTest(request).seconds)

@@ -67,7 +67,7 @@ extension WebKitGTK {
                     #expect(Set(snapshot.regions.compactMap(\.element)) == ["answer-field", "check-button", "block-1", "block-2", "block-3", "block-4"])
                 }
                 // An answer to a question is still the page's true answer.
-                let request = HitTestRequest(token: QueryToken(high: 7, low: 7), pagePoint: CanvasPoint(x: 700, y: 500), generation: 1)
+                let request = HitTestRequest(token: QueryToken(high: 7, low: 7), pagePoint: PagePoint(x: 700, y: 500), generation: 1)
                 let (answer, _) = try page.hitTest(request)
                 guard case let .success(.answer(decoded)) = answer.decoded else { Issue.record("\(answer.decoded)"); return }
                 #expect(decoded.verdict == .ink && decoded.token == request.token)
