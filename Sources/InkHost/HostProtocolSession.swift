@@ -384,7 +384,7 @@ package final class HostProtocolSession {
         [("touch", .number(Double(touch.platform.rawValue))), ("engine_touch", .number(Double(touch.engine.rawValue)))]
     }
 
-    /// `pointer`, the id the page sees for a touch handed to it (`EngineTouch.pagePointer`):
+    /// `pointer`, the id the page sees for a touch handed to it (the engine's id, `EngineTouch.pagePointer`):
     /// unique among the page's pointers down, unlike `touch`, which the platform may reuse.
     static func pointerField(_ touch: EngineTouch) -> [(String, JSONValue)] {
         [("pointer", .number(Double(touch.pagePointer)))]

@@ -1,7 +1,7 @@
 import CWebKitGTK
 @_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
 
-/// A `HitTestOracle` over a ``WebKitGTKPage``, for an `InkSession` on any thread: the
+/// An `InkSession`'s transport over a ``WebKitGTKPage`` (`InkSession { try await oracle.send($0) }`), on any thread: the
 /// transport an app over WebKitGTK gives its session, shaped as the iOS one is.
 ///
 /// ``send(_:)`` evaluates the request's `scriptInvocation` in the page script's world, on

@@ -18,7 +18,7 @@ struct InputMappingTests {
                                                               (SCRATCHPAD_INPUT_UP, .ended), (SCRATCHPAD_INPUT_CANCEL, .cancelled)]
         for (gdk, phase) in phases {
             let event = try #require(ScratchpadWindow.touchEvent(from: input(gdk, touch: true, sequence: 0x55AA), timestamp: 3.5))
-            #expect(event.touch == TouchID(0x55AA) && event.phase == phase)
+            #expect(event.touch == PlatformTouchID(0x55AA) && event.phase == phase)
             #expect(event.samples == [TouchSample(x: 10, y: 20, timestamp: 3.5, tool: .finger)])
         }
     }
@@ -27,7 +27,7 @@ struct InputMappingTests {
     func pointerIsAPencil() throws {
         let event = try #require(ScratchpadWindow.touchEvent(from: input(SCRATCHPAD_INPUT_DOWN, touch: false, pressure: 0.4, xtilt: 0, ytilt: 0), timestamp: 1))
         let sample = try #require(event.samples.first)
-        #expect(event.touch == TouchID(0) && sample.tool == .pencil && sample.force == 0.4)
+        #expect(event.touch == PlatformTouchID(0) && sample.tool == .pencil && sample.force == 0.4)
         #expect(abs(sample.altitude! - .pi / 2) < 1e-12)  // upright
         let tilted = try #require(ScratchpadWindow.touchEvent(from: input(SCRATCHPAD_INPUT_MOVE, touch: false, xtilt: 0.5, ytilt: 0), timestamp: 1))
         #expect(abs(tilted.samples[0].altitude! - .pi / 4) < 1e-9 && abs(tilted.samples[0].azimuth!) < 1e-12)  // 45° toward +x

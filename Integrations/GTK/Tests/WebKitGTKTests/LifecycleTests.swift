@@ -103,7 +103,7 @@ extension WebKitGTK {
                 // A move for a sequence that is not down: refused, and its sample counted.
                 window.platformTouch(GDK_TOUCH_UPDATE, 300, 600, 78)
                 report = window.finish()
-                #expect(report.outcomes.map(\.touch) == [TouchID(77), TouchID(77)], "\(report.outcomes)")
+                #expect(report.outcomes.map(\.touch) == [PlatformTouchID(77), PlatformTouchID(77)], "\(report.outcomes)")
                 #expect(Set(report.outcomes.map(\.engineID)).count == 2 && report.outcomes.map(\.verdict) == [.ink, .ink])
                 #expect(report.strokes == 2)
                 #expect(report.refusedInputs == 1 && report.refusals.count == 1 && report.refusedSamples == 1, "\(report.refusals)")

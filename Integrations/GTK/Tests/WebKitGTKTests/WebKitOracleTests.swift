@@ -37,7 +37,7 @@ extension WebKitGTK {
                 for await batch in session.events {
                     for event in batch {
                         audit.observe(event)
-                        if case let .decided(_, verdict, reason)? = event.action, let touch = event.touch {
+                        if case let .decided(_, verdict, reason)? = event.action, let touch = event.engineTouch {
                             decisions.append((touch, verdict, reason))
                         }
                     }
@@ -65,7 +65,7 @@ extension WebKitGTK {
             #expect(audit.verify(against: ledger).isEmpty, "\(audit.verify(against: ledger))")
             #expect(ledger.received == 4 && ledger.released == 2 && ledger.inked == 2 && ledger.refused == 0, "\(ledger)")
 
-            #expect(decisions.map(\.touch.platform) == [1, 1] && Set(decisions.map(\.touch.engine)).count == 2, "\(decisions)")
+            #expect(decisions.map(\.touch.platform.rawValue) == [1, 1] && Set(decisions.map(\.touch.engine)).count == 2, "\(decisions)")
             #expect(decisions.map(\.verdict) == [.page, .ink] && decisions.map(\.reason) == [.answered, .answered], "\(decisions)")
             #expect(metrics.bridge.unknownAnswers == 0)  // nothing the hostile page forged got in
             #expect(metrics.auditFailures.isEmpty, "\(metrics.auditFailures)")
