@@ -9,7 +9,7 @@ import WebKit
 /// ``WKWebViewPageOracle``, and carries out what the loop hands it: ink into the overlay,
 /// requests and replays through the oracle, gesture scrolls into the web view's scroll view.
 ///
-/// The loop does the rest: it owns the ``InkEngine`` (running with
+/// The loop does the rest: it owns the `InkEngine` (running with
 /// `TouchRouting.decideAtTouchDown`), takes the inputs in order, keeps the one wake-up (a
 /// loop's default clock on the main run loop: a one-shot `Timer` in common modes, for the engine's
 /// next deadline or the region snapshot's expiry), the sends in flight, the hover throttle,
@@ -224,8 +224,8 @@ public final class InkUIKitController {
 
     // MARK: - State
 
-    /// The engine, as the loop has driven it so far (read-only).
-    public var engine: InkEngine { loop.engine }
+    /// How the loop decides touches and asks the page (``InkLoop/configuration``).
+    public var configuration: InkEngineConfiguration { loop.configuration }
     /// Every sample handed in and where it went (``InkLoop/ledger``).
     public var ledger: SampleLedger { loop.ledger }
     /// What the loop has done so far: counters, latency, refusals, the audit's health, hover

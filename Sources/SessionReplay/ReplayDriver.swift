@@ -22,7 +22,7 @@
 /// ```
 public struct ReplayDriver: Sendable {
     /// The engine.
-    public private(set) var engine: InkEngine
+    @_spi(Tooling) public private(set) var engine: InkEngine
     /// The audit, counting the page's samples the way the engine routes them (natively at
     /// touch-down, replayed by the page script, or handed over).
     package private(set) var audit: DeliveryAudit
@@ -42,7 +42,7 @@ public struct ReplayDriver: Sendable {
     public var timeline: DecisionTimeline?
 
     /// A driver of `engine`.
-    public init(engine: InkEngine, keepsOutcomes: Bool = true) {
+    @_spi(Tooling) public init(engine: InkEngine, keepsOutcomes: Bool = true) {
         self.engine = engine
         self.keepsOutcomes = keepsOutcomes
         audit = DeliveryAudit(routing: engine.configuration.routing)

@@ -218,7 +218,7 @@ package enum BridgeAction: Sendable, Hashable {
 }
 
 /// The bridge's logic as a pure state machine: queries in, requests and verdicts out, time
-/// given by the caller. ``InkEngine`` joins it with the decision engine; a replay drives
+/// given by the caller. `InkEngine` joins it with the decision engine; a replay drives
 /// it in simulated time.
 ///
 /// A query is answered, in order of preference: by a fresh region snapshot of the current

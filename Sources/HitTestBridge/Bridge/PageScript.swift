@@ -6,7 +6,7 @@ import Foundation
 /// back through a WebKit message handler named `scratchpadInk` when present, else through
 /// a function `window.scratchpadInkHost(message)` the host installs; hand them in as they
 /// are (``EngineInput/pageMessage(_:)-(String)``, through ``InkSession/submit(_:)-(EngineInput)``
-/// or ``InkEngine/take(_:now:into:)-(EngineInput,_,_)``): they are validated there.
+/// or `InkEngine.take(_:now:into:)`): they are validated there.
 public enum PageScript {
     /// The script's source.
     public static var source: String {

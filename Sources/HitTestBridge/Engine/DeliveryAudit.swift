@@ -32,7 +32,7 @@
     public var retracted = false
 }
 
-/// The one statement of the delivery rules, as a fold over ``InkEngine``'s events: every
+/// The one statement of the delivery rules, as a fold over `InkEngine`'s events: every
 /// sample of an event the engine took comes out once, in order, to the ink or to the page
 /// (or is cancelled), nothing is invented, each touch's final ledger says so, and every
 /// refused sample is counted. A cancelled touch's samples the page got before the cancel are

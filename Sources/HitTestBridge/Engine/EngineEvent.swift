@@ -32,7 +32,7 @@
     }
 }
 
-/// One input ``InkEngine`` takes: everything a front end or a replay can tell it. Touch
+/// One input `InkEngine` takes: everything a front end or a replay can tell it. Touch
 /// events, estimated-property updates and recorded answers name touches by the platform's
 /// identifier; the engine keeps the one map to its own.
 public enum EngineInput: Sendable, Hashable {
@@ -41,7 +41,7 @@ public enum EngineInput: Sendable, Hashable {
     /// A platform touch event, by the platform's touch identifier.
     case touch(TouchEvent)
     /// An event of a touch the platform delivers to the page itself: the front end routed
-    /// it there at touch-down (``InkEngine/route(at:tool:now:)`` said ``HitTestVerdict/page``,
+    /// it there at touch-down (`InkEngine.route(at:tool:now:)` said ``HitTestVerdict/page``,
     /// or the platform's hit test chose the web view). The engine counts its samples as
     /// released natively and asks nothing. The `began` event decides: later events of the
     /// touch may come as this case or as ``touch(_:)``.
@@ -120,7 +120,7 @@ public enum EngineInput: Sendable, Hashable {
     }
 }
 
-/// Why ``InkEngine`` refused an input. A refused input changes nothing but the ledger, which
+/// Why `InkEngine` refused an input. A refused input changes nothing but the ledger, which
 /// counts its samples as received and refused. Touch identifiers in it are the platform's.
 public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `began` for a platform id whose touch is still down (end or cancel it first).
@@ -211,7 +211,7 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One thing that happened in ``InkEngine``, in the order it happened: the engine's one
+/// One thing that happened in `InkEngine`, in the order it happened: the engine's one
 /// output. A front end carries out ``Kind-swift.enum/action(_:)`` and
 /// ``Kind-swift.enum/send(_:touches:)`` events in order; every observer (the audit, first-ink
 /// latency, a timeline, metrics) is a fold over the same stream.

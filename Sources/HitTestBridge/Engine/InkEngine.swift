@@ -33,7 +33,7 @@
 /// // events: .took(…), .action(.queryPage(…)), .send(request, …): ask the page
 /// engine.take([.pageMessage(messageText)], now: later, into: &events)   // the page's answer
 /// ```
-public struct InkEngine: Sendable {
+@_spi(Tooling) public struct InkEngine: Sendable {
     /// The settings it runs with: the configuration it was given, its limits and timeout
     /// within their maximums (``InkEngineConfiguration/bounded``).
     public let configuration: InkEngineConfiguration

@@ -9,7 +9,7 @@ public enum TouchRouting: String, Sendable, Hashable, CaseIterable {
     /// synthesizes. The default.
     case handOverAfterDecision
     /// The platform fixes a touch's owner at touch-down (UIKit hit-testing over a
-    /// WKWebView; the GTK twin's input shape): the front end asks ``InkEngine/route(at:tool:now:)``
+    /// WKWebView; the GTK twin's input shape): the front end asks `InkEngine.route(at:tool:now:)`
     /// where the platform routes a touch; the page gets its touches natively
     /// (`EngineInput.nativePageTouch`), the overlay the rest. An overlay touch the engine
     /// cannot decide at once is drawn as tentative ink while the page is asked; if the page
@@ -18,14 +18,14 @@ public enum TouchRouting: String, Sendable, Hashable, CaseIterable {
     case decideAtTouchDown
 }
 
-/// Settings of ``InkEngine``: how touches are decided and how the page is asked. The
+/// Settings of `InkEngine`: how touches are decided and how the page is asked. The
 /// defaults suit a finger-and-pencil scratchpad over a web view at 60-120 Hz.
 ///
 /// There is one timeout: ``decisionTimeout`` is both the engine's deadline for an undecided
 /// touch and the round trip's to the page, so the two can never disagree.
 ///
 /// The engine runs with its limits and its timeout within stated maximums
-/// (`Limits.maximum`, ``maximumDecisionTimeout``): ``InkEngine`` takes a configuration
+/// (`Limits.maximum`, ``maximumDecisionTimeout``): `InkEngine` takes a configuration
 /// through ``bounded``, so the configuration it reports, and a recording's header names, is
 /// the one it runs with, and a recording's header never names more than the engine allows.
 public struct InkEngineConfiguration: Sendable, Hashable {
@@ -69,7 +69,7 @@ public struct InkEngineConfiguration: Sendable, Hashable {
 
     /// Bounds on what the engine holds. Reaching one settles or refuses; nothing is dropped.
     ///
-    /// Each limit is at least 1 and at most its value in ``maximum``; ``InkEngine`` runs with
+    /// Each limit is at least 1 and at most its value in ``maximum``; `InkEngine` runs with
     /// a limit outside that range as the nearest end of it (``InkEngineConfiguration/bounded``).
     /// The maximums keep the engine's work per input and its memory bounded whatever the
     /// input: a recording whose header named 2,147,483,647 active touches made 80,000 touches
@@ -132,7 +132,7 @@ public struct InkEngineConfiguration: Sendable, Hashable {
         self.defaultRegionMaxAge = defaultRegionMaxAge
     }
 
-    /// This configuration as ``InkEngine`` runs it: every limit within 1 and its value in
+    /// This configuration as `InkEngine` runs it: every limit within 1 and its value in
     /// `Limits.maximum`, and ``decisionTimeout`` within 0 and ``maximumDecisionTimeout``
     /// (a timeout that is not a number is the default, 0.25 s). Everything else is unchanged.
     public var bounded: InkEngineConfiguration {

@@ -281,7 +281,7 @@ package enum SessionLogLines {
     /// default. A limit or a timeout beyond the engine's maximum
     /// (`InkEngineConfiguration.Limits.maximum`,
     /// ``InkEngineConfiguration/maximumDecisionTimeout``) is refused, naming the field: the
-    /// engine never runs with more, so it never writes more (``InkEngine`` runs with
+    /// engine never runs with more, so it never writes more (`InkEngine` runs with
     /// ``InkEngineConfiguration/bounded``), and a replay with the maximum instead would not be
     /// the recorded session.
     package static func configuration(from object: JSONFieldReader) throws(JSONShapeError) -> InkEngineConfiguration {

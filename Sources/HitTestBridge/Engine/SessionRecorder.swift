@@ -1,7 +1,7 @@
 @_spi(Tooling) @_spi(FrontEnd) import InkCore
 
 /// Records a live session as session-log lines (docs/session-format.md, version 2) and hands
-/// them to a sink the app owns: what ``InkEngine`` took (touches, native page touches,
+/// them to a sink the app owns: what `InkEngine` took (touches, native page touches,
 /// estimated updates, the page's answers and region snapshots with the page document that
 /// sent them, layout changes, new documents) and what it
 /// decided (each touch's owner and reason, where its samples went, a digest of its ink), under
@@ -129,7 +129,7 @@ public struct SessionRecorder: Sendable {
     /// Writes the header from the engine's state before its first input: its version, its
     /// configuration, its page transform and layout generation. Call it once, before the
     /// first ``record(_:at:events:)``; a second call does nothing.
-    public mutating func begin(_ engine: InkEngine) {
+    @_spi(Tooling) public mutating func begin(_ engine: InkEngine) {
         guard !begun else { return }
         begun = true
         var recorder = JSONObject()
@@ -144,7 +144,7 @@ public struct SessionRecorder: Sendable {
               time: -.infinity, samples: 0)
     }
 
-    /// Records one input the engine took at `time` (the `now` given to ``InkEngine/take(_:now:into:)-(EngineInput,_,_)``)
+    /// Records one input the engine took at `time` (the `now` given to `InkEngine.take(_:now:into:)`)
     /// and the events it appended for it: the input's line (unless it was refused, or is a
     /// tick), then a `decided` line per decision and a `finished` line per finished touch.
     /// Before ``begin(_:)`` it records nothing and counts the input as dropped.
@@ -193,7 +193,7 @@ public struct SessionRecorder: Sendable {
         recordDecisions(events, time: time)
     }
 
-    /// Records that the front end called ``InkEngine/finish(into:)`` at `time` (the engine's
+    /// Records that the front end called `InkEngine.finish(into:)` at `time` (the engine's
     /// `now`), and the events it appended: a replay settles the same touches at the same point.
     public mutating func recordFinish(at time: Double, events: some Collection<EngineEvent>) {
         guard begun, !isEnded, time.isFinite else { return }   // an engine given no input has nothing to settle
@@ -202,7 +202,7 @@ public struct SessionRecorder: Sendable {
     }
 
     /// Ends the recording with its `end` line: the totals of the lines written (lines, touch
-    /// samples, touches begun) and the engine's final `ledger` (``InkEngine/ledger``), at
+    /// samples, touches begun) and the engine's final `ledger` (`InkEngine.ledger`), at
     /// `time` (the engine's `now`, or the last input's time when it never took one). A
     /// recording without it reads as incomplete: the session did not finish. Call it once,
     /// after the last ``record(_:at:events:)`` and ``recordFinish(at:events:)``, then

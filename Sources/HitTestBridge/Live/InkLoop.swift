@@ -189,7 +189,7 @@ public struct EngineCounters: Sendable, Hashable {
     public var total: Int { lateAnswers + duplicateAnswers + unknownAnswers + staleAnswers + snapshots + malformed + oldDocument }
 }
 
-/// The one live loop: an ``InkEngine`` with its ordered inbox, one wake-up at the next
+/// The one live loop: an `InkEngine` with its ordered inbox, one wake-up at the next
 /// deadline, the sends in flight, the page's messages and lifecycle, the recorder and the
 /// live `DeliveryAudit`. Every front end is a shell over it (``InkLoopShell``): its
 /// platform's input in, its drawing, scrolling and transport out.
@@ -217,7 +217,7 @@ public struct EngineCounters: Sendable, Hashable {
 /// ```
 public final class InkLoop {
     /// The engine, as the loop has driven it so far.
-    public private(set) var engine: InkEngine
+    @_spi(Tooling) public private(set) var engine: InkEngine
     /// The live audit, built from the engine's configuration: every event folded in order.
     @_spi(Tooling) public private(set) var audit: DeliveryAudit
     /// The recorder, when the loop records (``init(configuration:transform:pageGeneration:clock:seed:recorder:)``).
@@ -293,7 +293,7 @@ public final class InkLoop {
 
     /// Where a touch beginning at `point` (canvas points) goes now, for a platform that
     /// fixes a touch's owner at touch-down: call it from the platform's hit test. Synchronous
-    /// and free of side effects (``InkEngine/route(at:tool:now:)`` at the clock's time).
+    /// and free of side effects (`InkEngine.route(at:tool:now:)` at the clock's time).
     public func route(at point: CanvasPoint, tool: ToolKind?) -> HitTestVerdict? {
         engine.route(at: point, tool: tool, now: clock.now)
     }
@@ -336,7 +336,7 @@ public final class InkLoop {
 
     /// Ends the loop (the page or the front end is going away): takes what is waiting, lets
     /// the deadlines due by now fire, cancels every touch still down (as the system would;
-    /// recorded), settles every undecided touch by the fallback (``InkEngine/finish(into:)``:
+    /// recorded), settles every undecided touch by the fallback (`InkEngine.finish(into:)`:
     /// the one rule for `finish`), closes the audit (the touches it closes join
     /// `outcomes`), ends the recording with its `end` line and flushes it, disarms the wake-up and
     /// cancels the sends in flight. Later inputs are refused and counted. Calling it again
@@ -389,6 +389,14 @@ public final class InkLoop {
     /// Every sample handed in and where it went: `received` counts every sample submitted,
     /// refused ones (after ``stop()`` too) included.
     public var ledger: SampleLedger { engine.ledger }
+
+    /// How the loop's engine decides touches and asks the page (as given at creation, within
+    /// the engine's maximums).
+    public var configuration: InkEngineConfiguration { engine.configuration }
+
+    /// Whether every touch handed in is decided and nothing waits for a deadline: every
+    /// sample is inked, released, cancelled or refused, none pending.
+    public var isSettled: Bool { engine.isSettled }
 
     /// What the loop has done so far.
     public var metrics: EngineCounters {

@@ -3,7 +3,7 @@
 /// Samples of a touch the page claimed after the overlay took it, for the page script to
 /// replay into the page as synthesized DOM events: the one delivery route for late page
 /// verdicts where the platform cannot hand a touch over once it began (a WKWebView; the
-/// WebKitGTK twin). ``InkEngine`` emits one per touch per input
+/// WebKitGTK twin). `InkEngine` emits one per touch per input
 /// (``EngineEvent/Kind-swift.enum/replay(_:)``) under ``TouchRouting/decideAtTouchDown``;
 /// a front end evaluates ``scriptInvocation`` in the page script's world, in order.
 ///

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// - **Routing by input shape** (the twin of an overlay's `hitTest(_:with:)`): the overlay's
 ///   input shape has a hole over each interactive region of the page's fresh region snapshot
-///   (``InkEngine/touchDownRegions(now:)``, the same answer as ``InkEngine/route(at:tool:now:)``),
+///   (`InkEngine.touchDownRegions(now:)`, the same answer as `InkEngine.route(at:tool:now:)`),
 ///   so a touch that lands on a block, a field or a scrollbar goes to the web view natively:
 ///   trusted, every sample, WebKit's own timing. Elsewhere, and everywhere while no snapshot
 ///   is fresh, the overlay takes the touch and the page never sees it.
@@ -54,7 +54,7 @@ import Foundation
     /// The one live loop: the engine, the wake-up, the sends, the recorder, the audit.
     public let loop: InkLoop
     /// The engine: it decides, maps GDK's identifiers to its touches, and counts every sample.
-    public var engine: InkEngine { loop.engine }
+    @_spi(Tooling) public var engine: InkEngine { loop.engine }
     /// Every event the engine emitted, folded in order by the loop.
     @_spi(Tooling) public var audit: DeliveryAudit { loop.audit }
     /// Each finished touch's outcome, in the order they finished, while
