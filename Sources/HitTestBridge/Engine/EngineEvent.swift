@@ -41,7 +41,7 @@ public enum EngineInput: Sendable, Hashable {
     /// A platform touch event, by the platform's touch identifier.
     case touch(TouchEvent)
     /// An event of a touch the platform delivers to the page itself: the front end routed
-    /// it there at touch-down (`InkEngine.route(at:tool:now:)` said ``HitTestVerdict/page``,
+    /// it there at touch-down (`InkEngine.route(at:tool:now:)` said `HitTestVerdict.page`,
     /// or the platform's hit test chose the web view). The engine counts its samples as
     /// released natively and asks nothing. The `began` event decides: later events of the
     /// touch may come as this case or as ``touch(_:)``.
@@ -211,15 +211,16 @@ public enum InputRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One thing that happened in `InkEngine`, in the order it happened: the engine's one
-/// output. A front end carries out ``Kind-swift.enum/action(_:)`` and
-/// ``Kind-swift.enum/send(_:touches:)`` events in order; every observer (the audit, first-ink
-/// latency, a timeline, metrics) is a fold over the same stream.
+/// One thing that happened in the engine, in the order it happened: the engine's one
+/// output. A front end's shell carries out ``Kind-swift.enum/action(_:)`` and
+/// ``Kind-swift.enum/replay(_:)`` events in order (the loop sends the requests through
+/// ``InkLoopShell/send(_:)``); every observer (the audit, first-ink latency, a timeline,
+/// metrics) is a fold over the same stream.
 public struct EngineEvent: Sendable, Hashable {
     /// When it happened: the engine's time, seconds on the samples' clock (a deadline's
     /// events carry the deadline's time).
     public var time: Double
-    /// The touch it is about, by the engine's identifier (what ``RouterAction``s and
+    /// The touch it is about, by the engine's identifier (what `RouterAction`s and
     /// `InkLayer` strokes name, and the pointer id the page sees for it when the engine hands
     /// it over or has it replayed); `nil` for page events that concern no single touch.
     public var touch: TouchID?

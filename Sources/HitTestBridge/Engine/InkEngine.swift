@@ -188,9 +188,9 @@
     /// layout at `now`. Gestures are not predicted: a second finger is routed like the
     /// first, and the engine makes the gesture when both are down.
     ///
-    /// - Returns: ``HitTestVerdict/page``: let the web view have the native touch (an
+    /// - Returns: `HitTestVerdict.page`: let the web view have the native touch (an
     ///   overlay's `hitTest(_:with:)` returns `nil`) and feed it as
-    ///   ``EngineInput/nativePageTouch(_:)``; ``HitTestVerdict/ink``: the overlay takes the
+    ///   ``EngineInput/nativePageTouch(_:)``; `HitTestVerdict.ink`: the overlay takes the
     ///   touch and the page never sees it; `nil` when nothing can say now (no fresh
     ///   snapshot): the overlay takes the touch, the engine draws it as tentative ink while it
     ///   asks the page, and a late page verdict is replayed to the page

@@ -43,7 +43,7 @@
 /// recorder.flush()
 /// ```
 ///
-/// One ``record(_:at:events:)`` per input, right after the `take` that took it, with that
+/// One `record(_:at:events:)` per input, right after the `take` that took it, with that
 /// input's events only: a platform callback that hands over several inputs takes and
 /// records each in turn. Deadlines are inputs too: when the app's timer fires, take
 /// `EngineInput.tick` and record it like any other (``InkLoop`` does, for every wake-up).
@@ -92,7 +92,7 @@ public struct SessionRecorder: Sendable {
     public var bufferedBytes: Int { buffer.count }
     private var linesBuffered = 0
 
-    /// Creates a recorder; it writes nothing until ``begin(_:)``.
+    /// Creates a recorder; it writes nothing until `begin(_:)`.
     /// - Parameters:
     ///   - canvasWidth: The canvas's width in canvas points (> 0), for the header.
     ///   - canvasHeight: The canvas's height in canvas points (> 0).
@@ -128,7 +128,7 @@ public struct SessionRecorder: Sendable {
 
     /// Writes the header from the engine's state before its first input: its version, its
     /// configuration, its page transform and layout generation. Call it once, before the
-    /// first ``record(_:at:events:)``; a second call does nothing.
+    /// first `record(_:at:events:)`; a second call does nothing.
     @_spi(Tooling) public mutating func begin(_ engine: InkEngine) {
         guard !begun else { return }
         begun = true
@@ -147,7 +147,7 @@ public struct SessionRecorder: Sendable {
     /// Records one input the engine took at `time` (the `now` given to `InkEngine.take(_:now:into:)`)
     /// and the events it appended for it: the input's line (unless it was refused, or is a
     /// tick), then a `decided` line per decision and a `finished` line per finished touch.
-    /// Before ``begin(_:)`` it records nothing and counts the input as dropped.
+    /// Before `begin(_:)` it records nothing and counts the input as dropped.
     public mutating func record(_ input: EngineInput, at time: Double, events: some Collection<EngineEvent>) {
         guard !isEnded else { return }
         guard begun else {
@@ -205,7 +205,7 @@ public struct SessionRecorder: Sendable {
     /// samples, touches begun) and the engine's final `ledger` (`InkEngine.ledger`), at
     /// `time` (the engine's `now`, or the last input's time when it never took one). A
     /// recording without it reads as incomplete: the session did not finish. Call it once,
-    /// after the last ``record(_:at:events:)`` and ``recordFinish(at:events:)``, then
+    /// after the last `record(_:at:events:)` and ``recordFinish(at:events:)``, then
     /// ``flush()``; the recorder records nothing more.
     public mutating func recordEnd(at time: Double, ledger: SampleLedger) {
         guard begun, !isEnded else { return }

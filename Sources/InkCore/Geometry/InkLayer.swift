@@ -1,7 +1,7 @@
 /// The strokes of a canvas, kept up to date from the decision engine's actions.
 ///
 /// A host feeds every ``RouterAction`` to ``apply(_:)`` and redraws what the returned
-/// ``InkLayer/Change`` says: ink goes into a ``StrokeBuilder`` per touch, predictions
+/// ``InkLayer/Change`` says: ink goes into a stroke builder per touch (`StrokeBuilder`, SPI), predictions
 /// become its tentative tail, refinements reshape it, a retraction or a cancel removes it.
 /// Actions about the page (releases, queries) are not the layer's business and change
 /// nothing.
@@ -20,8 +20,8 @@ public struct InkLayer: Sendable {
         @_spi(Tooling) public var builder: StrokeBuilder
 
         /// Every segment, in drawing order: the stable ones, then the tentative tail of a
-        /// stroke still being drawn. Fill each segment's ``StrokeSegment/outline()`` and
-        /// ``StrokeSegment/startCap()``, and the last one's ``StrokeSegment/endCap()``, with
+        /// stroke still being drawn. Fill each segment's ``StrokeSegment/outline(maxStep:)`` and
+        /// ``StrokeSegment/startCap(maxStep:)``, and the last one's ``StrokeSegment/endCap(maxStep:)``, with
         /// the non-zero rule.
         public var segments: [StrokeSegment] { builder.allSegments }
         /// `true` once the touch lifted: the stroke will not change again (a later
