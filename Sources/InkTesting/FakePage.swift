@@ -37,11 +37,21 @@ public enum FakePage {
     ///   - request: The question, as the engine sent it.
     ///   - verdict: `.page` when an interactive element lies under the point, else `.ink`.
     ///   - generation: The page's layout generation when it answered (default: the request's).
-    ///   - document: The page document's id, as the page script names it, if any.
+    ///   - document: The page document's id, as the page script names it, if any. An id the
+    ///     page script would never write (empty, too long, not printable ASCII) is written as
+    ///     given, so a test sees the engine refuse the message.
     public static func answer(to request: HitTestRequest, verdict: HitTestVerdict, generation: UInt64? = nil,
                               document: String? = nil) -> String {
-        PageAnswer(token: request.token, verdict: verdict, generation: generation ?? request.generation,
-                   document: document.flatMap { try? PageDocumentID($0) }).json
+        var answer = PageAnswer(token: request.token, verdict: verdict, generation: generation ?? request.generation)
+        return naming(document, answer.json) { answer.document = $0; return answer.json }
+    }
+
+    /// `json` with the document id: the page script's encoding when the id is one it can
+    /// write, else the id as given, added as the message's last field.
+    private static func naming(_ document: String?, _ json: String, _ encoded: (PageDocumentID) -> String) -> String {
+        guard let document else { return json }
+        if let id = try? PageDocumentID(document) { return encoded(id) }
+        return String(json.dropLast()) + #","document":"# + JSONValue.string(document).serialized() + "}"
     }
 
     /// What the page script finds under a request's point (page coordinates, as the engine
@@ -67,11 +77,12 @@ public enum FakePage {
     ///   - regions: The interactive elements' rectangles.
     ///   - generation: The page's layout generation.
     ///   - maxAge: How long the snapshot stays fresh, seconds (`nil`: the engine's default).
-    ///   - document: The page document's id, as the page script names it, if any.
+    ///   - document: The page document's id, as the page script names it, if any (an id the
+    ///     page script would never write is written as given, as in ``answer(to:verdict:generation:document:)``).
     public static func regions(_ regions: [Region], generation: UInt64 = firstGeneration, maxAge: Double? = nil,
                                document: String? = nil) -> String {
-        RegionSnapshot(generation: generation, maxAge: maxAge,
-                       regions: regions.map { PageRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height, element: $0.element) },
-                       document: document.flatMap { try? PageDocumentID($0) }).json
+        var snapshot = RegionSnapshot(generation: generation, maxAge: maxAge,
+                                      regions: regions.map { PageRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height, element: $0.element) })
+        return naming(document, snapshot.json) { snapshot.document = $0; return snapshot.json }
     }
 }
