@@ -141,7 +141,7 @@ struct IdentityCheck {
             let replayed = queue.removeFirst()
             decisions[touch.engine] = queue.isEmpty ? nil : queue
             if replayed.platform != touch.platform {
-                diverge(line, "\(live); the replay's engine touch \(touch.engine.rawValue) is platform touch \(replayed.platform)")
+                diverge(line, "\(live); the replay's engine touch \(touch.engine.rawValue) is platform touch \(replayed.platform.rawValue)")
             } else if replayed.owner != owner || replayed.reason != reason {
                 diverge(line, "\(live), replayed as \(replayed.owner.rawValue) (\(replayed.reason.rawValue)) at \(JSONValue.format(replayed.at)) s")
             } else if replayed.at != at {

@@ -151,11 +151,11 @@ struct TimelinePicture {
 
     private func lane(_ touch: DecisionTimeline.Touch, _ axis: TimeAxis, top: Double, width: Double) -> String {
         let verdict = touch.finalDecision.map { "\($0.verdict)" } ?? "undecided"
-        var out = "<g class=\"lane\" data-touch=\"\(touch.platformID)\" data-engine-touch=\"\(touch.id.rawValue)\" data-verdict=\"\(verdict)\" data-reason=\"\(touch.finalDecision.map { Self.reasonWord($0.reason) } ?? "none")\">\n"
+        var out = "<g class=\"lane\" data-touch=\"\(touch.platformID.rawValue)\" data-engine-touch=\"\(touch.id.rawValue)\" data-verdict=\"\(verdict)\" data-reason=\"\(touch.finalDecision.map { Self.reasonWord($0.reason) } ?? "none")\">\n"
         out += "<title>\(escape(laneTitle(touch)))</title>\n"
         out += "<rect class=\"row\" x=\"0\" y=\"\(n(top))\" width=\"\(n(width))\" height=\"\(n(Self.laneHeight))\" fill=\"#ffffff\" fill-opacity=\"0\"/>\n"
         out += "<line x1=\"0\" y1=\"\(n(top + Self.laneHeight))\" x2=\"\(n(width))\" y2=\"\(n(top + Self.laneHeight))\" stroke=\"#f1f3f5\"/>\n"
-        out += "<text x=\"10\" y=\"\(n(top + 13))\" fill=\"#212529\">touch \(touch.platformID) · \(touch.tool)</text>\n"
+        out += "<text x=\"10\" y=\"\(n(top + 13))\" fill=\"#212529\">touch \(touch.platformID.rawValue) · \(touch.tool)</text>\n"
         out += "<text x=\"10\" y=\"\(n(top + 24))\" font-size=\"9\" fill=\"#868e96\">engine #\(touch.id.rawValue) · \(touch.samples) sample\(touch.samples == 1 ? "" : "s")</text>\n"
         let mid = top + Self.laneHeight / 2
         let down = axis.x(touch.down)
@@ -254,7 +254,7 @@ struct TimelinePicture {
     }
 
     private func laneTitle(_ touch: DecisionTimeline.Touch) -> String {
-        var text = "touch \(touch.platformID) (engine #\(touch.id.rawValue), \(touch.tool)): \(samples(touch.samples)), down at \(seconds(touch.down))"
+        var text = "touch \(touch.platformID.rawValue) (engine #\(touch.id.rawValue), \(touch.tool)): \(samples(touch.samples)), down at \(seconds(touch.down))"
         for (k, decision) in touch.decisions.enumerated() {
             text += (k == 0 ? ", decided " : ", then ") + "\(decision.verdict) (\(Self.reasonWord(decision.reason)))"
         }

@@ -88,7 +88,10 @@ struct TimelineTests {
         #expect(lanes.count == SessionLogLite.touchCount(CLITests.fixtures + "/" + session))
         #expect(lanes.map { "\($0.attributes["data-verdict"] ?? "") \($0.attributes["data-reason"] ?? "")" } == verdicts)
         for lane in lanes {
-            #expect(lane.title.hasPrefix("touch "), "a lane says which touch it is")
+            // The platform's number, and the same number in the title (it once read "touch touch 1").
+            let id = try #require(lane.attributes["data-touch"])
+            #expect(UInt64(id) != nil, "data-touch is the platform's number: \(id)")
+            #expect(lane.title.hasPrefix("touch \(id) (engine #"), "a lane says which touch it is: \(lane.title)")
             // Its verdict mark, and the mark's exact numbers on hover.
             let marks = lane.children.map { svg.elements[$0] }
             let verdict = try #require(marks.first { $0.attributes["class"] == "verdict" })
