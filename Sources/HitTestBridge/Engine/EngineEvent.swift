@@ -32,9 +32,10 @@
     }
 }
 
-/// One input `InkEngine` takes: everything a front end or a replay can tell it. Touch
+/// One input the engine takes: everything a front end or a replay can tell it. Touch
 /// events, estimated-property updates and recorded answers name touches by the platform's
-/// identifier; the engine keeps the one map to its own.
+/// identifier; the engine keeps the one map to its own. Two cases are for replays only
+/// (`@_spi(Tooling)`), so a `switch` over an input ends with `default:`.
 public enum EngineInput: Sendable, Hashable {
     /// Nothing but the passing of time (a timer fired).
     case tick
@@ -252,6 +253,10 @@ public struct EngineEvent: Sendable, Hashable {
     }
 
     /// What happened.
+    ///
+    /// Some cases are for tools only (`@_spi(Tooling)`: the requests sent, what the bridge
+    /// made of a page message), so an app's `switch` over a kind ends with `default:`; most
+    /// read the one they need with `if case`.
     public enum Kind: Sendable, Hashable {
         /// The engine took a touch event: its samples are received. The event is the
         /// platform's, naming the platform's identifier; the engine's is ``EngineEvent/touch``.

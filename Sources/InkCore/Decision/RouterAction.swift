@@ -6,6 +6,9 @@
 /// inking is first retracted, then released in full), or is discarded by a
 /// ``cancel(_:previously:)`` (still queued, or inked and then discarded with its stroke):
 /// the ledger counts the first released, the second cancelled.
+///
+/// The questions to the page (`queryPage`, `abandonQuery`) are the engine's own business
+/// (`@_spi(Tooling)`), so a host's `switch` over an action ends with `default:`.
 public enum RouterAction: Sendable, Hashable {
     /// Ask the page whether an interactive element lies under `point` (canvas points) for
     /// `touch`. `InkEngine` (HitTestBridge) does the asking: from the region cache, a round
