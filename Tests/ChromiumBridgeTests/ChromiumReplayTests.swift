@@ -142,12 +142,18 @@ struct ChromiumReplayTests {
         return (first, Sample(phase: "up", x: 418, y: 348, t: 5.9375))
     }()
 
-    @Test("drag code that calls setPointerCapture on pointerdown (capture-drag.html) drags on a replayed pointer: capture succeeds through the page's shim, got- and lostpointercapture reach the block, the moves come over about 100 ms",
+    @Test("drag code that calls setPointerCapture on pointerdown (capture-drag.html) drags on a replayed pointer: capture succeeds through the page's shim, got- and lostpointercapture reach the block, the last move paced about 100 ms after the down",
           arguments: ["touch", "pen", "mouse"])
     func replayedCaptureDrag(pointerType: String) throws {
         let browser = try ChromiumPage(url: page("capture-drag.html"))
         defer { browser.close() }
-        #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, Self.captureDrag.first)) == .bool(true))
+        // When the batch was handed over (the same clock as the page's, one document).
+        let handOver = invocation(touch: 1, pointerType: pointerType, Self.captureDrag.first).dropLast()
+        guard case let .array(handed) = try browser.evaluate("[performance.now(), \(handOver)]"), handed.count == 2,
+              case let .number(handedOver) = handed[0], handed[1] == .bool(true) else {
+            Issue.record("the batch was not taken")
+            return
+        }
         #expect(try browser.evaluate(invocation(touch: 1, pointerType: pointerType, [Self.captureDrag.up])) == .bool(true))
         #expect(try browser.drained())
         #expect(try browser.bodyData("errors") == "0")
@@ -162,9 +168,14 @@ struct ChromiumReplayTests {
         }
         let moves = items.compactMap { if case let .number(n) = $0 { n } else { nil } }
         #expect(moves.count == 10)
-        let span = (moves.last ?? 0) - (moves.first ?? 0)
-        #expect(span >= 60 && span < 1000, "the moves took \(span) ms: \(moves)")
-        #expect(Set(moves).count >= 5, "moves in \(Set(moves).count) distinct tasks")
+        // The down goes at once and the last move is due about 100 ms after the hand-over
+        // (94-96 ms measured on an idle machine). Load only delays a timer, so the last move
+        // never comes sooner than that, however busy the machine; but a late timer sends what
+        // is overdue in one task, which shortens the span between the moves (50 ms was seen
+        // under load), so that span is not judged.
+        let paced = (moves.last ?? 0) - handedOver
+        #expect(paced >= 80 && paced < 1000, "the last move came \(paced) ms after the hand-over: \(moves)")
+        #expect(Set(moves).count >= 2, "moves in \(Set(moves).count) distinct tasks: not one burst")
     }
 
     @Test("the page script in the page's own world, where the page deleted Touch before it ran: the shim's capture works in the same world; Chromium's document.createEvent('TouchEvent') has no initTouchEvent and no lists, so no touch event goes (none a page's handler would throw on)")
