@@ -40,28 +40,22 @@ struct CLITests {
     /// Runs `script` in bash (`$0` is the tool, `$1`… the arguments), standard input from
     /// `stdin` (a path) or /dev/null.
     static func shell(_ script: String, _ arguments: [String] = [], stdin: String? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, binary.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle(forReadingAtPath: stdin ?? "/dev/null")
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                               stderr: String(decoding: stderr, as: UTF8.self))
+        try launch(URL(fileURLWithPath: "/bin/bash"), ["-c", script, binary.path] + arguments,
+                   standardInput: FileHandle(forReadingAtPath: stdin ?? "/dev/null"))
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    static func run(_ arguments: [String]) throws -> Output { try launch(binary, arguments) }
+
+    /// Runs `executable` to its end and returns its status and both streams (standard input
+    /// inherited unless given).
+    private static func launch(_ executable: URL, _ arguments: [String], standardInput: FileHandle? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if let standardInput { process.standardInput = standardInput }
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
