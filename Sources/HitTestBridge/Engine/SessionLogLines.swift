@@ -52,76 +52,64 @@ package enum SessionLogLines {
     /// ``HeldTools/limit`` touches) gets its tool spelled out again. `nativePage`: the front
     /// end routed the touch to the page at touch-down (`EngineInput.nativePageTouch`).
     package static func writeTouch(_ touch: TouchEvent, time: Double, nativePage: Bool = false, tools: inout HeldTools,
-                                   to out: inout String) {
-        out += #"{"kind":"touch","t":"#
-        writeNumber(time, to: &out)
-        out += #","touch":"#
-        out += String(touch.touch.rawValue)
-        out += #","phase":""#
-        out += touch.phase.rawValue
-        out += "\""
+                                   to out: inout some JSONTextOutput) {
+        out.write(#"{"kind":"touch","t":"#)
+        out.write(number: time)
+        out.write(#","touch":"#)
+        out.write(integer: Int64(touch.touch.rawValue))
+        out.write(#","phase":""#)
+        out.write(touch.phase.rawValue)
+        out.write("\"")
         let known = tools.tool(of: touch.touch)
         let tool = touch.samples.first?.tool ?? known ?? .finger
         if touch.phase == .began || tool != (known ?? .finger) || (known == nil && tools.hasForgotten) {
-            out += #","tool":""#
-            out += tool.rawValue
-            out += "\""
+            out.write(#","tool":""#)
+            out.write(tool.rawValue)
+            out.write("\"")
         }
         switch touch.phase {
         case .began: tools.began(touch.touch, tool: tool)
         case .ended, .cancelled: tools.ended(touch.touch)
         case .moved: tools.remember(touch.touch, tool: tool)
         }
-        if nativePage { out += #","native_page":true"# }
-        out += #","samples":["#
+        if nativePage { out.write(#","native_page":true"#) }
+        out.write(#","samples":["#)
         writeSamples(touch.samples, to: &out)
-        out += "]"
+        out.write("]")
         if !touch.predicted.isEmpty {
-            out += #","predicted":["#
+            out.write(#","predicted":["#)
             writeSamples(touch.predicted, to: &out)
-            out += "]"
+            out.write("]")
         }
-        out += "}"
+        out.write("}")
     }
 
-    private static func writeSamples(_ samples: [TouchSample], to out: inout String) {
+    private static func writeSamples(_ samples: [TouchSample], to out: inout some JSONTextOutput) {
         for (i, sample) in samples.enumerated() {
-            if i > 0 { out += "," }
-            out += #"{"t":"#
-            writeNumber(sample.timestamp, to: &out)
-            out += #","x":"#
-            writeNumber(sample.x, to: &out)
-            out += #","y":"#
-            writeNumber(sample.y, to: &out)
+            if i > 0 { out.write(",") }
+            out.write(#"{"t":"#)
+            out.write(number: sample.timestamp)
+            out.write(#","x":"#)
+            out.write(number: sample.x)
+            out.write(#","y":"#)
+            out.write(number: sample.y)
             if let force = sample.force {
-                out += #","force":"#
-                writeNumber(force, to: &out)
+                out.write(#","force":"#)
+                out.write(number: force)
             }
             if let altitude = sample.altitude {
-                out += #","altitude":"#
-                writeNumber(altitude, to: &out)
+                out.write(#","altitude":"#)
+                out.write(number: altitude)
             }
             if let azimuth = sample.azimuth {
-                out += #","azimuth":"#
-                writeNumber(azimuth, to: &out)
+                out.write(#","azimuth":"#)
+                out.write(number: azimuth)
             }
             if let index = sample.estimationUpdateIndex {
-                out += #","update_index":"#
-                out += String(index)
+                out.write(#","update_index":"#)
+                out.write(integer: Int64(index))
             }
-            out += "}"
-        }
-    }
-
-    /// A number as ``JSONValue`` writes it (its text streamed into `out`, with no string of
-    /// its own to allocate).
-    private static func writeNumber(_ value: Double, to out: inout String) {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            out += String(Int64(value))
-        } else if value.isFinite {
-            value.write(to: &out)
-        } else {
-            out += "null"
+            out.write("}")
         }
     }
 
@@ -359,12 +347,23 @@ package struct LineChain: Sendable, Hashable {
     /// Seals a JSON object's line (`{…}`, no newline): appends the chain of the lines before
     /// it as its last field, then takes the sealed line into the chain.
     package mutating func seal(_ line: inout String) {
-        guard line.utf8.last == UInt8(ascii: "}") else { return }
-        line.removeLast()
-        line += line.utf8.last == UInt8(ascii: "{") ? #""chain":""# : #","chain":""#
-        line += hex
-        line += "\"}"
+        guard appendSeal(to: &line) else { return }
         take(line: line.utf8)
+    }
+
+    /// Seals a line of bytes as the `String` one seals text (allocating nothing).
+    package mutating func seal(_ line: inout [UInt8]) {
+        guard appendSeal(to: &line) else { return }
+        take(line: line)
+    }
+
+    private func appendSeal(to line: inout some JSONTextOutput) -> Bool {
+        guard line.lastByte == UInt8(ascii: "}") else { return false }
+        line.removeLastByte()
+        line.write(line.lastByte == UInt8(ascii: "{") ? #""chain":""# : #","chain":""#)
+        line.write(hex16: value)
+        line.write("\"}")
+        return true
     }
 
     /// The chain a line carries, read from its last bytes (`nil` when it does not end as a

@@ -59,7 +59,9 @@ public struct SessionRecorder: Sendable {
     private let budget: Int
     private let chunk: Int
     private var buffer: [UInt8] = []
-    private var line = ""
+    private var line: [UInt8] = []
+    /// The `dropped` line a gap writes before the next line kept.
+    private var marker: [UInt8] = []
     private var begun = false
     private var tools = HeldTools()
     private var digests = InkDigests()
@@ -149,6 +151,13 @@ public struct SessionRecorder: Sendable {
     /// tick), then a `decided` line per decision and a `finished` line per finished touch.
     /// Before `begin(_:)` it records nothing and counts the input as dropped.
     public mutating func record(_ input: EngineInput, at time: Double, events: some Collection<EngineEvent>) {
+        // The events are read from contiguous storage: iterating a collection of the
+        // caller's module, unspecialized, costs a heap-allocated accessor per element.
+        let done: Void? = events.withContiguousStorageIfAvailable { record(input, at: time, eventsIn: $0) }
+        if done == nil { Array(events).withUnsafeBufferPointer { record(input, at: time, eventsIn: $0) } }
+    }
+
+    private mutating func record(_ input: EngineInput, at time: Double, eventsIn events: UnsafeBufferPointer<EngineEvent>) {
         guard !isEnded else { return }
         guard begun else {
             drop(samples: input.sampleCount, time: time)
@@ -196,6 +205,11 @@ public struct SessionRecorder: Sendable {
     /// Records that the front end called `InkEngine.finish(into:)` at `time` (the engine's
     /// `now`), and the events it appended: a replay settles the same touches at the same point.
     public mutating func recordFinish(at time: Double, events: some Collection<EngineEvent>) {
+        let done: Void? = events.withContiguousStorageIfAvailable { recordFinish(at: time, eventsIn: $0) }
+        if done == nil { Array(events).withUnsafeBufferPointer { recordFinish(at: time, eventsIn: $0) } }
+    }
+
+    private mutating func recordFinish(at time: Double, eventsIn events: UnsafeBufferPointer<EngineEvent>) {
         guard begun, !isEnded, time.isFinite else { return }   // an engine given no input has nothing to settle
         write(SessionLogLines.finish(time: time), time: time, samples: 0)
         recordDecisions(events, time: time)
@@ -230,7 +244,7 @@ public struct SessionRecorder: Sendable {
 
     // MARK: - Private
 
-    private mutating func recordDecisions(_ events: some Collection<EngineEvent>, time: Double) {
+    private mutating func recordDecisions(_ events: UnsafeBufferPointer<EngineEvent>, time: Double) {
         for event in events {
             guard case let .action(action) = event.kind else { continue }
             let digest = digests.take(action)
@@ -291,7 +305,7 @@ public struct SessionRecorder: Sendable {
     private mutating func writeTouch(_ event: TouchEvent, nativePage: Bool, time: Double) {
         // The tools are remembered even when the line is dropped: the reader then meets a
         // gap, and the identity check is off anyway.
-        var text = ""
+        var text: [UInt8] = []
         swap(&text, &line)
         text.removeAll(keepingCapacity: true)
         SessionLogLines.writeTouch(event, time: time, nativePage: nativePage, tools: &tools, to: &text)
@@ -313,30 +327,30 @@ public struct SessionRecorder: Sendable {
     private mutating func append(time: Double, samples: Int, touches: Int = 0) {
         if buffer.count >= chunk { flush() }
         var sealed = chain
-        var marker = ""
+        marker.removeAll(keepingCapacity: true)
         if let gap {
             SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &marker)
             sealed.seal(&marker)
         }
         if linesChained == 0, marker.isEmpty {
-            sealed.take(line: line.utf8)   // the header: the first line, the chain's start
+            sealed.take(line: line)   // the header: the first line, the chain's start
         } else {
             sealed.seal(&line)
         }
-        let count = line.utf8.count + 1 + (marker.isEmpty ? 0 : marker.utf8.count + 1)
+        let count = line.count + 1 + (marker.isEmpty ? 0 : marker.count + 1)
         guard buffer.count + count <= budget else {
             drop(samples: samples, time: time)
             return
         }
         chain = sealed
         if !marker.isEmpty {
-            buffer.append(contentsOf: marker.utf8)
+            buffer.append(contentsOf: marker)
             buffer.append(0x0A)
             gap = nil
             linesBuffered += 1
             linesChained += 1
         }
-        buffer.append(contentsOf: line.utf8)
+        buffer.append(contentsOf: line)
         buffer.append(0x0A)
         linesBuffered += 1
         linesChained += 1

@@ -67,63 +67,61 @@ extension JSONValue {
         return out
     }
 
-    package func write(to out: inout String) {
+    package func write(to out: inout some JSONTextOutput) {
         switch self {
-        case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .number(value): out += JSONValue.format(value)
+        case .null: out.write("null")
+        case let .bool(value): out.write(value ? "true" : "false")
+        case let .number(value): out.write(number: value)
         case let .string(value): JSONValue.writeString(value, to: &out)
         case let .array(values):
-            out += "["
+            out.write("[")
             for (i, value) in values.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.write(",") }
                 value.write(to: &out)
             }
-            out += "]"
+            out.write("]")
         case let .object(object):
-            out += "{"
+            out.write("{")
             for (i, member) in object.members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.write(",") }
                 JSONValue.writeString(member.key, to: &out)
-                out += ":"
+                out.write(":")
                 member.value.write(to: &out)
             }
-            out += "}"
+            out.write("}")
         }
     }
 
     package static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 {
-            return String(Int64(value))
-        }
-        return "\(value)"
+        var out = ""
+        out.write(number: value)
+        return out
     }
 
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
+    private static func writeString(_ value: String, to out: inout some JSONTextOutput) {
+        out.write("\"")
         // Most strings need no escape: copy them whole.
         let plain = value.utf8.withContiguousStorageIfAvailable { bytes in
             !bytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
         } ?? !value.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
         if plain {
-            out += value
-            out += "\""
+            out.write(value)
+            out.write("\"")
             return
         }
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": out.write("\\\"")
+            case "\\": out.write("\\\\")
+            case "\n": out.write("\\n")
+            case "\r": out.write("\\r")
+            case "\t": out.write("\\t")
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+                out.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: out.write(scalar: scalar)
             }
         }
-        out += "\""
+        out.write("\"")
     }
 }

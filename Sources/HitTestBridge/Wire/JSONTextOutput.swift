@@ -1,0 +1,109 @@
+/// Where JSON text is written: a `String` (the tooling's writers) or a byte array (the
+/// session recorder, which writes a line per sample and must allocate nothing for it).
+/// The writers (``JSONValue``'s and the session-log lines') are generic over it, so both
+/// targets get the same bytes from one encoder.
+package protocol JSONTextOutput {
+    /// Appends text.
+    mutating func write(_ text: String)
+    /// Appends UTF-8 bytes (whole characters).
+    mutating func write(utf8 bytes: UnsafeBufferPointer<UInt8>)
+    /// The last byte written, if any.
+    var lastByte: UInt8? { get }
+    /// Removes the last byte written (an ASCII character).
+    mutating func removeLastByte()
+}
+
+extension String: JSONTextOutput {
+    package mutating func write(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        // A string of at most 15 UTF-8 bytes is stored inline: appending in such pieces
+        // copies bytes and allocates nothing. A piece never splits a character (a
+        // continuation byte starts none).
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + 15, bytes.count)
+            while end < bytes.count, end > start + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            self += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            start = end
+        }
+    }
+
+    package var lastByte: UInt8? { utf8.last }
+
+    package mutating func removeLastByte() { removeLast() }
+}
+
+extension Array: JSONTextOutput where Element == UInt8 {
+    package mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    package mutating func write(utf8 bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+
+    package var lastByte: UInt8? { last }
+
+    package mutating func removeLastByte() { removeLast() }
+}
+
+extension JSONTextOutput {
+    /// A number as JSON text: an integral value below 10^15 without a fraction, any other
+    /// finite value as ``ShortestDecimal`` (Swift's `description`) writes it, and a
+    /// non-finite one (which JSON cannot represent) as `null`. Allocates nothing.
+    package mutating func write(number value: Double) {
+        guard value.isFinite else {
+            write("null")
+            return
+        }
+        if value == value.rounded(), abs(value) < 1e15 {
+            write(integer: Int64(value))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDecimal.maximumLength) { buffer in
+            let count = ShortestDecimal.write(value, into: buffer)
+            write(utf8: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// An integer in decimal. Allocates nothing.
+    package mutating func write(integer value: Int64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var index = buffer.count
+            var rest = value.magnitude
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            if value < 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "-")
+            }
+            write(utf8: UnsafeBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+
+    /// `value` as 16 lowercase hexadecimal digits. Allocates nothing.
+    package mutating func write(hex16 value: UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
+            var rest = value
+            for index in stride(from: 15, through: 0, by: -1) {
+                let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+                buffer[index] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10
+                rest >>= 4
+            }
+            write(utf8: UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// One Unicode scalar, as UTF-8.
+    package mutating func write(scalar: Unicode.Scalar) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            var count = 0
+            for byte in UTF8.encode(scalar)! {
+                buffer[count] = byte
+                count += 1
+            }
+            write(utf8: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+}
