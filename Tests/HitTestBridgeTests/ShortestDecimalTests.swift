@@ -110,6 +110,26 @@ import Testing
         #expect(text == "x=1.5,-2.2250738585072014e-308,0.1,1e+300,123456.78901234567,")
     }
 
+    @Test func integersAndTextWriteTheSameToStringsAndBytes() {
+        var text = ""
+        var bytes: [UInt8] = []
+        for value: Int64 in [0, 7, -7, 10, 99, 100, 123_456_789, .max, .min] {
+            text.write(integer: value)
+            bytes.write(integer: value)
+            text.write(ascii: " ")
+            bytes.write(ascii: " ")
+        }
+        #expect(text == "0 7 -7 10 99 100 123456789 9223372036854775807 -9223372036854775808 ")
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
+        // A string to escape, with characters of 1 to 4 UTF-8 bytes across the 15-byte
+        // pieces a String target is appended in.
+        let value = JSONValue.object(JSONObject([("k\"ey", .string("àéîõü \u{1}\t\"\\ 漢字かな 🙂🙂🙂 ñ")), ("n", .number(-0.5))]))
+        var viaBytes: [UInt8] = []
+        value.write(to: &viaBytes)
+        #expect(String(decoding: viaBytes, as: UTF8.self) == value.serialized())
+        #expect(value.serialized() == #"{"k\"ey":"àéîõü \u0001\t\"\\ 漢字かな 🙂🙂🙂 ñ","n":-0.5}"#)
+    }
+
     // MARK: - The logarithms and the table, checked exactly
 
     /// `a × 2^twos × 10^tens` for non-negative exponents.

@@ -53,63 +53,70 @@ package enum SessionLogLines {
     /// end routed the touch to the page at touch-down (`EngineInput.nativePageTouch`).
     package static func writeTouch(_ touch: TouchEvent, time: Double, nativePage: Bool = false, tools: inout HeldTools,
                                    to out: inout some JSONTextOutput) {
-        out.write(#"{"kind":"touch","t":"#)
+        out.write(ascii: #"{"kind":"touch","t":"#)
         out.write(number: time)
-        out.write(#","touch":"#)
+        out.write(ascii: #","touch":"#)
         out.write(integer: Int64(touch.touch.rawValue))
-        out.write(#","phase":""#)
+        out.write(ascii: #","phase":""#)
         out.write(touch.phase.rawValue)
-        out.write("\"")
+        out.write(ascii: "\"")
         let known = tools.tool(of: touch.touch)
         let tool = touch.samples.first?.tool ?? known ?? .finger
         if touch.phase == .began || tool != (known ?? .finger) || (known == nil && tools.hasForgotten) {
-            out.write(#","tool":""#)
+            out.write(ascii: #","tool":""#)
             out.write(tool.rawValue)
-            out.write("\"")
+            out.write(ascii: "\"")
         }
         switch touch.phase {
         case .began: tools.began(touch.touch, tool: tool)
         case .ended, .cancelled: tools.ended(touch.touch)
         case .moved: tools.remember(touch.touch, tool: tool)
         }
-        if nativePage { out.write(#","native_page":true"#) }
-        out.write(#","samples":["#)
+        if nativePage { out.write(ascii: #","native_page":true"#) }
+        out.write(ascii: #","samples":["#)
         writeSamples(touch.samples, to: &out)
-        out.write("]")
+        out.write(ascii: "]")
         if !touch.predicted.isEmpty {
-            out.write(#","predicted":["#)
+            out.write(ascii: #","predicted":["#)
             writeSamples(touch.predicted, to: &out)
-            out.write("]")
+            out.write(ascii: "]")
         }
-        out.write("}")
+        out.write(ascii: "}")
     }
+
+    /// The most bytes one sample's text takes: its keys and punctuation (under 80 bytes), six
+    /// numbers and an integer.
+    static let sampleTextLength = 80 + 7 * JSONTextCursor.numberLength
 
     private static func writeSamples(_ samples: [TouchSample], to out: inout some JSONTextOutput) {
         for (i, sample) in samples.enumerated() {
-            if i > 0 { out.write(",") }
-            out.write(#"{"t":"#)
-            out.write(number: sample.timestamp)
-            out.write(#","x":"#)
-            out.write(number: sample.x)
-            out.write(#","y":"#)
-            out.write(number: sample.y)
-            if let force = sample.force {
-                out.write(#","force":"#)
-                out.write(number: force)
+            // Each sample's text is built on the stack and appended in one piece.
+            out.withJSONText(capacity: sampleTextLength) { text in
+                if i > 0 { text.put(ascii: ",") }
+                text.put(ascii: #"{"t":"#)
+                text.put(number: sample.timestamp)
+                text.put(ascii: #","x":"#)
+                text.put(number: sample.x)
+                text.put(ascii: #","y":"#)
+                text.put(number: sample.y)
+                if let force = sample.force {
+                    text.put(ascii: #","force":"#)
+                    text.put(number: force)
+                }
+                if let altitude = sample.altitude {
+                    text.put(ascii: #","altitude":"#)
+                    text.put(number: altitude)
+                }
+                if let azimuth = sample.azimuth {
+                    text.put(ascii: #","azimuth":"#)
+                    text.put(number: azimuth)
+                }
+                if let index = sample.estimationUpdateIndex {
+                    text.put(ascii: #","update_index":"#)
+                    text.put(integer: Int64(index))
+                }
+                text.put(ascii: "}")
             }
-            if let altitude = sample.altitude {
-                out.write(#","altitude":"#)
-                out.write(number: altitude)
-            }
-            if let azimuth = sample.azimuth {
-                out.write(#","azimuth":"#)
-                out.write(number: azimuth)
-            }
-            if let index = sample.estimationUpdateIndex {
-                out.write(#","update_index":"#)
-                out.write(integer: Int64(index))
-            }
-            out.write("}")
         }
     }
 
@@ -360,9 +367,13 @@ package struct LineChain: Sendable, Hashable {
     private func appendSeal(to line: inout some JSONTextOutput) -> Bool {
         guard line.lastByte == UInt8(ascii: "}") else { return false }
         line.removeLastByte()
-        line.write(line.lastByte == UInt8(ascii: "{") ? #""chain":""# : #","chain":""#)
+        if line.lastByte == UInt8(ascii: "{") {
+            line.write(ascii: #""chain":""#)
+        } else {
+            line.write(ascii: #","chain":""#)
+        }
         line.write(hex16: value)
-        line.write("\"}")
+        line.write(ascii: "\"}")
         return true
     }
 

@@ -5,6 +5,8 @@
 package protocol JSONTextOutput {
     /// Appends text.
     mutating func write(_ text: String)
+    /// Appends a literal (ASCII) text.
+    mutating func write(ascii text: StaticString)
     /// Appends UTF-8 bytes (whole characters).
     mutating func write(utf8 bytes: UnsafeBufferPointer<UInt8>)
     /// The last byte written, if any.
@@ -14,6 +16,10 @@ package protocol JSONTextOutput {
 }
 
 extension String: JSONTextOutput {
+    package mutating func write(ascii text: StaticString) {
+        text.withUTF8Buffer { write(utf8: $0) }
+    }
+
     package mutating func write(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         // A string of at most 15 UTF-8 bytes is stored inline: appending in such pieces
         // copies bytes and allocates nothing. A piece never splits a character (a
@@ -38,6 +44,10 @@ extension Array: JSONTextOutput where Element == UInt8 {
         text.withUTF8 { append(contentsOf: $0) }
     }
 
+    package mutating func write(ascii text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     package mutating func write(utf8 bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 
     package var lastByte: UInt8? { last }
@@ -46,39 +56,23 @@ extension Array: JSONTextOutput where Element == UInt8 {
 }
 
 extension JSONTextOutput {
-    /// A number as JSON text: an integral value below 10^15 without a fraction, any other
-    /// finite value as ``ShortestDecimal`` (Swift's `description`) writes it, and a
-    /// non-finite one (which JSON cannot represent) as `null`. Allocates nothing.
+    /// A number as JSON text (see ``JSONTextCursor/put(number:)``). Allocates nothing.
     package mutating func write(number value: Double) {
-        guard value.isFinite else {
-            write("null")
-            return
-        }
-        if value == value.rounded(), abs(value) < 1e15 {
-            write(integer: Int64(value))
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDecimal.maximumLength) { buffer in
-            let count = ShortestDecimal.write(value, into: buffer)
-            write(utf8: UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        withJSONText(capacity: JSONTextCursor.numberLength) { $0.put(number: value) }
     }
 
     /// An integer in decimal. Allocates nothing.
     package mutating func write(integer value: Int64) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var index = buffer.count
-            var rest = value.magnitude
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest != 0
-            if value < 0 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "-")
-            }
-            write(utf8: UnsafeBufferPointer(rebasing: buffer[index...]))
+        withJSONText(capacity: JSONTextCursor.numberLength) { $0.put(integer: value) }
+    }
+
+    /// Writes what `body` puts into a cursor over `capacity` bytes of stack memory, in one
+    /// piece: text built field by field (a sample) is appended once.
+    package mutating func withJSONText(capacity: Int, _ body: (inout JSONTextCursor) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var cursor = JSONTextCursor(buffer)
+            body(&cursor)
+            write(utf8: UnsafeBufferPointer(rebasing: buffer[..<cursor.count]))
         }
     }
 
@@ -105,5 +99,62 @@ extension JSONTextOutput {
             }
             write(utf8: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
+    }
+}
+
+/// JSON text written into memory the caller owns (a stack buffer), a byte at a time with no
+/// check but a precondition on room: what the recorder's per-sample text is built with.
+package struct JSONTextCursor {
+    /// The most bytes ``put(number:)`` or ``put(integer:)`` writes.
+    package static let numberLength = ShortestDecimal.maximumLength
+
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far.
+    package private(set) var count = 0
+
+    package init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    /// Appends a literal.
+    package mutating func put(ascii text: StaticString) {
+        let length = text.utf8CodeUnitCount
+        precondition(count + length <= buffer.count, "JSON text outgrew its buffer")
+        (buffer.baseAddress! + count).initialize(from: text.utf8Start, count: length)
+        count += length
+    }
+
+    /// A number as JSON text: an integral value below 10^15 without a fraction, any other
+    /// finite value as ``ShortestDecimal`` (Swift's `description`) writes it, and a
+    /// non-finite one (which JSON cannot represent) as `null`.
+    package mutating func put(number value: Double) {
+        guard value.isFinite else {
+            put(ascii: "null")
+            return
+        }
+        if value == value.rounded(), abs(value) < 1e15 {
+            put(integer: Int64(value))
+            return
+        }
+        precondition(count + Self.numberLength <= buffer.count, "JSON text outgrew its buffer")
+        count += ShortestDecimal.write(value, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+    }
+
+    /// An integer in decimal.
+    package mutating func put(integer value: Int64) {
+        precondition(count + 20 <= buffer.count, "JSON text outgrew its buffer")
+        let digits = ShortestDecimal.decimalDigitCount(value.magnitude)
+        if value < 0 {
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        var index = count + digits
+        count = index
+        var rest = value.magnitude
+        repeat {
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest != 0
     }
 }

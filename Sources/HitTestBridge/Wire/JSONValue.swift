@@ -69,26 +69,26 @@ extension JSONValue {
 
     package func write(to out: inout some JSONTextOutput) {
         switch self {
-        case .null: out.write("null")
-        case let .bool(value): out.write(value ? "true" : "false")
+        case .null: out.write(ascii: "null")
+        case let .bool(value): if value { out.write(ascii: "true") } else { out.write(ascii: "false") }
         case let .number(value): out.write(number: value)
         case let .string(value): JSONValue.writeString(value, to: &out)
         case let .array(values):
-            out.write("[")
+            out.write(ascii: "[")
             for (i, value) in values.enumerated() {
-                if i > 0 { out.write(",") }
+                if i > 0 { out.write(ascii: ",") }
                 value.write(to: &out)
             }
-            out.write("]")
+            out.write(ascii: "]")
         case let .object(object):
-            out.write("{")
+            out.write(ascii: "{")
             for (i, member) in object.members.enumerated() {
-                if i > 0 { out.write(",") }
+                if i > 0 { out.write(ascii: ",") }
                 JSONValue.writeString(member.key, to: &out)
-                out.write(":")
+                out.write(ascii: ":")
                 member.value.write(to: &out)
             }
-            out.write("}")
+            out.write(ascii: "}")
         }
     }
 
@@ -99,29 +99,29 @@ extension JSONValue {
     }
 
     private static func writeString(_ value: String, to out: inout some JSONTextOutput) {
-        out.write("\"")
+        out.write(ascii: "\"")
         // Most strings need no escape: copy them whole.
         let plain = value.utf8.withContiguousStorageIfAvailable { bytes in
             !bytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
         } ?? !value.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
         if plain {
             out.write(value)
-            out.write("\"")
+            out.write(ascii: "\"")
             return
         }
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "\"": out.write("\\\"")
-            case "\\": out.write("\\\\")
-            case "\n": out.write("\\n")
-            case "\r": out.write("\\r")
-            case "\t": out.write("\\t")
+            case "\"": out.write(ascii: "\\\"")
+            case "\\": out.write(ascii: "\\\\")
+            case "\n": out.write(ascii: "\\n")
+            case "\r": out.write(ascii: "\\r")
+            case "\t": out.write(ascii: "\\t")
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
             default: out.write(scalar: scalar)
             }
         }
-        out.write("\"")
+        out.write(ascii: "\"")
     }
 }
