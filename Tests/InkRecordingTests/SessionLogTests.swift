@@ -31,6 +31,20 @@ struct SessionLogTests {
         #expect(String(decoding: committed, as: UTF8.self) == log.jsonLines())
     }
 
+    @Test("a negative zero survives a write and a read, bit for bit (the ink digest folds bits)")
+    func negativeZero() throws {
+        let log = try Self.parse(
+            #"{"kind":"touch","t":0,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":0,"x":-0,"y":-0.0,"force":0}]}"#).get()
+        let text = log.jsonLines()
+        #expect(text.contains(#""x":-0,"y":-0,"force":0}"#))
+        let read = try SessionLog.parse(text).get()
+        guard case let .touch(event, _) = read.events.first else { Issue.record("not a touch"); return }
+        let sample = try #require(event.samples.first)
+        #expect(sample.x.bitPattern == (-0.0).bitPattern && sample.y.bitPattern == (-0.0).bitPattern)
+        #expect(sample.force?.bitPattern == 0.0.bitPattern)
+        #expect(JSONValue.number(-0.0).serialized() == "-0")
+    }
+
     @Test("a full example reads into the right values")
     func fullExample() throws {
         let result = Self.parse(

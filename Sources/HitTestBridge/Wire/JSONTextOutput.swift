@@ -124,7 +124,7 @@ package struct JSONTextCursor {
         count += length
     }
 
-    /// A number as JSON text: an integral value below 10^15 without a fraction, any other
+    /// A number as JSON text: an integral value below 10^15 without a fraction (-0 as `-0`), any other
     /// finite value as ``ShortestDecimal`` (Swift's `description`) writes it, and a
     /// non-finite one (which JSON cannot represent) as `null`.
     package mutating func put(number value: Double) {
@@ -133,7 +133,8 @@ package struct JSONTextCursor {
             return
         }
         if value == value.rounded(), abs(value) < 1e15 {
-            put(integer: Int64(value))
+            // -0 keeps its sign: a replay reads back the bits a recorder wrote.
+            if value == 0, value.sign == .minus { put(ascii: "-0") } else { put(integer: Int64(value)) }
             return
         }
         precondition(count + Self.numberLength <= buffer.count, "JSON text outgrew its buffer")
