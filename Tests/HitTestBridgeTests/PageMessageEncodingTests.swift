@@ -180,12 +180,12 @@ struct PageMessageEncodingTests {
         #expect(region.height.bitPattern == neighbour.bitPattern)
     }
 
-    @Test("whole numbers are written without a fraction; others in full")
+    @Test("whole numbers are written without a fraction (negative zero as -0, keeping its sign); others in full")
     func numberText() {
         let message = PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 0.0001, regions: [
             PageRegion(x: 20.0, y: -0.0, width: 0.30000000000000004, height: 1e-7),
         ]))
-        #expect(message.json == #"{"type":"regions","generation":1,"maxAge":0.1,"regions":[{"x":20,"y":0,"width":0.30000000000000004,"height":1e-07}]}"#)
+        #expect(message.json == #"{"type":"regions","generation":1,"maxAge":0.1,"regions":[{"x":20,"y":-0,"width":0.30000000000000004,"height":1e-07}]}"#)
     }
 
     @Test("maxAge: every value the decoder makes reads back exactly; other seconds within one ulp")
