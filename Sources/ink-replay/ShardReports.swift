@@ -18,8 +18,9 @@ protocol ShardPart {
 enum ShardReports {
     /// The most sessions a report without `shard` (a whole run's) may claim: it lists none
     /// of them, so nothing else bounds its count. One process replays a whole run and holds
-    /// every session's report (about 2 KB each, its path apart: some 200 GB at this
-    /// number); a larger run is sharded, and a shard lists its sessions.
+    /// every session's report and path (about 1 KB each: `verify` over 20,000 sessions peaks
+    /// 8.7 MB above 11,111; some 100 GB at this number); a larger run is sharded, and a
+    /// shard lists its sessions.
     static let maxUnshardedSessions = 100_000_000
 
     /// Refuses a shard whose index, count, share of the run and list of sessions contradict
