@@ -155,7 +155,8 @@ enum BenchCommand: Command {
         var bytes = 0
         var strokes: [[TouchSample]] = []
         for file in files {
-            var events = SessionLogEvents(contentsOf: file, onRead: { bytes += $0 })
+            // The reading stops once the logs pass the limit, even on a pipe of blank lines.
+            var events = SessionLogEvents(contentsOf: file, byteLimit: recordedByteLimit - bytes, onRead: { bytes += $0 })
             guard bytes <= recordedByteLimit else { throw refuse(file) }
             guard events.header != nil else { throw CommandFailure(message: events.failure?.description ?? "\(file): unreadable") }
             var touches: [[TouchSample]?] = []   // nil: passed `longest`

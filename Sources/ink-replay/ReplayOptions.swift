@@ -86,7 +86,8 @@ enum ReplayOptions {
         // limit and held: 194 MB for `timeline` on a 70 MB log).
         if let size = SessionFiles.regularFileSize(path), size > wholeSessionByteLimit { throw refuse() }
         var bytes = 0
-        var events = SessionLogEvents(contentsOf: path, onRead: { bytes += $0 })
+        var events = SessionLogEvents(contentsOf: path, byteLimit: wholeSessionByteLimit, onRead: { bytes += $0 })
+        guard bytes <= wholeSessionByteLimit else { throw refuse() }
         guard let header = events.header else {
             throw CommandFailure(message: events.failure?.description ?? "\(path): unreadable")
         }
