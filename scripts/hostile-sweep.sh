@@ -112,6 +112,7 @@ report 0 0 true 0 '{"index":1,"count":9000000000000000,"sessions_total":0,"optio
 report 0 0 true 0 '{"index":1,"count":100000,"sessions_total":0,"options":"","files":[]}' > "$in/reports/shard-1-of-100000.json"
 report 9000000000000000 0 true 0 '{"index":1,"count":1,"sessions_total":9000000000000000,"options":"","files":[]}' > "$in/reports/sessions-9e15.json"
 report 1 0 false 0 > "$in/reports/unverified-0-failed.json"
+report 9000000000000000 0 true 0 > "$in/reports/unsharded-9e15.json"   # no shard: lists no sessions (it was accepted)
 for k in $(seq 1 1025); do
   report 0 9000000000000000 true 0 "{\"index\":$k,\"count\":1025,\"sessions_total\":0,\"options\":\"\",\"files\":[]}" > "$in/reports/overflow/$k.json"
 done
@@ -290,11 +291,21 @@ refuse_naming "--junit $in/shard/a.jsonl: is the same file as the input" "run --
   "$bin" run --shard 2/2 "$in/shard" --junit "$in/shard/a.jsonl"
 refuse_naming "--record $out/$(printf 'x%.0s' {1..300}).jsonl: a name of 306 bytes" "host --record (a 306-byte name)" \
   bash -c "exec '$bin' host --record '$out/$(printf 'x%.0s' {1..300}).jsonl' < '$in/s.jsonl'"
-for report in shard-0-of-0 shard-1-of-9e15 shard-1-of-100000 sessions-9e15 unverified-0-failed; do
+for report in shard-0-of-0 shard-1-of-9e15 shard-1-of-100000 sessions-9e15 unverified-0-failed unsharded-9e15; do
   run fail1 "merge-reports $report" "$bin" merge-reports "$in/reports/$report.json"
 done
 run fail1 "merge-reports 1,025 shards whose totals add past Int" bash -c "'$bin' merge-reports '$in'/reports/overflow/*.json"
 run fail1 "merge-reports an endless pipe (/dev/zero)" bash -c "cat /dev/zero | '$bin' merge-reports /dev/stdin"
+# bench holds the strokes of the logs it is given: at most 64 MiB of logs in all (issue 42: it
+# read every log whole, without bound). An endless pipe of 64 KiB blank lines after a header
+# (the reading stops at the limit: some 12 s in a debug build), and a 70 MB (sparse) file,
+# refused by its size before it is read.
+refuse_naming "/dev/stdin: the session logs given pass 64 MiB here" "bench geometry an endless pipe of blank lines" \
+  bash -c "{ echo '$header'; yes \"\$(printf '%65535s' '')\"; } | exec '$bin' bench geometry --passes 1 /dev/stdin"
+truncate -s 70M "$out/sparse-70M.jsonl"
+refuse_naming "sparse-70M.jsonl: the session logs given pass 64 MiB here" "bench a 70 MB log" \
+  "$bin" bench --strokes 0 --latencies 0 "$out/sparse-70M.jsonl"
+rm -f "$out/sparse-70M.jsonl"
 for log in lifted-active-touches lifted-round-trips lifted-timeout; do
   for command in verify run stats; do
     run fail1 "$command $log" "$bin" "$command" "$in/$log.jsonl"

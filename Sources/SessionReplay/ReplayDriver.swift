@@ -193,6 +193,19 @@ public struct LatencyCounts: Sendable, Hashable {
         count += other.count
     }
 
+    /// The counts by latency in whole microseconds (as recorded: rounded, saturated),
+    /// ascending: what a shard's `run --json` report carries, so that merging the shards
+    /// gives the percentiles of one run.
+    package var microsecondCounts: [(microseconds: Int64, count: Int)] {
+        counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Counts `count` latencies of `microseconds` each, as ``microsecondCounts`` lists them.
+    package mutating func record(microseconds: Int64, count: Int) {
+        counts[microseconds, default: 0] += count
+        self.count += count
+    }
+
     /// Nearest-rank percentiles, in seconds (`nil` when nothing was recorded).
     public var percentiles: Percentiles? {
         guard count > 0 else { return nil }

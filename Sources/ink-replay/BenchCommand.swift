@@ -87,18 +87,10 @@ enum BenchCommand: Command {
             for file in positional { rows.append((file, try strokeFile(file))) }
         } else {
             if !positional.isEmpty {
-                var strokes: [[TouchSample]] = []
-                for file in try SessionFiles.expand(positional) {
-                    let read = SessionLog.read(contentsOf: file)
-                    guard let log = read.log, read.failure == nil else {
-                        throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
-                    }
-                    // Estimated values are taken as final: a sample still waiting for its
-                    // update holds its segments volatile, and this benchmark replays no updates.
-                    for (_, samples) in log.samplesByTouch where !samples.isEmpty {
-                        strokes.append(samples.map { var final = $0; final.estimationUpdateIndex = nil; return final })
-                    }
-                }
+                // Estimated values are taken as final: a sample still waiting for its
+                // update holds its segments volatile, and this benchmark replays no updates.
+                let strokes = try recordedStrokes(SessionFiles.expand(positional), mode: mode).filter { !$0.isEmpty }
+                    .map { $0.map { var final = $0; final.estimationUpdateIndex = nil; return final } }
                 rows.append(("recorded: \(positional.joined(separator: " "))", strokes))
             }
             for length in [10, 100, 1_000, 10_000] {
@@ -135,6 +127,59 @@ enum BenchCommand: Command {
             }
         }
         return 0
+    }
+
+    /// The most bytes of session logs `bench strategies` and `bench geometry` read, in all
+    /// (64 MiB, ``ReplayOptions/wholeSessionByteLimit``): they hold the strokes of every log
+    /// given, and replay or time them all at once.
+    static let recordedByteLimit = ReplayOptions.wholeSessionByteLimit
+
+    /// Every touch's samples in `files`, in the order the touches began, file after file (as
+    /// `SessionLog.samplesByTouch` gives them), read line by line: the logs are not held,
+    /// and a touch of more than `longest` samples is dropped once it passes that.
+    /// - Throws: ``CommandFailure`` for a log that does not read whole (its first fault),
+    ///   or once the logs read pass ``recordedByteLimit`` in all (counted as read, so a pipe
+    ///   stops there too), naming the file.
+    static func recordedStrokes(_ files: [String], mode: String, longest: Int? = nil) throws -> [[TouchSample]] {
+        func refuse(_ file: String) -> CommandFailure {
+            CommandFailure(message: "\(file): the session logs given pass \(SessionFiles.ByteCountText.text(recordedByteLimit)) here; "
+                + "'bench \(mode)' holds the strokes of every log given and takes at most that in all (give it fewer or smaller logs)")
+        }
+        // Regular files are refused by their sizes before any is read; a pipe as it is read.
+        var sizes = 0
+        for file in files {
+            let (sum, overflow) = sizes.addingReportingOverflow(SessionFiles.regularFileSize(file) ?? 0)
+            guard !overflow, sum <= recordedByteLimit else { throw refuse(file) }
+            sizes = sum
+        }
+        var bytes = 0
+        var strokes: [[TouchSample]] = []
+        for file in files {
+            // The reading stops once the logs pass the limit, even on a pipe of blank lines.
+            var events = SessionLogEvents(contentsOf: file, byteLimit: recordedByteLimit - bytes, onRead: { bytes += $0 })
+            guard bytes <= recordedByteLimit else { throw refuse(file) }
+            guard events.header != nil else { throw CommandFailure(message: events.failure?.description ?? "\(file): unreadable") }
+            var touches: [[TouchSample]?] = []   // nil: passed `longest`
+            var open: [PlatformTouchID: Int] = [:]
+            while let (event, _) = events.next() {
+                guard bytes <= recordedByteLimit else { throw refuse(file) }
+                guard case let .touch(touch, _) = event else { continue }
+                if touch.phase == .began {
+                    open[touch.touch] = touches.count
+                    touches.append([])
+                }
+                guard let slot = open[touch.touch] else { continue }
+                if touches[slot] != nil {
+                    touches[slot]!.append(contentsOf: touch.samples)
+                    if let longest, touches[slot]!.count > longest { touches[slot] = nil }
+                }
+                if touch.phase == .ended || touch.phase == .cancelled { open[touch.touch] = nil }
+            }
+            guard bytes <= recordedByteLimit else { throw refuse(file) }
+            if let failure = events.failure { throw CommandFailure(message: failure.description) }
+            strokes += touches.compactMap { $0 }
+        }
+        return strokes
     }
 
     /// The strokes of a file in the ink-quality harness's format (see the help).
@@ -177,17 +222,10 @@ enum BenchCommand: Command {
                 return ms
             }
         }
-        var recorded: [[TouchSample]] = []
+        // Only short strokes are replayed (StrategyBenchmark keeps those of at most 12
+        // samples): a longer touch is let go as soon as it passes that.
         let files = inputs.isEmpty ? [] : try SessionFiles.expand(inputs)
-        if !files.isEmpty {
-            for file in files {
-                let read = SessionLog.read(contentsOf: file)
-                guard let log = read.log, read.failure == nil else {
-                    throw CommandFailure(message: read.failure?.description ?? "\(file): unreadable")
-                }
-                recorded += log.samplesByTouch.map(\.samples)
-            }
-        }
+        let recorded = try recordedStrokes(files, mode: "strategies", longest: 12)
         let bench = StrategyBenchmark(generated: strokes, recorded: recorded, seed: seed)
         guard !bench.log.samplesByTouch.isEmpty else { throw CommandFailure(message: "no short strokes to replay") }
         let json = arguments.flag("--json")

@@ -20,7 +20,7 @@ enum InkReplay {
         SUBCOMMANDS:
           run                     Replay sessions and report the ledger and first-ink latency.
           verify                  Check that every sample is accounted for (what CI runs).
-          merge-reports           Join the --json reports of 'verify --shard' into one verdict.
+          merge-reports           Join the shards' --json reports of verify or run into one.
           render                  Draw a replayed session as SVG.
           timeline                Draw each touch's decision over time (SVG or HTML).
           convert                 Convert recorded ink (InkML, Quick, Draw!) into session logs.

@@ -78,16 +78,20 @@ enum ReplayOptions {
     /// held stops there). A log without a header is refused; a later fault is returned with
     /// the part before it.
     static func wholeSession(_ path: String, for command: String) throws -> (log: SessionLog, failure: SessionLogError?) {
-        var bytes = 0
-        var events = SessionLogEvents(contentsOf: path, onRead: { bytes += $0 })
-        guard let header = events.header else {
-            throw CommandFailure(message: events.failure?.description ?? "\(path): unreadable")
-        }
-        var log = SessionLog(header: header)
         func refuse() -> CommandFailure {
             CommandFailure(message: "\(path): larger than \(wholeSessionByteLimit >> 20) MiB; `\(command)` holds a whole session "
                 + "in memory and takes at most that (split the log; verify, run and stats stream logs of any size)")
         }
+        // A regular file over the limit is refused before it is read (it was read to the
+        // limit and held: 194 MB for `timeline` on a 70 MB log).
+        if let size = SessionFiles.regularFileSize(path), size > wholeSessionByteLimit { throw refuse() }
+        var bytes = 0
+        var events = SessionLogEvents(contentsOf: path, byteLimit: wholeSessionByteLimit, onRead: { bytes += $0 })
+        guard bytes <= wholeSessionByteLimit else { throw refuse() }
+        guard let header = events.header else {
+            throw CommandFailure(message: events.failure?.description ?? "\(path): unreadable")
+        }
+        var log = SessionLog(header: header)
         while let (event, line) = events.next() {
             guard bytes <= wholeSessionByteLimit else { throw refuse() }
             log.events.append(event)

@@ -112,6 +112,14 @@ enum SessionFiles {
         }
     }
 
+    /// The size of `path` when it names a regular file (links followed), else `nil`: a
+    /// command that takes at most so many bytes refuses a larger file before reading it.
+    static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard NameBytes.withCString(path, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// The whole of a file a command reads once, if it holds at most `limit` bytes: a regular
     /// file or a pipe (process substitution works); a device, a socket or a directory is
     /// refused. The bytes are counted as read, so the reading stops once past the limit (a
@@ -119,6 +127,10 @@ enum SessionFiles {
     /// file is refused: `<path>: larger than <limit>; <what>`.
     static func contents(of path: String, limit: Int, what: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
+        // A regular file over the limit is refused before it is read.
+        if let size = regularFileSize(path), size > limit {
+            throw CommandFailure(message: "\(path): larger than \(ByteCountText.text(limit)); \(what)")
+        }
         do {
             var source = try FileByteSource(path: path)
             while true {

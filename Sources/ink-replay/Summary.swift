@@ -51,15 +51,6 @@ struct Summary {
         return lines
     }
 
-    /// Prints every failure to standard error as `Error: file:line: message`.
-    func printFailures() {
-        for report in failed {
-            for failure in Summary.failures(of: report) {
-                printError("Error: \(Summary.location(report, failure.line)): \(failure.message)")
-            }
-        }
-    }
-
     static func location(_ report: ReplayReport, _ line: Int?) -> String {
         (report.file.map(PathText.shown) ?? "<log>") + (line.map { ":\($0)" } ?? "")
     }
@@ -77,27 +68,6 @@ struct Summary {
     }
 
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-
-    /// The fields `run --json` and `verify --json` share.
-    func ledgerJSON() -> JSONObject {
-        JSONObject([
-            ("sessions", .number(Double(reports.count))), ("touches", .number(Double(touches))),
-            ("samples", .number(Double(samples))), ("inked", .number(Double(inked))),
-            ("released", .number(Double(released))), ("cancelled", .number(Double(cancelled))),
-            ("refused", .number(Double(refused))), ("dropped", .number(Double(dropped))),
-        ])
-    }
-
-    func failuresJSON() -> JSONValue {
-        .array(failed.flatMap { report in
-            Summary.failures(of: report).map { failure in
-                var object = JSONObject([("file", .string(PathText.shown(report.file ?? "")))])
-                object.append("line", ifPresent: failure.line.map { .number(Double($0)) })
-                object.append("message", .string(failure.message))
-                return JSONValue.object(object)
-            }
-        })
-    }
 }
 
 extension String {

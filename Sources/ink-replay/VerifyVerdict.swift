@@ -4,7 +4,7 @@
 
 /// What `verify` prints, made from replay reports or from the `--json` reports of shards
 /// (`merge-reports`), so a merged verdict is the verdict of one run, byte for byte.
-struct VerifyVerdict: Equatable {
+struct VerifyVerdict: Equatable, ShardPart {
     /// One line `verify` prints on standard error: `Error: <location>: <message>`.
     struct Failure: Equatable {
         /// The session's position among all the sessions of the run (0-based).
@@ -38,6 +38,8 @@ struct VerifyVerdict: Equatable {
     var settings = ""
 
     var verified: Bool { failedSessions == 0 }
+
+    func value(_ key: String) -> Int { key == "failed_sessions" ? failedSessions : counts[key] ?? 0 }
 
     static func == (a: VerifyVerdict, b: VerifyVerdict) -> Bool {
         a.counts == b.counts && a.failures == b.failures && a.notes == b.notes && a.failedSessions == b.failedSessions && a.shard == b.shard
@@ -194,27 +196,7 @@ struct VerifyVerdict: Equatable {
         guard n("identical") <= n("recordings") else {
             throw fail("identical", "is \(n("identical")), more than its \(n("recordings")) recordings")
         }
-        if let shard {
-            guard shard.count >= 1, shard.count <= Shard.maxCount else {
-                throw fail("shard.count", "is \(shard.count); a run is cut into 1 to \(Shard.maxCount) shards")
-            }
-            guard shard.index >= 1, shard.index <= shard.count else {
-                throw fail("shard.index", "is \(shard.index), outside 1 to \(shard.count) (its 'shard.count')")
-            }
-            let share = shard.range(of: total).count
-            guard sessions == share else {
-                throw fail("sessions", "is \(sessions), but shard \(shard.text) of a run of \(total) sessions ('shard.sessions_total') holds \(share)")
-            }
-            guard files.count == sessions else {
-                throw fail("shard.files", "lists \(files.count) sessions, but 'sessions' is \(sessions)")
-            }
-            for (previous, entry) in zip(files, files.dropFirst()) where entry.index <= previous.index {
-                throw fail("shard.files", "lists session \(entry.index) after session \(previous.index) (a shard lists each of its sessions once, in order)")
-            }
-            if let last = files.last, last.index >= total {
-                throw fail("shard.files", "names session \(last.index), outside the run's \(total) sessions ('shard.sessions_total')")
-            }
-        }
+        try ShardReports.check(self, sessions: sessions, source: source, command: "verify")
         // The sessions `failures` and `notes` name are the report's own; each failed session
         // has at least one failure line, and a note is for a recording that verified.
         let own = shard == nil ? nil : Set(files.map(\.index))
@@ -247,78 +229,8 @@ struct VerifyVerdict: Equatable {
     ///   totals past 2^53 - 1.
     static func merged(_ parts: [(source: String, verdict: VerifyVerdict)]) throws -> VerifyVerdict {
         guard let first = parts.first else { throw UsageError(message: "missing <report.json>") }
-        let shards = parts.map { $0.verdict.shard ?? Shard(index: 1, count: 1) }
-        let count = shards[0].count
-        if let other = parts.indices.first(where: { shards[$0].count != count }) {
-            throw CommandFailure(message: "\(parts[other].source) is shard \(shards[other].text), but \(first.source) is \(shards[0].text): the reports split the run differently")
-        }
-        var seen: [Int: String] = [:]
-        for (part, shard) in zip(parts, shards) {
-            if let earlier = seen[shard.index] {
-                throw CommandFailure(message: "shard \(shard.text) given twice (\(earlier) and \(part.source)): the shards overlap")
-            }
-            seen[shard.index] = part.source
-        }
-        // Every shard index is within 1...count (each report was checked), and none twice.
-        guard seen.count == count else {
-            let missing = (1...count).lazy.filter { seen[$0] == nil }
-            let named = missing.prefix(10).map { "\($0)/\(count)" }
-            let more = count - seen.count - named.count
-            throw CommandFailure(message: "missing shard\(count - seen.count == 1 ? "" : "s") \(named.joined(separator: ", "))"
-                + (more > 0 ? " and \(more) more" : "") + ": the verdict of the whole run needs every shard's report")
-        }
-        let total = parts[0].verdict.total
-        if let other = parts.first(where: { $0.verdict.total != total }) {
-            throw CommandFailure(message: "\(other.source) counts \(other.verdict.total) sessions in the run, \(first.source) \(total): the reports are not of one run")
-        }
-        if let other = parts.first(where: { $0.verdict.settings != first.verdict.settings }) {
-            throw CommandFailure(message: "\(other.source) was replayed with '\(other.verdict.settings)', \(first.source) with '\(first.verdict.settings)': the reports are not of one run")
-        }
-        // The totals, added with a check: no report's number is trusted to fit with the others'.
-        var sums: [String: Int] = [:]
-        for key in totals + ["failed_sessions"] {
-            var sum = 0
-            for part in parts {
-                let value = key == "failed_sessions" ? part.verdict.failedSessions : part.verdict.counts[key] ?? 0
-                let (added, overflow) = sum.addingReportingOverflow(value)
-                guard !overflow, added <= maxWhole else {
-                    throw CommandFailure(message: "\(part.source): '\(key)' takes the reports' total past \(maxWhole) (2^53 - 1): the reports are not of one run")
-                }
-                sum = added
-            }
-            sums[key] = sum
-        }
-        // Each shard's sessions are its share of the run's (checked per report), so the shares
-        // add up to the run's; the list of owners is as long as the files the reports list.
-        guard sums["sessions"] == total else {
-            throw CommandFailure(message: "the reports hold \(sums["sessions"] ?? 0) of the run's \(total) sessions: sessions are missing")
-        }
-        if count > 1 {
-            var owner = [String?](repeating: nil, count: total)
-            for part in parts {
-                for (index, _) in part.verdict.files {
-                    if let other = owner[index] {
-                        throw CommandFailure(message: "session \(index) is in both \(other) and \(part.source): the shards overlap")
-                    }
-                    owner[index] = part.source
-                }
-            }
-            // The run's sessions sorted by path were cut into the shards in order: the last
-            // file of a shard sorts before the first of the next (a shard of another corpus
-            // of the same size does not).
-            let ordered = parts.sorted { ($0.verdict.shard?.index ?? 1) < ($1.verdict.shard?.index ?? 1) }
-            var previous: (source: String, file: String, session: Int)?
-            for part in ordered {
-                let keys = part.verdict.files.map { (file: $0.file, session: $0.index) }
-                guard let low = keys.min(by: { ($0.file, $0.session) < ($1.file, $1.session) }),
-                      let high = keys.max(by: { ($0.file, $0.session) < ($1.file, $1.session) }) else { continue }
-                if let previous, (low.file, low.session) < (previous.file, previous.session) {
-                    throw CommandFailure(message: "\(part.source) holds \(low.file) (session \(low.session)), which sorts before \(previous.file) "
-                        + "(session \(previous.session)) of \(previous.source), an earlier shard: the shards are not cut from one run's sessions")
-                }
-                previous = (part.source, high.file, high.session)
-            }
-        }
+        let sums = try ShardReports.join(parts.map { ($0.source, $0.verdict) }, summing: totals + ["failed_sessions"])
+        let total = first.verdict.total
         var merged = first.verdict
         merged.shard = nil
         merged.files = []
@@ -334,13 +246,16 @@ struct VerifyVerdict: Equatable {
     }
 }
 
-/// A `verify --json` report `merge-reports` refuses: the file, the field at fault, and why.
+/// A `verify --json` or `run --json` report `merge-reports` refuses: the file, the field at fault, and why.
 struct ReportError: Error, CustomStringConvertible {
     enum Kind {
         /// A field is missing or of the wrong kind: not what `verify --json` writes.
         case shape
         /// The fields contradict each other.
         case inconsistent
+        /// A report `merge-reports` does not join with the others: of another command than
+        /// the first report's (`verify`, `run`), or a whole run's `run --json`.
+        case unjoinable
     }
 
     var source: String
@@ -348,14 +263,17 @@ struct ReportError: Error, CustomStringConvertible {
     var field: String?
     var reason: String
     var kind: Kind
+    /// The command whose `--json` report it claims to be: `verify` or `run`.
+    var command = "verify"
 
     var description: String {
-        "\(source): " + (kind == .shape ? "not a 'verify --json' report: " : "an inconsistent report: ")
+        "\(source): " + (kind == .shape ? "not a '\(command) --json' report: " : kind == .unjoinable ? "" : "an inconsistent report: ")
             + (field.map { "'\($0)' " } ?? "") + reason
     }
 }
 
-/// `ink-replay merge-reports`: the shards' `verify --json` reports as one verdict.
+/// `ink-replay merge-reports`: the shards' `verify --json` reports as one verdict, or their
+/// `run --json` reports as one run's report.
 enum MergeReportsCommand: Command {
     static let name = "merge-reports"
     static let synopsis = "<report.json>..."
@@ -363,33 +281,79 @@ enum MergeReportsCommand: Command {
         OVERVIEW: Join the 'verify --shard k/n --json' reports of every shard of a run into the
         verdict of the whole run: the same line (or JSON object with --json), the same
         failures on standard error and the same exit code as one 'verify' over all the
-        sessions. Refuses (exit 1) reports that are not every shard of one run, exactly
-        once: a shard missing or given twice, shards of different splits or runs, sessions
-        overlapping or missing; and a report that contradicts itself ('verified' against
-        'failed_sessions', a total against its parts, a shard outside its count), naming
-        the file and the field. A report is read to 64 MiB at most.
+        sessions. Joins the 'run --shard k/n --json' reports of every shard the same way, into
+        what one 'run' over all the sessions prints (its table, or with --json its object).
+        Refuses (exit 1) reports that are not every shard of one run, exactly once: a shard
+        missing or given twice, shards of different splits or runs, sessions overlapping or
+        missing, reports of 'verify' and of 'run' together; and a report that contradicts
+        itself ('verified' against 'failed_sessions', a total against its parts, a shard
+        outside its count), naming the file and the field. A report is read to 64 MiB at
+        most.
         """
     static let details = """
         ARGUMENTS:
-          <report.json>           The shards' reports ('verify --json' output), in any order.
+          <report.json>           The shards' reports ('verify --json' or 'run --json'
+                                  output, all of one command), in any order.
         """
-    static let options = OptionTable([ReplayOptions.json("Print the JSON object 'verify --json' prints instead of the verdict line.")])
+    static let options = OptionTable([ReplayOptions.json("Print the JSON object 'verify --json' (or 'run --json') prints instead of the verdict line (or the table).")])
 
     /// The largest report read, in bytes, counted as read (a pipe stops there): parsing holds
     /// about 6 times a report's size (a shard report of 600,000 sessions, 39 MB: 228 MB).
     static let maxReportBytes = 64 << 20
 
+    /// What a report is a report of: `run` when it says so (`"report": "run"`, which a
+    /// shard's `run --json` report begins with), else `verify` (whose reports carry no
+    /// such field).
+    /// - Throws: ``ReportError`` for a `report` that names neither, or a whole run's
+    ///   `run --json` report (it holds no positions to join by).
+    static func kind(of value: JSONValue, source: String) throws -> String {
+        guard case let .object(object) = value else { return "verify" }
+        switch object["report"] {
+        case nil:
+            if object["per_session"] != nil, object["verified"] == nil {
+                throw ReportError(source: source, field: nil,
+                                  reason: "a whole run's 'run --json' report (no --shard): merge-reports joins the reports of 'run --shard k/n --json' (use --shard 1/1 for a run of one shard)",
+                                  kind: .unjoinable, command: "run")
+            }
+            return "verify"
+        case .string("run")?: return "run"
+        case .string("verify")?: return "verify"
+        default:
+            throw ReportError(source: source, field: "report",
+                              reason: "is not \"run\" (a 'run --shard k/n --json' report) or absent (a 'verify --json' report)", kind: .shape)
+        }
+    }
+
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "missing <report.json>") }
-        var parts: [(source: String, verdict: VerifyVerdict)] = []
+        var verdicts: [(source: String, verdict: VerifyVerdict)] = []
+        var runs: [(source: String, report: RunReport)] = []
+        var first: (source: String, kind: String)?
         for path in arguments.positional {
             let bytes = try SessionFiles.contents(of: path, limit: maxReportBytes,
                                                   what: "not a report (that holds a shard of about 900,000 sessions)")
             let value: JSONValue
             do { value = try JSONParser.parse(bytes) } catch { throw CommandFailure(message: "\(path): not JSON: \(error)") }
-            parts.append((path, try VerifyVerdict(json: value, source: path)))
+            let kind = try kind(of: value, source: path)
+            if let first, first.kind != kind {
+                throw ReportError(source: path, field: nil,
+                                  reason: "a '\(kind) --json' report, but \(first.source) is a '\(first.kind) --json' report: "
+                                      + "merge-reports joins the shards of one command's run", kind: .unjoinable, command: kind)
+            }
+            first = first ?? (path, kind)
+            if kind == "run" {
+                runs.append((path, try RunReport(json: value, source: path)))
+            } else {
+                verdicts.append((path, try VerifyVerdict(json: value, source: path)))
+            }
         }
-        let verdict = try VerifyVerdict.merged(parts)
+        if !runs.isEmpty {
+            let report = try RunReport.merged(runs)
+            if arguments.flag("--json") { print(report.json().serialized()) } else { report.printTable() }
+            report.printFailures()
+            return report.verified ? 0 : 1
+        }
+        let verdict = try VerifyVerdict.merged(verdicts)
         print(arguments.flag("--json") ? verdict.json().serialized() : verdict.text)
         verdict.printFailures()
         return verdict.verified ? 0 : 1

@@ -62,6 +62,57 @@ struct ReportCountsTests {
         #expect(result.stderr.contains("11/100000 and 99989 more: "), "\(result.stderr)")
     }
 
+    @Test("a report without 'shard' claiming 9e15 sessions (it was accepted: it lists none) is refused naming the field; 100,000,000 is taken")
+    func unshardedSessionCount() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let huge = try Self.write(Self.report(sessions: 9_000_000_000_000_000), "huge.json", in: directory)
+        let result = try CLITests.run("merge-reports", huge)
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result.status) \(result.stdout)")
+        #expect(result.stderr.contains("\(huge): an inconsistent report: 'sessions' is 9000000000000000, more than the 100000000 a report without 'shard' may claim"),
+                "\(result.stderr)")
+        let largest = try Self.write(Self.report(sessions: 100_000_000), "largest.json", in: directory)
+        let taken = try CLITests.run("merge-reports", largest)
+        #expect(taken.status == 0 && taken.stdout.hasPrefix("verified 100000000 sessions"), "\(taken.stderr)")
+    }
+
+    @Test("a 'run --shard --json' report that contradicts itself (percentiles, rows, failures, positions) is refused naming the file and the field")
+    func inconsistentRunReports() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixtures = ["decimal-point.jsonl", "never-answered.jsonl", "long-stroke.jsonl"].map { CLITests.fixtures + "/" + $0 }
+        let genuine = try CLITests.run(["run", "--json", "--shard", "1/1"] + fixtures)
+        #expect(genuine.status == 0)
+        let text = genuine.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(text.contains(#""first_ink_us":[[30000,2]]"#) && text.contains(#""first_ink_ms":{"p50":30,"p95":250,"max":250,"count":4}"#), "\(text)")
+        let cases: [(String, String, String, String)] = [
+            ("latency.json", #""first_ink_us":[[30000,2]]"#, #""first_ink_us":[[31000,2]]"#,
+             "'per_session.first_ink_ms' of session 0 is not what its latencies ('first_ink_us') give"),
+            ("run-p95.json", #""first_ink_ms":{"p50":30,"p95":250,"max":250,"count":4}"#, #""first_ink_ms":{"p50":30,"p95":30,"max":250,"count":4}"#,
+             "'first_ink_ms' is not what the sessions' latencies"),
+            ("unsorted.json", #""first_ink_us":[[30000,2]]"#, #""first_ink_us":[[30000,1],[30000,1]]"#,
+             "'per_session.first_ink_us' lists 30000 with count 1"),
+            ("rows.json", #""touches":2,"samples":89,"inked":89"#, #""touches":3,"samples":89,"inked":89"#,
+             "'touches' is "),
+            ("positions.json", #""verified":true,"session":1"#, #""verified":true,"session":0"#,
+             "'per_session' lists session 0 after session 0"),
+            ("unverified.json", #""verified":true,"session":2"#, #""verified":false,"session":2"#,
+             "'failures' names no line for session 2"),
+            ("whole.json", #""report":"run","#, "", "a whole run's 'run --json' report (no --shard)"),
+            ("kind.json", #""report":"run","#, #""report":"stats","#, "not a 'verify --json' report: 'report' is not"),
+            ("share.json", #""sessions_total":3"#, #""sessions_total":9000000000000000"#,
+             "'sessions' is 3, but shard 1/1 of a run of 9000000000000000 sessions"),
+        ]
+        for (name, old, new, message) in cases {
+            #expect(text.contains(old), "\(name)")
+            let path = try Self.write(text.replacingOccurrences(of: old, with: new), name, in: directory)
+            let result = try CLITests.run("merge-reports", path)
+            #expect(result.status == 1, "\(name): \(result.status) \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("\(path): ") && result.stderr.contains(message), "\(name): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(name)")
+        }
+    }
+
     @Test("totals that add past 2^53 - 1, or past Int (1,025 shards: it trapped on overflow), are refused naming the report and the field")
     func totalsOverflow() throws {
         let directory = try CLITests.temporaryDirectory()

@@ -101,6 +101,61 @@ struct ScaleTests {
         #expect(unlike.status == 1 && unlike.stderr.contains("replayed with '--cache on'"), "\(unlike.stderr)")
     }
 
+    @Test("merge-reports of every shard of 'run --json' (n = 1, 2, 3) equals one full run: table, JSON, failures, exit code; with replay options too",
+          arguments: [[String](), ["--oracle", "regions", "--cache", "on"]])
+    func runShardsMerge(options: [String]) throws {
+        let corpus = try Self.corpus()
+        defer { try? FileManager.default.removeItem(at: corpus) }
+        let full = try CLITests.run(["run", corpus.path] + options)
+        let fullJSON = try CLITests.run(["run", corpus.path, "--json"] + options)
+        #expect(full.status == 1 && fullJSON.status == 1 && full.stderr.contains(Self.brokenName))
+        for n in 1...3 {
+            var reports: [String] = []
+            for k in 1...n {
+                let shard = try CLITests.run(["run", corpus.path, "--shard", "\(k)/\(n)", "--json"] + options)
+                let path = corpus.appendingPathComponent("run-\(k)-of-\(n).json").path
+                try shard.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+                reports.append(path)
+            }
+            let merged = try CLITests.run(["merge-reports"] + reports.reversed())
+            #expect(merged.stdout == full.stdout, "n = \(n): \(merged.stderr)")
+            #expect(merged.stderr == full.stderr && merged.status == full.status, "n = \(n)")
+            let mergedJSON = try CLITests.run(["merge-reports", "--json"] + reports)
+            #expect(mergedJSON.stdout == fullJSON.stdout && mergedJSON.stderr == fullJSON.stderr && mergedJSON.status == fullJSON.status,
+                    "n = \(n): \(mergedJSON.stderr)")
+            if n == 3 {
+                let missing = try CLITests.run(["merge-reports"] + reports.dropLast())
+                #expect(missing.status == 1 && missing.stderr.contains("missing shard 3/3"), "\(missing.stderr)")
+                let twice = try CLITests.run(["merge-reports"] + reports + [reports[1]])
+                #expect(twice.status == 1 && twice.stderr.contains("shard 2/3 given twice"), "\(twice.stderr)")
+            }
+        }
+    }
+
+    @Test("merge-reports refuses 'verify' and 'run' reports together, and a whole run's 'run --json', naming the file")
+    func mixedReportsRefused() throws {
+        let corpus = try Self.corpus()
+        defer { try? FileManager.default.removeItem(at: corpus) }
+        func report(_ words: [String], _ name: String) throws -> String {
+            let path = corpus.appendingPathComponent(name).path
+            try CLITests.run(words + [corpus.path]).stdout.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let verify1 = try report(["verify", "--json", "--shard", "1/2"], "verify-1.json")
+        let run2 = try report(["run", "--json", "--shard", "2/2"], "run-2.json")
+        let run1 = try report(["run", "--json", "--shard", "1/2"], "run-1.json")
+        let verify2 = try report(["verify", "--json", "--shard", "2/2"], "verify-2.json")
+        let mixed = try CLITests.run("merge-reports", verify1, run2)
+        #expect(mixed.status == 1 && mixed.stdout.isEmpty)
+        #expect(mixed.stderr.contains("\(run2): a 'run --json' report, but \(verify1) is a 'verify --json' report"), "\(mixed.stderr)")
+        let other = try CLITests.run("merge-reports", run1, verify2, "--json")
+        #expect(other.status == 1 && other.stdout.isEmpty)
+        #expect(other.stderr.contains("\(verify2): a 'verify --json' report, but \(run1) is a 'run --json' report"), "\(other.stderr)")
+        let whole = try report(["run", "--json"], "run-whole.json")
+        let unsharded = try CLITests.run("merge-reports", whole)
+        #expect(unsharded.status == 1 && unsharded.stderr.contains("\(whole): a whole run's 'run --json' report (no --shard)"), "\(unsharded.stderr)")
+    }
+
     @Test("--junit writes one test case per session, parses as XML, and names the broken log with its line and sentence")
     func junit() throws {
         let corpus = try Self.corpus()

@@ -79,6 +79,40 @@ struct WholeLogBoundsTests {
         #expect(output.status == 1)
         #expect(output.stderr.contains("larger than 64 MiB; `\(command)` holds a whole session in memory"), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
+        if command == "timeline" {
+            // A regular file is refused by its size; a pipe as it is read, one that never
+            // ends and sends no event too (issue 42: the reading waited for an event forever).
+            let pipe = try CLITests.shell(#"{ printf '%s\n' "$1"; yes "$(printf '%65535s' '')"; } | "$0" timeline /dev/stdin -o "$2""#,
+                                          [String(text.prefix(while: { $0 != "\n" })), target.path])
+            #expect(pipe.status == 1 && pipe.stderr.contains("/dev/stdin: larger than 64 MiB; `timeline` holds"), "\(pipe.status) \(pipe.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: target.path))
+        }
+    }
+
+    @Test("bench (strategies) and bench geometry refuse session logs over 64 MiB in all, naming the file where they pass it (they read every log whole, without bound)",
+          arguments: ["strategies", "geometry"])
+    func benchRefusesHugeLogs(mode: String) throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"# + "\n"
+        let blank = String(repeating: " ", count: 65_535) + "\n"
+        // 40 MiB, then 30 MiB: each under the limit, together over it.
+        let first = directory.appendingPathComponent("a.jsonl"), second = directory.appendingPathComponent("b.jsonl")
+        try Data((header + String(repeating: blank, count: 640)).utf8).write(to: first)
+        try Data((header + String(repeating: blank, count: 480)).utf8).write(to: second)
+        let extra = mode == "strategies" ? ["--strokes", "0", "--latencies", "0"] : ["--passes", "1"]
+        let both = try CLITests.run(["bench", mode, first.path, second.path] + extra)
+        #expect(both.status == 1 && both.stdout.isEmpty, "\(both.status) \(both.stdout)")
+        #expect(both.stderr.contains("\(second.path): the session logs given pass 64 MiB here; 'bench \(mode)' holds the strokes of every log given and takes at most that in all"),
+                "\(both.stderr)")
+        // A pipe is counted as read, and refused once past the limit: one that never ends
+        // and sends no event (blank lines) too (the reading waited for an event forever).
+        let pipe = try CLITests.shell(#"{ printf '%s\n' "$1"; yes "$(printf '%65535s' '')"; } | "$0" bench "$2" /dev/stdin "${@:3}""#,
+                                      [header.trimmingCharacters(in: .newlines), mode] + extra)
+        #expect(pipe.status == 1 && pipe.stderr.contains("/dev/stdin: the session logs given pass 64 MiB here"), "\(pipe.status) \(pipe.stderr)")
+        // Under the limit, the same logs are benched.
+        let one = try CLITests.run(["bench", mode, first.path, CLITests.fixtures + "/decimal-point.jsonl"] + extra)
+        #expect(one.status == 0, "\(one.stderr)")
     }
 }
 

@@ -45,6 +45,9 @@ public struct SessionLogEvents {
     private var cursor = 0
     private var number = 0
     private let onRead: ((Int) -> Void)?
+    /// With ``init(contentsOf:byteLimit:onRead:)``: the bytes after which the reading stops.
+    private var byteLimit = Int.max
+    private var bytesRead = 0
 
     /// Opens a file and reads up to its header.
     ///
@@ -55,8 +58,18 @@ public struct SessionLogEvents {
     ///     what a progress display counts. Never called after the end of the file; `nil`
     ///     (the default) calls nothing.
     public init(contentsOf path: String, onRead: ((_ byteCount: Int) -> Void)? = nil) {
+        self.init(contentsOf: path, byteLimit: nil, onRead: onRead)
+    }
+
+    /// Opens a file and reads up to its header, reading no further once more than
+    /// `byteLimit` bytes were read (the chunk that passes it is the last): the events then
+    /// end with an `unreadable` ``failure``, so a command that holds what it reads stops
+    /// there even on a pipe that never ends or sends no event (blank lines), and says why
+    /// by its own count of the bytes (`onRead`).
+    package init(contentsOf path: String, byteLimit: Int?, onRead: ((_ byteCount: Int) -> Void)? = nil) {
         file = path
         self.onRead = onRead
+        self.byteLimit = byteLimit ?? Int.max
         reader = SessionLogLineReader(file: path)
         do { source = .file(try FileByteSource(path: path)) } catch {
             source = .done
@@ -187,6 +200,13 @@ public struct SessionLogEvents {
             }
             source = .file(byteSource)
             if !chunk.isEmpty { onRead?(chunk.count) }
+            bytesRead += chunk.count
+            if bytesRead > byteLimit {
+                _ = reader.refuse(unreadable: "read no further than \(byteLimit) bytes (the limit it was opened with)", number: number + 1)
+                failure = reader.firstFailure
+                source = .done
+                return nil
+            }
             if chunk.isEmpty {
                 source = .done
                 guard let last = splitter.finish() else { return nil }
