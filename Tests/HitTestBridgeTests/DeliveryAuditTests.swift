@@ -180,3 +180,103 @@ struct DeliveryAuditTests {
         #expect(cancelled.problems.last == "touch 4: 3 samples accepted, 0 delivered")
     }
 }
+
+@Suite("DeliveryAudit: the same as before its slots")
+struct DeliveryAuditReferenceTests {
+    static func stripped(_ outcome: TouchOutcome?) -> TouchOutcome? {
+        guard var outcome else { return nil }
+        outcome.inked = []
+        outcome.released = []
+        return outcome
+    }
+
+    /// Random actions over four touch ids, mostly the ones a working engine gives (each
+    /// touch's samples in order, one way), often not: a sample altered, invented or out of
+    /// order, a refinement to another position, retractions, cancels, ledgers that disagree,
+    /// a touch begun again while open, actions for touches that are not open.
+    @Test("random action sequences, a broken engine's too: the same sentences, counts and outcomes as the audit before its slots",
+          arguments: 0..<24)
+    func sameAsReference(seed: UInt64) {
+        for routing in [TouchRouting.handOverAfterDecision, .decideAtTouchDown] {
+            for keeping in [true, false] {
+                var random = SplitMix64(seed: seed)
+                var audit = DeliveryAudit(routing: routing, keepsDeliveredSamples: keeping)
+                var reference = ReferenceAudit(routing: routing)
+                var fed: [UInt64: [TouchSample]] = [:], inked: [UInt64: Int] = [:], released: [UInt64: Int] = [:]
+                var now = 1.0
+                var differences: [String] = []
+                func roll(_ n: UInt64) -> UInt64 { random.next() % n }
+                func stray() -> TouchSample {
+                    TouchSample(x: Double(roll(3)), y: Double(roll(2)), timestamp: Double(roll(3)) / 100, force: roll(2) == 0 ? nil : 0.5)
+                }
+                func next(_ k: UInt64, _ position: Int) -> TouchSample {
+                    let own = fed[k, default: []]
+                    return position < own.count && roll(12) != 0 ? own[position] : stray()
+                }
+                func same(_ a: TouchOutcome?, _ b: TouchOutcome?) -> Bool { keeping ? a == b : a == Self.stripped(b) }
+                for step in 0..<400 {
+                    let k = 1 + roll(4)
+                    let id = TouchID(k)
+                    now += Double(roll(5)) / 1000
+                    let choice = roll(100)
+                    if choice < 12 {
+                        let samples = (0..<(1 + roll(2))).map { _ in stray() }
+                        fed[k] = samples
+                        inked[k] = 0
+                        released[k] = 0
+                        let event = TouchEvent(touch: PlatformTouchID(k + roll(2) * 10), phase: .began, samples: samples)
+                        audit.accepted(event, as: id)
+                        reference.accepted(event, as: id)
+                    } else if choice < 32 {
+                        let samples = (0..<roll(3)).map { _ in stray() }
+                        fed[k, default: []] += samples
+                        let event = TouchEvent(touch: PlatformTouchID(k), phase: .moved, samples: samples)
+                        audit.accepted(event, as: id)
+                        reference.accepted(event, as: id)
+                    } else {
+                        let action: RouterAction
+                        switch choice {
+                        case ..<52:
+                            action = .ink(id, next(k, inked[k, default: 0]))
+                            inked[k, default: 0] += 1
+                        case ..<66:
+                            let sample = next(k, released[k, default: 0])
+                            action = roll(4) == 0 ? .nativeRelease(id, sample) : .release(id, sample)
+                            released[k, default: 0] += 1
+                        case ..<72:
+                            let index = Int(roll(UInt64(inked[k, default: 0] + 2))) - 1
+                            var sample = next(k, max(0, index))
+                            if roll(2) == 0 { sample.force = 0.25 } else { sample.x += 1 }
+                            action = .refineInk(id, index: index, sample)
+                        case ..<75:
+                            action = .retractInk(id)
+                            inked[k] = 0
+                        case ..<81:
+                            action = .decided(id, roll(2) == 0 ? .ink : .page, roll(2) == 0 ? .answered : .deadline)
+                        case ..<84:
+                            action = .cancel(id, previously: roll(2) == 0 ? .page : .ink)
+                        case ..<96:
+                            let n = fed[k, default: []].count, i = inked[k, default: 0], r = released[k, default: 0]
+                            let ledger = roll(3) == 0
+                                ? SampleLedger(received: Int(roll(4)), inked: Int(roll(3)), released: Int(roll(3)), cancelled: Int(roll(2)),
+                                               releasedNatively: Int(roll(2)))
+                                : SampleLedger(received: n, inked: i, released: r, cancelled: max(0, n - i - r))
+                            action = .touchFinished(id, ledger)
+                        default:
+                            action = .endInk(id)
+                        }
+                        let mine = audit.record(action, now: now), theirs = reference.record(action, now: now)
+                        if !same(mine, theirs) { differences.append("\(step) \(action): \(String(describing: mine)) against \(String(describing: theirs))") }
+                    }
+                }
+                let mine = audit.close(), theirs = reference.close()
+                if mine.count != theirs.count || !zip(mine, theirs).allSatisfy({ same($0, $1) }) { differences.append("close: \(mine) against \(theirs)") }
+                #expect(differences.isEmpty, "\(routing) keeping \(keeping): \(differences.prefix(3))")
+                #expect(audit.problems == reference.problems && audit.problemCount == reference.problemCount)
+                #expect(audit.ledger == reference.ledger && audit.finishedLedger == reference.finishedLedger)
+                #expect(audit.touchesChecked == reference.touchesChecked && audit.openTouches == reference.openTouches
+                        && audit.openSamples == reference.openSamples)
+            }
+        }
+    }
+}
