@@ -31,8 +31,11 @@ public struct ReplayDriver: Sendable {
     /// them, while ``keepsOutcomes`` is on; in the order they finished.
     @_spi(Tooling) public private(set) var outcomes: [TouchOutcome] = []
     /// Whether `outcomes` keeps each touch's outcome (its samples included); off, memory
-    /// stays flat over any session.
-    public var keepsOutcomes: Bool
+    /// stays flat over any session, and the audit keeps no delivered samples (a change
+    /// applies to the touches that begin after it).
+    public var keepsOutcomes: Bool {
+        didSet { audit.keepsDeliveredSamples = keepsOutcomes }
+    }
     /// Touches begun.
     public private(set) var touchesBegun = 0
     /// First-ink latencies of the touches that became ink, counted.
@@ -45,7 +48,7 @@ public struct ReplayDriver: Sendable {
     @_spi(Tooling) public init(engine: InkEngine, keepsOutcomes: Bool = true) {
         self.engine = engine
         self.keepsOutcomes = keepsOutcomes
-        audit = DeliveryAudit(routing: engine.configuration.routing)
+        audit = DeliveryAudit(routing: engine.configuration.routing, keepsDeliveredSamples: keepsOutcomes)
     }
 
     /// What one step delivered, and what came of it.

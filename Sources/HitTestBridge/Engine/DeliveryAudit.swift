@@ -42,7 +42,10 @@
 /// retracted).
 ///
 /// It keeps only the touches that have not finished, so it runs in flat memory over a
-/// session of any length, live in an app as well as in a replay. Feed it every event in
+/// session of any length, live in an app as well as in a replay: one slot per open touch,
+/// holding the position and time of each sample the touch was fed and, for each way out
+/// (ink, page), how many samples went that way, compared with what was fed as they go. The
+/// samples delivered are kept only for outcomes that carry them (``keepsDeliveredSamples``). Feed it every event in
 /// order (``observe(_:)``); at the end, ``close()`` checks the touches that never finished,
 /// and ``verify(against:)`` is the one definition of a verified session.
 ///
@@ -52,17 +55,115 @@
 /// let failures = audit.verify(against: engine.ledger)   // empty: every sample accounted for
 /// ```
 @_spi(Tooling) public struct DeliveryAudit: Sendable {
-    private struct Flow: Sendable {
-        var outcome: TouchOutcome
-        var fed: [TouchSample]
-        var downTime: Double
+    /// What the comparison needs of a sample: its position and time (estimated-property
+    /// updates may refine the rest).
+    private struct Mark: Sendable, Equatable {
+        var x: Double, y: Double, t: Double
+        init(_ sample: TouchSample) { (x, y, t) = (sample.x, sample.y, sample.timestamp) }
     }
 
-    private var open: [TouchID: Flow] = [:]
-    /// The touch looked up last and its entry in `open` (most actions name the touch before
-    /// them): valid until a touch is added or removed, which clear it; values changed in
-    /// place through the index keep it valid.
-    private var recent: (id: TouchID, index: Dictionary<TouchID, Flow>.Index)?
+    /// One way out of a touch (to the ink, or to the page), compared with what was fed as it
+    /// goes: while every sample delivered is the fed sample at its position, only the count
+    /// is kept; the first that is not makes it keep the marks of what it delivered, so the
+    /// check at the touch's end reads exactly what it would have read from the samples.
+    private struct Delivery: Sendable {
+        /// Samples delivered this way (and not retracted).
+        var count = 0
+        /// `nil` while the samples delivered are the first `count` fed, by position and time.
+        var marks: [Mark]?
+
+        mutating func append(_ sample: TouchSample, fed: [Mark]) {
+            let mark = Mark(sample)
+            if marks == nil {
+                if count < fed.count && fed[count] == mark {
+                    count += 1
+                    return
+                }
+                marks = Array(fed[0..<count])
+            }
+            marks!.append(mark)
+            count += 1
+        }
+
+        /// Replaces the sample at `index` (below `count`).
+        mutating func replace(at index: Int, with sample: TouchSample, fed: [Mark]) {
+            let mark = Mark(sample)
+            if marks == nil {
+                if fed[index] == mark { return }
+                marks = Array(fed[0..<count])
+            }
+            marks![index] = mark
+        }
+
+        /// How many leading samples delivered are the fed samples at their positions.
+        func matching(_ fed: [Mark]) -> Int {
+            guard let marks else { return count }
+            var n = 0
+            while n < marks.count, n < fed.count, marks[n] == fed[n] { n += 1 }
+            return n
+        }
+
+        /// Whether what was delivered is an in-order prefix of what was fed.
+        func isPrefix(of fed: [Mark]) -> Bool { count <= fed.count && matching(fed) == count }
+    }
+
+    /// One open touch: what was fed (position and time, once), how far each way out agrees
+    /// with it, and the rest of its outcome. The delivered samples themselves are kept only
+    /// when the outcome is to carry them (``keepsDeliveredSamples``).
+    private struct Slot: Sendable {
+        var id: TouchID
+        var touch: PlatformTouchID
+        var fed: [Mark]
+        var downTime: Double
+        var ink = Delivery()
+        var page = Delivery()
+        var verdict: HitTestVerdict?
+        var reason: DecisionReason?
+        var releasedNatively = false
+        var cancelled = false
+        var retracted = false
+        var firstInkLatency: Double?
+        /// The samples delivered, as they were (refinements included), when kept.
+        var kept: (inked: [TouchSample], released: [TouchSample])?
+
+        mutating func deliverInk(_ sample: TouchSample, now: Double) {
+            if firstInkLatency == nil { firstInkLatency = max(0, now - downTime) }
+            ink.append(sample, fed: fed)
+            if kept != nil { kept!.inked.append(sample) }
+        }
+
+        mutating func refineInk(at index: Int, to sample: TouchSample) {
+            guard index >= 0, index < ink.count else { return }
+            ink.replace(at: index, with: sample, fed: fed)
+            if kept != nil { kept!.inked[index] = sample }
+        }
+
+        mutating func release(_ sample: TouchSample, natively: Bool) {
+            page.append(sample, fed: fed)
+            if kept != nil { kept!.released.append(sample) }
+            if natively { releasedNatively = true }
+        }
+
+        mutating func retractInk() {
+            ink = Delivery()
+            if kept != nil { kept!.inked.removeAll() }
+            firstInkLatency = nil
+            retracted = true
+        }
+
+        func outcome(finished: Bool) -> TouchOutcome {
+            TouchOutcome(touch: touch, engineID: id, verdict: verdict, reason: reason, inked: kept?.inked ?? [],
+                         released: kept?.released ?? [], releasedNatively: releasedNatively, samples: fed.count,
+                         cancelled: cancelled, finished: finished, firstInkLatency: firstInkLatency, retracted: retracted)
+        }
+    }
+
+    /// The open touches, in no particular order (a finished one's place goes to the last).
+    private var slots: [Slot] = []
+    /// Where each open touch's slot is.
+    private var slotIndex: [TouchID: Int] = [:]
+    /// The slot looked up last (most actions name the touch before them); checked by its id.
+    private var recent = 0
     /// The first problems found (at most ``problemLimit``), as sentences.
     public private(set) var problems: [String] = []
     /// Every problem found, including those not kept.
@@ -81,14 +182,22 @@
     /// samples released after a decision are counted as replayed by the page script.
     public let routing: TouchRouting
 
+    /// Whether the outcomes this audit returns carry the samples delivered
+    /// (``TouchOutcome/inked`` and ``TouchOutcome/released``); off, they are empty and a
+    /// touch costs the audit only the position and time of each of its samples. The check
+    /// is the same either way. A change applies to the touches that begin after it.
+    public var keepsDeliveredSamples: Bool
+
     /// Creates an audit that has seen nothing, for an engine with this routing (its
-    /// `configuration.routing`; the default matches the engine's default).
-    public init(routing: TouchRouting = .handOverAfterDecision) {
+    /// `configuration.routing`; the default matches the engine's default), whose outcomes
+    /// carry the samples delivered unless `keepsDeliveredSamples` is `false`.
+    public init(routing: TouchRouting = .handOverAfterDecision, keepsDeliveredSamples: Bool = true) {
         self.routing = routing
+        self.keepsDeliveredSamples = keepsDeliveredSamples
     }
 
     /// Touches begun and not finished yet.
-    public var openTouches: Int { open.count }
+    public var openTouches: Int { slots.count }
     /// Samples the engine accepted for touches that have not finished yet: pending, not
     /// missing (``health(against:)``).
     public private(set) var openSamples = 0
@@ -166,16 +275,21 @@
     /// `id` (the engine's identifier; the event names the platform's).
     package mutating func accepted(_ event: TouchEvent, as id: TouchID) {
         if event.phase == .began {
-            if open[id] != nil { problem("\(id) began again before it finished") }
-            let outcome = TouchOutcome(touch: event.touch, engineID: id, samples: event.samples.count)
-            recent = nil
-            open[id] = Flow(outcome: outcome, fed: event.samples, downTime: event.samples.first?.timestamp ?? 0)
+            var slot = Slot(id: id, touch: event.touch, fed: [], downTime: event.samples.first?.timestamp ?? 0)
+            slot.fed.reserveCapacity(max(16, event.samples.count))
+            for sample in event.samples { slot.fed.append(Mark(sample)) }
+            if keepsDeliveredSamples { slot.kept = ([], []) }
+            if let i = slotIndex[id] {
+                problem("\(id) began again before it finished")
+                slots[i] = slot
+            } else {
+                slotIndex[id] = slots.count
+                slots.append(slot)
+            }
             openSamples += event.samples.count
-        } else if let i = entry(id) {
-            // One lookup, then in place through the index (no copy of the touch's samples).
-            open.values[i].fed.append(contentsOf: event.samples)
+        } else if let i = slot(of: id) {
+            for sample in event.samples { slots[i].fed.append(Mark(sample)) }
             openSamples += event.samples.count
-            open.values[i].outcome.samples += event.samples.count
         } else {
             problem("\(id): an accepted \(event.phase) event for a touch that is not open")
         }
@@ -187,60 +301,53 @@
     package mutating func record(_ action: RouterAction, now: Double) -> TouchOutcome? {
         switch action {
         case let .decided(id, verdict, reason):
-            guard open[id] != nil else {
+            guard let i = slot(of: id) else {
                 problem("\(id): decided, but it is not open")
                 return nil
             }
-            open[id]!.outcome.verdict = verdict
-            open[id]!.outcome.reason = reason
+            slots[i].verdict = verdict
+            slots[i].reason = reason
         case let .ink(id, sample):
-            guard let i = entry(id) else {
+            guard let i = slot(of: id) else {
                 problem("\(id): ink for a touch that is not open")
                 return nil
             }
-            if open.values[i].outcome.firstInkLatency == nil {
-                open.values[i].outcome.firstInkLatency = max(0, now - open.values[i].downTime)
-            }
-            open.values[i].outcome.inked.append(sample)   // in place: no copy of the touch's samples
+            slots[i].deliverInk(sample, now: now)
         case let .refineInk(id, index, sample):
             // Refinements may follow a touch's end; they change no count.
-            if open[id]?.outcome.inked.indices.contains(index) == true { open[id]!.outcome.inked[index] = sample }
+            if let i = slot(of: id) { slots[i].refineInk(at: index, to: sample) }
         case let .release(id, sample):
-            guard let i = entry(id) else {
+            guard let i = slot(of: id) else {
                 problem("\(id): a release for a touch that is not open")
                 return nil
             }
-            open.values[i].outcome.released.append(sample)
+            slots[i].release(sample, natively: false)
         case let .nativeRelease(id, sample):
-            guard open[id] != nil else {
+            guard let i = slot(of: id) else {
                 problem("\(id): a native release for a touch that is not open")
                 return nil
             }
-            open[id]!.outcome.released.append(sample)
-            open[id]!.outcome.releasedNatively = true
+            slots[i].release(sample, natively: true)
         case let .retractInk(id):
-            guard open[id] != nil else {
+            guard let i = slot(of: id) else {
                 problem("\(id): a retraction for a touch that is not open")
                 return nil
             }
-            open[id]!.outcome.inked.removeAll()
-            open[id]!.outcome.firstInkLatency = nil
-            open[id]!.outcome.retracted = true
+            slots[i].retractInk()
         case let .cancel(id, _):
-            guard open[id] != nil else {
+            guard let i = slot(of: id) else {
                 problem("\(id): a cancel for a touch that is not open")
                 return nil
             }
-            open[id]!.outcome.cancelled = true
+            slots[i].cancelled = true
         case let .touchFinished(id, engineLedger):
-            recent = nil
-            guard var flow = open.removeValue(forKey: id) else {
+            guard let i = slot(of: id) else {
                 problem("\(id): finished, but it is not open")
                 return nil
             }
-            flow.outcome.finished = true
-            check(id, flow, engineLedger: engineLedger)
-            return flow.outcome
+            let slot = removeSlot(at: i)
+            check(slot, engineLedger: engineLedger)
+            return slot.outcome(finished: true)
         case .queryPage, .abandonQuery, .predictInk, .endInk, .endRelease:
             break
         }
@@ -250,20 +357,21 @@
     /// Checks the touches that never finished (the session ended with them down) and
     /// returns their outcomes, in the order they began.
     public mutating func close() -> [TouchOutcome] {
-        let rest = open.sorted { $0.key.rawValue < $1.key.rawValue }
-        open.removeAll()
+        let rest = slots.sorted { $0.id.rawValue < $1.id.rawValue }
+        slots.removeAll()
+        slotIndex.removeAll()
         openSamples = 0
-        recent = nil
-        for (id, flow) in rest { check(id, flow, engineLedger: nil) }
-        return rest.map(\.value.outcome)
+        for slot in rest { check(slot, engineLedger: nil) }
+        return rest.map { $0.outcome(finished: false) }
     }
 
-    private mutating func check(_ id: TouchID, _ flow: Flow, engineLedger: SampleLedger?) {
+    private mutating func check(_ slot: Slot, engineLedger: SampleLedger?) {
         touchesChecked += 1
-        let outcome = flow.outcome
-        let n = flow.fed.count
+        let id = slot.id
+        let n = slot.fed.count
+        let ink = slot.ink, page = slot.page
         openSamples -= min(openSamples, n)
-        let label = outcome.touch.rawValue == id.rawValue ? "\(id)" : "\(outcome.touch) (engine \(id.rawValue))"
+        let label = slot.touch.rawValue == id.rawValue ? "\(id)" : "\(slot.touch) (engine \(id.rawValue))"
         ledger.received += n
         if let engineLedger {
             finishedLedger += engineLedger
@@ -271,52 +379,52 @@
             if engineLedger.pending != 0 || engineLedger.dropped != 0 {
                 problem("\(label): finished with \(engineLedger.pending) pending, \(engineLedger.dropped) dropped")
             }
-        } else if outcome.verdict == nil {
+        } else if slot.verdict == nil {
             problem("\(label): never decided")
         }
-        if outcome.cancelled {
+        if slot.cancelled {
             // What the page got before the cancel is released (by its way); the rest (queued
             // while undecided, or ink the cancel discarded) nobody got: cancelled.
-            if !outcome.inked.isEmpty && !outcome.released.isEmpty {
-                problem("\(label): samples went both to ink (\(outcome.inked.count)) and to the page (\(outcome.released.count))")
+            if ink.count != 0 && page.count != 0 {
+                problem("\(label): samples went both to ink (\(ink.count)) and to the page (\(page.count))")
             }
-            let shown = outcome.inked.isEmpty ? outcome.released : outcome.inked
-            if !Self.isPrefix(shown, of: flow.fed) {
+            let shown = ink.count == 0 ? page : ink
+            if !shown.isPrefix(of: slot.fed) {
                 problem("\(label): cancelled, but what it showed is not an in-order prefix of its samples")
             }
-            let page = Self.matchingPrefix(outcome.released, flow.fed)
-            countReleased(page, natively: outcome.releasedNatively)
-            ledger.cancelled += n - page
-            if let engineLedger, engineLedger.released != page || engineLedger.cancelled != n - page {
-                problem("\(label): cancelled after the page got \(page) of \(n) samples, but the ledger counts "
+            let reached = page.matching(slot.fed)
+            countReleased(reached, natively: slot.releasedNatively)
+            ledger.cancelled += n - reached
+            if let engineLedger, engineLedger.released != reached || engineLedger.cancelled != n - reached {
+                problem("\(label): cancelled after the page got \(reached) of \(n) samples, but the ledger counts "
                         + "\(engineLedger.released) released, \(engineLedger.cancelled) cancelled")
-            } else if let engineLedger, engineLedger.releasedNatively != (outcome.releasedNatively ? page : 0) {
-                problem("\(label): ledger counts \(engineLedger.releasedNatively) released natively, the actions \(page)")
+            } else if let engineLedger, engineLedger.releasedNatively != (slot.releasedNatively ? reached : 0) {
+                problem("\(label): ledger counts \(engineLedger.releasedNatively) released natively, the actions \(reached)")
             }
             return
         }
-        if !outcome.inked.isEmpty && !outcome.released.isEmpty {
-            problem("\(label): samples went both to ink (\(outcome.inked.count)) and to the page (\(outcome.released.count))")
+        if ink.count != 0 && page.count != 0 {
+            problem("\(label): samples went both to ink (\(ink.count)) and to the page (\(page.count))")
         }
-        let delivered = outcome.inked.isEmpty ? outcome.released : outcome.inked
-        if delivered.count == n && Self.isPrefix(delivered, of: flow.fed) {
-            if outcome.inked.isEmpty {
-                countReleased(n, natively: outcome.releasedNatively)
+        let delivered = ink.count == 0 ? page : ink
+        if delivered.count == n && delivered.isPrefix(of: slot.fed) {
+            if ink.count == 0 {
+                countReleased(n, natively: slot.releasedNatively)
             } else {
                 ledger.inked += n
             }
         } else {
-            ledger.inked += Self.matchingPrefix(outcome.inked, flow.fed)
-            ledger.released += Self.matchingPrefix(outcome.released, flow.fed)
+            ledger.inked += ink.matching(slot.fed)
+            ledger.released += page.matching(slot.fed)
             problem("\(label): \(n) samples accepted, \(delivered.count) delivered"
                     + (delivered.count == n ? ", out of order or altered" : ""))
         }
-        if let engineLedger, outcome.releasedNatively, engineLedger.releasedNatively != outcome.released.count {
-            problem("\(label): ledger counts \(engineLedger.releasedNatively) released natively, the actions \(outcome.released.count)")
+        if let engineLedger, slot.releasedNatively, engineLedger.releasedNatively != page.count {
+            problem("\(label): ledger counts \(engineLedger.releasedNatively) released natively, the actions \(page.count)")
         }
-        if let engineLedger, engineLedger.inked != outcome.inked.count || engineLedger.released != outcome.released.count {
+        if let engineLedger, engineLedger.inked != ink.count || engineLedger.released != page.count {
             problem("\(label): ledger (\(engineLedger.inked) inked, \(engineLedger.released) released) disagrees with the actions "
-                    + "(\(outcome.inked.count), \(outcome.released.count))")
+                    + "(\(ink.count), \(page.count))")
         }
     }
 
@@ -327,28 +435,26 @@
         if natively { ledger.releasedNatively += count } else if routing == .decideAtTouchDown { ledger.replayed += count }
     }
 
-    /// The entry of an open touch, found through ``recent`` when it is the touch last named.
-    private mutating func entry(_ id: TouchID) -> Dictionary<TouchID, Flow>.Index? {
-        if let recent, recent.id == id { return recent.index }
-        guard let index = open.index(forKey: id) else { return nil }
-        recent = (id, index)
+    /// The slot of an open touch: the one last named without hashing, else by its index.
+    private mutating func slot(of id: TouchID) -> Int? {
+        if recent < slots.count, slots[recent].id == id { return recent }
+        guard let index = slotIndex[id] else { return nil }
+        recent = index
         return index
+    }
+
+    /// Takes a finished touch's slot out; the last slot moves into its place.
+    private mutating func removeSlot(at index: Int) -> Slot {
+        let last = slots.count - 1
+        slots.swapAt(index, last)
+        let slot = slots.removeLast()
+        slotIndex[slot.id] = nil
+        if index < last { slotIndex[slots[index].id] = index }
+        return slot
     }
 
     private mutating func problem(_ text: String) {
         problemCount += 1
         if problems.count < Self.problemLimit { problems.append(text) }
-    }
-
-    private static func isPrefix(_ a: [TouchSample], of b: [TouchSample]) -> Bool {
-        a.count <= b.count && matchingPrefix(a, b) == a.count
-    }
-
-    /// How many leading samples of `a` and `b` are the same sample: same position and time
-    /// (estimated-property updates may have refined the rest).
-    package static func matchingPrefix(_ a: [TouchSample], _ b: [TouchSample]) -> Int {
-        var n = 0
-        while n < a.count, n < b.count, a[n].x == b[n].x, a[n].y == b[n].y, a[n].timestamp == b[n].timestamp { n += 1 }
-        return n
     }
 }

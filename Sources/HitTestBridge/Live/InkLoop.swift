@@ -229,8 +229,11 @@ public final class InkLoop {
     /// Whether ``stop()`` has run: inputs are refused from then on.
     public private(set) var isStopped = false
     /// Whether the outcome of each finished touch is kept in `outcomes` (off by default:
-    /// a long session would grow it without bound).
-    public var keepsOutcomes = false
+    /// a long session would grow it without bound). Off, the audit keeps no delivered
+    /// samples either; a change applies to the touches that begin after it.
+    public var keepsOutcomes = false {
+        didSet { audit.keepsDeliveredSamples = keepsOutcomes }
+    }
     /// Each finished touch's outcome, in the order they finished, while ``keepsOutcomes``
     /// is on.
     @_spi(Tooling) public private(set) var outcomes: [TouchOutcome] = []
@@ -277,7 +280,7 @@ public final class InkLoop {
                 pageGeneration: UInt64 = PageScript.firstGeneration, clock: (any InkLoopClock)? = nil, seed: UInt64? = nil,
                 recorder: SessionRecorder? = nil) {
         engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
-        audit = DeliveryAudit(routing: configuration.routing)
+        audit = DeliveryAudit(routing: configuration.routing, keepsDeliveredSamples: false)
         self.clock = clock ?? RunLoopClock()
         if var recorder {
             recorder.begin(engine)

@@ -19,6 +19,12 @@
 package struct TouchIdentities: Sendable {
     private var current: [PlatformTouchID: TouchID] = [:]
     private var platform: [TouchID: PlatformTouchID] = [:]
+    /// An entry of `current` (the touch named last), read without hashing: most events
+    /// name the touch before them. Kept equal to `current[down.platform]` or `nil`.
+    private var down: (platform: PlatformTouchID, engine: TouchID)?
+    /// An entry of `platform` (the touch begun or named last), read without hashing. Kept
+    /// equal to `platform[tracked.engine]` or `nil`.
+    private var tracked: (engine: TouchID, platform: PlatformTouchID)?
     private var next: UInt64
     /// The most recent touches begun (platform id, engine id), oldest first, at most
     /// `recentLimit`: estimated-property updates and recorded answers may name a touch
@@ -45,6 +51,10 @@ package struct TouchIdentities: Sendable {
     ///   platform id is down; `TouchIdentityError.notDown(_:)` for a later event of a
     ///   touch that is not down.
     package func resolve(_ platformID: PlatformTouchID, phase: TouchPhase) throws(TouchIdentityError) -> TouchID {
+        if let down, down.platform == platformID {
+            if phase == .began { throw .stillDown(platformID) }
+            return down.engine
+        }
         if phase == .began {
             guard current[platformID] == nil else { throw .stillDown(platformID) }
             return TouchID(next)
@@ -74,19 +84,33 @@ package struct TouchIdentities: Sendable {
             next &+= 1
             current[platformID] = id
             platform[id] = platformID
+            down = (platformID, id)
+            tracked = (id, platformID)
             recent.append((platformID, id))
             if recent.count > recentLimit { recent.removeFirst() }
             return id
         }
-        guard let id = current[platformID] else { return nil }
-        if phase == .ended || phase == .cancelled { current[platformID] = nil }
+        let id: TouchID
+        if let down, down.platform == platformID {
+            id = down.engine
+        } else {
+            guard let found = current[platformID] else { return nil }
+            id = found
+        }
+        if phase == .ended || phase == .cancelled {
+            current[platformID] = nil
+            down = nil
+        } else {
+            down = (platformID, id)
+        }
         return id
     }
 
     /// The platform identifier behind an engine identifier, until ``finished(_:)``; after
     /// that, while the touch is among the most recent ones (a refinement can follow a lift).
     package func platformID(of id: TouchID) -> PlatformTouchID? {
-        platform[id] ?? recent.last { $0.engine == id }?.platform
+        if let tracked, tracked.engine == id { return tracked.platform }
+        return platform[id] ?? recent.last { $0.engine == id }?.platform
     }
 
     /// Whether the engine has not finished `id` yet (a touch mapped and still tracked).
@@ -100,8 +124,10 @@ package struct TouchIdentities: Sendable {
     /// the map stays bounded: an event for one of them is then refused as not down.
     package mutating func finished(_ id: TouchID) {
         platform[id] = nil
+        if tracked?.engine == id { tracked = nil }
         if current.count > max(Self.sweepThreshold, 2 * platform.count) {
             current = current.filter { platform[$0.value] != nil }
+            down = nil
         }
     }
 
