@@ -498,6 +498,9 @@ package struct HeldTools: Sendable {
     private var order: [(touch: PlatformTouchID, serial: Int)] = []
     private var orderStart = 0
     private var serial = 0
+    /// The touch named last and its tool, as `tools` has them: a log's lines mostly follow
+    /// one touch, whose tool is then found without hashing.
+    private var last: (touch: PlatformTouchID, tool: ToolKind)?
 
     package init() {}
 
@@ -508,29 +511,43 @@ package struct HeldTools: Sendable {
     package private(set) var hasForgotten = false
 
     /// The tool of a touch down, if remembered.
-    package func tool(of touch: PlatformTouchID) -> ToolKind? { tools[touch]?.tool }
+    package func tool(of touch: PlatformTouchID) -> ToolKind? {
+        if let last, last.touch == touch { return last.tool }
+        return tools[touch]?.tool
+    }
 
     /// A touch began with `tool` (remembered as the newest, even if it was known).
     package mutating func began(_ touch: PlatformTouchID, tool: ToolKind) {
         tools[touch] = nil
+        if last?.touch == touch { last = nil }
         remember(touch, tool: tool)
     }
 
     /// Remembers a touch's tool: a touch already known keeps its place, a new one is the
     /// newest (and may make the oldest be forgotten).
     package mutating func remember(_ touch: PlatformTouchID, tool: ToolKind) {
+        if let last, last.touch == touch {
+            if last.tool != tool {
+                tools[touch]!.tool = tool
+                self.last = (touch, tool)
+            }
+            return
+        }
         if tools[touch] != nil {
             tools[touch]!.tool = tool
+            last = (touch, tool)
             return
         }
         serial += 1
         tools[touch] = (tool, serial)
+        last = (touch, tool)
         order.append((touch, serial))
         while tools.count > Self.limit, orderStart < order.count {
             let oldest = order[orderStart]
             orderStart += 1
             if tools[oldest.touch]?.serial == oldest.serial {
                 tools[oldest.touch] = nil
+                if last?.touch == oldest.touch { last = nil }
                 hasForgotten = true
             }
         }
@@ -541,6 +558,9 @@ package struct HeldTools: Sendable {
     }
 
     /// A touch ended or was cancelled: its tool is forgotten.
-    package mutating func ended(_ touch: PlatformTouchID) { tools[touch] = nil }
+    package mutating func ended(_ touch: PlatformTouchID) {
+        tools[touch] = nil
+        if last?.touch == touch { last = nil }
+    }
 }
 
