@@ -187,7 +187,18 @@ struct StrokeInputModeler: Sendable {
             }
         }
 
-        mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+        /// Makes room for `capacity` nodes (nothing when there is: the caller may still hold a
+        /// recycled buffer, which a reservation would copy).
+        mutating func reserveCapacity(_ capacity: Int) {
+            if storage.capacity < capacity { storage.reserveCapacity(capacity) }
+        }
+
+        /// Empties the window, back to node 0, keeping its buffer when it holds at most `limit`
+        /// nodes (a larger one is released, so a reused modeler's memory stays bounded).
+        mutating func recycle(upTo limit: Int) {
+            if storage.capacity > limit { storage = [] } else { storage.removeAll(keepingCapacity: true) }
+            base = 0
+        }
 
         /// Forgets the nodes before `node` once they are many (at least 256, and half of those
         /// kept), so the moves cost O(1) per node.
@@ -239,6 +250,12 @@ struct StrokeInputModeler: Sendable {
     /// noise, prediction horizon, and the brush size and start taper for the measures the
     /// shape reads).
     init(style: StrokeStyle) {
+        self.init(style: style, recycling: Window(), [], [])
+    }
+
+    /// A fresh modeler whose buffers are `nodes`, `pending` and `predicted` (empty).
+    private init(style: StrokeStyle, recycling nodes: Window, _ pending: [(index: Int, force: Double?)],
+                 _ predicted: [PredictedNode]) {
         radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
         evenKernel = LocalFit.evenKernels[radius]
         noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
@@ -247,8 +264,35 @@ struct StrokeInputModeler: Sendable {
         predictionHorizon = style.predictionHorizon
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
+        self.nodes = nodes
+        pendingSamples = pending
+        predictedNodes = predicted
         // One allocation for most strokes; longer ones grow by doubling.
-        nodes.reserveCapacity(64)
+        self.nodes.reserveCapacity(64)
+    }
+
+    /// The most nodes (and pending or predicted samples) whose buffers ``reset(style:)``
+    /// keeps; larger ones are released, so a reused modeler holds at most this much.
+    static let keptCapacity = 1024
+
+    /// Returns the modeler to the state of `StrokeInputModeler(style: style)`, keeping its
+    /// buffers (up to ``keptCapacity``) so the next stroke allocates nothing: every field
+    /// but the buffers is made anew, so nothing of the last stroke survives.
+    mutating func reset(style: StrokeStyle) {
+        // Moved out first, so each buffer is emptied in place (held once).
+        var nodes = Window(), pending: [(index: Int, force: Double?)] = [], predicted: [PredictedNode] = []
+        swap(&nodes, &self.nodes)
+        swap(&pending, &pendingSamples)
+        swap(&predicted, &predictedNodes)
+        nodes.recycle(upTo: Self.keptCapacity)
+        Self.empty(&pending)
+        Self.empty(&predicted)
+        self = StrokeInputModeler(style: style, recycling: nodes, pending, predicted)
+    }
+
+    /// Empties `buffer`, keeping its storage unless it is larger than ``keptCapacity``.
+    private static func empty<Element>(_ buffer: inout [Element]) {
+        if buffer.capacity > keptCapacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
     }
 
     /// How many nodes the stroke has (forgotten ones included).

@@ -52,10 +52,38 @@ struct StrokeShapeBuilder: Sendable {
 
     /// Starts an empty stroke.
     init(style: StrokeStyle) {
+        self.init(style: style, recycling: [], [])
+    }
+
+    /// A fresh builder whose buffers are `nodes` and `stableSegments` (empty).
+    private init(style: StrokeStyle, recycling nodes: [StrokeNode], _ stableSegments: [StrokeSegment]) {
         self.style = style
-        // One allocation each for most strokes; longer ones grow by doubling.
-        nodes.reserveCapacity(64)
-        stableSegments.reserveCapacity(64)
+        self.nodes = nodes
+        self.stableSegments = stableSegments
+        // One allocation each for most strokes; longer ones grow by doubling. (A recycled
+        // buffer has room: reserving while the caller still holds it would copy it.)
+        if self.nodes.capacity < 64 { self.nodes.reserveCapacity(64) }
+        if self.stableSegments.capacity < 64 { self.stableSegments.reserveCapacity(64) }
+    }
+
+    /// Returns the builder to the state of `StrokeShapeBuilder(style: style)`, keeping its
+    /// buffers (up to `StrokeInputModeler.keptCapacity` nodes and segments) so the next
+    /// stroke allocates nothing: every field but the buffers is made anew. A copy of
+    /// ``nodes`` or ``stableSegments`` read before keeps its values (the arrays are values:
+    /// a buffer still shared is not reused).
+    mutating func reset(style: StrokeStyle) {
+        var nodes: [StrokeNode] = [], segments: [StrokeSegment] = []
+        swap(&nodes, &self.nodes)
+        swap(&segments, &stableSegments)
+        Self.empty(&nodes)
+        Self.empty(&segments)
+        self = StrokeShapeBuilder(style: style, recycling: nodes, segments)
+    }
+
+    /// Empties `buffer`, keeping its storage unless it is larger than the modeler's
+    /// `keptCapacity`.
+    private static func empty<Element>(_ buffer: inout [Element]) {
+        if buffer.capacity > StrokeInputModeler.keptCapacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
     }
 
     /// The first node whose modeled inputs the builder may still read: the start of its last
