@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
 
-/// `StrokeBuilder.reset()` (issue 42): one builder reused for stroke after stroke gives, call
-/// for call, the output a new builder gives, bit for bit, whatever the stroke before it left.
+/// `StrokeBuilder.reset()` (issue 42): one builder reused for stroke after stroke is, field for
+/// field, a new builder after each reset, and gives, call for call, the output a new builder
+/// gives, bit for bit, whatever the stroke before it left.
 @Suite("Stroke builder reset")
 struct StrokeBuilderResetTests {
     /// One call of a stroke's script.
@@ -69,6 +70,13 @@ struct StrokeBuilderResetTests {
         }
         out.append(UInt64(builder.sampleCount)); out.append(builder.isFinished ? 1 : 0)
         return out
+    }
+
+    /// Every stored property of `builder`, recursively (its arrays' capacities aside).
+    static func state(of builder: StrokeBuilder) -> String {
+        var text = ""
+        dump(builder, to: &text)
+        return text
     }
 
     /// A seeded stroke of `count` samples, `step` seconds apart (sometimes a repeated
@@ -166,6 +174,9 @@ struct StrokeBuilderResetTests {
         for (n, script) in scripts.enumerated() {
             reused.reset(style: script.style)
             var fresh = StrokeBuilder(style: script.style)
+            // Every stored property, private ones and caches included (the filter's step
+            // weights, the last shifted fit, the tail's box), as a new builder's.
+            #expect(Self.state(of: reused) == Self.state(of: fresh), "stroke \(n)")
             let expected = Self.trace(script, on: &fresh)
             let got = Self.trace(script, on: &reused)
             #expect(got == expected, "stroke \(n) (\(script.calls.count) calls)")

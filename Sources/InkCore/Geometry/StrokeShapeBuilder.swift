@@ -28,7 +28,7 @@ struct StrokeShapeBuilder: Sendable {
     private static let tailBoxRefresh = 8
 
     /// The style the stroke is made with.
-    let style: StrokeStyle
+    private(set) var style: StrokeStyle
     /// The nodes as drawn: each modeled node's position, time and force, with its width.
     private(set) var nodes: [StrokeNode] = []
     /// Segments that will never change again, in drawing order (read in place by
@@ -52,38 +52,41 @@ struct StrokeShapeBuilder: Sendable {
 
     /// Starts an empty stroke.
     init(style: StrokeStyle) {
-        self.init(style: style, recycling: [], [])
-    }
-
-    /// A fresh builder whose buffers are `nodes` and `stableSegments` (empty).
-    private init(style: StrokeStyle, recycling nodes: [StrokeNode], _ stableSegments: [StrokeSegment]) {
         self.style = style
-        self.nodes = nodes
-        self.stableSegments = stableSegments
-        // One allocation each for most strokes; longer ones grow by doubling. (A recycled
-        // buffer has room: reserving while the caller still holds it would copy it.)
-        if self.nodes.capacity < 64 { self.nodes.reserveCapacity(64) }
-        if self.stableSegments.capacity < 64 { self.stableSegments.reserveCapacity(64) }
+        // One allocation each for most strokes; longer ones grow by doubling.
+        nodes.reserveCapacity(64)
+        stableSegments.reserveCapacity(64)
     }
 
     /// Returns the builder to the state of `StrokeShapeBuilder(style: style)`, keeping its
     /// buffers (up to `StrokeInputModeler.keptCapacity` nodes and segments) so the next
-    /// stroke allocates nothing: every field but the buffers is made anew. A copy of
-    /// ``nodes`` or ``stableSegments`` read before keeps its values (the arrays are values:
-    /// a buffer still shared is not reused).
+    /// stroke allocates nothing. Every stored property is set here as ``init(style:)`` and
+    /// the declarations set it (a test compares a reset builder's every field with a new
+    /// one's): a property added to the type must be added here too. A copy of ``nodes`` or
+    /// ``stableSegments`` read before keeps its values (the arrays are values: a buffer still
+    /// shared is copied, not reused).
     mutating func reset(style: StrokeStyle) {
-        var nodes: [StrokeNode] = [], segments: [StrokeSegment] = []
-        swap(&nodes, &self.nodes)
-        swap(&segments, &stableSegments)
+        self.style = style
         Self.empty(&nodes)
-        Self.empty(&segments)
-        self = StrokeShapeBuilder(style: style, recycling: nodes, segments)
+        Self.empty(&stableSegments)
+        if nodes.capacity < 64 { nodes.reserveCapacity(64) }
+        if stableSegments.capacity < 64 { stableSegments.reserveCapacity(64) }
+        isShortMark = false
+        predictedWidth = 0
+        volatileBounds = nil
+        tailBox = nil
+        tailBoxAge = 0
+        lastKnots = nil
     }
 
     /// Empties `buffer`, keeping its storage unless it is larger than the modeler's
     /// `keptCapacity`.
     private static func empty<Element>(_ buffer: inout [Element]) {
-        if buffer.capacity > StrokeInputModeler.keptCapacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
+        if buffer.capacity > StrokeInputModeler.keptCapacity {
+            buffer = []
+        } else if !buffer.isEmpty {
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The first node whose modeled inputs the builder may still read: the start of its last
