@@ -143,6 +143,7 @@ enum BenchCommand: Command {
                                              what: "'bench strokes' holds a whole stroke file in memory and takes at most that")
         var strokes: [[TouchSample]] = []
         var lineNumber = 0
+        var builder = StrokeBuilder()
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
@@ -154,7 +155,7 @@ enum BenchCommand: Command {
                         throw CommandFailure(message: "point \(i): time goes backwards")
                     }
                 }
-                try StrokeGeometryCheck.check(samples)
+                try StrokeGeometryCheck.check(samples, with: &builder)
                 if !samples.isEmpty { strokes.append(samples) }
             } catch {
                 throw CommandFailure(message: "\(file):\(lineNumber): \(error)")
