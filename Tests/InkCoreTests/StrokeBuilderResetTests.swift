@@ -223,3 +223,44 @@ struct StrokeBuilderResetTests {
         #expect(builder.nodes.capacity <= StrokeInputModeler.keptCapacity)
     }
 }
+
+/// `InkLayer` draws a new stroke in the builder of the last stroke retracted or cancelled.
+@Suite("Ink layer builder reuse")
+struct InkLayerReuseTests {
+    /// What a layer shows of a touch's stroke, as bit patterns.
+    static func picture(_ layer: InkLayer, _ touch: TouchID) -> [UInt64] {
+        guard let stroke = layer.stroke(for: touch) else { return [] }
+        return stroke.segments.flatMap { s in
+            [s.curve.p0.x, s.curve.p0.y, s.curve.p1.x, s.curve.p1.y, s.curve.p2.x, s.curve.p2.y, s.curve.p3.x, s.curve.p3.y,
+             s.startWidth, s.endWidth, s.startTime, s.endTime].map(\.bitPattern)
+        }
+    }
+
+    @Test("a stroke drawn after a retracted or cancelled one is what a new layer draws, and copies keep the removed stroke")
+    func reuseAfterRemoval() throws {
+        var layer = InkLayer()
+        let removed = StrokePipelineSpeedTests.scribble(seed: 11, count: 90)
+        for s in removed { _ = layer.apply(.ink(TouchID(1), s)) }
+        _ = layer.apply(.predictInk(TouchID(1), [TouchSample(x: 400, y: 400, timestamp: removed.last!.timestamp + 0.01)]))
+        let copy = try #require(layer.stroke(for: TouchID(1)))
+        let copied = copy.segments
+        #expect(layer.apply(.retractInk(TouchID(1)))?.removed == true)
+        for (n, seed) in [UInt64(12), 13, 14].enumerated() {
+            let touch = TouchID(UInt64(2 + n))
+            if n == 2 { layer.style = StrokeStyle(size: 7, settleRadius: 2) }
+            var fresh = InkLayer(style: layer.style)
+            let samples = StrokePipelineSpeedTests.scribble(seed: seed, count: 5 + 40 * n)
+            for s in samples {
+                #expect(layer.apply(.ink(touch, s)) == fresh.apply(.ink(touch, s)))
+                #expect(Self.picture(layer, touch) == Self.picture(fresh, touch))
+            }
+            #expect(layer.apply(.endInk(touch))?.bounds == fresh.apply(.endInk(touch))?.bounds)
+            #expect(Self.picture(layer, touch) == Self.picture(fresh, touch))
+            // The next stroke is drawn, then cancelled: its builder is the spare again.
+            for s in samples.prefix(20) { _ = layer.apply(.ink(TouchID(100 + UInt64(n)), s)) }
+            _ = layer.apply(.cancel(TouchID(100 + UInt64(n)), previously: .ink))
+        }
+        #expect(copy.segments == copied && !copied.isEmpty)
+        #expect(layer.finished.count == 3 && layer.active.isEmpty)
+    }
+}
