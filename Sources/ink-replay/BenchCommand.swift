@@ -33,8 +33,8 @@ enum BenchCommand: Command {
           regions     a region-cache lookup among 1,000, 5,000 and 20,000 page regions.
 
         geometry and strokes time three passes over the strokes, each --passes times,
-        interleaved, and print the medians: append (every sample, then finish), append
-        plus the outline polygon of each segment as it becomes stable, and the volatile
+        interleaved, and print the medians: append (every sample, then finish; one
+        builder, reset between strokes), append plus the outline polygon of each segment as it becomes stable, and the volatile
         tail read once per 60 Hz frame of the samples' own time (its cost per frame, over
         the append pass). Timings are wall-clock and machine-dependent: the numbers are for
         comparison within one run, not for tests. For repeatable counts use valgrind
