@@ -5,8 +5,9 @@
 That command runs four passes over the file's strokes (a warm-up with outlines and tail reads,
 then append, append + outline, append + tail reads). Every call the bench's pass function makes
 is summed by callee (inclusive cost), so:
-- append: StrokeBuilder's init, append, finish and its destruction (everything the pass calls
-  but the outline and the tail reads), per sample, over the four passes;
+- append: StrokeBuilder's reset() per stroke (its init and destruction, before the bench reused
+  one builder), append and finish (everything the pass calls but the outline and the tail
+  reads), per sample, over the four passes;
 - outline: StrokeOutline's calls, per sample, over the two passes that outline.
 Usage: stroke-callgrind.py <callgrind.out> <samples in the file>
 """

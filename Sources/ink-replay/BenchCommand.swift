@@ -33,8 +33,8 @@ enum BenchCommand: Command {
           regions     a region-cache lookup among 1,000, 5,000 and 20,000 page regions.
 
         geometry and strokes time three passes over the strokes, each --passes times,
-        interleaved, and print the medians: append (every sample, then finish), append
-        plus the outline polygon of each segment as it becomes stable, and the volatile
+        interleaved, and print the medians: append (every sample, then finish; one
+        builder, reset between strokes), append plus the outline polygon of each segment as it becomes stable, and the volatile
         tail read once per 60 Hz frame of the samples' own time (its cost per frame, over
         the append pass). Timings are wall-clock and machine-dependent: the numbers are for
         comparison within one run, not for tests. For repeatable counts use valgrind
@@ -188,6 +188,7 @@ enum BenchCommand: Command {
                                              what: "'bench strokes' holds a whole stroke file in memory and takes at most that")
         var strokes: [[TouchSample]] = []
         var lineNumber = 0
+        var builder = StrokeBuilder()
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
@@ -199,7 +200,7 @@ enum BenchCommand: Command {
                         throw CommandFailure(message: "point \(i): time goes backwards")
                     }
                 }
-                try StrokeGeometryCheck.check(samples)
+                try StrokeGeometryCheck.check(samples, with: &builder)
                 if !samples.isEmpty { strokes.append(samples) }
             } catch {
                 throw CommandFailure(message: "\(file):\(lineNumber): \(error)")

@@ -42,8 +42,9 @@ struct SessionPicture {
                 out += polyline(touch.released, kind: "page", colour: Self.pageColour, dash: "4 3", touch: touch)
             }
         }
+        var stroke = StrokeBuilder(style: style)
         for touch in report.touches where !touch.cancelled && !touch.inked.isEmpty {
-            var stroke = StrokeBuilder(style: style)
+            stroke.reset()
             for sample in touch.inked { _ = try? stroke.append(sample) }
             _ = stroke.finish()
             _ = stroke.settleEstimates()

@@ -67,6 +67,8 @@ enum SmoothCommand: Command {
                                              what: "'smooth' holds a whole stroke file in memory and takes at most that")
         var out = ""
         var lineNumber = 0
+        // One builder for every line, reset for each (what a new builder would draw, bit for bit).
+        var stroke = StrokeBuilder(style: style)
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
@@ -76,7 +78,7 @@ enum SmoothCommand: Command {
             } catch {
                 throw CommandFailure(message: "\(input):\(lineNumber): \(error)")
             }
-            var stroke = StrokeBuilder(style: style)
+            stroke.reset()
             var points: [JSONValue] = []
             var finite = true
             func point(_ p: CanvasPoint, _ seconds: Double) {

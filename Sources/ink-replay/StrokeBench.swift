@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Three passes, each repeated and the median taken:
 /// - **append**: every sample through ``StrokeBuilder/append(_:)``, then
-///   ``StrokeBuilder/finish()``: the engine's work per sample.
+///   ``StrokeBuilder/finish()``: the engine's work per sample. One builder draws every
+///   stroke, ``StrokeBuilder/reset()`` between them, as a renderer that keeps a builder per
+///   touch slot does.
 /// - **append + outline**: the same, plus the outline polygon of every segment as it
 ///   becomes stable (``StrokeOutline/appendPolygon(for:maxStep:to:)``, into one reused
 ///   buffer): what a renderer adds for the ink that no longer changes.
@@ -65,10 +67,12 @@ struct StrokeBench {
         var polygon: [CanvasPoint] = []
         polygon.reserveCapacity(128)
         let frame = 1 / frameRate
+        // One builder, reset for each stroke (as a renderer keeps one per touch slot).
+        var builder = StrokeBuilder()
         let clock = ContinuousClock()
         let start = clock.now
         for stroke in strokes {
-            var builder = StrokeBuilder()
+            builder.reset()
             var nextFrame = (stroke.first?.timestamp ?? 0) + frame
             for sample in stroke {
                 let update = try builder.append(sample)

@@ -6,16 +6,17 @@
 /// are valid samples, yet the pipeline's arithmetic (speeds, widths, squared distances)
 /// overflows on them; a tool that wrote the result would write `null`s.
 enum StrokeGeometryCheck {
-    /// Builds `samples` with `style`; throws a ``CommandFailure`` naming the first point
+    /// Builds `samples` in `builder`, reset first (its style kept, so a caller checking stroke
+    /// after stroke reuses one builder); throws a ``CommandFailure`` naming the first point
     /// after which a changed bound or a settled segment is not finite, or the sample the
     /// geometry refused.
-    static func check(_ samples: [TouchSample], style: StrokeStyle = StrokeStyle()) throws {
-        var builder = StrokeBuilder(style: style)
+    static func check(_ samples: [TouchSample], with builder: inout StrokeBuilder) throws {
+        builder.reset()
         for (index, sample) in samples.enumerated() { try append(sample, point: index, to: &builder) }
         try finish(&builder, last: samples.last, point: samples.count - 1)
     }
 
-    /// Appends one sample of a stroke being read, refusing it as ``check(_:style:)`` does.
+    /// Appends one sample of a stroke being read, refusing it as ``check(_:with:)`` does.
     static func append(_ sample: TouchSample, point index: Int, to builder: inout StrokeBuilder) throws {
         let update: StrokeUpdate
         do { update = try builder.append(sample) } catch {
@@ -24,7 +25,7 @@ enum StrokeGeometryCheck {
         if !isFinite(update.changedBounds) { throw overflow(index, sample) }
     }
 
-    /// Finishes a stroke being read, refusing it as ``check(_:style:)`` does.
+    /// Finishes a stroke being read, refusing it as ``check(_:with:)`` does.
     static func finish(_ builder: inout StrokeBuilder, last sample: TouchSample?, point index: Int) throws {
         let update = builder.finish()
         if let sample, !isFinite(update.changedBounds) || builder.stableSegments.contains(where: { !isFinite($0.bounds) }) {

@@ -57,6 +57,10 @@ public struct InkLayer: Sendable {
     @_spi(FrontEnd) public private(set) var tiles: InkTileIndex
     /// Where each finished stroke is in `finished`, by its touch.
     private var finishedIndices: [TouchID: Int] = [:]
+    /// The builder of the last stroke removed while being drawn (retracted or cancelled),
+    /// emptied: the next stroke is drawn in it, reusing its buffers (a finished stroke keeps
+    /// its builder, whose arrays are its geometry).
+    private var spare: StrokeBuilder?
 
     /// Creates an empty layer.
     /// - Parameters:
@@ -84,7 +88,7 @@ public struct InkLayer: Sendable {
         switch action {
         case let .ink(touch, sample):
             let index = activeIndex(touch) ?? {
-                active.append(Stroke(touch: touch, builder: StrokeBuilder(style: style)))
+                active.append(Stroke(touch: touch, builder: newBuilder()))
                 return active.count - 1
             }()
             // The engine only inks samples it validated, so the builder cannot refuse them.
@@ -112,8 +116,11 @@ public struct InkLayer: Sendable {
             return Change(touch: touch, finishedIndex: finished.count - 1, bounds: update.changedBounds, removed: false)
         case let .retractInk(touch), let .cancel(touch, previously: .ink):
             guard let index = activeIndex(touch) else { return nil }
-            let stroke = active.remove(at: index)
+            var stroke = active.remove(at: index)
             let bounds = stroke.builder.allSegments.reduce(nil as CanvasRect?) { CanvasRect.union($0, $1.bounds) }
+            // Emptied now, so the spare holds no ink (and at most a bounded buffer).
+            stroke.builder.reset(style: style)
+            spare = stroke.builder
             return Change(touch: touch, finishedIndex: nil, bounds: bounds, removed: true)
         case .queryPage, .abandonQuery, .decided, .release, .endRelease, .nativeRelease, .cancel, .touchFinished:
             return nil
@@ -145,4 +152,13 @@ public struct InkLayer: Sendable {
     }
 
     private func activeIndex(_ touch: TouchID) -> Int? { active.lastIndex { $0.touch == touch } }
+
+    /// A builder for a new stroke in ``style``: the spare one when there is one (the same
+    /// output, bit for bit, as a new builder: `StrokeBuilder.reset(style:)`).
+    private mutating func newBuilder() -> StrokeBuilder {
+        guard var builder = spare else { return StrokeBuilder(style: style) }
+        spare = nil   // the builder's buffers are held once again
+        builder.reset(style: style)
+        return builder
+    }
 }

@@ -73,6 +73,24 @@
         shape = StrokeShapeBuilder(style: style)
     }
 
+    /// Starts a new, empty stroke in this builder, as ``init(style:)`` would with the same
+    /// style, keeping the builder's buffers: a renderer or a tool that builds one stroke after
+    /// another (one builder per touch slot) allocates nothing per stroke once the buffers have
+    /// grown. The new stroke's output is the same, bit for bit, as a new builder's: nothing of
+    /// the last stroke is kept but the buffers' capacity (at most 1,024 nodes' worth; a longer
+    /// stroke's buffers are released). Copies of the builder, or of the arrays it returned, keep
+    /// the last stroke.
+    @_spi(Tooling) public mutating func reset() {
+        reset(style: shape.style)
+    }
+
+    /// Starts a new, empty stroke made with `style`, keeping the builder's buffers: what
+    /// ``reset()`` does, as ``init(style:)`` would with `style`.
+    @_spi(Tooling) public mutating func reset(style: StrokeStyle) {
+        model.reset(style: style)
+        shape.reset(style: style)
+    }
+
     /// The style the stroke is made with.
     public var style: StrokeStyle { shape.style }
     /// Conditioned centreline points, one per distinct sample timestamp.

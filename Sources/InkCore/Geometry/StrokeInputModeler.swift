@@ -187,7 +187,17 @@ struct StrokeInputModeler: Sendable {
             }
         }
 
-        mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+        /// Makes room for `capacity` nodes (nothing when there is).
+        mutating func reserveCapacity(_ capacity: Int) {
+            if storage.capacity < capacity { storage.reserveCapacity(capacity) }
+        }
+
+        /// Empties the window, back to node 0, keeping its buffer when it holds at most `limit`
+        /// nodes (a larger one is released, so a reused modeler's memory stays bounded).
+        mutating func recycle(upTo limit: Int) {
+            if storage.capacity > limit { storage = [] } else if !storage.isEmpty { storage.removeAll(keepingCapacity: true) }
+            base = 0
+        }
 
         /// Forgets the nodes before `node` once they are many (at least 256, and half of those
         /// kept), so the moves cost O(1) per node.
@@ -199,16 +209,16 @@ struct StrokeInputModeler: Sendable {
         }
     }
 
-    private let radius: Int
+    private var radius: Int
     /// The centred fit's weights on evenly spaced times, for `radius`.
-    private let evenKernel: [Double]
-    private let noise: Double
+    private var evenKernel: [Double]
+    private var noise: Double
     /// Distances from the first node are measured up to this length (the start taper's, the
     /// only reader of short distances; see ``measureDistance(_:)``).
-    private let distanceLimit: Double
+    private var distanceLimit: Double
     /// The side of the square the samples of a possible dot fit in (the brush's width).
-    private let brushSize: Double
-    private let predictionHorizon: Double
+    private var brushSize: Double
+    private var predictionHorizon: Double
     private var filter: PenFilter
     /// The filter's state before the last sample, to redo the last step when a sample with
     /// the same timestamp arrives.
@@ -249,6 +259,47 @@ struct StrokeInputModeler: Sendable {
         filterBeforeLast = filter.state
         // One allocation for most strokes; longer ones grow by doubling.
         nodes.reserveCapacity(64)
+    }
+
+    /// The most nodes (and pending or predicted samples) whose buffers ``reset(style:)``
+    /// keeps; larger ones are released, so a reused modeler holds at most this much.
+    static let keptCapacity = 1024
+
+    /// Returns the modeler to the state of `StrokeInputModeler(style: style)`, keeping its
+    /// buffers (up to ``keptCapacity``) so the next stroke allocates nothing. Every stored
+    /// property is set here as ``init(style:)`` and the declarations set it (a test compares
+    /// a reset modeler's every field with a new one's): a property added to the type must be
+    /// added here too.
+    mutating func reset(style: StrokeStyle) {
+        let radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
+        if radius != self.radius {
+            self.radius = radius
+            evenKernel = LocalFit.evenKernels[radius]
+        }
+        noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
+        distanceLimit = style.startTaper
+        brushSize = style.size
+        predictionHorizon = style.predictionHorizon
+        filter = PenFilter(parameters: style.filter)
+        filterBeforeLast = filter.state
+        lastTimestamp = -Double.infinity
+        nodes.recycle(upTo: Self.keptCapacity)
+        nodes.reserveCapacity(64)
+        settledCount = 0
+        sampleCount = 0
+        isFinished = false
+        dotBox = nil
+        Self.empty(&pendingSamples)
+        shiftedWindow = nil
+        shiftedByTime = false
+        shiftedCurve = nil
+        Self.empty(&predictedNodes)
+        builtInTip = nil
+    }
+
+    /// Empties `buffer`, keeping its storage unless it is larger than ``keptCapacity``.
+    private static func empty<Element>(_ buffer: inout [Element]) {
+        if buffer.capacity > keptCapacity { buffer = [] } else if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
     }
 
     /// How many nodes the stroke has (forgotten ones included).

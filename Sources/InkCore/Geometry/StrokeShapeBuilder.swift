@@ -28,7 +28,7 @@ struct StrokeShapeBuilder: Sendable {
     private static let tailBoxRefresh = 8
 
     /// The style the stroke is made with.
-    let style: StrokeStyle
+    private(set) var style: StrokeStyle
     /// The nodes as drawn: each modeled node's position, time and force, with its width.
     private(set) var nodes: [StrokeNode] = []
     /// Segments that will never change again, in drawing order (read in place by
@@ -56,6 +56,37 @@ struct StrokeShapeBuilder: Sendable {
         // One allocation each for most strokes; longer ones grow by doubling.
         nodes.reserveCapacity(64)
         stableSegments.reserveCapacity(64)
+    }
+
+    /// Returns the builder to the state of `StrokeShapeBuilder(style: style)`, keeping its
+    /// buffers (up to `StrokeInputModeler.keptCapacity` nodes and segments) so the next
+    /// stroke allocates nothing. Every stored property is set here as ``init(style:)`` and
+    /// the declarations set it (a test compares a reset builder's every field with a new
+    /// one's): a property added to the type must be added here too. A copy of ``nodes`` or
+    /// ``stableSegments`` read before keeps its values (the arrays are values: a buffer still
+    /// shared is copied, not reused).
+    mutating func reset(style: StrokeStyle) {
+        self.style = style
+        Self.empty(&nodes)
+        Self.empty(&stableSegments)
+        if nodes.capacity < 64 { nodes.reserveCapacity(64) }
+        if stableSegments.capacity < 64 { stableSegments.reserveCapacity(64) }
+        isShortMark = false
+        predictedWidth = 0
+        volatileBounds = nil
+        tailBox = nil
+        tailBoxAge = 0
+        lastKnots = nil
+    }
+
+    /// Empties `buffer`, keeping its storage unless it is larger than the modeler's
+    /// `keptCapacity`.
+    private static func empty<Element>(_ buffer: inout [Element]) {
+        if buffer.capacity > StrokeInputModeler.keptCapacity {
+            buffer = []
+        } else if !buffer.isEmpty {
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The first node whose modeled inputs the builder may still read: the start of its last
