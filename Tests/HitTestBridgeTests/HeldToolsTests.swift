@@ -47,20 +47,9 @@ import Testing
         mutating func ended(_ touch: PlatformTouchID) { tools[touch] = nil }
     }
 
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [(UInt64(1), 8), (2, 64), (3, 6_000)])
     func agreesWithThePlainMap(seed: UInt64, touches: Int) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var held = HeldTools()
         var reference = Reference()
         let tools: [ToolKind] = [.pencil, .finger]

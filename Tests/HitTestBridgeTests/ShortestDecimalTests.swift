@@ -1,22 +1,11 @@
 @testable import HitTestBridge
+import InkCore
 import Testing
 
 /// `ShortestDecimal` against the standard library's `Double.description`, which a session
 /// log's numbers were written with before it: the same bytes for every value, and each
 /// reads back to the same double.
 @Suite struct ShortestDecimalTests {
-    /// A small, seeded generator (SplitMix64), so a failure names a reproducible value.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The values that disagree (at most `limit`), as "bits: ours vs description".
     static func disagreements(_ values: some Sequence<Double>, limit: Int = 10) -> [String] {
         var found: [String] = []
@@ -61,7 +50,7 @@ import Testing
     }
 
     @Test func randomBitPatternsReadAsDescriptionWritesThem() {
-        var random = SplitMix(state: 42)
+        var random = SplitMix64(seed: 42)
         let values = (0..<400_000).lazy.map { _ in Double(bitPattern: random.next()) }
         #expect(Self.disagreements(values).isEmpty)
     }
@@ -69,7 +58,7 @@ import Testing
     @Test func recordedKindsOfNumbersReadAsDescriptionWritesThem() {
         // What a recorder writes: times in seconds since boot, points on a canvas, forces
         // and angles, each with a random fraction, and short decimals a device reports.
-        var random = SplitMix(state: 7)
+        var random = SplitMix64(seed: 7)
         var values: [Double] = []
         for _ in 0..<100_000 {
             values.append(Double.random(in: 0..<1_000_000, using: &random))
@@ -83,7 +72,7 @@ import Testing
 
     @Test func everyDigitCountAndPointPosition() {
         // d digits (1...17) with the point anywhere from far left to far right.
-        var random = SplitMix(state: 3)
+        var random = SplitMix64(seed: 3)
         var values: [Double] = []
         for digits in 1...17 {
             for point in -30...30 {
