@@ -142,7 +142,7 @@ enum BenchCommand: Command {
     ///   stops there too), naming the file.
     static func recordedStrokes(_ files: [String], mode: String, longest: Int? = nil) throws -> [[TouchSample]] {
         func refuse(_ file: String) -> CommandFailure {
-            CommandFailure(message: "\(file): the session logs given pass \(SessionFiles.ByteCountText.text(recordedByteLimit)) here; "
+            CommandFailure(message: "\(PathText.shown(file)): the session logs given pass \(SessionFiles.ByteCountText.text(recordedByteLimit)) here; "
                 + "'bench \(mode)' holds the strokes of every log given and takes at most that in all (give it fewer or smaller logs)")
         }
         // Regular files are refused by their sizes before any is read; a pipe as it is read.
@@ -158,7 +158,7 @@ enum BenchCommand: Command {
             // The reading stops once the logs pass the limit, even on a pipe of blank lines.
             var events = SessionLogEvents(contentsOf: file, byteLimit: recordedByteLimit - bytes, onRead: { bytes += $0 })
             guard bytes <= recordedByteLimit else { throw refuse(file) }
-            guard events.header != nil else { throw CommandFailure(message: events.failure?.description ?? "\(file): unreadable") }
+            guard events.header != nil else { throw CommandFailure(message: events.failure?.description ?? "\(PathText.shown(file)): unreadable") }
             var touches: [[TouchSample]?] = []   // nil: passed `longest`
             var open: [PlatformTouchID: Int] = [:]
             while let (event, _) = events.next() {

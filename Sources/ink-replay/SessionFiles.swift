@@ -129,7 +129,7 @@ enum SessionFiles {
         var bytes: [UInt8] = []
         // A regular file over the limit is refused before it is read.
         if let size = regularFileSize(path), size > limit {
-            throw CommandFailure(message: "\(path): larger than \(ByteCountText.text(limit)); \(what)")
+            throw CommandFailure(message: "\(PathText.shown(path)): larger than \(ByteCountText.text(limit)); \(what)")
         }
         do {
             var source = try FileByteSource(path: path)
@@ -139,7 +139,7 @@ enum SessionFiles {
                 if chunk.isEmpty { break }
                 bytes += chunk
                 guard bytes.count <= limit else {
-                    throw CommandFailure(message: "\(path): larger than \(ByteCountText.text(limit)); \(what)")
+                    throw CommandFailure(message: "\(PathText.shown(path)): larger than \(ByteCountText.text(limit)); \(what)")
                 }
             }
         } catch let failure as CommandFailure {

@@ -1,3 +1,5 @@
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+
 /// A shard's `--json` report as `merge-reports` checks it, whatever command wrote it
 /// (`verify`, `run`): which shard, of how many sessions, with which options, and its
 /// sessions' positions and files.
@@ -92,7 +94,7 @@ enum ShardReports {
             throw CommandFailure(message: "\(other.source) counts \(other.report.total) sessions in the run, \(first.source) \(total): the reports are not of one run")
         }
         if let other = parts.first(where: { $0.report.settings != first.report.settings }) {
-            throw CommandFailure(message: "\(other.source) was replayed with '\(other.report.settings)', \(first.source) with '\(first.report.settings)': the reports are not of one run")
+            throw CommandFailure(message: "\(other.source) was replayed with \(InputText.quoted(other.report.settings, limit: 200)), \(first.source) with \(InputText.quoted(first.report.settings, limit: 200)): the reports are not of one run")
         }
         // The totals, added with a check: no report's number is trusted to fit with the others'.
         var sums: [String: Int] = [:]
@@ -132,7 +134,7 @@ enum ShardReports {
                 guard let low = keys.min(by: { ($0.file, $0.session) < ($1.file, $1.session) }),
                       let high = keys.max(by: { ($0.file, $0.session) < ($1.file, $1.session) }) else { continue }
                 if let previous, (low.file, low.session) < (previous.file, previous.session) {
-                    throw CommandFailure(message: "\(part.source) holds \(low.file) (session \(low.session)), which sorts before \(previous.file) "
+                    throw CommandFailure(message: "\(part.source) holds \(PathText.shown(low.file)) (session \(low.session)), which sorts before \(PathText.shown(previous.file)) "
                         + "(session \(previous.session)) of \(previous.source), an earlier shard: the shards are not cut from one run's sessions")
                 }
                 previous = (part.source, high.file, high.session)

@@ -332,19 +332,21 @@ enum MergeReportsCommand: Command {
         for path in arguments.positional {
             let bytes = try SessionFiles.contents(of: path, limit: maxReportBytes,
                                                   what: "not a report (that holds a shard of about 900,000 sessions)")
+            // Every message names the report as the terminal should show it.
+            let shown = PathText.shown(path)
             let value: JSONValue
-            do { value = try JSONParser.parse(bytes) } catch { throw CommandFailure(message: "\(path): not JSON: \(error)") }
-            let kind = try kind(of: value, source: path)
+            do { value = try JSONParser.parse(bytes) } catch { throw CommandFailure(message: "\(shown): not JSON: \(error)") }
+            let kind = try kind(of: value, source: shown)
             if let first, first.kind != kind {
-                throw ReportError(source: path, field: nil,
+                throw ReportError(source: shown, field: nil,
                                   reason: "a '\(kind) --json' report, but \(first.source) is a '\(first.kind) --json' report: "
                                       + "merge-reports joins the shards of one command's run", kind: .unjoinable, command: kind)
             }
-            first = first ?? (path, kind)
+            first = first ?? (shown, kind)
             if kind == "run" {
-                runs.append((path, try RunReport(json: value, source: path)))
+                runs.append((shown, try RunReport(json: value, source: shown)))
             } else {
-                verdicts.append((path, try VerifyVerdict(json: value, source: path)))
+                verdicts.append((shown, try VerifyVerdict(json: value, source: shown)))
             }
         }
         if !runs.isEmpty {

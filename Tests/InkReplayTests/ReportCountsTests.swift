@@ -62,6 +62,34 @@ struct ReportCountsTests {
         #expect(result.stderr.contains("11/100000 and 99989 more: "), "\(result.stderr)")
     }
 
+    /// The messages name these through `PathText` and `InputText`, and the error printer
+    /// escapes whatever else a message holds: either alone keeps the terminal safe (this
+    /// passed before the messages named them so; it guards both).
+    @Test("what a report says and what it is called reach the terminal escaped: a name with a control character, options and files carrying an escape sequence")
+    func reportTextIsEscaped() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A report that is not JSON, named with an escape character.
+        let named = try Self.write("not json", "r\u{1B}[31m.json", in: directory)
+        var result = try CLITests.run("merge-reports", named)
+        #expect(result.status == 1 && result.stderr.contains("r\\u{1B}[31m.json: not JSON"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+        // Two shards whose options differ, one carrying an escape sequence.
+        let first = try Self.write(Self.report(shard: (1, 2, 0)), "a.json", in: directory)
+        let second = try Self.write(Self.report(shard: (2, 2, 0)).replacingOccurrences(of: #""options":"""#, with: #""options":"\u001b[2J""#),
+                                    "b.json", in: directory)
+        result = try CLITests.run("merge-reports", first, second)
+        #expect(result.status == 1 && result.stderr.contains("'\\u{1B}[2J'") && !result.stderr.contains("\u{1B}"), "\(result.stderr)")
+        // Shards out of order, their files carrying an escape sequence.
+        let one = #"[{"session":0,"file":"z\u001b[2J.jsonl"}]"#
+        let two = #"[{"session":1,"file":"a\u001b[2J.jsonl"}]"#
+        let third = try Self.write(Self.report(sessions: 1, shard: (1, 2, 2), files: one), "c.json", in: directory)
+        let fourth = try Self.write(Self.report(sessions: 1, shard: (2, 2, 2), files: two), "d.json", in: directory)
+        result = try CLITests.run("merge-reports", third, fourth)
+        #expect(result.status == 1 && result.stderr.contains("which sorts before z\\u{1B}[2J.jsonl"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
     @Test("a report without 'shard' claiming 9e15 sessions (it was accepted: it lists none) is refused naming the field; 100,000,000 is taken")
     func unshardedSessionCount() throws {
         let directory = try CLITests.temporaryDirectory()

@@ -134,6 +134,9 @@ public struct SessionRecorder: Sendable {
     @_spi(Tooling) public mutating func begin(_ engine: InkEngine) {
         guard !begun else { return }
         begun = true
+        // The number formatter's powers of ten are computed on first use: here, at the
+        // header, rather than on the first touch's line.
+        ShortestDecimal.prepare()
         var recorder = JSONObject()
         recorder.append("engine", .string(InkEngine.version))
         recorder.append("configuration", SessionLogLines.configuration(engine.configuration))

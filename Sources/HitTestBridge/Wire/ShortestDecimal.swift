@@ -18,6 +18,12 @@ package enum ShortestDecimal {
     /// The most bytes a double's text takes (`-2.2250738585072014e-308` is 24).
     package static let maximumLength = 32
 
+    /// Computes the powers of ten now (once per process), so that the first number written
+    /// does not pay for it.
+    package static func prepare() {
+        _ = PowerTable.shared.entry(forPowerOfTen: 0)
+    }
+
     /// Appends `value`'s text to `out` (as `value.description` would, `inf`, `-inf` and
     /// `nan` included). No heap allocation beyond `out`'s own growth.
     package static func append(_ value: Double, to out: inout String) {
