@@ -90,8 +90,8 @@ import Testing
         var bytes: [UInt8] = Array("x=".utf8)
         var text = "x="
         for value in [1.5, -2.2250738585072014e-308, 0.1, 1e300, 123456.78901234567] {
-            ShortestDecimal.append(value, to: &bytes)
-            ShortestDecimal.append(value, to: &text)
+            bytes.write(number: value)
+            text.write(number: value)
             bytes.append(UInt8(ascii: ","))
             text += ","
         }

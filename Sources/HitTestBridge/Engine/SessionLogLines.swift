@@ -545,9 +545,9 @@ package struct HeldTools: Sendable {
         while tools.count > Self.limit, orderStart < order.count {
             let oldest = order[orderStart]
             orderStart += 1
+            // Never `last`: that is the touch just remembered, the newest.
             if tools[oldest.touch]?.serial == oldest.serial {
                 tools[oldest.touch] = nil
-                if last?.touch == oldest.touch { last = nil }
                 hasForgotten = true
             }
         }

@@ -24,35 +24,12 @@ package enum ShortestDecimal {
         _ = PowerTable.shared.entry(forPowerOfTen: 0)
     }
 
-    /// Appends `value`'s text to `out` (as `value.description` would, `inf`, `-inf` and
-    /// `nan` included). No heap allocation beyond `out`'s own growth.
-    package static func append(_ value: Double, to out: inout String) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
-            let count = write(value, into: buffer)
-            // A string of at most 15 UTF-8 bytes is stored inline: appending the text in
-            // such pieces copies bytes and allocates nothing.
-            var start = 0
-            while start < count {
-                let end = min(start + 15, count)
-                out += String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-                start = end
-            }
-        }
-    }
-
-    /// Appends `value`'s text to `bytes`.
-    package static func append(_ value: Double, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
-            let count = write(value, into: buffer)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
-    }
-
-    /// `value`'s text, as a string (for tests and for callers that want one).
+    /// `value`'s text, as a string (as `value.description` writes it, `inf`, `-inf` and `nan`
+    /// included): for tests and messages. Writers append it through `JSONTextOutput`.
     package static func text(_ value: Double) -> String {
-        var out = ""
-        append(value, to: &out)
-        return out
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<write(value, into: buffer)]), as: UTF8.self)
+        }
     }
 
     /// Writes `value`'s text into `buffer` (at least ``maximumLength`` bytes) and returns
