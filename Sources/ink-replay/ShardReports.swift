@@ -126,20 +126,96 @@ enum ShardReports {
             }
             // The run's sessions sorted by path were cut into the shards in order: the last
             // file of a shard sorts before the first of the next (a shard of another corpus
-            // of the same size does not).
+            // of the same size does not). Reports show names escaped, so the order is read
+            // only where the shown names decide it (`ShownName`): nothing is refused on a
+            // guess.
             let ordered = parts.sorted { ($0.report.shard?.index ?? 1) < ($1.report.shard?.index ?? 1) }
-            var previous: (source: String, file: String, session: Int)?
+            var previous: (source: String, ends: ShownName.Ends)?
             for part in ordered {
-                let keys = part.report.files.map { (file: $0.file, session: $0.index) }
-                guard let low = keys.min(by: { ($0.file, $0.session) < ($1.file, $1.session) }),
-                      let high = keys.max(by: { ($0.file, $0.session) < ($1.file, $1.session) }) else { continue }
-                if let previous, (low.file, low.session) < (previous.file, previous.session) {
-                    throw CommandFailure(message: "\(part.source) holds \(PathText.shown(low.file)) (session \(low.session)), which sorts before \(PathText.shown(previous.file)) "
-                        + "(session \(previous.session)) of \(previous.source), an earlier shard: the shards are not cut from one run's sessions")
+                guard let ends = ShownName.Ends(part.report.files) else { continue }
+                if let previous {
+                    for low in ends.lows {
+                        for high in previous.ends.highs where low.surelyBefore(high) {
+                            throw CommandFailure(message: "\(part.source) holds \(PathText.shown(low.shown)) (session \(low.session)), which sorts before \(PathText.shown(high.shown)) "
+                                + "(session \(high.session)) of \(previous.source), an earlier shard: the shards are not cut from one run's sessions")
+                        }
+                    }
                 }
-                previous = (part.source, high.file, high.session)
+                previous = (part.source, ends)
             }
         }
         return sums
+    }
+}
+
+/// A session's file name as a report shows it (``PathText/shown(_:)``), read for the order
+/// in which the run sorted its sessions (by path, then position). Showing a name is not
+/// reversible and can move it in that order: `x` followed by an escape character (U+001B,
+/// which sorts before `0`) is shown as `x\u{1B}`, which sorts after `x0`. So a name is known exactly
+/// only up to its first escape (`\u{…}`, `\x{…}`), and an order the shown text does not
+/// decide is not claimed.
+struct ShownName {
+    let shown: String
+    let session: Int
+    /// The shown text before the first escape: the whole name when ``isExact``.
+    let known: Substring
+    let isExact: Bool
+
+    init(shown: String, session: Int) {
+        self.shown = shown
+        self.session = session
+        let scalars = shown.unicodeScalars
+        var escape: String.Index?
+        var i = scalars.startIndex
+        while i != scalars.endIndex, escape == nil {
+            if scalars[i] == "\\", scalars[i...].dropFirst().starts(with: ["u", "{"]) || scalars[i...].dropFirst().starts(with: ["x", "{"]) {
+                escape = i
+            }
+            i = scalars.index(after: i)
+        }
+        known = shown[..<(escape ?? shown.endIndex)]
+        isExact = escape == nil
+    }
+
+    /// Whether the run sorted this session before `other`, whatever names the two shown
+    /// names stand for: `false` when the shown text does not decide it. A name that is not
+    /// exact is its ``known`` text followed by more.
+    func surelyBefore(_ other: ShownName) -> Bool {
+        switch (isExact, other.isExact) {
+        case (true, true):
+            return (known, session) < (other.known, other.session)
+        case (true, false):
+            // Before anything that starts with `other.known` and goes on, unless it starts
+            // with it too and goes on differently.
+            return known == other.known || (!known.hasPrefix(other.known) && known < other.known)
+        case (false, _):
+            // Everything that starts with `known` sorts before `other` when `other` does not
+            // start with it and sorts after it.
+            return !other.known.hasPrefix(known) && known < other.known
+        }
+    }
+
+    /// A shard's first and last sessions as far as the shown names tell: the first and last
+    /// of its exact names, and of its other names by their known text.
+    struct Ends {
+        let lows: [ShownName]
+        let highs: [ShownName]
+
+        init?(_ files: [(index: Int, file: String)]) {
+            var exactLow: ShownName?, exactHigh: ShownName?, otherLow: ShownName?, otherHigh: ShownName?
+            for (index, file) in files {
+                let name = ShownName(shown: file, session: index)
+                if name.isExact {
+                    if exactLow.map({ (name.known, index) < ($0.known, $0.session) }) ?? true { exactLow = name }
+                    if exactHigh.map({ (name.known, index) > ($0.known, $0.session) }) ?? true { exactHigh = name }
+                } else {
+                    if otherLow.map({ name.known < $0.known }) ?? true { otherLow = name }
+                    if otherHigh.map({ name.known > $0.known }) ?? true { otherHigh = name }
+                }
+            }
+            lows = [exactLow, otherLow].compactMap { $0 }
+            highs = [exactHigh, otherHigh].compactMap { $0 }
+            if lows.isEmpty { return nil }
+        }
     }
 }

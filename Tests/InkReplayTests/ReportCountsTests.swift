@@ -204,6 +204,43 @@ struct ReportCountsTests {
         }
     }
 
+    /// `x` followed by U+001B sorts before `x0`, but the reports show it as `x\u{1B}`, which
+    /// sorts after `x0`: the check read the shown names and refused this run as cut from two.
+    @Test("the shards of one run whose names escape differently from how they sort still merge; shards of two runs with escaped names are still refused")
+    func escapedNamesKeepTheirOrder() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
+        for name in ["x\u{1B}.jsonl", "x0.jsonl"] {
+            try FileManager.default.copyItem(atPath: CLITests.fixtures + "/decimal-point.jsonl", toPath: corpus.appendingPathComponent(name).path)
+        }
+        var paths: [String] = []
+        for k in 1...2 {
+            let shard = try CLITests.run("verify", corpus.path, "--shard", "\(k)/2", "--json")
+            #expect(shard.status == 0, "\(shard.stderr)")
+            paths.append(try Self.write(shard.stdout, "shard-\(k).json", in: directory))
+        }
+        #expect(try String(contentsOfFile: paths[0], encoding: .utf8).contains(#"x\\u{1B}.jsonl"#))
+        let merged = try CLITests.run(["merge-reports"] + paths)
+        let full = try CLITests.run("verify", corpus.path)
+        #expect(merged.status == 0 && merged.stdout == full.stdout, "\(merged.stderr)")
+        // Shard 1 holds `x0` and shard 2 `x` followed by an escape: the names could stand
+        // in either order (what follows the escape is not known), so nothing is claimed.
+        let escaped = #"[{"session":1,"file":"x\\u{1B}.jsonl"}]"#
+        let x0 = try Self.write(Self.report(sessions: 1, shard: (1, 2, 2), files: #"[{"session":0,"file":"x0.jsonl"}]"#), "s1.json", in: directory)
+        let second = try Self.write(Self.report(sessions: 1, shard: (2, 2, 2), files: escaped), "s2.json", in: directory)
+        var result = try CLITests.run("merge-reports", x0, second)
+        #expect(result.status == 0, "\(result.stderr)")
+        // Decided by the text before the escape: `y` sorts after `x` and anything after it,
+        // and so does `z` followed by an escape.
+        for (name, json, file) in [("y", "y.jsonl", "y.jsonl"), ("z", #"z\\u{7F}.jsonl"#, "z\\u{7F}.jsonl")] {
+            let first = try Self.write(Self.report(sessions: 1, shard: (1, 2, 2), files: #"[{"session":0,"file":""# + json + #""}]"#), "\(name).json", in: directory)
+            result = try CLITests.run("merge-reports", first, second)
+            #expect(result.status == 1 && result.stderr.contains("holds x\\u{1B}.jsonl (session 1), which sorts before \(file)"), "\(name): \(result.stderr)")
+        }
+    }
+
     @Test("shards of two runs of the same size are refused: the sessions of one run are cut in path order")
     func partsOfDifferentRuns() throws {
         let directory = try CLITests.temporaryDirectory()
