@@ -86,8 +86,8 @@
         let startWidth = SIMD2(repeating: segment.startWidth)
         let widthChange = SIMD2(repeating: segment.endWidth - segment.startWidth)
         let n = Double(steps)
-        // The parameter and its weights are computed in both lanes alike (the same operation
-        // twice at the cost of one), so they multiply the points without a shuffle.
+        // The parameter and its weights are in both lanes alike, each lane the value the
+        // scalar computation gives.
         for k in 0...steps {
             let t = SIMD2(repeating: Double(k) / n)
             let u = 1 - t
