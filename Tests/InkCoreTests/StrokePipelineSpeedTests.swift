@@ -31,13 +31,18 @@ struct StrokePipelineSpeedTests {
     /// The outline as it was computed before it could be written into a buffer: a fresh
     /// array per segment, its area summed over the array.
     static func referencePolygon(_ segment: StrokeSegment, maxStep: Double = 2) -> [CanvasPoint] {
+        referenceOutline(segment, maxStep: maxStep).polygon
+    }
+
+    /// ``referencePolygon(_:maxStep:)``, and whether it was turned round (its area negative).
+    static func referenceOutline(_ segment: StrokeSegment, maxStep: Double = 2) -> (polygon: [CanvasPoint], turned: Bool) {
         if segment.isDot {
             let radius = segment.startWidth / 2
             let count = min(max(Int((2 * Double.pi * radius).rounded(.up)), 8), 64)
-            return (0..<count).map { k in
+            return ((0..<count).map { k in
                 let a = 2 * Double.pi * Double(k) / Double(count)
                 return CanvasPoint(x: segment.curve.p0.x + radius * cosine(a), y: segment.curve.p0.y + radius * sine(a))
-            }
+            }, false)
         }
         let steps = min(max(Int((segment.curve.controlPolygonLength / maxStep).rounded(.up)), 1), 32)
         let chord = (segment.curve.p3 - segment.curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
@@ -58,7 +63,7 @@ struct StrokePipelineSpeedTests {
             previous = p
         }
         if area < 0 { polygon.reverse() }
-        return polygon
+        return (polygon, area < 0)
     }
 
     @Test("every stable segment is the Catmull-Rom segment of its nodes, bit for bit", arguments: 0..<24)
@@ -99,6 +104,55 @@ struct StrokePipelineSpeedTests {
             #expect(StrokeOutline.polygon(for: segment) == reference)
         }
         #expect(buffer[0] == CanvasPoint(x: -1, y: -1))
+    }
+
+    /// A random segment for the outline's bit-for-bit test: dots, pieces of a fraction of a
+    /// point up to hundreds (past the 32-step cap), control points on the ends or folded back
+    /// (a derivative of exactly zero at an end or in the middle), widths from zero to wide,
+    /// some zero or negative (a polygon that is not turned round).
+    static func randomSegment(_ random: inout GeometryRandom) -> StrokeSegment {
+        let scale = [0.0, 1e-10, 0.01, 0.5, 2, 7, 30, 70, 300][Int(random.next() % 9)]
+        let p0 = CanvasPoint(x: random.range(-500...500), y: random.range(-500...500))
+        func near() -> CanvasPoint { p0 + CanvasPoint(x: random.range(-1...1), y: random.range(-1...1)) * scale }
+        var p1 = near(), p2 = near(), p3 = near()
+        switch random.next() % 6 {
+        case 0: p1 = p0                      // zero derivative at the start
+        case 1: p2 = p3                      // and at the end
+        case 2: p3 = p0; p2 = p1             // folded back: zero derivative at t = 1/2
+        case 3: p1 = p0; p2 = p0             // a straight piece whose ends have no tangent
+        default: break
+        }
+        func width() -> Double {
+            switch random.next() % 8 {
+            case 0: 0
+            case 1: -random.range(0...4)
+            default: random.range(0...40)
+            }
+        }
+        return StrokeSegment(curve: CubicBezier(p0, p1, p2, p3), startWidth: width(), endWidth: width(),
+                             startTime: 0, endTime: 1)
+    }
+
+    @Test("the outline is the plain computation bit for bit over random segments", arguments: 0..<8)
+    func outlineMatchesBitForBit(seed: UInt64) {
+        var random = GeometryRandom(seed: 0x0071_1ee0 + seed)
+        var buffer: [CanvasPoint] = []
+        var kept = 0, capped = 0, degenerate = 0
+        for i in 0..<4_000 {
+            let segment = Self.randomSegment(&random)
+            let maxStep = [2.0, 2, 2, 0.5, 1, 7][i % 6]
+            let (reference, turned) = Self.referenceOutline(segment, maxStep: maxStep)
+            if i % 3 == 0 { buffer.removeAll(keepingCapacity: true) }
+            let start = buffer.count
+            StrokeOutline.appendPolygon(for: segment, maxStep: maxStep, to: &buffer)
+            let bits = buffer[start...].map { [$0.x.bitPattern, $0.y.bitPattern] }
+            #expect(bits == reference.map { [$0.x.bitPattern, $0.y.bitPattern] }, "segment \(i): \(segment)")
+            if segment.curve.controlPolygonLength / maxStep > 32 { capped += 1 }
+            if !segment.isDot, !turned { kept += 1 }
+            if !segment.isDot, segment.curve.p0 == segment.curve.p1 { degenerate += 1 }
+        }
+        // The cases the generator is there for did occur.
+        #expect(kept > 100 && capped > 100 && degenerate > 100, "\(kept) \(capped) \(degenerate)")
     }
 
     @Test("the filter's kept weights give the weights computed afresh, to 1e-9 pt")

@@ -48,37 +48,98 @@
             appendCircle(center: curve.p0, radius: segment.startWidth / 2, to: &polygon)
             return
         }
-        let steps = Self.count((length / maxStep).rounded(.up), in: 1...32)
-        let chord = (curve.p3 - curve.p0).normalized ?? CanvasPoint(x: 1, y: 0)
-        let start = polygon.count
+        let steps = Self.steps(length / maxStep)
         let total = 2 * (steps + 1)
         // The polygon is the left side forwards, then the right side backwards, turned
         // round when its area is negative, which it usually is: so it is written turned round
-        // (the right side forwards, then the left backwards), its area summed in the unturned
-        // order (the same sum, bit for bit), and turned back only when that area is not
-        // negative.
-        polygon.append(contentsOf: repeatElement(CanvasPoint(x: 0, y: 0), count: total))
-        polygon.withUnsafeMutableBufferPointer { buffer in
-            var out = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + total)])
-            for k in 0...steps {
-                let t = Double(k) / Double(steps)
-                let p = curve.point(at: t)
-                let direction = curve.derivative(at: t).normalized ?? chord
-                let half = (segment.startWidth + (segment.endWidth - segment.startWidth) * t) / 2
-                let normal = direction.perpendicular * half
-                out[total - 1 - k] = p + normal
-                out[k] = p - normal
+        // (the right side forwards, then the left backwards) into a buffer on the stack, its
+        // area summed in the unturned order (the same sum, bit for bit), turned back only when
+        // that area is not negative, and appended in one copy.
+        //
+        // Each step is the arithmetic of `point(at:)`, `derivative(at:)`, `normalized` and
+        // the width in the same operations and order, x and y side by side in the two lanes
+        // of a `SIMD2` (lane-wise IEEE operations, so the same bits as one coordinate at a time).
+        // A fixed capacity keeps the buffer a plain stack slot (1,024 bytes, the most the
+        // standard library places on the stack without asking); the 66 points of 32 steps
+        // take the other branch.
+        if total <= 64 {
+            withUnsafeTemporaryAllocation(of: CanvasPoint.self, capacity: 64) { buffer in
+                writeBody(of: segment, steps: steps, to: buffer.baseAddress!, appendingTo: &polygon)
             }
-            // ``signedArea(_:)`` of the unturned polygon, out[total - 1] down to out[0].
-            var area = 0.0
-            var previous = out[0]
-            for i in stride(from: total - 1, through: 0, by: -1) {
-                let p = out[i]
-                area += previous.x * p.y - p.x * previous.y
-                previous = p
+        } else {
+            withUnsafeTemporaryAllocation(of: CanvasPoint.self, capacity: 66) { buffer in
+                writeBody(of: segment, steps: steps, to: buffer.baseAddress!, appendingTo: &polygon)
             }
-            if !(area < 0) { out.reverse() }
         }
+    }
+
+    /// The body of ``appendPolygon(for:maxStep:to:)`` with its step count: written into
+    /// `out` (room for `2 * (steps + 1)` points), then appended to `polygon`.
+    @inline(__always)
+    private static func writeBody(of segment: StrokeSegment, steps: Int, to out: UnsafeMutablePointer<CanvasPoint>,
+                                  appendingTo polygon: inout [CanvasPoint]) {
+        let curve = segment.curve
+        let total = 2 * (steps + 1)
+        let p0 = SIMD2(curve.p0.x, curve.p0.y), p1 = SIMD2(curve.p1.x, curve.p1.y)
+        let p2 = SIMD2(curve.p2.x, curve.p2.y), p3 = SIMD2(curve.p3.x, curve.p3.y)
+        let d01 = p1 - p0, d12 = p2 - p1, d23 = p3 - p2
+        let startWidth = SIMD2(repeating: segment.startWidth)
+        let widthChange = SIMD2(repeating: segment.endWidth - segment.startWidth)
+        let n = Double(steps)
+        // The parameter and its weights are in both lanes alike, each lane the value the
+        // scalar computation gives.
+        for k in 0...steps {
+            let t = SIMD2(repeating: Double(k) / n)
+            let u = 1 - t
+            let u3 = 3 * u * u, t3 = 3 * t * t
+            // point(at:)
+            let a = u * u * u, b = u3 * t, c = 3 * u * t * t, d = t * t * t
+            let p = p0 * a + p1 * b + p2 * c + p3 * d
+            // derivative(at:)
+            let v = d01 * u3 + d12 * (6 * u * t) + d23 * t3
+            // normalized ?? the chord
+            let l = (v.x * v.x + v.y * v.y).squareRoot()
+            let direction = l > 1e-12 ? v / SIMD2(repeating: l) : Self.chord(from: p0, to: p3)
+            let half = (startWidth + widthChange * t) / 2
+            let normal = SIMD2(-direction.y, direction.x) * half
+            let plus = p + normal, minus = p - normal
+            (out + (total &- 1 &- k)).initialize(to: CanvasPoint(x: plus.x, y: plus.y))
+            (out + k).initialize(to: CanvasPoint(x: minus.x, y: minus.y))
+        }
+        // ``signedArea(_:)`` of the unturned polygon, out[total - 1] down to out[0].
+        var area = 0.0
+        var previous = out[0]
+        var i = total - 1
+        while i >= 0 {
+            let p = out[i]
+            area += previous.x * p.y - p.x * previous.y
+            previous = p
+            i -= 1
+        }
+        let body = UnsafeMutableBufferPointer(start: out, count: total)
+        if !(area < 0) { var turned = body; turned.reverse() }
+        polygon.append(contentsOf: UnsafeBufferPointer(body))
+    }
+
+    /// The step count for a control polygon `ratio` times the longest step: its ceiling
+    /// clamped to 1...32 (32 when it is NaN or beyond), `count((ratio).rounded(.up), in: 1...32)`
+    /// without a call to `ceil`.
+    @inline(__always)
+    private static func steps(_ ratio: Double) -> Int {
+        if !(ratio <= 31) { return 32 }   // NaN too
+        if ratio <= 1 { return 1 }
+        let whole = Int(ratio)           // 1...31
+        return Double(whole) < ratio ? whole + 1 : whole
+    }
+
+    /// The direction of a curve's chord, the normal's direction where its derivative
+    /// vanishes: `(p3 - p0).normalized ?? CanvasPoint(x: 1, y: 0)` with the same operations,
+    /// inlined so that the step loop makes no call (a call would spill its registers).
+    @inline(__always)
+    private static func chord(from p0: SIMD2<Double>, to p3: SIMD2<Double>) -> SIMD2<Double> {
+        let c = p3 - p0
+        let l = (c.x * c.x + c.y * c.y).squareRoot()
+        return l > 1e-12 ? c / SIMD2(repeating: l) : SIMD2(1, 0)
     }
 
     /// A polygon approximating a circle, counter-clockwise, with at most `maxStep` between
