@@ -77,9 +77,10 @@ package struct TouchRouter: Sendable {
     package var nextDeadline: Double? {
         // A plain loop: read on every input, it must not copy the router into a closure.
         var earliest: Double?
-        for record in touches {
-            guard record.state.undecidedQuery != nil else { continue }
-            let deadline = record.downTime + configuration.decisionTimeout
+        // By index, the two fields read in place: a `for record in touches` copies each record.
+        for index in touches.indices {
+            guard touches[index].state.undecidedQuery != nil else { continue }
+            let deadline = touches[index].downTime + configuration.decisionTimeout
             if deadline < earliest ?? .infinity { earliest = deadline }
         }
         return earliest
