@@ -177,8 +177,10 @@ private struct ReplayRun {
 
     mutating func play(_ event: consuming SessionEvent, line: Int?) {
         let input: EngineInput
-        lastLineTime = event.time
-        switch event {
+        let eventTime = event.time
+        lastLineTime = eventTime
+        // Consumed: the cases' payloads are moved into the input, not copied out of the event.
+        switch consume event {
         case let .recorded(recorded, time):
             switch recorded {
             case let .nativePageTouch(touch):
@@ -245,7 +247,7 @@ private struct ReplayRun {
             }
             input = .recordedAnswer(touch: touch, verdict: verdict)
         }
-        let step = driver.deliver(input, at: event.time, into: &output)
+        let step = driver.deliver(input, at: eventTime, into: &output)
         if let refusal = step.refusal {
             issueCount += 1
             if issues.count < Self.issueLimit { issues.append(ReplayIssue(line: line, error: refusal)) }
