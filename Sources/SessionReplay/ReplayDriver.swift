@@ -109,7 +109,7 @@ public struct ReplayDriver: Sendable {
 
     /// Delivers an input now (one the caller orders itself).
     @discardableResult
-    public mutating func deliver(_ input: EngineInput, at time: Double, into events: inout [EngineEvent]) -> Step {
+    public mutating func deliver(_ input: consuming EngineInput, at time: Double, into events: inout [EngineEvent]) -> Step {
         let start = events.count
         engine.take(input, now: time, into: &events)
         var refusal: InputRefusal?

@@ -177,6 +177,7 @@ private struct ReplayRun {
 
     mutating func play(_ event: consuming SessionEvent, line: Int?) {
         let input: EngineInput
+        var began: PlatformTouchID?   // the touch a `began` event starts
         let eventTime = event.time
         lastLineTime = eventTime
         // Consumed: the cases' payloads are moved into the input, not copied out of the event.
@@ -221,6 +222,7 @@ private struct ReplayRun {
                 return
             }
         case let .touch(touch, _):
+            if touch.phase == .began { began = touch.touch }
             input = .touch(touch)
         case let .update(update, _):
             input = .update(update)
@@ -247,12 +249,13 @@ private struct ReplayRun {
             }
             input = .recordedAnswer(touch: touch, verdict: verdict)
         }
+        // The input is moved into the step, not copied (and its samples released once).
         let step = driver.deliver(input, at: eventTime, into: &output)
         if let refusal = step.refusal {
             issueCount += 1
             if issues.count < Self.issueLimit { issues.append(ReplayIssue(line: line, error: refusal)) }
-        } else if case let .touch(touch) = input, touch.phase == .began {
-            passedAnswers[touch.touch] = nil   // answers from now on are the new touch's
+        } else if let began {
+            passedAnswers[began] = nil   // answers from now on are the new touch's
         }
         answerRequests()
     }
