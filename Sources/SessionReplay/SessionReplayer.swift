@@ -177,8 +177,11 @@ private struct ReplayRun {
 
     mutating func play(_ event: consuming SessionEvent, line: Int?) {
         let input: EngineInput
-        lastLineTime = event.time
-        switch event {
+        var began: PlatformTouchID?   // the touch a `began` event starts
+        let eventTime = event.time
+        lastLineTime = eventTime
+        // Consumed: the cases' payloads are moved into the input, not copied out of the event.
+        switch consume event {
         case let .recorded(recorded, time):
             switch recorded {
             case let .nativePageTouch(touch):
@@ -219,6 +222,7 @@ private struct ReplayRun {
                 return
             }
         case let .touch(touch, _):
+            if touch.phase == .began { began = touch.touch }
             input = .touch(touch)
         case let .update(update, _):
             input = .update(update)
@@ -245,12 +249,13 @@ private struct ReplayRun {
             }
             input = .recordedAnswer(touch: touch, verdict: verdict)
         }
-        let step = driver.deliver(input, at: event.time, into: &output)
+        // The input is moved into the step, not copied (and its samples released once).
+        let step = driver.deliver(input, at: eventTime, into: &output)
         if let refusal = step.refusal {
             issueCount += 1
             if issues.count < Self.issueLimit { issues.append(ReplayIssue(line: line, error: refusal)) }
-        } else if case let .touch(touch) = input, touch.phase == .began {
-            passedAnswers[touch.touch] = nil   // answers from now on are the new touch's
+        } else if let began {
+            passedAnswers[began] = nil   // answers from now on are the new touch's
         }
         answerRequests()
     }

@@ -201,6 +201,57 @@ struct SessionLineDecoderTests {
         }
     }
 
+    @Test("17 to 19 digits over a power of ten: one integer division, the text conversion's bits for every input, ties and near-ties included")
+    func quotientAgainstTextConversion() throws {
+        var random = SplitMix(state: 42)
+        var cases: [(digits: UInt64, power: Int)] = []
+        for power in 1...SessionLineDecoder.largestQuotientPower {
+            for _ in 0..<4_000 {
+                // Every length of digits from 1 to 19 (and the full 64-bit range), more often the long ones.
+                let length = 1 + Int(random.next() % 19)
+                var digits = random.next() % Self.powerOfTen(length)
+                if random.next() % 8 == 0 { digits = random.next() }
+                cases.append((max(digits, 1), power))
+            }
+            for digits: UInt64 in [1, 9, 10, 1 << 53, (1 << 53) + 1, 1 << 63, UInt64.max, UInt64.max - 1, 9_999_999_999_999_999_999,
+                                   10_000_000_000_000_000_000, 4_503_599_627_370_497, 36_000_000_000_000_004] {
+                cases.append((digits, power))
+            }
+        }
+        var halfways = 0
+        // Exact halfway points between two doubles (odd 54-bit t times 2^j, times 10^p, an
+        // integer below 2^64), and one either side: the ties go to even.
+        for _ in 0..<20_000 {
+            let t = (random.next() >> 10) | (1 << 53) | 1
+            let power = 1 + Int(random.next() % 3)
+            let j = -power + Int(random.next() % UInt64(power + 4))
+            // t·2^j·10^p = t·5^p·2^(j+p), j + p >= 0
+            let (product, overflow) = t.multipliedReportingOverflow(by: Self.powerOfTen(power) >> power)
+            guard !overflow, (product.leadingZeroBitCount > j + power) else { continue }
+            let digits = product << (j + power)
+            for near in [digits - 1, digits, digits + 1] { cases.append((near, power)) }
+            halfways += 1
+        }
+        #expect(halfways > 10_000)
+        for (digits, power) in cases {
+            let text = "\(digits)e-\(power)"
+            let exact = try #require(Double(text))
+            let fast = SessionLineDecoder.quotient(digits, byPowerOfTen: power)
+            #expect(fast.bitPattern == exact.bitPattern, "\(text): \(fast), the text conversion \(exact)")
+        }
+        #expect(cases.count > 100_000)
+        // The 17-digit times float arithmetic leaves, read through a whole line.
+        for _ in 0..<5_000 {
+            let time = Double(random.next() % 10_000_000) * 0.004
+            let line = #"{"kind":"touch","t":\#(time),"touch":1,"phase":"moved","samples":[{"t":\#(time),"x":\#(time),"y":1}]}"#
+            guard case let .touch(event, at)? = Array(line.utf8).withUnsafeBufferPointer({ SessionLineDecoder.decode($0, tools: HeldTools()) })
+            else { Issue.record("\(line) was not read by the fast path"); continue }
+            #expect(at.bitPattern == time.bitPattern && event.samples.first?.x.bitPattern == time.bitPattern, "\(time)")
+        }
+    }
+
+    static func powerOfTen(_ power: Int) -> UInt64 { (0..<power).reduce(1) { value, _ in value &* 10 } }
+
     @Test("the issue's number, 0. + 99,999 zeros + 1e1000000, is refused as out of range by the whole reader (issue 40)")
     func clampedExponentRefused() {
         let number = "0." + String(repeating: "0", count: 99_999) + "1e1000000"

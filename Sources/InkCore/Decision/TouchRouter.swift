@@ -74,15 +74,22 @@ package struct TouchRouter: Sendable {
     /// The earliest time (seconds, in sample time) at which an undecided touch's deadline
     /// passes, or `nil` when no touch is undecided. A host schedules its next call to
     /// ``deadlinePassed(now:fallback:into:)`` for then.
-    package var nextDeadline: Double? {
-        // A plain loop: read on every input, it must not copy the router into a closure.
+    ///
+    /// Stored, brought up to date at the end of every call that changes the router (each
+    /// `mutating` entry point refreshes it, also when it throws): read on every input, a
+    /// computed property was called on a copy of the whole router (312 bytes) each time.
+    package private(set) var nextDeadline: Double?
+
+    /// Recomputes ``nextDeadline`` from the touches.
+    private mutating func refreshNextDeadline() {
         var earliest: Double?
-        for record in touches {
-            guard record.state.undecidedQuery != nil else { continue }
-            let deadline = record.downTime + configuration.decisionTimeout
+        // By index, the two fields read in place: a `for record in touches` copies each record.
+        for index in touches.indices {
+            guard touches[index].state.undecidedQuery != nil else { continue }
+            let deadline = touches[index].downTime + configuration.decisionTimeout
             if deadline < earliest ?? .infinity { earliest = deadline }
         }
-        return earliest
+        nextDeadline = earliest
     }
 
     // MARK: - Events in
@@ -102,7 +109,8 @@ package struct TouchRouter: Sendable {
     ///     identifiers to fresh ones, the one touch-id rule); every action names the touch by it.
     package mutating func handle(_ event: TouchEvent, as id: TouchID, routedToPage: Bool = false,
                                  into actions: inout [RouterAction]) throws(RouterError) {
-        let index = try validate(event, as: id)
+        defer { refreshNextDeadline() }
+        let index = try Self.validate(event, as: id, among: touches)
         switch event.phase {
         case .began:
             begin(event, as: id, routedToPage: routedToPage, into: &actions)
@@ -146,6 +154,7 @@ package struct TouchRouter: Sendable {
     ///   or `RouterError.invalidUpdate(_:_:)`; nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, to touch: TouchID,
                                 into actions: inout [RouterAction]) throws(RouterError) {
+        defer { refreshNextDeadline() }
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(touch, update.updateIndex)
         }
@@ -187,6 +196,7 @@ package struct TouchRouter: Sendable {
     ///   update's platform id named last); nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches isCandidate: (TouchID) -> Bool,
                                 naming latest: TouchID, into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
+        defer { refreshNextDeadline() }
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(latest, update.updateIndex)
         }
@@ -254,6 +264,7 @@ package struct TouchRouter: Sendable {
         _ query: QueryID, _ verdict: HitTestVerdict, because reason: DecisionReason = .answered,
         into actions: inout [RouterAction]
     ) -> VerdictOutcome {
+        defer { refreshNextDeadline() }
         if let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }) {
             answered.insert(query)
             counters.answersApplied += 1
@@ -281,6 +292,7 @@ package struct TouchRouter: Sendable {
     /// - Returns: `true` when the touch of `query` was undecided and is now speculative.
     @discardableResult
     package mutating func speculate(_ query: QueryID, into actions: inout [RouterAction]) -> Bool {
+        defer { refreshNextDeadline() }
         guard let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }),
               let deciding = touches[index].takeDeciding() else {
             return false  // no such question, or already speculating
@@ -307,6 +319,7 @@ package struct TouchRouter: Sendable {
     package mutating func deadlinePassed(
         now: Double, fallback: HitTestVerdict, into actions: inout [RouterAction]
     ) {
+        defer { refreshNextDeadline() }
         var index = 0
         while index < touches.count {
             if let query = touches[index].state.undecidedQuery,
@@ -322,6 +335,7 @@ package struct TouchRouter: Sendable {
     /// Settles every undecided touch by `fallback` now, whatever its deadline (for the end
     /// of a session, or a host that is going away).
     package mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
+        defer { refreshNextDeadline() }
         var index = 0
         while index < touches.count {
             if let query = touches[index].state.undecidedQuery {
@@ -336,8 +350,9 @@ package struct TouchRouter: Sendable {
     // MARK: - Internals
 
     /// Checks the whole event before anything changes; returns the record index for
-    /// events of an existing touch.
-    private func validate(_ event: TouchEvent, as id: TouchID) throws(RouterError) -> Int? {
+    /// events of an existing touch. Static, given the touches: a method would be called on a
+    /// copy of the whole router.
+    private static func validate(_ event: TouchEvent, as id: TouchID, among touches: [TouchRecord]) throws(RouterError) -> Int? {
         let active = touches.lastIndex(where: { $0.id == id && !$0.state.isLifted })
         var previous: Double
         if event.phase == .began {

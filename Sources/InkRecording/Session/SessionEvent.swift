@@ -13,8 +13,9 @@ public enum SessionEvent: Sendable, Hashable {
     @_spi(Tooling) case regions(RegionSnapshot, time: Double)
     /// A line only a live recording carries (format version 2): an input the engine took
     /// that the kinds above cannot say, or what the live engine decided (see
-    /// ``RecordedEvent``), at `time`.
-    case recorded(RecordedEvent, time: Double)
+    /// ``RecordedEvent``), at `time`. Boxed: the recorded kinds are rare and large, and every
+    /// event would otherwise be moved at their size (a `memcpy` per move).
+    indirect case recorded(RecordedEvent, time: Double)
 
     /// When the event happened, in seconds on the samples' clock.
     public var time: Double {

@@ -421,8 +421,10 @@ struct SessionLineDecoder {
             let value = exponent >= 0 ? magnitude * Self.powerOfTen(exponent) : magnitude / Self.powerOfTen(-exponent)
             return negative ? -value : value
         }
-        if significant <= 19, exponent < 0, exponent >= -22, let value = Self.quotient(mantissa, byPowerOfTen: -exponent) {
-            // 17 to 19 digits (what float arithmetic leaves in times, like 0.036000000000000004).
+        if significant <= 19, exponent < 0, exponent >= -Self.largestQuotientPower {
+            // 17 to 19 digits (what float arithmetic leaves in times, like 0.036000000000000004),
+            // or a power of ten beyond 10^22.
+            let value = Self.quotient(mantissa, byPowerOfTen: -exponent)
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
@@ -430,45 +432,64 @@ struct SessionLineDecoder {
         return value
     }
 
-    /// `digits / 10^power` correctly rounded (to nearest, ties to even), for a quotient whose
-    /// digits do not fit in 53 bits: a first guess within an ulp or two, then moved to the
-    /// neighbour the exact 128-bit comparisons with the midpoints around it call for. `nil`
-    /// when the comparison would not fit (the caller converts the text instead).
-    private static func quotient(_ digits: UInt64, byPowerOfTen power: Int) -> Double? {
-        let fives = fivePower(power)
-        var guess = Double(digits) / powerOfTen(power)
-        for _ in 0..<4 {
-            guard let above = compare(digits, power, fives, midpointAbove: guess) else { return nil }
-            if above > 0 { guess = guess.nextUp; continue }
-            guard let below = compare(digits, power, fives, midpointAbove: guess.nextDown) else { return nil }
-            if below < 0 { guess = guess.nextDown; continue }
-            let even = guess.significandBitPattern & 1 == 0
-            if above == 0 { return even ? guess : guess.nextUp }
-            if below == 0 { return even ? guess : guess.nextDown }
-            return guess
+    /// The largest power of ten ``quotient(_:byPowerOfTen:)`` divides by: 5^27 < 2^63.
+    static let largestQuotientPower = 27
+
+    /// `digits / 10^power` correctly rounded (to nearest, ties to even), for 1 <= `digits` < 2^64
+    /// and `power` in 1...``largestQuotientPower``, by one exact integer division: with
+    /// 10^power = 5^power·2^power, the digits shifted left by `shift` (so that the dividend
+    /// has 63 + b bits, b the bits of 5^power) divided by 5^power give a quotient q of 63 or
+    /// 64 bits, 2^62 <= q < 2^64, and a remainder r. The exact value is (q + r/5^power)·2^-(shift + power);
+    /// q with its lowest bit set when r is not 0 (a sticky bit, at least ten bits below the
+    /// 53 a `Double` keeps, so that it never makes or breaks a tie) rounds to the same double
+    /// as q + r/5^power does, and the power of two scales it exactly (the value, at least
+    /// 10^-27, is normal).
+    static func quotient(_ digits: UInt64, byPowerOfTen power: Int) -> Double {
+        let divisor = fivePower(power)
+        let shift = 63 + (64 - divisor.leadingZeroBitCount) - (64 - digits.leadingZeroBitCount)   // 2...125
+        let dividend: (high: UInt64, low: UInt64)
+        if shift >= 64 {
+            dividend = (digits &<< UInt64(shift - 64), 0)
+        } else {
+            dividend = (digits &>> UInt64(64 - shift), digits &<< UInt64(shift))   // shift >= 2
         }
-        return nil
+        // The high word has b - 1 bits: below the divisor, so the quotient fits in 64 bits.
+        let (quotient, remainder) = divisor.dividingFullWidth(dividend)
+        let rounded = Double(quotient | (remainder == 0 ? 0 : 1))
+        return rounded * Double(bitPattern: UInt64(1023 - shift - power) &<< 52)
     }
 
-    /// The sign of `digits / 10^power` minus the midpoint between `value` (positive, normal)
-    /// and the next larger double, compared exactly: with value = m·2^e, the midpoint is
-    /// (2m+1)·2^(e-1), and the quotient is above it when digits·2^(1-e-power) > (2m+1)·5^power.
-    private static func compare(_ digits: UInt64, _ power: Int, _ fives: UInt64, midpointAbove value: Double) -> Int? {
-        guard value.isNormal, value > 0 else { return nil }
-        let m = value.significandBitPattern | (1 << 52)
-        let shift = 1 - (Int(value.exponent) - 52) - power
-        guard shift >= 0, shift < 64 else { return nil }
-        let left: (high: UInt64, low: UInt64) = shift == 0 ? (0, digits) : (digits >> (64 - shift), digits << shift)
-        let right = (2 * m + 1).multipliedFullWidth(by: fives)
-        if left.high != right.high { return left.high < right.high ? -1 : 1 }
-        if left.low != right.low { return left.low < right.low ? -1 : 1 }
-        return 0
-    }
-
-    /// 5^power for 0...22 (5^22 < 2^52).
-    private static func fivePower(_ power: Int) -> UInt64 {
-        var value: UInt64 = 1
-        for _ in 0..<power { value &*= 5 }
-        return value
+    /// 5^power for 0...27 (5^27 < 2^63); literals, as ``powerOfTen(_:)``.
+    @inline(__always) private static func fivePower(_ power: Int) -> UInt64 {
+        switch power {
+        case 0: 1
+        case 1: 5
+        case 2: 25
+        case 3: 125
+        case 4: 625
+        case 5: 3_125
+        case 6: 15_625
+        case 7: 78_125
+        case 8: 390_625
+        case 9: 1_953_125
+        case 10: 9_765_625
+        case 11: 48_828_125
+        case 12: 244_140_625
+        case 13: 1_220_703_125
+        case 14: 6_103_515_625
+        case 15: 30_517_578_125
+        case 16: 152_587_890_625
+        case 17: 762_939_453_125
+        case 18: 3_814_697_265_625
+        case 19: 19_073_486_328_125
+        case 20: 95_367_431_640_625
+        case 21: 476_837_158_203_125
+        case 22: 2_384_185_791_015_625
+        case 23: 11_920_928_955_078_125
+        case 24: 59_604_644_775_390_625
+        case 25: 298_023_223_876_953_125
+        case 26: 1_490_116_119_384_765_625
+        default: 7_450_580_596_923_828_125
+        }
     }
 }

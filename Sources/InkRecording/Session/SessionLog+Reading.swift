@@ -99,8 +99,9 @@ package struct SessionLogLineReader {
     package enum Line {
         /// A blank line.
         case blank
-        /// The header (the first non-blank line).
-        case header(SessionHeader)
+        /// The header (the first non-blank line). Boxed: a header is large, and every line's
+        /// result would otherwise be moved at its size (a `memcpy` per move).
+        indirect case header(SessionHeader)
         /// An event, checked for time order.
         case event(SessionEvent)
         /// The line was bad: ``failure`` says why; reading stops.

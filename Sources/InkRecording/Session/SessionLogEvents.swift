@@ -109,19 +109,9 @@ public struct SessionLogEvents {
     /// The next event, its line put in `line` (`nil` for a log built in code); `nil` at the
     /// end or at the first bad line (then ``failure`` is set). ``next()`` without a tuple.
     package mutating func next(line: inout Int?) -> SessionEvent? {
-        switch source {
-        case .done:
-            return nil
-        case let .memory(log, index):
-            guard index < log.events.count else {
-                source = .done
-                return nil
-            }
-            source = .memory(log, next: index + 1)
-            count(log.events[index])
-            line = log.line(ofEvent: index)
-            return log.events[index]
-        case .file:
+        // A file first, its case matched without binding: a `switch` binding the cases would
+        // copy the source (a log in memory is large) on every line.
+        if case .file = source {
             while case .none = failure, let bytes = nextLine() {
                 switch reader.take(line: bytes, number: number) {
                 case .blank: continue
@@ -135,6 +125,19 @@ public struct SessionLogEvents {
             }
             source = .done
             return nil
+        }
+        switch source {
+        case .done, .file:
+            return nil
+        case let .memory(log, index):
+            guard index < log.events.count else {
+                source = .done
+                return nil
+            }
+            source = .memory(log, next: index + 1)
+            count(log.events[index])
+            line = log.line(ofEvent: index)
+            return log.events[index]
         }
     }
 
