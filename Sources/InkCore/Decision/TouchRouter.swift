@@ -80,16 +80,29 @@ package struct TouchRouter: Sendable {
     /// computed property was called on a copy of the whole router (312 bytes) each time.
     package private(set) var nextDeadline: Double?
 
+    /// Debug builds check, as each entry point begins, that the stored ``nextDeadline`` is
+    /// what the touches say: every test that drives a router then checks that no entry point
+    /// left it stale. (Checked in the getter, the check cost a call per read in release too.)
+    @inline(__always)
+    private func assertNextDeadlineFresh() {
+        assert(nextDeadline == Self.earliestDeadline(of: touches, timeout: configuration.decisionTimeout),
+               "nextDeadline is stale: an entry point changed the touches without refreshing it")
+    }
+
     /// Recomputes ``nextDeadline`` from the touches.
     private mutating func refreshNextDeadline() {
+        nextDeadline = Self.earliestDeadline(of: touches, timeout: configuration.decisionTimeout)
+    }
+
+    private static func earliestDeadline(of touches: [TouchRecord], timeout: Double) -> Double? {
         var earliest: Double?
         // By index, the two fields read in place: a `for record in touches` copies each record.
         for index in touches.indices {
             guard touches[index].state.undecidedQuery != nil else { continue }
-            let deadline = touches[index].downTime + configuration.decisionTimeout
+            let deadline = touches[index].downTime + timeout
             if deadline < earliest ?? .infinity { earliest = deadline }
         }
-        nextDeadline = earliest
+        return earliest
     }
 
     // MARK: - Events in
@@ -109,6 +122,7 @@ package struct TouchRouter: Sendable {
     ///     identifiers to fresh ones, the one touch-id rule); every action names the touch by it.
     package mutating func handle(_ event: TouchEvent, as id: TouchID, routedToPage: Bool = false,
                                  into actions: inout [RouterAction]) throws(RouterError) {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         let index = try Self.validate(event, as: id, among: touches)
         switch event.phase {
@@ -154,6 +168,7 @@ package struct TouchRouter: Sendable {
     ///   or `RouterError.invalidUpdate(_:_:)`; nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, to touch: TouchID,
                                 into actions: inout [RouterAction]) throws(RouterError) {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(touch, update.updateIndex)
@@ -196,6 +211,7 @@ package struct TouchRouter: Sendable {
     ///   update's platform id named last); nothing changes then.
     package mutating func apply(_ update: EstimatedPropertyUpdate, amongTouches isCandidate: (TouchID) -> Bool,
                                 naming latest: TouchID, into actions: inout [RouterAction]) throws(RouterError) -> TouchID {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         if let force = update.force, !(force.isFinite && force >= 0 && force <= 1) {
             throw RouterError.invalidUpdate(latest, update.updateIndex)
@@ -264,6 +280,7 @@ package struct TouchRouter: Sendable {
         _ query: QueryID, _ verdict: HitTestVerdict, because reason: DecisionReason = .answered,
         into actions: inout [RouterAction]
     ) -> VerdictOutcome {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         if let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }) {
             answered.insert(query)
@@ -292,6 +309,7 @@ package struct TouchRouter: Sendable {
     /// - Returns: `true` when the touch of `query` was undecided and is now speculative.
     @discardableResult
     package mutating func speculate(_ query: QueryID, into actions: inout [RouterAction]) -> Bool {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         guard let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }),
               let deciding = touches[index].takeDeciding() else {
@@ -319,6 +337,7 @@ package struct TouchRouter: Sendable {
     package mutating func deadlinePassed(
         now: Double, fallback: HitTestVerdict, into actions: inout [RouterAction]
     ) {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         var index = 0
         while index < touches.count {
@@ -335,6 +354,7 @@ package struct TouchRouter: Sendable {
     /// Settles every undecided touch by `fallback` now, whatever its deadline (for the end
     /// of a session, or a host that is going away).
     package mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
+        assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         var index = 0
         while index < touches.count {
