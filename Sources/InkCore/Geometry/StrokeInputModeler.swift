@@ -199,30 +199,39 @@ struct StrokeInputModeler: Sendable {
             base = 0
         }
 
+        /// Whether ``forget(before:)`` would forget the nodes before `node`; `false` for any
+        /// earlier node too.
+        @inline(__always)
+        func mayForget(before node: Int) -> Bool {
+            let dead = node - base
+            return dead >= 256 && dead >= storage.count / 2
+        }
+
         /// Forgets the nodes before `node` once they are many (at least 256, and half of those
         /// kept), so the moves cost O(1) per node.
         mutating func forget(before node: Int) {
+            guard mayForget(before: node) else { return }
             let dead = node - base
-            guard dead >= 256, dead >= storage.count / 2 else { return }
             storage.removeFirst(dead)
             base = node
         }
     }
 
-    private var radius: Int
-    /// The centred fit's weights on evenly spaced times, for `radius`.
-    private var evenKernel: [Double]
-    private var noise: Double
+    // What the style says: set by ``adopt(_:)`` (these initial values never last past `init`).
+    private var radius = 0
+    /// The centred fit's weights on evenly spaced times, for `radius` (empty until adopted).
+    private var evenKernel: [Double] = []
+    private var noise = 0.0
     /// Distances from the first node are measured up to this length (the start taper's, the
     /// only reader of short distances; see ``measureDistance(_:)``).
-    private var distanceLimit: Double
+    private var distanceLimit = 0.0
     /// The side of the square the samples of a possible dot fit in (the brush's width).
-    private var brushSize: Double
-    private var predictionHorizon: Double
-    private var filter: PenFilter
+    private var brushSize = 0.0
+    private var predictionHorizon = 0.0
+    private var filter = PenFilter()
     /// The filter's state before the last sample, to redo the last step when a sample with
     /// the same timestamp arrives.
-    private var filterBeforeLast: PenFilter.State
+    private var filterBeforeLast = PenFilter.State()
     private var lastTimestamp = -Double.infinity
     private var nodes = Window()
     /// Nodes before this index have their settled (``LocalFit``) position.
@@ -249,16 +258,26 @@ struct StrokeInputModeler: Sendable {
     /// noise, prediction horizon, and the brush size and start taper for the measures the
     /// shape reads).
     init(style: StrokeStyle) {
-        radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
-        evenKernel = LocalFit.evenKernels[radius]
+        adopt(style)
+        // One allocation for most strokes; longer ones grow by doubling.
+        nodes.reserveCapacity(64)
+    }
+
+    /// Sets what the modeler takes from `style` (its settle radius and kernel, sample noise,
+    /// start taper, brush size, prediction horizon and filter), with the filter at its start:
+    /// the one place ``init(style:)`` and ``reset(style:)`` read a style.
+    private mutating func adopt(_ style: StrokeStyle) {
+        let radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
+        if radius != self.radius || evenKernel.isEmpty {
+            self.radius = radius
+            evenKernel = LocalFit.evenKernels[radius]
+        }
         noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
         distanceLimit = style.startTaper
         brushSize = style.size
         predictionHorizon = style.predictionHorizon
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
-        // One allocation for most strokes; longer ones grow by doubling.
-        nodes.reserveCapacity(64)
     }
 
     /// The most nodes (and pending or predicted samples) whose buffers ``reset(style:)``
@@ -271,17 +290,7 @@ struct StrokeInputModeler: Sendable {
     /// a reset modeler's every field with a new one's): a property added to the type must be
     /// added here too.
     mutating func reset(style: StrokeStyle) {
-        let radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
-        if radius != self.radius {
-            self.radius = radius
-            evenKernel = LocalFit.evenKernels[radius]
-        }
-        noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
-        distanceLimit = style.startTaper
-        brushSize = style.size
-        predictionHorizon = style.predictionHorizon
-        filter = PenFilter(parameters: style.filter)
-        filterBeforeLast = filter.state
+        adopt(style)
         lastTimestamp = -Double.infinity
         nodes.recycle(upTo: Self.keptCapacity)
         nodes.reserveCapacity(64)
@@ -450,7 +459,11 @@ struct StrokeInputModeler: Sendable {
 
     /// Forgets the inputs of nodes that nothing can still read: before `node` (the first the
     /// caller may still read), and before what a settle window or an estimate can still read.
+    @inline(__always)
     mutating func forget(before node: Int) {
+        // The first node kept is at most `node`: while the window would not forget even that
+        // many, it forgets nothing (and the other bounds need not be found).
+        guard nodes.mayForget(before: node) else { return }
         nodes.forget(before: min(firstPendingNode, max(0, settledCount - 2 * radius - 2), node))
     }
 
@@ -530,7 +543,9 @@ struct StrokeInputModeler: Sendable {
         let firstSettled = settledCount
         let available = nodes.count - 1
         var remeasured = false
-        while settledCount < available, LocalFit.window(of: settledCount, radius: radius, count: .max / 2).upperBound < available {
+        // A node's window, complete (`LocalFit.window` among unboundedly many nodes), ends
+        // `2 × radius` after its start.
+        while settledCount < available, max(0, settledCount - radius) + 2 * radius < available {
             let j = settledCount
             nodes[j].position = settledPosition(j, among: available)
             settledCount += 1
