@@ -176,18 +176,16 @@ package enum LocalFit {
                 for k in 1...maxDegree {
                     var norm = 0.0
                     st = 0; sx = 0; sy = 0
-                    for j in 0..<count {
-                        let tau = taus[j]
-                        let q: Double
-                        switch k {
-                        case 1: q = tau - a1; q1s[j] = q
-                        case 2: q = (tau - a2) * q1s[j] - b1; q2s[j] = q
-                        default: q = (tau - a3) * q2s[j] - b2 * q1s[j]
-                        }
+                    @inline(__always) func add(_ j: Int, _ q: Double) {
                         norm += q * q
                         sx += xs[j] * q
                         sy += ys[j] * q
-                        st += tau * q * q
+                        st += taus[j] * q * q
+                    }
+                    switch k {
+                    case 1: for j in 0..<count { let q = taus[j] - a1; q1s[j] = q; add(j, q) }
+                    case 2: for j in 0..<count { let q = (taus[j] - a2) * q1s[j] - b1; q2s[j] = q; add(j, q) }
+                    default: for j in 0..<count { add(j, (taus[j] - a3) * q2s[j] - b2 * q1s[j]) }
                     }
                     guard norm > 1e-12 * norms[0], norm.isFinite else { break }
                     norms[k] = norm

@@ -569,7 +569,7 @@ struct StrokeInputModeler: Sendable {
             builtInTip = nil
             return
         }
-        let last = nodes[nodes.count - 1]
-        builtInTip = PredictedNode(position: point, time: last.time + predictionHorizon, force: last.force)
+        let last = nodes.count - 1
+        builtInTip = PredictedNode(position: point, time: nodes[last].time + predictionHorizon, force: nodes[last].force)
     }
 }
