@@ -53,6 +53,14 @@ package enum LocalFit {
         return lower...min(count - 1, lower + length - 1)
     }
 
+    /// The last node of node `center`'s window while the stroke goes on: the upper bound of
+    /// ``window(of:radius:count:)`` among unboundedly many nodes (`radius ≥ 0`), without the
+    /// clamps to the stroke's end. A node settles once this node is known.
+    @inline(__always)
+    package static func completeWindowEnd(of center: Int, radius: Int) -> Int {
+        max(0, center - radius) + 2 * radius
+    }
+
     /// The settled position of `points[center]` from the window of `center` among the first
     /// `count` points (see ``window(of:radius:count:)``).
     ///

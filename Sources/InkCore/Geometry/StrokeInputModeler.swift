@@ -543,9 +543,7 @@ struct StrokeInputModeler: Sendable {
         let firstSettled = settledCount
         let available = nodes.count - 1
         var remeasured = false
-        // A node's window, complete (`LocalFit.window` among unboundedly many nodes), ends
-        // `2 × radius` after its start.
-        while settledCount < available, max(0, settledCount - radius) + 2 * radius < available {
+        while settledCount < available, LocalFit.completeWindowEnd(of: settledCount, radius: radius) < available {
             let j = settledCount
             nodes[j].position = settledPosition(j, among: available)
             settledCount += 1
