@@ -266,6 +266,7 @@ struct StrokeInputModeler: Sendable {
     /// Sets what the modeler takes from `style` (its settle radius and kernel, sample noise,
     /// start taper, brush size, prediction horizon and filter), with the filter at its start:
     /// the one place ``init(style:)`` and ``reset(style:)`` read a style.
+    @inline(__always)
     private mutating func adopt(_ style: StrokeStyle) {
         let radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
         if radius != self.radius || evenKernel.isEmpty {
