@@ -159,12 +159,16 @@ struct StrokeInputModeler: Sendable {
         private var storage: [Node] = []
         /// The node index of `storage[0]`.
         private(set) var base = 0
-        /// The number of nodes so far (forgotten ones included).
-        var count: Int { base + storage.count }
+        /// The number of nodes so far (forgotten ones included; no overflow check: both are
+        /// counts of nodes).
+        var count: Int { base &+ storage.count }
 
+        /// Node `node` (not forgotten). The offset is taken without an overflow check (a node
+        /// index and `base` are far from `Int`'s limits); the array still checks the index, so a
+        /// forgotten node (a negative offset) traps as before.
         subscript(node: Int) -> Node {
-            _read { yield storage[node - base] }
-            _modify { yield &storage[node - base] }
+            _read { yield storage[node &- base] }
+            _modify { yield &storage[node &- base] }
         }
 
         mutating func append(_ node: Node) { storage.append(node) }
