@@ -174,7 +174,7 @@ struct StrokeInputModeler: Sendable {
         mutating func append(_ node: Node) { storage.append(node) }
 
         /// `Σ weights[k] × raw position of node first + k`, read without a bounds check per
-        /// node (the window is checked once).
+        /// node (the window is checked once, so no offset in it can overflow).
         func weightedRawSum(from first: Int, weights: [Double]) -> CanvasPoint {
             precondition(first >= base && first + weights.count <= count)
             return storage.withUnsafeBufferPointer { nodes in
@@ -182,7 +182,7 @@ struct StrokeInputModeler: Sendable {
                     var x = 0.0, y = 0.0
                     let offset = first - base
                     for k in 0..<w.count {
-                        let raw = nodes[offset + k].raw
+                        let raw = nodes[offset &+ k].raw
                         x += w[k] * raw.x
                         y += w[k] * raw.y
                     }
