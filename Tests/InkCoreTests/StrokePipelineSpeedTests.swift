@@ -187,4 +187,146 @@ struct StrokePipelineSpeedTests {
         odd.beta = -1
         #expect(PenFilter.StepWeights(dt: 1.0 / 240, odd).startupEnds == Int.max)
     }
+
+    /// The shifted-window fit as it was written before issue 42 (each of its four passes
+    /// reading the window again and computing every basis value afresh): the reference the
+    /// fit that reads its window once must equal, bit for bit.
+    struct FourPassCurve {
+        var t0 = 0.0, scale = 0.0
+        var a1 = 0.0, a2 = 0.0, a3 = 0.0, b1 = 0.0, b2 = 0.0
+        var x = SIMD4<Double>(), y = SIMD4<Double>()
+
+        init?(points: [CanvasPoint], parameters: [Double], noise: Double) {
+            let range = 0...(points.count - 1)
+            guard range.count > 1 else { return nil }
+            let low = parameters[range.lowerBound], high = parameters[range.upperBound]
+            let t0 = (low + high) / 2, scale = 2 / (high - low)
+            guard scale.isFinite, scale > 0 else { return nil }
+            self.t0 = t0
+            self.scale = scale
+            let maxDegree = min(3, range.count - 1)
+            let origin = points[range.lowerBound]
+            var norms = SIMD4<Double>()
+            var squares = 0.0, st = 0.0, sx = 0.0, sy = 0.0
+            for i in range {
+                let p = points[i] - origin
+                st += (parameters[i] - t0) * scale
+                sx += p.x
+                sy += p.y
+                squares += p.x * p.x + p.y * p.y
+            }
+            norms[0] = Double(range.count)
+            x[0] = sx / norms[0]
+            y[0] = sy / norms[0]
+            a1 = st / norms[0]
+            for k in 1...maxDegree {
+                var norm = 0.0
+                st = 0; sx = 0; sy = 0
+                for i in range {
+                    let tau = (parameters[i] - t0) * scale
+                    let q1 = tau - a1
+                    let q: Double
+                    switch k {
+                    case 1: q = q1
+                    case 2: q = (tau - a2) * q1 - b1
+                    default: q = (tau - a3) * ((tau - a2) * q1 - b1) - b2 * q1
+                    }
+                    let p = points[i] - origin
+                    norm += q * q
+                    sx += p.x * q
+                    sy += p.y * q
+                    st += tau * q * q
+                }
+                guard norm > 1e-12 * norms[0], norm.isFinite else { break }
+                norms[k] = norm
+                x[k] = sx / norm
+                y[k] = sy / norm
+                switch k {
+                case 1: a2 = st / norm; b1 = norm / norms[0]
+                case 2: a3 = st / norm; b2 = norm / norms[1]
+                default: break
+                }
+            }
+            let penalty = 2 * noise * noise
+            var best = (score: Double.infinity, degree: -1)
+            let explained = (x * x + y * y) * norms
+            var total = explained[0]
+            for degree in 1...maxDegree where norms[degree] > 0 {
+                total += explained[degree]
+                let score = max(0, squares - total) + penalty * Double(2 * (degree + 1))
+                if score < best.score { best = (score, degree) }
+            }
+            guard best.degree >= 1, (x * x).sum().isFinite, (y * y).sum().isFinite else { return nil }
+            for k in (best.degree + 1)..<4 {
+                x[k] = 0
+                y[k] = 0
+            }
+            x[0] += origin.x
+            y[0] += origin.y
+        }
+
+        func position(at value: Double) -> CanvasPoint {
+            let tau = (value - t0) * scale
+            let q1 = tau - a1
+            let q2 = (tau - a2) * q1 - b1
+            let q3 = (tau - a3) * q2 - b2 * q1
+            let q = SIMD4<Double>(1, q1, q2, q3)
+            return CanvasPoint(x: (x * q).sum(), y: (y * q).sum())
+        }
+    }
+
+    @Test("a shifted window's fit, reading its window once, is the four-pass fit bit for bit", arguments: 0..<8)
+    func shiftedFitMatchesFourPasses(seed: UInt64) {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func random() -> Double {  // SplitMix64, 0 ..< 1
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        var fitted = 0
+        for trial in 0..<400 {
+            let count = 2 + Int(random() * 64)          // 2 ... 65 points, the longest shifted window
+            let far = trial % 4 == 0 ? 1e5 : 0          // far from the origin sometimes
+            let kind = trial % 5                        // even times, uneven, repeats, a still pen, a line
+            var points: [CanvasPoint] = [], parameters: [Double] = []
+            var t = 1_000 * random()
+            for i in 0..<count {
+                switch kind {
+                case 0: t = Double(i) / 240 + 12.5
+                case 2: if random() < 0.3 { t += 0 } else { t += random() }
+                default: t += 0.001 + random()
+                }
+                parameters.append(t)
+                let x = kind == 3 ? far + 1 : far + 40 * random() + Double(i)
+                let y = kind == 4 ? 2 * Double(i) : far + 40 * random()
+                points.append(CanvasPoint(x: x, y: y))
+            }
+            for noise in [0.0, 0.5, 3] {
+                let reference = FourPassCurve(points: points, parameters: parameters, noise: noise)
+                let curve = LocalFit.Curve(fitting: 0...(count - 1), LocalFit.Arrays(points: points, parameters: parameters),
+                                           noise: noise)
+                #expect((reference == nil) == (curve == nil), "trial \(trial), noise \(noise)")
+                guard let reference, let curve else { continue }
+                fitted += 1
+                for value in parameters + [parameters[0] - 0.25, (parameters[0] + parameters[count - 1]) / 2] {
+                    let a = reference.position(at: value), b = curve.position(at: value)
+                    #expect(a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern,
+                            "trial \(trial), noise \(noise), at \(value): \(a) against \(b)")
+                }
+            }
+        }
+        #expect(fitted > 1_000)
+    }
+
+    @Test("the end of a node's complete window is where LocalFit.window ends among unboundedly many nodes")
+    func completeWindowEnd() {
+        for radius in 0...StrokeInputModeler.maxSettleRadius {
+            for center in 0..<200 {
+                #expect(LocalFit.completeWindowEnd(of: center, radius: radius)
+                        == LocalFit.window(of: center, radius: radius, count: .max / 2).upperBound)
+            }
+        }
+    }
 }

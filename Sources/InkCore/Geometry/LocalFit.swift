@@ -46,10 +46,19 @@ package enum LocalFit {
     ///   - center: The node.
     ///   - radius: Neighbours on each side of a centred window.
     ///   - count: How many nodes the stroke has.
+    @inline(__always)
     package static func window(of center: Int, radius: Int, count: Int) -> ClosedRange<Int> {
         let length = 2 * max(0, radius) + 1
         let lower = max(0, min(center - radius, count - length))
         return lower...min(count - 1, lower + length - 1)
+    }
+
+    /// The last node of node `center`'s window while the stroke goes on: the upper bound of
+    /// ``window(of:radius:count:)`` among unboundedly many nodes (`radius ≥ 0`), without the
+    /// clamps to the stroke's end. A node settles once this node is known.
+    @inline(__always)
+    package static func completeWindowEnd(of center: Int, radius: Int) -> Int {
+        max(0, center - radius) + 2 * radius
     }
 
     /// The settled position of `points[center]` from the window of `center` among the first
@@ -146,47 +155,58 @@ package enum LocalFit {
             // Points are taken relative to the window's first, so the sum of squares does not
             // lose the residual to cancellation far from the origin.
             let origin = source.point(range.lowerBound)
+            let count = range.count
             var norms = SIMD4<Double>()
-            var squares = 0.0, st = 0.0, sx = 0.0, sy = 0.0
-            for i in range {
-                let p = source.point(i) - origin
-                st += (source.parameter(i) - t0) * scale
-                sx += p.x
-                sy += p.y
-                squares += p.x * p.x + p.y * p.y
-            }
-            norms[0] = Double(range.count)
-            x[0] = sx / norms[0]
-            y[0] = sy / norms[0]
-            a1 = st / norms[0]
-            for k in 1...maxDegree {
-                var norm = 0.0
-                st = 0; sx = 0; sy = 0
+            var squares = 0.0
+            var a1 = 0.0, a2 = 0.0, a3 = 0.0, b1 = 0.0, b2 = 0.0
+            var x = SIMD4<Double>(), y = SIMD4<Double>()
+            // The window is read once: each point's τ and offset from the origin, then each
+            // degree's basis value, are kept for the next passes (the same expressions in the
+            // same order as computing them again, so the same bits).
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * count) { buffer in
+                let taus = buffer.baseAddress!, xs = taus + count, ys = xs + count, q1s = ys + count, q2s = q1s + count
+                var st = 0.0, sx = 0.0, sy = 0.0
+                var j = 0
                 for i in range {
-                    let tau = (source.parameter(i) - t0) * scale
-                    let q1 = tau - a1
-                    let q: Double
-                    switch k {
-                    case 1: q = q1
-                    case 2: q = (tau - a2) * q1 - b1
-                    default: q = (tau - a3) * ((tau - a2) * q1 - b1) - b2 * q1
-                    }
                     let p = source.point(i) - origin
-                    norm += q * q
-                    sx += p.x * q
-                    sy += p.y * q
-                    st += tau * q * q
+                    let tau = (source.parameter(i) - t0) * scale
+                    taus[j] = tau; xs[j] = p.x; ys[j] = p.y
+                    st += tau
+                    sx += p.x
+                    sy += p.y
+                    squares += p.x * p.x + p.y * p.y
+                    j += 1
                 }
-                guard norm > 1e-12 * norms[0], norm.isFinite else { break }
-                norms[k] = norm
-                x[k] = sx / norm
-                y[k] = sy / norm
-                switch k {
-                case 1: a2 = st / norm; b1 = norm / norms[0]
-                case 2: a3 = st / norm; b2 = norm / norms[1]
-                default: break
+                norms[0] = Double(count)
+                x[0] = sx / norms[0]
+                y[0] = sy / norms[0]
+                a1 = st / norms[0]
+                for k in 1...maxDegree {
+                    var norm = 0.0
+                    st = 0; sx = 0; sy = 0
+                    @inline(__always) func add(_ j: Int, _ q: Double) {
+                        norm += q * q
+                        sx += xs[j] * q
+                        sy += ys[j] * q
+                        st += taus[j] * q * q
+                    }
+                    switch k {
+                    case 1: for j in 0..<count { let q = taus[j] - a1; q1s[j] = q; add(j, q) }
+                    case 2: for j in 0..<count { let q = (taus[j] - a2) * q1s[j] - b1; q2s[j] = q; add(j, q) }
+                    default: for j in 0..<count { add(j, (taus[j] - a3) * q2s[j] - b2 * q1s[j]) }
+                    }
+                    guard norm > 1e-12 * norms[0], norm.isFinite else { break }
+                    norms[k] = norm
+                    x[k] = sx / norm
+                    y[k] = sy / norm
+                    switch k {
+                    case 1: a2 = st / norm; b1 = norm / norms[0]
+                    case 2: a3 = st / norm; b2 = norm / norms[1]
+                    default: break
+                    }
                 }
             }
+            self.a1 = a1; self.a2 = a2; self.a3 = a3; self.b1 = b1; self.b2 = b2
             // The residual of degree d is the sum of squares less what q0 ... qd explain.
             let penalty = 2 * noise * noise
             var best = (score: Double.infinity, degree: -1)
@@ -204,6 +224,8 @@ package enum LocalFit {
             }
             x[0] += origin.x
             y[0] += origin.y
+            self.x = x
+            self.y = y
         }
 
         /// The curve's position at parameter `value`.

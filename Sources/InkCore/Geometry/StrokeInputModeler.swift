@@ -159,18 +159,22 @@ struct StrokeInputModeler: Sendable {
         private var storage: [Node] = []
         /// The node index of `storage[0]`.
         private(set) var base = 0
-        /// The number of nodes so far (forgotten ones included).
-        var count: Int { base + storage.count }
+        /// The number of nodes so far (forgotten ones included; no overflow check: both are
+        /// counts of nodes).
+        var count: Int { base &+ storage.count }
 
+        /// Node `node` (not forgotten). The offset is taken without an overflow check (a node
+        /// index and `base` are far from `Int`'s limits); the array still checks the index, so a
+        /// forgotten node (a negative offset) traps as before.
         subscript(node: Int) -> Node {
-            _read { yield storage[node - base] }
-            _modify { yield &storage[node - base] }
+            _read { yield storage[node &- base] }
+            _modify { yield &storage[node &- base] }
         }
 
         mutating func append(_ node: Node) { storage.append(node) }
 
         /// `Σ weights[k] × raw position of node first + k`, read without a bounds check per
-        /// node (the window is checked once).
+        /// node (the window is checked once, so no offset in it can overflow).
         func weightedRawSum(from first: Int, weights: [Double]) -> CanvasPoint {
             precondition(first >= base && first + weights.count <= count)
             return storage.withUnsafeBufferPointer { nodes in
@@ -178,7 +182,7 @@ struct StrokeInputModeler: Sendable {
                     var x = 0.0, y = 0.0
                     let offset = first - base
                     for k in 0..<w.count {
-                        let raw = nodes[offset + k].raw
+                        let raw = nodes[offset &+ k].raw
                         x += w[k] * raw.x
                         y += w[k] * raw.y
                     }
@@ -199,30 +203,39 @@ struct StrokeInputModeler: Sendable {
             base = 0
         }
 
+        /// Whether ``forget(before:)`` would forget the nodes before `node`; `false` for any
+        /// earlier node too.
+        @inline(__always)
+        func mayForget(before node: Int) -> Bool {
+            let dead = node - base
+            return dead >= 256 && dead >= storage.count / 2
+        }
+
         /// Forgets the nodes before `node` once they are many (at least 256, and half of those
         /// kept), so the moves cost O(1) per node.
         mutating func forget(before node: Int) {
+            guard mayForget(before: node) else { return }
             let dead = node - base
-            guard dead >= 256, dead >= storage.count / 2 else { return }
             storage.removeFirst(dead)
             base = node
         }
     }
 
-    private var radius: Int
-    /// The centred fit's weights on evenly spaced times, for `radius`.
-    private var evenKernel: [Double]
-    private var noise: Double
+    // What the style says: set by ``adopt(_:)`` (these initial values never last past `init`).
+    private var radius = 0
+    /// The centred fit's weights on evenly spaced times, for `radius` (empty until adopted).
+    private var evenKernel: [Double] = []
+    private var noise = 0.0
     /// Distances from the first node are measured up to this length (the start taper's, the
     /// only reader of short distances; see ``measureDistance(_:)``).
-    private var distanceLimit: Double
+    private var distanceLimit = 0.0
     /// The side of the square the samples of a possible dot fit in (the brush's width).
-    private var brushSize: Double
-    private var predictionHorizon: Double
-    private var filter: PenFilter
+    private var brushSize = 0.0
+    private var predictionHorizon = 0.0
+    private var filter = PenFilter()
     /// The filter's state before the last sample, to redo the last step when a sample with
     /// the same timestamp arrives.
-    private var filterBeforeLast: PenFilter.State
+    private var filterBeforeLast = PenFilter.State()
     private var lastTimestamp = -Double.infinity
     private var nodes = Window()
     /// Nodes before this index have their settled (``LocalFit``) position.
@@ -249,16 +262,27 @@ struct StrokeInputModeler: Sendable {
     /// noise, prediction horizon, and the brush size and start taper for the measures the
     /// shape reads).
     init(style: StrokeStyle) {
-        radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
-        evenKernel = LocalFit.evenKernels[radius]
+        adopt(style)
+        // One allocation for most strokes; longer ones grow by doubling.
+        nodes.reserveCapacity(64)
+    }
+
+    /// Sets what the modeler takes from `style` (its settle radius and kernel, sample noise,
+    /// start taper, brush size, prediction horizon and filter), with the filter at its start:
+    /// the one place ``init(style:)`` and ``reset(style:)`` read a style.
+    @inline(__always)
+    private mutating func adopt(_ style: StrokeStyle) {
+        let radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
+        if radius != self.radius || evenKernel.isEmpty {
+            self.radius = radius
+            evenKernel = LocalFit.evenKernels[radius]
+        }
         noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
         distanceLimit = style.startTaper
         brushSize = style.size
         predictionHorizon = style.predictionHorizon
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
-        // One allocation for most strokes; longer ones grow by doubling.
-        nodes.reserveCapacity(64)
     }
 
     /// The most nodes (and pending or predicted samples) whose buffers ``reset(style:)``
@@ -271,17 +295,7 @@ struct StrokeInputModeler: Sendable {
     /// a reset modeler's every field with a new one's): a property added to the type must be
     /// added here too.
     mutating func reset(style: StrokeStyle) {
-        let radius = min(max(0, style.settleRadius), Self.maxSettleRadius)
-        if radius != self.radius {
-            self.radius = radius
-            evenKernel = LocalFit.evenKernels[radius]
-        }
-        noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
-        distanceLimit = style.startTaper
-        brushSize = style.size
-        predictionHorizon = style.predictionHorizon
-        filter = PenFilter(parameters: style.filter)
-        filterBeforeLast = filter.state
+        adopt(style)
         lastTimestamp = -Double.infinity
         nodes.recycle(upTo: Self.keptCapacity)
         nodes.reserveCapacity(64)
@@ -450,7 +464,11 @@ struct StrokeInputModeler: Sendable {
 
     /// Forgets the inputs of nodes that nothing can still read: before `node` (the first the
     /// caller may still read), and before what a settle window or an estimate can still read.
+    @inline(__always)
     mutating func forget(before node: Int) {
+        // The first node kept is at most `node`: while the window would not forget even that
+        // many, it forgets nothing (and the other bounds need not be found).
+        guard nodes.mayForget(before: node) else { return }
         nodes.forget(before: min(firstPendingNode, max(0, settledCount - 2 * radius - 2), node))
     }
 
@@ -530,7 +548,7 @@ struct StrokeInputModeler: Sendable {
         let firstSettled = settledCount
         let available = nodes.count - 1
         var remeasured = false
-        while settledCount < available, LocalFit.window(of: settledCount, radius: radius, count: .max / 2).upperBound < available {
+        while settledCount < available, LocalFit.completeWindowEnd(of: settledCount, radius: radius) < available {
             let j = settledCount
             nodes[j].position = settledPosition(j, among: available)
             settledCount += 1
@@ -554,7 +572,7 @@ struct StrokeInputModeler: Sendable {
             builtInTip = nil
             return
         }
-        let last = nodes[nodes.count - 1]
-        builtInTip = PredictedNode(position: point, time: last.time + predictionHorizon, force: last.force)
+        let last = nodes.count - 1
+        builtInTip = PredictedNode(position: point, time: nodes[last].time + predictionHorizon, force: nodes[last].force)
     }
 }

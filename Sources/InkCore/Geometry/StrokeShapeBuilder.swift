@@ -188,17 +188,20 @@ struct StrokeShapeBuilder: Sendable {
                          settled: Range<Int>? = nil) -> StrokeUpdate {
         var changed = volatileBounds
         let stableBefore = stableSegments.count
+        // Each segment's area joins the changed one as it becomes stable (in order).
         if nodes.count == 1 {
             if state.isFinished, stableSegments.isEmpty, isSettled(segment: -1, state) {
-                stableSegments.append(dot(nodes[0]))
+                let dot = dot(nodes[0])
+                changed = CanvasRect.union(changed, dot.bounds)
+                stableSegments.append(dot)
             }
         } else {
             while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, state) {
                 let settled = stableSegment(stableSegments.count)
+                changed = CanvasRect.union(changed, settled.bounds)
                 stableSegments.append(settled)
             }
         }
-        for s in stableBefore..<stableSegments.count { changed = CanvasRect.union(changed, stableSegments[s].bounds) }
         tailBox = tailBounds(state, prediction, settled: settled)
         volatileBounds = tailBox?.rect
         changed = CanvasRect.union(changed, volatileBounds)
