@@ -60,24 +60,27 @@
         // the width in the same operations and order, x and y side by side in the two lanes
         // of a `SIMD2` (lane-wise IEEE operations, so the same bits as one coordinate at a time).
         // A fixed capacity keeps the buffer a plain stack slot (1,024 bytes, the most the
-        // standard library places on the stack without asking); the 66 points of 32 steps
-        // take the other branch.
+        // standard library places on the stack without asking). The 66 points of 32 steps
+        // would pass it, and a temporary allocation would then go to the heap (a malloc per
+        // such segment): those are written in place in the caller's array.
         if total <= 64 {
             withUnsafeTemporaryAllocation(of: CanvasPoint.self, capacity: 64) { buffer in
-                writeBody(of: segment, steps: steps, to: buffer.baseAddress!, appendingTo: &polygon)
+                writeBody(of: segment, steps: steps, to: buffer.baseAddress!)
+                polygon.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<total]))
             }
         } else {
-            withUnsafeTemporaryAllocation(of: CanvasPoint.self, capacity: 66) { buffer in
-                writeBody(of: segment, steps: steps, to: buffer.baseAddress!, appendingTo: &polygon)
+            let start = polygon.count
+            polygon.append(contentsOf: repeatElement(CanvasPoint(x: 0, y: 0), count: total))
+            polygon.withUnsafeMutableBufferPointer { buffer in
+                writeBody(of: segment, steps: steps, to: buffer.baseAddress! + start)
             }
         }
     }
 
     /// The body of ``appendPolygon(for:maxStep:to:)`` with its step count: written into
-    /// `out` (room for `2 * (steps + 1)` points), then appended to `polygon`.
+    /// `out` (room for `2 * (steps + 1)` points, initialized or not: trivial values).
     @inline(__always)
-    private static func writeBody(of segment: StrokeSegment, steps: Int, to out: UnsafeMutablePointer<CanvasPoint>,
-                                  appendingTo polygon: inout [CanvasPoint]) {
+    private static func writeBody(of segment: StrokeSegment, steps: Int, to out: UnsafeMutablePointer<CanvasPoint>) {
         let curve = segment.curve
         let total = 2 * (steps + 1)
         let p0 = SIMD2(curve.p0.x, curve.p0.y), p1 = SIMD2(curve.p1.x, curve.p1.y)
@@ -118,7 +121,6 @@
         }
         let body = UnsafeMutableBufferPointer(start: out, count: total)
         if !(area < 0) { var turned = body; turned.reverse() }
-        polygon.append(contentsOf: UnsafeBufferPointer(body))
     }
 
     /// The step count for a control polygon `ratio` times the longest step: its ceiling
