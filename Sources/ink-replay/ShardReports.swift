@@ -164,15 +164,7 @@ struct ShownName {
     init(shown: String, session: Int) {
         self.shown = shown
         self.session = session
-        let scalars = shown.unicodeScalars
-        var escape: String.Index?
-        var i = scalars.startIndex
-        while i != scalars.endIndex, escape == nil {
-            if scalars[i] == "\\", scalars[i...].dropFirst().starts(with: ["u", "{"]) || scalars[i...].dropFirst().starts(with: ["x", "{"]) {
-                escape = i
-            }
-            i = scalars.index(after: i)
-        }
+        let escape = InputText.firstEscape(in: shown)
         known = shown[..<(escape ?? shown.endIndex)]
         isExact = escape == nil
     }

@@ -49,6 +49,22 @@ package enum InputText {
         return out
     }
 
+    /// Where the first escape ``escaped(_:)`` writes (`\u{…}`, `\x{…}`) begins in a shown
+    /// text, or a run of characters that reads like one; `nil` when there is none. Showing is
+    /// not reversible, so a shown name is known exactly only before this index.
+    package static func firstEscape(in shown: String) -> String.Index? {
+        let scalars = shown.unicodeScalars
+        var i = scalars.startIndex
+        while i != scalars.endIndex {
+            if scalars[i] == "\\" {
+                let rest = scalars[scalars.index(after: i)...]
+                if rest.starts(with: ["u", "{"]) || rest.starts(with: ["x", "{"]) { return i }
+            }
+            i = scalars.index(after: i)
+        }
+        return nil
+    }
+
     /// One character for a message: C0, DEL and C1 controls and U+FFFD as `\u{1B}`, a file
     /// name's byte that is not UTF-8 (`NameBytes`) as `\x{FF}`, anything else as itself.
     /// No escape contains a control character, so escaping twice changes nothing.
