@@ -19,6 +19,14 @@
     /// The closed polygon of one segment's body (without its end discs), counter-clockwise.
     /// A dot segment gives the polygon of its disc.
     ///
+    /// Each side is the centreline offset by half the width along its normal at `n + 1`
+    /// parameters `k / n`, with `n` the control polygon's length over `maxStep` rounded up,
+    /// 1 to 32. The first and last point of each side are evaluated directly at t = 0 and
+    /// t = 1, so pieces meet their caps and their neighbours exactly; the points between
+    /// them are forward differences at the fixed step, which differ from a direct
+    /// evaluation only in their last bits (about `n · 2⁻⁵²` times the coordinates' and the
+    /// segment's size).
+    ///
     /// It allocates the array it returns; a renderer that outlines every segment can reuse one
     /// buffer with ``appendPolygon(for:maxStep:to:)`` instead.
     ///
