@@ -219,11 +219,11 @@ struct StrokePipelineSpeedTests {
     func outlineMatchesWithinBound(seed: UInt64) {
         var random = GeometryRandom(seed: 0x0071_1ee0 + seed)
         var buffer: [CanvasPoint] = []
-        var kept = 0, capped = 0, degenerate = 0, differing = 0
+        var kept = 0, capped = 0, degenerate = 0
         for i in 0..<4_000 {
             let segment = Self.randomSegment(&random)
             let maxStep = [2.0, 2, 2, 0.5, 1, 7][i % 6]
-            let (reference, turned) = Self.referenceOutline(segment, maxStep: maxStep)
+            let (_, turned) = Self.referenceOutline(segment, maxStep: maxStep)
             if i % 3 == 0 { buffer.removeAll(keepingCapacity: true) }
             let start = buffer.count
             StrokeOutline.appendPolygon(for: segment, maxStep: maxStep, to: &buffer)
@@ -239,16 +239,12 @@ struct StrokePipelineSpeedTests {
                 let area = StrokeOutline.signedArea(polygon)
                 #expect(area >= -4 * Double(polygon.count) * Double.ulpOfOne * terms, "segment \(i): area \(area)")
             }
-            if polygon.map({ [$0.x.bitPattern, $0.y.bitPattern] }) != reference.map({ [$0.x.bitPattern, $0.y.bitPattern] }) {
-                differing += 1
-            }
             if segment.curve.controlPolygonLength / maxStep > 32 { capped += 1 }
             if !segment.isDot, !turned { kept += 1 }
             if !segment.isDot, segment.curve.p0 == segment.curve.p1 { degenerate += 1 }
         }
-        // The cases the generator is there for did occur, and the points between the ends do
-        // differ from the plain computation in their last bits (else this tests nothing new).
-        #expect(kept > 100 && capped > 100 && degenerate > 100 && differing > 100, "\(kept) \(capped) \(degenerate) \(differing)")
+        // The cases the generator is there for did occur.
+        #expect(kept > 100 && capped > 100 && degenerate > 100, "\(kept) \(capped) \(degenerate)")
     }
 
     @Test("the outline of non-finite and huge segments has the plain computation's non-finite points, and no others")
