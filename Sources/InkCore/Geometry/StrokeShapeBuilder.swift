@@ -140,6 +140,7 @@ struct StrokeShapeBuilder: Sendable {
     // MARK: - Output
 
     /// Appends the current tentative tail (including any prediction) to `segments`.
+    @inline(__always)
     func appendVolatileSegments(to segments: inout [StrokeSegment], _ tail: StrokeInputModeler.Tail) {
         let total = tail.nodes.count + tail.predictedCount
         if total == 1, stableSegments.isEmpty {
