@@ -10,19 +10,19 @@
 /// Then, per sample: samples with the same timestamp merge into one node (their mean position
 /// and force); a new node's position is the causal `PenFilter`'s output (the live tip), and
 /// settles to its `LocalFit` position once its window is known; each node records the
-/// filter's smoothed speed and, near the start, its distance from the first node along the
-/// modeled positions. Forces still estimated wait for their refinement; the prediction (the
-/// host's predicted samples through a copy of the filter, or the built-in predictor's one
-/// node) extends the live end.
+/// filter's smoothed speed, near the start its distance from the first node along the
+/// modeled positions, and its ink width before the end taper (from its force or speed and the
+/// start taper), computed again wherever one of those changes. Forces still estimated wait for
+/// their refinement; the prediction (the host's predicted samples through a copy of the
+/// filter, or the built-in predictor's one node) extends the live end.
 ///
-/// Every mutating call reports which nodes it changed (``Step``, or a range), so the shape
-/// builder can follow without scanning. What the shape builder reads is handed to it as plain
-/// values: a node (``node(_:)``, a ``ModeledNode``), the ``state`` (what has settled, the
-/// first estimate still pending, whether it is finished) and the ``prediction``; a view of the
-/// nodes (``modeledNodes``) only where a call reads many (finishing, refining a finished
-/// stroke). Passing the modeler itself would copy it, hundreds of bytes, on every call. The
-/// inputs of nodes nothing can still reach are forgotten (``forget(before:)``), so a long
-/// stroke keeps a window of them.
+/// It holds the stroke's one store of nodes (``nodes``: one ``Node`` record each), which the
+/// shape builder reads in place: ``append(_:)`` says which nodes settled (``Step``) so the
+/// shape builder can follow without scanning, and the shape builder takes the modeler
+/// `inout` (by address; a borrowed one would be passed by value, hundreds of bytes copied per
+/// call) or, for the volatile tail, a ``Tail`` of the store and the prediction. It writes
+/// nothing back but the end taper's widths (``setWidth(_:of:)``). The nodes nothing can still
+/// reach are forgotten (``forget(before:)``), so a long stroke keeps a window of them.
 struct StrokeInputModeler: Sendable {
     /// The largest settle radius used, whatever the style asks (bounds the work per sample).
     static let maxSettleRadius = 32
@@ -93,7 +93,7 @@ struct StrokeInputModeler: Sendable {
         var remeasuredLive: Bool
     }
 
-    /// The nodes whose inputs may still be read, by node index: the earlier ones are forgotten
+    /// The nodes that may still be read, by node index: the earlier ones are forgotten
     /// once nothing can reach them (they are settled, stable and hold no estimate), so a long
     /// stroke keeps a window of them, not all.
     struct Window: Sendable {
@@ -429,7 +429,7 @@ struct StrokeInputModeler: Sendable {
         return true
     }
 
-    /// Forgets the inputs of nodes that nothing can still read: before `node` (the first the
+    /// Forgets the nodes that nothing can still read: before `node` (the first the
     /// caller may still read), and before what a settle window or an estimate can still read.
     @inline(__always)
     mutating func forget(before node: Int) {
