@@ -18,12 +18,16 @@ package struct StrokeNodes: RandomAccessCollection, Sendable, Equatable {
 
     init(window: StrokeInputModeler.Window) { self.window = window }
 
+    /// The first node kept.
     package var startIndex: Int { window.kept.lowerBound }
+    /// How many nodes the stroke has (one past the last).
     package var endIndex: Int { window.kept.upperBound }
+    /// Node `i` as drawn; `i` must be a kept node's index.
     package subscript(i: Int) -> StrokeNode { window[i].drawn }
     /// How many nodes the store has room for.
     package var capacity: Int { window.capacity }
 
+    /// The same nodes kept, from the same index.
     package static func == (a: StrokeNodes, b: StrokeNodes) -> Bool {
         a.startIndex == b.startIndex && a.elementsEqual(b)
     }
