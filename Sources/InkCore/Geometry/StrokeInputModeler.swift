@@ -46,7 +46,8 @@ struct StrokeInputModeler: Sendable {
         /// The mean force of its samples that have one; `nil` when none has.
         fileprivate(set) var force: Double?
         /// Ink width in canvas points: from its force (or speed) and start taper, computed by
-        /// the modeler whenever one of those changes (``StrokeInputModeler/updateWidth(_:)``);
+        /// the modeler whenever one of those changes (with the distance, or by
+        /// ``StrokeInputModeler/updateWidth(_:)``);
         /// the shape builder's end taper (or a short mark's width) overwrites it once the
         /// stroke is finished (``StrokeInputModeler/setWidth(_:of:)``).
         fileprivate(set) var width: Double
@@ -69,6 +70,13 @@ struct StrokeInputModeler: Sendable {
         fileprivate var forces: Int
 
         fileprivate var meanForce: Double? { forces == 0 ? nil : forceSum / Double(forces) }
+
+        /// Sets its distance from the first node and its width (one write of the node).
+        @inline(__always)
+        fileprivate mutating func set(distance: Double, width: Double) {
+            self.distance = distance
+            self.width = width
+        }
 
         /// The node as drawn: its position, time, width and force.
         var drawn: StrokeNode { StrokeNode(position: position, time: time, width: width, force: force) }
@@ -179,7 +187,7 @@ struct StrokeInputModeler: Sendable {
     /// The side of the square the samples of a possible dot fit in (the brush's width).
     private var brushSize = 0.0
     private var predictionHorizon = 0.0
-    /// The style whose widths the nodes get (``updateWidth(_:)``).
+    /// The style whose widths the nodes get (``width(of:distance:)``).
     private var style = StrokeStyle()
     private var filter = PenFilter()
     /// The filter's state before the last sample, to redo the last step when a sample with
@@ -349,8 +357,8 @@ struct StrokeInputModeler: Sendable {
             nodes[last].position = filter.filter(nodes[last].raw, at: sample.timestamp)
             nodes[last].force = nodes[last].meanForce
             nodes[last].speed = filter.smoothedSpeed
-            measureDistance(last)
-            updateWidth(last)
+            // Its force and speed changed: its width too, with its distance or alone.
+            if !measureDistance(last) { updateWidth(last) }
             builtInPrediction()
             return Step(isNewNode: false, settled: settledCount..<settledCount, remeasuredLive: false)
         }
@@ -364,7 +372,6 @@ struct StrokeInputModeler: Sendable {
         measureDistance(last + 1)
         let firstSettled = settledCount
         let remeasuredLive = settleLive()
-        updateWidth(last + 1)
         builtInPrediction()
         return Step(isNewNode: true, settled: firstSettled..<settledCount, remeasuredLive: remeasuredLive)
     }
@@ -416,8 +423,9 @@ struct StrokeInputModeler: Sendable {
         for j in settledCount..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
         settledCount = nodes.count
         for j in firstChanged..<nodes.count {
+            // A node whose distance stays infinite keeps its width (its force and speed are
+            // unchanged too).
             measureDistance(j)
-            updateWidth(j)
         }
     }
 
@@ -494,24 +502,28 @@ struct StrokeInputModeler: Sendable {
 
     /// Measures node `i`'s distance from the first node, while the node before it is nearer
     /// than ``distanceLimit``; past that it is infinite (written only when it was not: reading
-    /// is cheaper than writing). Returns `false` when the distance was infinite and stays so.
+    /// is cheaper than writing). A distance written comes with the node's width (in one write
+    /// of the node). Returns `false` when the distance was infinite and stays so (its width
+    /// is then unchanged).
     @inline(__always) @discardableResult
     private mutating func measureDistance(_ i: Int) -> Bool {
         let previous = i == 0 ? 0 : nodes[i - 1].distance
         guard previous < distanceLimit else {
             guard nodes[i].distance != .infinity else { return false }
-            nodes[i].distance = .infinity
+            let width = width(of: i, distance: .infinity)
+            nodes[i].set(distance: .infinity, width: width)
             return true
         }
-        nodes[i].distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        let distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        let width = width(of: i, distance: distance)
+        nodes[i].set(distance: distance, width: width)
         return true
     }
 
     /// Settles every node whose window is complete without the last node (which may still
     /// merge with a sample of the same timestamp): one node per sample in steady state. A
     /// node whose distance it measured again gets its width again. Returns whether it also
-    /// measured the live nodes again (near the start of the stroke); their widths are set
-    /// again too, but the last node's (the new one, whose width ``append(_:)`` sets).
+    /// measured the live nodes again (near the start of the stroke), with their widths.
     private mutating func settleLive() -> Bool {
         let firstSettled = settledCount
         let available = nodes.count - 1
@@ -519,27 +531,31 @@ struct StrokeInputModeler: Sendable {
             let j = settledCount
             nodes[j].position = settledPosition(j, among: available)
             settledCount += 1
-            if measureDistance(j) { updateWidth(j) }
+            measureDistance(j)
         }
         // Live nodes after them measured their distance from old positions. Only the start
         // taper reads that before the stroke finishes (which measures them all again).
         if settledCount > firstSettled, nodes[settledCount - 1].distance < distanceLimit {
-            for k in settledCount..<nodes.count {
-                measureDistance(k)
-                if k < available { updateWidth(k) }
-            }
+            for k in settledCount..<nodes.count { measureDistance(k) }
             return true
         }
         return false
     }
 
-    /// Gives node `i` its width before the end taper, from its force (or speed) and its
-    /// distance from the first node (the start taper).
+    /// Gives node `i` its width again, for its distance as it is (after its force or speed
+    /// changed).
     @inline(__always)
     private mutating func updateWidth(_ i: Int) {
+        let width = width(of: i, distance: nodes[i].distance)
+        nodes[i].width = width
+    }
+
+    /// Node `i`'s width before the end taper at `distance` from the first node: from its
+    /// force (or speed), narrowed by the start taper.
+    @inline(__always)
+    private func width(of i: Int, distance: Double) -> Double {
         let base = style.baseWidth(force: nodes[i].force, speed: nodes[i].speed)
-        let distance = nodes[i].distance
-        nodes[i].width = distance == .infinity ? base
+        return distance == .infinity ? base
             : base * (distance >= style.startTaper ? 1 : style.taper(distance, over: style.startTaper))
     }
 
