@@ -365,11 +365,17 @@ struct StrokeInputModeler: Sendable {
         filterBeforeLast = filter.state
         let filtered = filter.filter(sample.point, at: sample.timestamp)
         let rawDistance = last < 0 ? 0 : nodes[last].rawDistance + sample.point.distance(to: nodes[last].raw)
-        nodes.append(Node(position: filtered, time: sample.timestamp, speed: filter.smoothedSpeed, distance: 0,
-                          force: sample.force, width: 0, positionSum: sample.point, samples: 1, raw: sample.point,
+        // Its distance and width, as ``measureDistance(_:)`` would measure them once it is made:
+        // the node is written once.
+        let previous = last < 0 ? 0 : nodes[last].distance
+        let distance = previous < distanceLimit ? (last < 0 ? 0 : previous + filtered.distance(to: nodes[last].position))
+            : .infinity
+        let speed = filter.smoothedSpeed
+        nodes.append(Node(position: filtered, time: sample.timestamp, speed: speed, distance: distance,
+                          force: sample.force, width: width(force: sample.force, speed: speed, distance: distance),
+                          positionSum: sample.point, samples: 1, raw: sample.point,
                           rawDistance: rawDistance, firstSample: index, evenSince: evenSince(sample.timestamp),
                           forceSum: sample.force ?? 0, forces: sample.force == nil ? 0 : 1))
-        measureDistance(last + 1)
         let firstSettled = settledCount
         let remeasuredLive = settleLive()
         builtInPrediction()
@@ -554,7 +560,14 @@ struct StrokeInputModeler: Sendable {
     /// force (or speed), narrowed by the start taper.
     @inline(__always)
     private func width(of i: Int, distance: Double) -> Double {
-        let base = style.baseWidth(force: nodes[i].force, speed: nodes[i].speed)
+        width(force: nodes[i].force, speed: nodes[i].speed, distance: distance)
+    }
+
+    /// The width before the end taper of a node with `force` (or `speed`) at `distance` from
+    /// the first node.
+    @inline(__always)
+    private func width(force: Double?, speed: Double, distance: Double) -> Double {
+        let base = style.baseWidth(force: force, speed: speed)
         return distance == .infinity ? base
             : base * (distance >= style.startTaper ? 1 : style.taper(distance, over: style.startTaper))
     }
