@@ -246,7 +246,7 @@ struct StrokeGeometryTests {
         _ = stroke.settleEstimates()
         #expect(Array(stroke.stableSegments.prefix(seen.count)) == seen)
         #expect(stroke.volatileSegments.isEmpty)
-        #expect(stroke.stableSegments.count == max(1, stroke.nodes.count - 1))
+        #expect(stroke.stableSegments.count == max(1, stroke.nodeCount - 1))
     }
 
     @Test("a long stroke forgets early inputs but not one still waiting for its estimate")
@@ -274,7 +274,7 @@ struct StrokeGeometryTests {
         #expect(update.newlyStable.count > 1_900, "the segments after it settle at once")
         _ = stroke.finish()
         #expect(Array(stroke.stableSegments.prefix(stable.count)) == stable)
-        #expect(stroke.stableSegments.count == stroke.nodes.count - 1)
+        #expect(stroke.stableSegments.count == stroke.nodeCount - 1)
         // The geometry equals that of the same stroke built without the estimate, but for the width.
         var plain = StrokeBuilder()
         for sample in samples { var s = sample; s.estimationUpdateIndex = nil; if s.timestamp == samples[3_000].timestamp { s.force = 1 }; _ = try plain.append(s) }

@@ -38,9 +38,12 @@
 ///
 /// Inside, two parts behind this type: an input modeler (`StrokeInputModeler`: it checks
 /// each sample, once, and makes the modeled nodes: merged, filtered, settled, with their
-/// speeds, estimates and prediction) and a shape builder (`StrokeShapeBuilder`: widths,
-/// tapers, dots, Catmull-Rom segments, the stable prefix and the volatile tail). Each call
-/// here runs the modeler, then lets the shape builder follow the nodes it changed.
+/// speeds, widths before the end taper, estimates and prediction) and a shape builder
+/// (`StrokeShapeBuilder`: the end taper, dots, Catmull-Rom segments, the stable prefix and
+/// the volatile tail). The nodes are kept once, one record per node, in the modeler's window
+/// (the nodes nothing can still reach are forgotten, so a long stroke's memory is its stable
+/// segments); each call here runs the modeler, then lets the shape builder read the nodes
+/// in place.
 ///
 /// ```swift
 /// var stroke = StrokeBuilder()
@@ -93,8 +96,12 @@
 
     /// The style the stroke is made with.
     public var style: StrokeStyle { shape.style }
-    /// Conditioned centreline points, one per distinct sample timestamp.
-    package var nodes: [StrokeNode] { shape.nodes }
+    /// Conditioned centreline points, one per distinct sample timestamp, by node index: those
+    /// not forgotten (a long stroke forgets the nodes no segment or estimate can still reach;
+    /// ``nodeCount`` counts them all).
+    package var nodes: StrokeNodes { StrokeNodes(window: model.nodes) }
+    /// How many nodes the stroke has, forgotten ones included.
+    package var nodeCount: Int { model.count }
     /// Segments that will never change again, in drawing order.
     @inlinable
     public var stableSegments: [StrokeSegment] { shape.stableSegments }
@@ -114,7 +121,7 @@
     /// Appends the current tentative tail to `segments` (no allocation when it has room):
     /// what ``volatileSegments`` returns.
     public func appendVolatileSegments(to segments: inout [StrokeSegment]) {
-        shape.appendVolatileSegments(to: &segments, model.prediction)
+        shape.appendVolatileSegments(to: &segments, model.tail)
     }
 
     /// All segments to draw now: the stable ones, then the volatile tail.
@@ -130,20 +137,10 @@
     /// - Throws: `StrokeInputError`; nothing changes then.
     @_spi(Tooling) public mutating func append(_ sample: TouchSample) throws(StrokeInputError) -> StrokeUpdate {
         let step = try model.append(sample)
-        // The shape builder follows the nodes the sample changed: the new (or merged) one, those
-        // that settled, and near the start the live ones measured again.
-        if step.isNewNode { shape.append(model.node(step.node)) } else { shape.set(step.node, to: model.node(step.node)) }
-        if step.settledRemeasured {
-            for j in step.settled { shape.set(j, to: model.node(j)) }
-        } else {
-            for j in step.settled { shape.move(j, to: model.position(j)) }
-        }
-        if step.remeasuredLive {
-            for k in step.settled.upperBound..<model.count { shape.set(k, to: model.node(k)) }
-        }
-        shape.predictionChanged()
-        guard step.isNewNode else { return shape.update(model.state, model.prediction) }
-        let update = shape.update(model.state, model.prediction, settled: step.remeasuredLive ? nil : step.settled)
+        // The modeler changed the nodes (and their widths) in place; the shape builder reads them.
+        shape.predictionChanged(&model)
+        guard step.isNewNode else { return shape.update(&model) }
+        let update = shape.update(&model, settled: step.remeasuredLive ? nil : step.settled)
         if !shape.stableSegments.isEmpty { model.forget(before: shape.firstNodeRead) }
         return update
     }
@@ -152,8 +149,8 @@
     /// empty list falls back to the built-in predictor. Predictions are never stored.
     @_spi(Tooling) public mutating func predict(_ predicted: [TouchSample]) -> StrokeUpdate {
         guard model.predict(predicted) else { return .none }
-        shape.predictionChanged()
-        return shape.update(model.state, model.prediction)
+        shape.predictionChanged(&model)
+        return shape.update(&model)
     }
 
     /// Applies a refined value (an estimated-property update) to the sample at `index`
@@ -162,10 +159,9 @@
     /// segments around them stay volatile until then (also after `finish()`), so the
     /// stable prefix never changes. Other calls change nothing.
     @_spi(Tooling) public mutating func refine(sampleAt index: Int, with refined: TouchSample) -> StrokeUpdate {
-        guard let node = model.refine(sampleAt: index, with: refined) else { return .none }
-        shape.set(node, to: model.node(node))
-        if model.isFinished { shape.applyEndTaper(model.modeledNodes) }
-        return shape.update(model.state, model.prediction)
+        guard model.refine(sampleAt: index, with: refined) != nil else { return .none }
+        if model.isFinished { shape.applyEndTaper(&model) }
+        return shape.update(&model)
     }
 
     /// Finishes the stroke: the remaining nodes settle (the ends fitted like the rest), the
@@ -176,15 +172,15 @@
     /// nothing.
     @_spi(Tooling) public mutating func finish() -> StrokeUpdate {
         guard !model.isFinished else { return .none }
-        for j in model.finish() { shape.set(j, to: model.node(j)) }
-        shape.finish(model.state, model.modeledNodes)
-        return shape.update(model.state, model.prediction)
+        model.finish()
+        shape.finish(&model)
+        return shape.update(&model)
     }
 
     /// Stops waiting for estimated-property updates: their samples keep the estimated
     /// values and the rest of a finished stroke becomes stable.
     @_spi(Tooling) public mutating func settleEstimates() -> StrokeUpdate {
         guard model.settleEstimates() else { return .none }
-        return shape.update(model.state, model.prediction)
+        return shape.update(&model)
     }
 }

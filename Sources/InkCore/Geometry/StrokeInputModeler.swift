@@ -10,41 +10,27 @@
 /// Then, per sample: samples with the same timestamp merge into one node (their mean position
 /// and force); a new node's position is the causal `PenFilter`'s output (the live tip), and
 /// settles to its `LocalFit` position once its window is known; each node records the
-/// filter's smoothed speed and, near the start, its distance from the first node along the
-/// modeled positions. Forces still estimated wait for their refinement; the prediction (the
-/// host's predicted samples through a copy of the filter, or the built-in predictor's one
-/// node) extends the live end.
+/// filter's smoothed speed, near the start its distance from the first node along the
+/// modeled positions, and its ink width before the end taper (from its force or speed and the
+/// start taper), computed again wherever one of those changes. Forces still estimated wait for
+/// their refinement; the prediction (the host's predicted samples through a copy of the
+/// filter, or the built-in predictor's one node) extends the live end.
 ///
-/// Every mutating call reports which nodes it changed (``Step``, or a range), so the shape
-/// builder can follow without scanning. What the shape builder reads is handed to it as plain
-/// values: a node (``node(_:)``, a ``ModeledNode``), the ``state`` (what has settled, the
-/// first estimate still pending, whether it is finished) and the ``prediction``; a view of the
-/// nodes (``modeledNodes``) only where a call reads many (finishing, refining a finished
-/// stroke). Passing the modeler itself would copy it, hundreds of bytes, on every call. The
-/// inputs of nodes nothing can still reach are forgotten (``forget(before:)``), so a long
-/// stroke keeps a window of them.
+/// It holds the stroke's one store of nodes (``nodes``: one ``Node`` record each), which the
+/// shape builder reads in place: ``append(_:)`` says which nodes settled (``Step``) so the
+/// shape builder can follow without scanning, and the shape builder takes the modeler
+/// `inout` (by address; a borrowed one would be passed by value, hundreds of bytes copied per
+/// call) or, for the volatile tail, a ``Tail`` of the store and the prediction. It writes
+/// nothing back but the end taper's widths (``setWidth(_:of:)``). The nodes nothing can still
+/// reach are forgotten (``forget(before:)``), so a long stroke keeps a window of them.
 struct StrokeInputModeler: Sendable {
     /// The largest settle radius used, whatever the style asks (bounds the work per sample).
     static let maxSettleRadius = 32
 
-    /// A node of the modeled stroke, as the shape builder reads it.
-    struct ModeledNode: Sendable {
-        /// Where the node is: the pen filter's output while it is live, the settled fit's
-        /// once it is settled.
-        var position: CanvasPoint
-        /// The time the node stands for (its samples' timestamp), seconds.
-        var time: Double
-        /// The mean force of its samples that have one; `nil` when none has.
-        var force: Double?
-        /// The pen filter's smoothed speed (pt/s) when the node was filtered.
-        var speed: Double
-        /// The distance along the modeled positions from the first node while that is shorter
-        /// than the start taper's length; infinity past it (see `Node.distance`).
-        var distance: Double
-    }
-
-    /// A node of the modeled stroke, and what it was made from.
-    fileprivate struct Node: Sendable {
+    /// A node of the modeled stroke, with its ink width, and what it was made from: the one
+    /// record per node both halves of ``StrokeBuilder`` read (the shape builder in place,
+    /// through ``nodes``).
+    struct Node: Sendable {
         /// Where the node is: the pen filter's output while it is live, the settled fit's
         /// once it is settled.
         fileprivate(set) var position: CanvasPoint
@@ -59,6 +45,12 @@ struct StrokeInputModeler: Sendable {
         fileprivate(set) var distance: Double
         /// The mean force of its samples that have one; `nil` when none has.
         fileprivate(set) var force: Double?
+        /// Ink width in canvas points: from its force (or speed) and start taper, computed by
+        /// the modeler whenever one of those changes (with the distance, or by
+        /// ``StrokeInputModeler/updateWidth(_:)``);
+        /// the shape builder's end taper (or a short mark's width) overwrites it once the
+        /// stroke is finished (``StrokeInputModeler/setWidth(_:of:)``).
+        fileprivate(set) var width: Double
 
         // What it was made from: the modeler's own.
         /// Sum of the node's sample positions and their number, and their mean (the node's raw
@@ -79,9 +71,15 @@ struct StrokeInputModeler: Sendable {
 
         fileprivate var meanForce: Double? { forces == 0 ? nil : forceSum / Double(forces) }
 
-        var modeled: ModeledNode {
-            ModeledNode(position: position, time: time, force: force, speed: speed, distance: distance)
+        /// Sets its distance from the first node and its width (one write of the node).
+        @inline(__always)
+        fileprivate mutating func set(distance: Double, width: Double) {
+            self.distance = distance
+            self.width = width
         }
+
+        /// The node as drawn: its position, time, width and force.
+        var drawn: StrokeNode { StrokeNode(position: position, time: time, width: width, force: force) }
     }
 
     /// A predicted node: where the stroke is expected to go, never stored.
@@ -91,71 +89,22 @@ struct StrokeInputModeler: Sendable {
         var force: Double?
     }
 
-    /// What follows the real nodes: the host's predicted samples as nodes, or the built-in
-    /// predictor's one node, or nothing.
-    struct Prediction: Sendable {
-        /// The host's predicted nodes; empty when the prediction is the built-in one.
-        var nodes: [PredictedNode]
-        /// The built-in predictor's node; `nil` when the host predicts or it expects no
-        /// movement.
-        var tip: PredictedNode?
-
-        /// How many predicted nodes follow the real ones.
-        var count: Int { nodes.isEmpty ? (tip == nil ? 0 : 1) : nodes.count }
-
-        /// Predicted node `k` (0 is the first after the real ones), `k < count`.
-        @inline(__always)
-        subscript(k: Int) -> PredictedNode { nodes.isEmpty ? tip! : nodes[k] }
-    }
-
-    /// What the shape builder reads of the modeler besides its nodes: plain values.
-    struct State: Sendable {
-        /// `true` once ``finish()`` was called.
-        var isFinished: Bool
-        /// `true` while every sample so far fits in a square as wide as the brush (and there
-        /// is one): the mark may still be a dot.
-        var fitsInBrush: Bool
-        /// The real samples appended so far.
-        var sampleCount: Int
-        /// Nodes before this index are settled: their positions no longer change.
-        var settledCount: Int
-        /// The first node holding a sample whose force is still an estimate; `Int.max` when
-        /// none.
-        var firstPendingNode: Int
-        /// The last node's distance from the first node (infinity far from the start, and
-        /// when there is no node).
-        var lastDistance: Double
-    }
-
-    /// The nodes not forgotten, read by index (see ``forget(before:)``).
-    struct ModeledNodes: Sendable {
-        fileprivate let window: Window
-        /// How many nodes the stroke has (forgotten ones included).
-        var count: Int { window.count }
-        subscript(i: Int) -> ModeledNode { window[i].modeled }
-    }
-
     /// What one appended sample changed.
     struct Step: Sendable {
-        /// The node the sample made, or merged into (the last node either way).
-        var node: Int
         /// `true` when the sample made a new node; `false` when it merged into the last one
         /// (the same timestamp).
         var isNewNode: Bool
         /// The nodes that settled (their positions changed).
         var settled: Range<Int>
-        /// `true` when the distance of a node in `settled` changed too (near the start of the
-        /// stroke); otherwise only their positions did.
-        var settledRemeasured: Bool
         /// `true` when the live nodes after `settled` were measured again (near the start of
-        /// the stroke; only their distances changed).
+        /// the stroke: their distances and widths changed).
         var remeasuredLive: Bool
     }
 
-    /// The nodes whose inputs may still be read, by node index: the earlier ones are forgotten
+    /// The nodes that may still be read, by node index: the earlier ones are forgotten
     /// once nothing can reach them (they are settled, stable and hold no estimate), so a long
     /// stroke keeps a window of them, not all.
-    fileprivate struct Window: Sendable {
+    struct Window: Sendable {
         private var storage: [Node] = []
         /// The node index of `storage[0]`.
         private(set) var base = 0
@@ -170,6 +119,12 @@ struct StrokeInputModeler: Sendable {
             _read { yield storage[node &- base] }
             _modify { yield &storage[node &- base] }
         }
+
+        /// The nodes not forgotten, by node index.
+        var kept: Range<Int> { base..<count }
+
+        /// How many nodes the buffer has room for.
+        var capacity: Int { storage.capacity }
 
         mutating func append(_ node: Node) { storage.append(node) }
 
@@ -232,12 +187,16 @@ struct StrokeInputModeler: Sendable {
     /// The side of the square the samples of a possible dot fit in (the brush's width).
     private var brushSize = 0.0
     private var predictionHorizon = 0.0
+    /// The style whose widths the nodes get (``width(of:distance:)``).
+    private var style = StrokeStyle()
     private var filter = PenFilter()
     /// The filter's state before the last sample, to redo the last step when a sample with
     /// the same timestamp arrives.
     private var filterBeforeLast = PenFilter.State()
     private var lastTimestamp = -Double.infinity
-    private var nodes = Window()
+    /// The nodes, each with its width: the one store of the stroke's nodes, which the shape
+    /// builder reads in place.
+    private(set) var nodes = Window()
     /// Nodes before this index have their settled (``LocalFit``) position.
     private(set) var settledCount = 0
     /// The real samples appended so far.
@@ -246,7 +205,7 @@ struct StrokeInputModeler: Sendable {
     private(set) var isFinished = false
     /// The box of the samples so far, while it fits in a square as wide as the brush (`nil`
     /// from the first sample outside it on).
-    private var dotBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+    private(set) var dotBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
     /// Samples whose force is still an estimate (ascending index), with their current force.
     private var pendingSamples: [(index: Int, force: Double?)] = []
     /// The last shifted window fitted, and its curve.
@@ -254,9 +213,10 @@ struct StrokeInputModeler: Sendable {
     private var shiftedByTime = false
     private var shiftedCurve: LocalFit.Curve?
     /// The host's predicted samples, as nodes (empty unless the host's prediction stands).
-    private var predictedNodes: [PredictedNode] = []
-    /// The built-in predictor's node, when it predicts one.
-    private var builtInTip: PredictedNode?
+    private(set) var predictedNodes: [PredictedNode] = []
+    /// The built-in predictor's node, when it predicts one (only when `predictedNodes` is
+    /// empty).
+    private(set) var builtInTip: PredictedNode?
 
     /// Starts an empty stroke modeled as `style` says (its filter, settle radius, sample
     /// noise, prediction horizon, and the brush size and start taper for the measures the
@@ -281,6 +241,7 @@ struct StrokeInputModeler: Sendable {
         distanceLimit = style.startTaper
         brushSize = style.size
         predictionHorizon = style.predictionHorizon
+        self.style = style
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
     }
@@ -320,28 +281,38 @@ struct StrokeInputModeler: Sendable {
     @inline(__always)
     var count: Int { nodes.count }
 
-    /// Node `i`; only nodes not forgotten can be read (see ``forget(before:)``).
+    /// `true` while every sample so far fits in a square as wide as the brush (and there is
+    /// one): the mark may still be a dot.
     @inline(__always)
-    func node(_ i: Int) -> ModeledNode { nodes[i].modeled }
+    var fitsInBrush: Bool { dotBox != nil }
 
-    /// Node `i`'s position.
+    /// How many predicted nodes follow the real ones: the host's, or the built-in one.
     @inline(__always)
-    func position(_ i: Int) -> CanvasPoint { nodes[i].position }
+    var predictedCount: Int { predictedNodes.isEmpty ? (builtInTip == nil ? 0 : 1) : predictedNodes.count }
 
-    /// The nodes not forgotten.
-    @inline(__always)
-    var modeledNodes: ModeledNodes { ModeledNodes(window: nodes) }
+    /// What the volatile tail is built from: the nodes and the prediction (a few words, passed
+    /// by value where the modeler itself, hundreds of bytes, would be copied).
+    struct Tail {
+        let nodes: Window
+        let predictedNodes: [PredictedNode]
+        let builtInTip: PredictedNode?
 
-    /// What the shape builder reads besides the nodes.
-    @inline(__always)
-    var state: State {
-        State(isFinished: isFinished, fitsInBrush: dotBox != nil, sampleCount: sampleCount, settledCount: settledCount,
-              firstPendingNode: firstPendingNode, lastDistance: nodes.count == 0 ? .infinity : nodes[nodes.count - 1].distance)
+        /// How many predicted nodes follow the real ones.
+        @inline(__always)
+        var predictedCount: Int { predictedNodes.isEmpty ? (builtInTip == nil ? 0 : 1) : predictedNodes.count }
+
+        /// Predicted node `k` (0 is the first after the real ones), `k < predictedCount`.
+        @inline(__always)
+        func predicted(_ k: Int) -> PredictedNode { predictedNodes.isEmpty ? builtInTip! : predictedNodes[k] }
     }
 
-    /// What follows the real nodes.
+    /// The nodes and the prediction, for the volatile tail.
     @inline(__always)
-    var prediction: Prediction { Prediction(nodes: predictedNodes, tip: builtInTip) }
+    var tail: Tail { Tail(nodes: nodes, predictedNodes: predictedNodes, builtInTip: builtInTip) }
+
+    /// Sets node `i`'s width (the shape builder's end taper, or a short mark's width).
+    @inline(__always)
+    mutating func setWidth(_ width: Double, of i: Int) { nodes[i].width = width }
 
     /// The first node holding a sample whose force is still an estimate; `Int.max` when none.
     @inline(__always)
@@ -386,24 +357,29 @@ struct StrokeInputModeler: Sendable {
             nodes[last].position = filter.filter(nodes[last].raw, at: sample.timestamp)
             nodes[last].force = nodes[last].meanForce
             nodes[last].speed = filter.smoothedSpeed
-            measureDistance(last)
+            // Its force and speed changed: its width too, with its distance or alone.
+            if !measureDistance(last) { updateWidth(last) }
             builtInPrediction()
-            return Step(node: last, isNewNode: false, settled: settledCount..<settledCount, settledRemeasured: false,
-                        remeasuredLive: false)
+            return Step(isNewNode: false, settled: settledCount..<settledCount, remeasuredLive: false)
         }
         filterBeforeLast = filter.state
         let filtered = filter.filter(sample.point, at: sample.timestamp)
         let rawDistance = last < 0 ? 0 : nodes[last].rawDistance + sample.point.distance(to: nodes[last].raw)
-        nodes.append(Node(position: filtered, time: sample.timestamp, speed: filter.smoothedSpeed, distance: 0,
-                          force: sample.force, positionSum: sample.point, samples: 1, raw: sample.point,
+        // Its distance and width, as ``measureDistance(_:)`` would measure them once it is made:
+        // the node is written once.
+        let previous = last < 0 ? 0 : nodes[last].distance
+        let distance = previous < distanceLimit ? (last < 0 ? 0 : previous + filtered.distance(to: nodes[last].position))
+            : .infinity
+        let speed = filter.smoothedSpeed
+        nodes.append(Node(position: filtered, time: sample.timestamp, speed: speed, distance: distance,
+                          force: sample.force, width: width(force: sample.force, speed: speed, distance: distance),
+                          positionSum: sample.point, samples: 1, raw: sample.point,
                           rawDistance: rawDistance, firstSample: index, evenSince: evenSince(sample.timestamp),
                           forceSum: sample.force ?? 0, forces: sample.force == nil ? 0 : 1))
-        measureDistance(last + 1)
         let firstSettled = settledCount
-        let (settledRemeasured, remeasuredLive) = settleLive()
+        let remeasuredLive = settleLive()
         builtInPrediction()
-        return Step(node: last + 1, isNewNode: true, settled: firstSettled..<settledCount, settledRemeasured: settledRemeasured,
-                    remeasuredLive: remeasuredLive)
+        return Step(isNewNode: true, settled: firstSettled..<settledCount, remeasuredLive: remeasuredLive)
     }
 
     /// Replaces the prediction with the host's predicted samples, run through a copy of the
@@ -437,21 +413,26 @@ struct StrokeInputModeler: Sendable {
         pendingSamples[p].force = refined.force
         if refined.estimationUpdateIndex == nil { pendingSamples.remove(at: p) }
         nodes[node].force = nodes[node].meanForce
+        updateWidth(node)
         return node
     }
 
     /// Finishes the stroke: the remaining nodes settle (the ends fitted like the rest) and the
-    /// prediction is dropped. Returns the nodes whose positions or distances changed (the
-    /// last one settled before, whose distance is measured again, and those after it).
-    mutating func finish() -> Range<Int> {
+    /// prediction is dropped. The nodes whose positions or distances may change (the last one
+    /// settled before, whose distance is measured again, and those after it) get their widths
+    /// again.
+    mutating func finish() {
         isFinished = true
         predictedNodes.removeAll()
         builtInTip = nil
         let firstChanged = max(0, settledCount - 1)
         for j in settledCount..<nodes.count { nodes[j].position = settledPosition(j, among: nodes.count) }
         settledCount = nodes.count
-        for j in firstChanged..<nodes.count { measureDistance(j) }
-        return firstChanged..<nodes.count
+        for j in firstChanged..<nodes.count {
+            // A node whose distance stays infinite keeps its width (its force and speed are
+            // unchanged too).
+            measureDistance(j)
+        }
     }
 
     /// Stops waiting for estimated-property updates: their samples keep the estimated values.
@@ -462,7 +443,7 @@ struct StrokeInputModeler: Sendable {
         return true
     }
 
-    /// Forgets the inputs of nodes that nothing can still read: before `node` (the first the
+    /// Forgets the nodes that nothing can still read: before `node` (the first the
     /// caller may still read), and before what a settle window or an estimate can still read.
     @inline(__always)
     mutating func forget(before node: Int) {
@@ -527,40 +508,68 @@ struct StrokeInputModeler: Sendable {
 
     /// Measures node `i`'s distance from the first node, while the node before it is nearer
     /// than ``distanceLimit``; past that it is infinite (written only when it was not: reading
-    /// is cheaper than writing). Returns `false` when the distance was infinite and stays so.
+    /// is cheaper than writing). A distance written comes with the node's width (in one write
+    /// of the node). Returns `false` when the distance was infinite and stays so (its width
+    /// is then unchanged).
     @inline(__always) @discardableResult
     private mutating func measureDistance(_ i: Int) -> Bool {
         let previous = i == 0 ? 0 : nodes[i - 1].distance
         guard previous < distanceLimit else {
             guard nodes[i].distance != .infinity else { return false }
-            nodes[i].distance = .infinity
+            let width = width(of: i, distance: .infinity)
+            nodes[i].set(distance: .infinity, width: width)
             return true
         }
-        nodes[i].distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        let distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        let width = width(of: i, distance: distance)
+        nodes[i].set(distance: distance, width: width)
         return true
     }
 
     /// Settles every node whose window is complete without the last node (which may still
-    /// merge with a sample of the same timestamp): one node per sample in steady state.
-    /// Returns whether the distance of a node it settled changed, and whether it also measured
-    /// the live nodes again (near the start of the stroke).
-    private mutating func settleLive() -> (settledRemeasured: Bool, remeasuredLive: Bool) {
+    /// merge with a sample of the same timestamp): one node per sample in steady state. A
+    /// node whose distance it measured again gets its width again. Returns whether it also
+    /// measured the live nodes again (near the start of the stroke), with their widths.
+    private mutating func settleLive() -> Bool {
         let firstSettled = settledCount
         let available = nodes.count - 1
-        var remeasured = false
         while settledCount < available, LocalFit.completeWindowEnd(of: settledCount, radius: radius) < available {
             let j = settledCount
             nodes[j].position = settledPosition(j, among: available)
             settledCount += 1
-            if measureDistance(j) { remeasured = true }
+            measureDistance(j)
         }
         // Live nodes after them measured their distance from old positions. Only the start
         // taper reads that before the stroke finishes (which measures them all again).
         if settledCount > firstSettled, nodes[settledCount - 1].distance < distanceLimit {
             for k in settledCount..<nodes.count { measureDistance(k) }
-            return (remeasured, true)
+            return true
         }
-        return (remeasured, false)
+        return false
+    }
+
+    /// Gives node `i` its width again, for its distance as it is (after its force or speed
+    /// changed).
+    @inline(__always)
+    private mutating func updateWidth(_ i: Int) {
+        let width = width(of: i, distance: nodes[i].distance)
+        nodes[i].width = width
+    }
+
+    /// Node `i`'s width before the end taper at `distance` from the first node: from its
+    /// force (or speed), narrowed by the start taper.
+    @inline(__always)
+    private func width(of i: Int, distance: Double) -> Double {
+        width(force: nodes[i].force, speed: nodes[i].speed, distance: distance)
+    }
+
+    /// The width before the end taper of a node with `force` (or `speed`) at `distance` from
+    /// the first node.
+    @inline(__always)
+    private func width(force: Double?, speed: Double, distance: Double) -> Double {
+        let base = style.baseWidth(force: force, speed: speed)
+        return distance == .infinity ? base
+            : base * (distance >= style.startTaper ? 1 : style.taper(distance, over: style.startTaper))
     }
 
     /// Replaces the prediction with the built-in predictor's node (none when the filter

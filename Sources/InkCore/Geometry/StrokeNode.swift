@@ -11,6 +11,28 @@ package struct StrokeNode: Sendable, Hashable {
     package var force: Double?
 }
 
+/// A stroke's nodes not forgotten, by node index (`startIndex` is the first one kept):
+/// a view of ``StrokeBuilder``'s one store of nodes (tooling and tests).
+package struct StrokeNodes: RandomAccessCollection, Sendable, Equatable {
+    fileprivate let window: StrokeInputModeler.Window
+
+    init(window: StrokeInputModeler.Window) { self.window = window }
+
+    /// The first node kept.
+    package var startIndex: Int { window.kept.lowerBound }
+    /// How many nodes the stroke has (one past the last).
+    package var endIndex: Int { window.kept.upperBound }
+    /// Node `i` as drawn; `i` must be a kept node's index.
+    package subscript(i: Int) -> StrokeNode { window[i].drawn }
+    /// How many nodes the store has room for.
+    package var capacity: Int { window.capacity }
+
+    /// The same nodes kept, from the same index.
+    package static func == (a: StrokeNodes, b: StrokeNodes) -> Bool {
+        a.startIndex == b.startIndex && a.elementsEqual(b)
+    }
+}
+
 /// One piece of a stroke: a cubic Bézier of the centreline with the ink widths at its ends.
 ///
 /// A renderer draws a segment as the region swept by a disc whose diameter goes from

@@ -8,11 +8,10 @@
 /// incremental: a **stable** prefix of segments that never change again, and a **volatile**
 /// tail built only when it is read, with the rectangle each update changed.
 ///
-/// The builder keeps the nodes as drawn (``nodes``: the modeled positions, times and forces,
-/// with their widths). It is handed what it reads of the modeler as values: each node that
-/// changed (``append(_:)``, ``set(_:to:)``: the modeler says which), the modeler's state
-/// (what has settled, the first estimate still pending, whether it is finished) and its
-/// prediction, so a node is drawn as the modeler last left it.
+/// It keeps no nodes of its own: it reads the modeler's (`StrokeInputModeler.nodes`, one
+/// record per node with its width, which the modeler computes where it makes or changes a
+/// node) in place, with the modeler's state and prediction, through a borrowed modeler; only
+/// the end taper (or a short mark's width) writes widths back, through the modeler.
 @usableFromInline
 struct StrokeShapeBuilder: Sendable {
     /// How many of the last nodes an end taper may narrow, and so stay volatile.
@@ -29,8 +28,6 @@ struct StrokeShapeBuilder: Sendable {
 
     /// The style the stroke is made with.
     private(set) var style: StrokeStyle
-    /// The nodes as drawn: each modeled node's position, time and force, with its width.
-    private(set) var nodes: [StrokeNode] = []
     /// Segments that will never change again, in drawing order (read in place by
     /// ``StrokeBuilder/stableSegments``, inlined into its callers).
     @usableFromInline
@@ -53,23 +50,19 @@ struct StrokeShapeBuilder: Sendable {
     /// Starts an empty stroke.
     init(style: StrokeStyle) {
         self.style = style
-        // One allocation each for most strokes; longer ones grow by doubling.
-        nodes.reserveCapacity(64)
+        // One allocation for most strokes; longer ones grow by doubling.
         stableSegments.reserveCapacity(64)
     }
 
     /// Returns the builder to the state of `StrokeShapeBuilder(style: style)`, keeping its
-    /// buffers (up to `StrokeInputModeler.keptCapacity` nodes and segments) so the next
-    /// stroke allocates nothing. Every stored property is set here as ``init(style:)`` and
-    /// the declarations set it (a test compares a reset builder's every field with a new
-    /// one's): a property added to the type must be added here too. A copy of ``nodes`` or
-    /// ``stableSegments`` read before keeps its values (the arrays are values: a buffer still
-    /// shared is copied, not reused).
+    /// buffer (up to `StrokeInputModeler.keptCapacity` segments) so the next stroke allocates
+    /// nothing. Every stored property is set here as ``init(style:)`` and the declarations set
+    /// it (a test compares a reset builder's every field with a new one's): a property added to
+    /// the type must be added here too. A copy of ``stableSegments`` read before keeps its
+    /// values (the array is a value: a buffer still shared is copied, not reused).
     mutating func reset(style: StrokeStyle) {
         self.style = style
-        Self.empty(&nodes)
         Self.empty(&stableSegments)
-        if nodes.capacity < 64 { nodes.reserveCapacity(64) }
         if stableSegments.capacity < 64 { stableSegments.reserveCapacity(64) }
         isShortMark = false
         predictedWidth = 0
@@ -95,55 +88,38 @@ struct StrokeShapeBuilder: Sendable {
 
     // MARK: - Following the model
 
-    /// Adds the modeler's new last node, with its width before the end taper.
-    @inline(__always)
-    mutating func append(_ node: StrokeInputModeler.ModeledNode) {
-        nodes.append(StrokeNode(position: node.position, time: node.time, width: width(of: node), force: node.force))
-    }
-
-    /// Moves node `i` to its settled position (its width is unchanged when its distance is).
-    @inline(__always)
-    mutating func move(_ i: Int, to position: CanvasPoint) { nodes[i].position = position }
-
-    /// Copies node `i`'s modeled position and force, and gives it its width before the end
-    /// taper.
-    @inline(__always)
-    mutating func set(_ i: Int, to node: StrokeInputModeler.ModeledNode) {
-        nodes[i].position = node.position
-        nodes[i].force = node.force
-        let width = width(of: node)
-        if nodes[i].width != width { nodes[i].width = width }
-    }
-
     /// Records that the model's prediction was replaced: predicted nodes are drawn as wide as
     /// the last node is now.
-    mutating func predictionChanged() {
-        predictedWidth = nodes.last?.width ?? 0
+    @inline(__always)
+    mutating func predictionChanged(_ model: inout StrokeInputModeler) {
+        let count = model.count
+        predictedWidth = count == 0 ? 0 : model.nodes[count - 1].width
     }
 
     /// The finished stroke's widths: a short mark (a mark with no stable segment yet, of at
     /// most ``dotSampleLimit`` samples or all within the brush) is at least as wide as the
-    /// brush everywhere; another stroke narrows at its end. Call after the modeler finished and
-    /// the nodes it changed were set.
-    mutating func finish(_ state: StrokeInputModeler.State, _ modeled: StrokeInputModeler.ModeledNodes) {
+    /// brush everywhere; another stroke narrows at its end. Call after the modeler finished.
+    mutating func finish(_ model: inout StrokeInputModeler) {
         // Segments already stable never change, so only a mark with none can be a dot.
-        isShortMark = stableSegments.isEmpty && (state.sampleCount <= Self.dotSampleLimit || state.fitsInBrush)
-        applyEndTaper(modeled)
+        isShortMark = stableSegments.isEmpty && (model.sampleCount <= Self.dotSampleLimit || model.fitsInBrush)
+        applyEndTaper(&model)
     }
 
     /// Applies the end taper (or a short mark's width) again, after a refinement changed a
     /// finished stroke's width.
-    mutating func applyEndTaper(_ modeled: StrokeInputModeler.ModeledNodes) {
-        guard let last = nodes.indices.last else { return }
+    func applyEndTaper(_ model: inout StrokeInputModeler) {
+        let last = model.count - 1
+        guard last >= 0 else { return }
         if isShortMark {
-            for i in nodes.indices { nodes[i].width = max(baseWidth(of: modeled[i]), style.size) }
+            // A short mark has no stable segment, so the modeler has forgotten none of its nodes.
+            for i in 0...last { model.setWidth(max(baseWidth(of: model.nodes[i]), style.size), of: i) }
             return
         }
         var toEnd = 0.0
         for i in stride(from: last, through: max(0, last - Self.maxTaperNodes + 1), by: -1) {
-            if i < last { toEnd += nodes[i].position.distance(to: nodes[i + 1].position) }
-            let node = modeled[i]
-            nodes[i].width = baseWidth(of: node) * startTaper(of: node) * style.taper(toEnd, over: style.endTaper)
+            if i < last { toEnd += model.nodes[i].position.distance(to: model.nodes[i + 1].position) }
+            let width = baseWidth(of: model.nodes[i]) * startTaper(of: model.nodes[i]) * style.taper(toEnd, over: style.endTaper)
+            model.setWidth(width, of: i)
         }
     }
 
@@ -151,32 +127,26 @@ struct StrokeShapeBuilder: Sendable {
 
     /// A node's width before tapers, from its force, or its speed when it has none.
     @inline(__always)
-    private func baseWidth(of node: StrokeInputModeler.ModeledNode) -> Double {
+    private func baseWidth(of node: borrowing StrokeInputModeler.Node) -> Double {
         style.baseWidth(force: node.force, speed: node.speed)
     }
 
     /// The start taper's factor at a node, from its distance from the first node.
     @inline(__always)
-    private func startTaper(of node: StrokeInputModeler.ModeledNode) -> Double {
+    private func startTaper(of node: borrowing StrokeInputModeler.Node) -> Double {
         node.distance >= style.startTaper ? 1 : style.taper(node.distance, over: style.startTaper)
-    }
-
-    /// A node's width before the end taper.
-    @inline(__always)
-    private func width(of node: StrokeInputModeler.ModeledNode) -> Double {
-        let base = baseWidth(of: node)
-        return node.distance == .infinity ? base : base * startTaper(of: node)
     }
 
     // MARK: - Output
 
     /// Appends the current tentative tail (including any prediction) to `segments`.
-    func appendVolatileSegments(to segments: inout [StrokeSegment], _ prediction: StrokeInputModeler.Prediction) {
-        let total = nodes.count + prediction.count
+    @inline(__always)
+    func appendVolatileSegments(to segments: inout [StrokeSegment], _ tail: StrokeInputModeler.Tail) {
+        let total = tail.nodes.count + tail.predictedCount
         if total == 1, stableSegments.isEmpty {
-            segments.append(dot(nodes[0]))
+            segments.append(dot(tail.nodes[0].drawn))
         } else if total > 1, stableSegments.count < total - 1 {
-            for i in stableSegments.count..<(total - 1) { segments.append(segment(i, count: total, prediction)) }
+            for i in stableSegments.count..<(total - 1) { segments.append(segment(i, count: total, tail)) }
         }
     }
 
@@ -184,25 +154,27 @@ struct StrokeShapeBuilder: Sendable {
     /// - Parameter settled: When the update follows a new sample far from the start of the
     ///   stroke (so no width but the new nodes' changed), the nodes it settled; `nil` when
     ///   anything else may have changed.
-    mutating func update(_ state: StrokeInputModeler.State, _ prediction: StrokeInputModeler.Prediction,
-                         settled: Range<Int>? = nil) -> StrokeUpdate {
+    mutating func update(_ model: inout StrokeInputModeler, settled: Range<Int>? = nil) -> StrokeUpdate {
         var changed = volatileBounds
         let stableBefore = stableSegments.count
+        let count = model.count
+        let firstPending = model.firstPendingNode
         // Each segment's area joins the changed one as it becomes stable (in order).
-        if nodes.count == 1 {
-            if state.isFinished, stableSegments.isEmpty, isSettled(segment: -1, state) {
-                let dot = dot(nodes[0])
+        if count == 1 {
+            if model.isFinished, stableSegments.isEmpty, isSettled(segment: -1, model, count: count, firstPending: firstPending) {
+                let dot = dot(model.nodes[0].drawn)
                 changed = CanvasRect.union(changed, dot.bounds)
                 stableSegments.append(dot)
             }
         } else {
-            while stableSegments.count < nodes.count - 1, isSettled(segment: stableSegments.count, state) {
-                let settled = stableSegment(stableSegments.count)
+            while stableSegments.count < count - 1,
+                  isSettled(segment: stableSegments.count, model, count: count, firstPending: firstPending) {
+                let settled = stableSegment(stableSegments.count, model)
                 changed = CanvasRect.union(changed, settled.bounds)
                 stableSegments.append(settled)
             }
         }
-        tailBox = tailBounds(state, prediction, settled: settled)
+        tailBox = tailBounds(model, settled: settled)
         volatileBounds = tailBox?.rect
         changed = CanvasRect.union(changed, volatileBounds)
         return StrokeUpdate(newlyStable: stableBefore..<stableSegments.count, changedBounds: changed)
@@ -210,29 +182,30 @@ struct StrokeShapeBuilder: Sendable {
 
     /// Whether segment `i` (from node i to node i+1) can no longer change.
     @inline(__always)
-    private func isSettled(segment i: Int, _ state: StrokeInputModeler.State) -> Bool {
-        if state.isFinished { return i + 1 < state.firstPendingNode }
+    private func isSettled(segment i: Int, _ model: borrowing StrokeInputModeler, count: Int, firstPending: Int) -> Bool {
+        if model.isFinished { return i + 1 < firstPending }
         // A mark within the brush may still become a dot (see ``dotHoldLimit``).
-        if state.fitsInBrush, nodes.count <= Self.dotHoldLimit { return false }
+        if model.fitsInBrush, count <= Self.dotHoldLimit { return false }
         // Live: the segment's curve depends on nodes i-1 ... i+2, which must have settled;
         // the end taper may still narrow the last maxTaperNodes.
-        return i + 2 < min(nodes.count - Self.maxTaperNodes - 1, state.firstPendingNode, state.settledCount)
+        return i + 2 < min(count - Self.maxTaperNodes - 1, firstPending, model.settledCount)
     }
 
     /// Node `i` of the real nodes followed by the predicted ones.
     @inline(__always)
-    private func extendedNode(_ i: Int, _ prediction: StrokeInputModeler.Prediction) -> StrokeNode {
-        if i < nodes.count { return nodes[i] }
-        let predicted = prediction[i - nodes.count]
+    private func extendedNode(_ i: Int, _ tail: StrokeInputModeler.Tail) -> StrokeNode {
+        let count = tail.nodes.count
+        if i < count { return tail.nodes[i].drawn }
+        let predicted = tail.predicted(i - count)
         return StrokeNode(position: predicted.position, time: predicted.time, width: predictedWidth, force: predicted.force)
     }
 
     /// The segment from extended node `i` to `i + 1`, among `count` extended nodes.
     @inline(__always)
-    private func segment(_ i: Int, count: Int, _ prediction: StrokeInputModeler.Prediction) -> StrokeSegment {
-        let a = extendedNode(i, prediction), b = extendedNode(i + 1, prediction)
-        let curve = CatmullRom.segment(i > 0 ? extendedNode(i - 1, prediction).position : nil, a.position, b.position,
-                                       i + 2 < count ? extendedNode(i + 2, prediction).position : nil)
+    private func segment(_ i: Int, count: Int, _ tail: StrokeInputModeler.Tail) -> StrokeSegment {
+        let a = extendedNode(i, tail), b = extendedNode(i + 1, tail)
+        let curve = CatmullRom.segment(i > 0 ? extendedNode(i - 1, tail).position : nil, a.position, b.position,
+                                       i + 2 < count ? extendedNode(i + 2, tail).position : nil)
         return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
     }
 
@@ -240,16 +213,17 @@ struct StrokeShapeBuilder: Sendable {
     /// segments are built in order from settled nodes, which no longer move, so an interior
     /// one takes two of its three knot intervals from the one before it.
     @inline(__always)
-    private mutating func stableSegment(_ i: Int) -> StrokeSegment {
-        let count = nodes.count
+    private mutating func stableSegment(_ i: Int, _ model: borrowing StrokeInputModeler) -> StrokeSegment {
+        let count = model.count
         guard i > 0, i + 2 < count else {
             lastKnots = nil
-            let a = nodes[i], b = nodes[i + 1]
-            let curve = CatmullRom.segment(i > 0 ? nodes[i - 1].position : nil, a.position, b.position,
-                                           i + 2 < count ? nodes[i + 2].position : nil)
+            let a = model.nodes[i].drawn, b = model.nodes[i + 1].drawn
+            let curve = CatmullRom.segment(i > 0 ? model.nodes[i - 1].position : nil, a.position, b.position,
+                                           i + 2 < count ? model.nodes[i + 2].position : nil)
             return StrokeSegment(curve: curve, startWidth: a.width, endWidth: b.width, startTime: a.time, endTime: b.time)
         }
-        let a = nodes[i - 1].position, b = nodes[i], c = nodes[i + 1], d = nodes[i + 2].position
+        let a = model.nodes[i - 1].position, b = model.nodes[i].drawn, c = model.nodes[i + 1].drawn
+        let d = model.nodes[i + 2].position
         let knots: CatmullRom.Knots
         if let last = lastKnots, last.segment == i - 1 {
             knots = last.knots.next(to: CatmullRom.knot(c.position, d))
@@ -271,9 +245,9 @@ struct StrokeShapeBuilder: Sendable {
     /// node and chord of the tail, and a few that already left it. Every
     /// ``tailBoxRefresh`` updates it is measured again from the tail alone.
     @inline(__always)
-    private mutating func tailBounds(_ state: StrokeInputModeler.State, _ prediction: StrokeInputModeler.Prediction,
-                                     settled: Range<Int>?) -> Box? {
-        let total = nodes.count + prediction.count
+    private mutating func tailBounds(_ model: borrowing StrokeInputModeler, settled: Range<Int>?) -> Box? {
+        let count = model.count
+        let total = count + model.predictedCount
         let first: Int
         if total == 1, stableSegments.isEmpty {
             first = 0
@@ -283,23 +257,23 @@ struct StrokeShapeBuilder: Sendable {
             tailBoxAge = 0
             return nil
         }
-        let last = nodes.count - 1
+        let last = count - 1
         if let settled, settled.count <= 1, tailBoxAge < Self.tailBoxRefresh, var box = tailBox, last >= 2,
-           state.lastDistance == .infinity, prediction.nodes.isEmpty {
+           model.nodes[last].distance == .infinity, model.predictedNodes.isEmpty {
             tailBoxAge += 1
             if let j = settled.first, j >= 1 {
-                box.add(nodes[j], after: nodes[j - 1].position)
-                box.add(nodes[j + 1], after: nodes[j].position)
+                box.add(model.nodes[j].position, width: model.nodes[j].width, after: model.nodes[j - 1].position)
+                box.add(model.nodes[j + 1].position, width: model.nodes[j + 1].width, after: model.nodes[j].position)
             }
-            box.add(nodes[last], after: nodes[last - 1].position)
-            if let tip = prediction.tip { box.add(tip.position, width: predictedWidth, after: nodes[last].position) }
+            box.add(model.nodes[last].position, width: model.nodes[last].width, after: model.nodes[last - 1].position)
+            if let tip = model.builtInTip { box.add(tip.position, width: predictedWidth, after: model.nodes[last].position) }
             return box
         }
         tailBoxAge = 0
-        var box = Box(nodes[first].position)
-        for i in first..<nodes.count { box.include(nodes[i]) }
-        for node in prediction.nodes { box.include(node.position, width: predictedWidth) }
-        if let tip = prediction.tip {
+        var box = Box(model.nodes[first].position)
+        for i in first..<count { box.include(model.nodes[i].position, width: model.nodes[i].width) }
+        for k in model.predictedNodes.indices { box.include(model.predictedNodes[k].position, width: predictedWidth) }
+        if let tip = model.builtInTip {
             box.include(tip.position, width: predictedWidth)
         }
         return box
@@ -323,10 +297,6 @@ struct StrokeShapeBuilder: Sendable {
             return CanvasRect(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
         }
 
-        /// Adds the next node of the chain.
-        @inline(__always)
-        mutating func include(_ node: StrokeNode) { include(node.position, width: node.width) }
-
         /// Adds the next node of the chain, at `position` and `width` wide.
         @inline(__always)
         mutating func include(_ position: CanvasPoint, width: Double) {
@@ -339,13 +309,6 @@ struct StrokeShapeBuilder: Sendable {
             let chord = abs(x - previous.x) + abs(y - previous.y)
             if chord > longestChord { longestChord = chord }
             previous = position
-        }
-
-        /// Adds a node and its chord from `point`.
-        @inline(__always)
-        mutating func add(_ node: StrokeNode, after point: CanvasPoint) {
-            previous = point
-            include(node)
         }
 
         /// Adds a node at `position`, `width` wide, and its chord from `point`.
