@@ -10,8 +10,9 @@
 ///
 /// It keeps no nodes of its own: it reads the modeler's (`StrokeInputModeler.nodes`, one
 /// record per node with its width, which the modeler computes where it makes or changes a
-/// node) in place, with the modeler's state and prediction, through a borrowed modeler; only
-/// the end taper (or a short mark's width) writes widths back, through the modeler.
+/// node) in place, with the modeler's state and prediction, the modeler passed `inout` (by
+/// address: a borrowed one would be copied, hundreds of bytes a call); only the end taper (or a
+/// short mark's width) writes widths back, through the modeler.
 @usableFromInline
 struct StrokeShapeBuilder: Sendable {
     /// How many of the last nodes an end taper may narrow, and so stay volatile.
