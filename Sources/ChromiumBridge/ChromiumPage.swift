@@ -31,6 +31,13 @@ public final class ChromiumPage {
 
     static let worldName = "scratchpad-ink"
 
+    /// How long each step of opening the page may wait for the browser, seconds: the first
+    /// replies include the browser's own start, which a busy machine (tests starting several
+    /// browsers at once, a thread-sanitized host) has held past the 15 s a command otherwise
+    /// gets (`Target.createTarget: no reply within 15.0 s`, seen in a CI run under the thread
+    /// sanitizer). A browser that never answers still fails, with the step it stopped at.
+    static let openingTimeout: Double = 60
+
     /// Opens `url` in a new headless Chromium with a `width` × `height` viewport and
     /// injects the page script. The process then ignores SIGPIPE (a browser that dies must
     /// not kill the host); the browser and its profile go when the page is closed or freed.
@@ -44,13 +51,15 @@ public final class ChromiumPage {
         connection = try DevToolsConnection(executable: executable)
         self.width = width
         self.height = height
-        let target = try connection.call("Target.createTarget", JSONObject([("url", .string("about:blank"))]))
+        let target = try connection.call("Target.createTarget", JSONObject([("url", .string("about:blank"))]),
+                                         timeout: Self.openingTimeout)
         guard case let .string(targetID)? = target["targetId"] else { throw .malformedMessage("createTarget: no targetId") }
         let attached = try connection.call("Target.attachToTarget",
-                                           JSONObject([("targetId", .string(targetID)), ("flatten", .bool(true))]))
+                                           JSONObject([("targetId", .string(targetID)), ("flatten", .bool(true))]),
+                                           timeout: Self.openingTimeout)
         guard case let .string(session)? = attached["sessionId"] else { throw .malformedMessage("attachToTarget: no sessionId") }
         self.session = session
-        try connection.call("Page.enable", session: session)
+        try connection.call("Page.enable", session: session, timeout: Self.openingTimeout)
         // The Runtime domain is not enabled: messages are collected by evaluation, so the
         // browser sends no console events for a page to flood the pipe with.
         try connection.call("Emulation.setDeviceMetricsOverride", JSONObject([
@@ -59,9 +68,11 @@ public final class ChromiumPage {
         ]), session: session)
         try connection.call("Emulation.setTouchEmulationEnabled",
                             JSONObject([("enabled", .bool(true)), ("maxTouchPoints", .number(5))]), session: session)
-        try connection.call("Page.navigate", JSONObject([("url", .string(url.absoluteString))]), session: session)
-        guard try connection.nextEvent(timeout: 15, where: { $0.method == "Page.loadEventFired" && $0.sessionId == session }) != nil
-        else { throw .timeout(method: "Page.loadEventFired", seconds: 15) }
+        try connection.call("Page.navigate", JSONObject([("url", .string(url.absoluteString))]), session: session,
+                            timeout: Self.openingTimeout)
+        guard try connection.nextEvent(timeout: Self.openingTimeout,
+                                       where: { $0.method == "Page.loadEventFired" && $0.sessionId == session }) != nil
+        else { throw .timeout(method: "Page.loadEventFired", seconds: Self.openingTimeout) }
         let tree = try connection.call("Page.getFrameTree", session: session)
         guard case let .object(frameTree)? = tree["frameTree"], case let .object(frame)? = frameTree["frame"],
               case let .string(frameID)? = frame["id"] else { throw .malformedMessage("getFrameTree: no frame id") }
