@@ -222,6 +222,23 @@ struct StrokeBuilderResetTests {
         #expect(builder.stableSegments.capacity <= StrokeInputModeler.keptCapacity)
         #expect(builder.nodes.capacity <= StrokeInputModeler.keptCapacity)
     }
+
+    @Test("a long stroke keeps a bounded window of its nodes, however long it grows, while no estimate waits")
+    func longStrokeKeepsBoundedNodes() throws {
+        var builder = StrokeBuilder()
+        var mostKept = 0
+        for sample in StrokePipelineSpeedTests.scribble(seed: 8, count: 20_000) {
+            _ = try builder.append(sample)
+            mostKept = max(mostKept, builder.nodes.count)
+        }
+        _ = builder.finish()
+        // The stroke's nodes are all counted, its segments all kept (they are the output), but
+        // only the last few hundred nodes are held: the store forgets in batches of at least 256.
+        #expect(builder.nodeCount > 10_000)
+        #expect(builder.stableSegments.count == builder.nodeCount - 1)
+        #expect(mostKept <= 600, "\(mostKept) nodes kept at once")
+        #expect(builder.nodes.capacity <= 1_024, "room for \(builder.nodes.capacity) nodes")
+    }
 }
 
 /// `InkLayer` draws a new stroke in the builder of the last stroke retracted or cancelled.

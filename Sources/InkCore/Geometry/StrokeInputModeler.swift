@@ -39,7 +39,7 @@ struct StrokeInputModeler: Sendable {
         /// The pen filter's smoothed speed (pt/s) when the node was filtered.
         fileprivate(set) var speed: Double
         /// The distance along the modeled positions from the first node while that is shorter
-        /// than the modeler's `distanceLimit`; infinity past it. A live node keeps the distance
+        /// than the start taper's length; infinity past it. A live node keeps the distance
         /// it was measured with until it settles (nodes settling before it may move), except
         /// near the start of the stroke, where every live node is measured again.
         fileprivate(set) var distance: Double
@@ -183,10 +183,7 @@ struct StrokeInputModeler: Sendable {
     private var noise = 0.0
     /// Distances from the first node are measured up to this length (the start taper's, the
     /// only reader of short distances; see ``measureDistance(_:)``).
-    private var distanceLimit = 0.0
     /// The side of the square the samples of a possible dot fit in (the brush's width).
-    private var brushSize = 0.0
-    private var predictionHorizon = 0.0
     /// The style whose widths the nodes get (``width(of:distance:)``).
     private var style = StrokeStyle()
     private var filter = PenFilter()
@@ -238,9 +235,6 @@ struct StrokeInputModeler: Sendable {
             evenKernel = LocalFit.evenKernels[radius]
         }
         noise = style.sampleNoise.isFinite ? max(0, style.sampleNoise) : 0.5
-        distanceLimit = style.startTaper
-        brushSize = style.size
-        predictionHorizon = style.predictionHorizon
         self.style = style
         filter = PenFilter(parameters: style.filter)
         filterBeforeLast = filter.state
@@ -288,7 +282,13 @@ struct StrokeInputModeler: Sendable {
 
     /// How many predicted nodes follow the real ones: the host's, or the built-in one.
     @inline(__always)
-    var predictedCount: Int { predictedNodes.isEmpty ? (builtInTip == nil ? 0 : 1) : predictedNodes.count }
+    var predictedCount: Int { Self.predictedCount(predictedNodes, builtInTip) }
+
+    /// How many predicted nodes the host's `predicted` nodes, or else the built-in `tip`, make.
+    @inline(__always)
+    fileprivate static func predictedCount(_ predicted: [PredictedNode], _ tip: PredictedNode?) -> Int {
+        predicted.isEmpty ? (tip == nil ? 0 : 1) : predicted.count
+    }
 
     /// What the volatile tail is built from: the nodes and the prediction (a few words, passed
     /// by value where the modeler itself, hundreds of bytes, would be copied).
@@ -299,7 +299,7 @@ struct StrokeInputModeler: Sendable {
 
         /// How many predicted nodes follow the real ones.
         @inline(__always)
-        var predictedCount: Int { predictedNodes.isEmpty ? (builtInTip == nil ? 0 : 1) : predictedNodes.count }
+        var predictedCount: Int { StrokeInputModeler.predictedCount(predictedNodes, builtInTip) }
 
         /// Predicted node `k` (0 is the first after the real ones), `k < predictedCount`.
         @inline(__always)
@@ -340,7 +340,7 @@ struct StrokeInputModeler: Sendable {
         } else if let box = dotBox {
             let grown = (minX: min(box.minX, sample.point.x), minY: min(box.minY, sample.point.y),
                          maxX: max(box.maxX, sample.point.x), maxY: max(box.maxY, sample.point.y))
-            dotBox = grown.maxX - grown.minX <= brushSize && grown.maxY - grown.minY <= brushSize ? grown : nil
+            dotBox = grown.maxX - grown.minX <= style.size && grown.maxY - grown.minY <= style.size ? grown : nil
         }
         if sample.estimationUpdateIndex != nil { pendingSamples.append((index, sample.force)) }
         let last = nodes.count - 1
@@ -365,11 +365,9 @@ struct StrokeInputModeler: Sendable {
         filterBeforeLast = filter.state
         let filtered = filter.filter(sample.point, at: sample.timestamp)
         let rawDistance = last < 0 ? 0 : nodes[last].rawDistance + sample.point.distance(to: nodes[last].raw)
-        // Its distance and width, as ``measureDistance(_:)`` would measure them once it is made:
+        // Its distance and width as ``measureDistance(_:)`` measures them, given as it is made:
         // the node is written once.
-        let previous = last < 0 ? 0 : nodes[last].distance
-        let distance = previous < distanceLimit ? (last < 0 ? 0 : previous + filtered.distance(to: nodes[last].position))
-            : .infinity
+        let distance = distance(at: filtered, after: last)
         let speed = filter.smoothedSpeed
         nodes.append(Node(position: filtered, time: sample.timestamp, speed: speed, distance: distance,
                           force: sample.force, width: width(force: sample.force, speed: speed, distance: distance),
@@ -507,23 +505,28 @@ struct StrokeInputModeler: Sendable {
     }
 
     /// Measures node `i`'s distance from the first node, while the node before it is nearer
-    /// than ``distanceLimit``; past that it is infinite (written only when it was not: reading
+    /// than the start taper's length; past that it is infinite (written only when it was not: reading
     /// is cheaper than writing). A distance written comes with the node's width (in one write
     /// of the node). Returns `false` when the distance was infinite and stays so (its width
     /// is then unchanged).
     @inline(__always) @discardableResult
     private mutating func measureDistance(_ i: Int) -> Bool {
-        let previous = i == 0 ? 0 : nodes[i - 1].distance
-        guard previous < distanceLimit else {
-            guard nodes[i].distance != .infinity else { return false }
-            let width = width(of: i, distance: .infinity)
-            nodes[i].set(distance: .infinity, width: width)
-            return true
-        }
-        let distance = i == 0 ? 0 : previous + nodes[i].position.distance(to: nodes[i - 1].position)
+        let distance = distance(at: nodes[i].position, after: i - 1)
+        if distance == .infinity, nodes[i].distance == .infinity { return false }
         let width = width(of: i, distance: distance)
         nodes[i].set(distance: distance, width: width)
         return true
+    }
+
+    /// The distance from the first node of a node at `position` following node `previous`
+    /// (`-1`: it is the first node): along the modeled positions while the node before it is
+    /// nearer than the start taper's length (the only reader of short distances), infinite
+    /// past that. The one place a distance is measured.
+    @inline(__always)
+    private func distance(at position: CanvasPoint, after previous: Int) -> Double {
+        let before = previous < 0 ? 0 : nodes[previous].distance
+        guard before < style.startTaper else { return .infinity }
+        return previous < 0 ? 0 : before + position.distance(to: nodes[previous].position)
     }
 
     /// Settles every node whose window is complete without the last node (which may still
@@ -541,7 +544,7 @@ struct StrokeInputModeler: Sendable {
         }
         // Live nodes after them measured their distance from old positions. Only the start
         // taper reads that before the stroke finishes (which measures them all again).
-        if settledCount > firstSettled, nodes[settledCount - 1].distance < distanceLimit {
+        if settledCount > firstSettled, nodes[settledCount - 1].distance < style.startTaper {
             for k in settledCount..<nodes.count { measureDistance(k) }
             return true
         }
@@ -567,21 +570,19 @@ struct StrokeInputModeler: Sendable {
     /// the first node.
     @inline(__always)
     private func width(force: Double?, speed: Double, distance: Double) -> Double {
-        let base = style.baseWidth(force: force, speed: speed)
-        return distance == .infinity ? base
-            : base * (distance >= style.startTaper ? 1 : style.taper(distance, over: style.startTaper))
+        style.widthBeforeEndTaper(force: force, speed: speed, distance: distance)
     }
 
     /// Replaces the prediction with the built-in predictor's node (none when the filter
     /// expects no movement). Drops the host's predictions.
     private mutating func builtInPrediction() {
         if !predictedNodes.isEmpty { predictedNodes.removeAll(keepingCapacity: true) }
-        guard predictionHorizon > 0, nodes.count >= 2, let point = filter.predicted(after: predictionHorizon),
+        guard style.predictionHorizon > 0, nodes.count >= 2, let point = filter.predicted(after: style.predictionHorizon),
               point.distance(to: nodes[nodes.count - 1].position) > 1e-6 else {
             builtInTip = nil
             return
         }
         let last = nodes.count - 1
-        builtInTip = PredictedNode(position: point, time: nodes[last].time + predictionHorizon, force: nodes[last].force)
+        builtInTip = PredictedNode(position: point, time: nodes[last].time + style.predictionHorizon, force: nodes[last].force)
     }
 }

@@ -119,7 +119,9 @@ struct StrokeShapeBuilder: Sendable {
         var toEnd = 0.0
         for i in stride(from: last, through: max(0, last - Self.maxTaperNodes + 1), by: -1) {
             if i < last { toEnd += model.nodes[i].position.distance(to: model.nodes[i + 1].position) }
-            let width = baseWidth(of: model.nodes[i]) * startTaper(of: model.nodes[i]) * style.taper(toEnd, over: style.endTaper)
+            let node = model.nodes[i]
+            let width = style.widthBeforeEndTaper(force: node.force, speed: node.speed, distance: node.distance)
+                * style.taper(toEnd, over: style.endTaper)
             model.setWidth(width, of: i)
         }
     }
@@ -130,12 +132,6 @@ struct StrokeShapeBuilder: Sendable {
     @inline(__always)
     private func baseWidth(of node: borrowing StrokeInputModeler.Node) -> Double {
         style.baseWidth(force: node.force, speed: node.speed)
-    }
-
-    /// The start taper's factor at a node, from its distance from the first node.
-    @inline(__always)
-    private func startTaper(of node: borrowing StrokeInputModeler.Node) -> Double {
-        node.distance >= style.startTaper ? 1 : style.taper(node.distance, over: style.startTaper)
     }
 
     // MARK: - Output

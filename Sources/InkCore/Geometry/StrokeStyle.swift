@@ -73,6 +73,15 @@ public struct StrokeStyle: Sendable, Hashable {
         return size * max(1 - thin, minWidthRatio)
     }
 
+    /// Width before the end taper of a node with `force` (or `speed`) at `distance` along the
+    /// stroke from its first node (infinity far from it): ``baseWidth(force:speed:)`` narrowed by
+    /// the start taper. The one place the start taper is applied.
+    @inline(__always)
+    func widthBeforeEndTaper(force: Double?, speed: Double, distance: Double) -> Double {
+        let base = baseWidth(force: force, speed: speed)
+        return distance == .infinity ? base : base * (distance >= startTaper ? 1 : taper(distance, over: startTaper))
+    }
+
     /// The taper factor at `distance` from a stroke end with taper length `length`.
     func taper(_ distance: Double, over length: Double) -> Double {
         guard length > 0 else { return 1 }
