@@ -4,8 +4,8 @@
 // layout changes and the passing of time. After every step the ledger must balance with
 // nothing dropped and every sample handed in received (refused ones counted refused), and every touch that finishes must have delivered its accepted samples
 // once, in order (DeliveryAudit). Built by scripts/fuzz.sh engine.
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 @_spi(Tooling) import SessionReplay
 

@@ -2,8 +2,8 @@
 // arbitrary bytes. Built by scripts/fuzz.sh against instrumented InkCore; it is
 // not part of the package. The reader must never crash, and what it returns must be
 // sane: finite samples, time-ordered within each stroke.
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,8 +1,8 @@
 // libFuzzer target: the streaming Quick, Draw! reader and the session encoder on arbitrary
 // bytes (scripts/fuzz.sh quickdraw). Never a crash; a drawing the reader accepted encodes,
 // or is refused by the encoder with a typed error (absurd times, found by this target).
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 @_cdecl("LLVMFuzzerTestOneInput")

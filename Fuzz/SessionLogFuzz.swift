@@ -3,8 +3,8 @@
 // after the first reads the same through the reader's fast path (SessionLineDecoder, tried
 // first) as through the general reader alone (issue 40: a number whose exponent the fast
 // path had clamped was read as 1.0 where the general reader refused it).
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -2,8 +2,8 @@
 // it decoded (scripts/fuzz.sh wire). Never a crash; an accepted message is sane (finite
 // regions of non-negative size, a non-negative finite max age), and the bridge either takes
 // it or refuses it with a typed error and keeps what it had.
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 
 @_cdecl("LLVMFuzzerTestOneInput")

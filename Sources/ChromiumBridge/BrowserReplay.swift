@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// What a replay against a real page saw.
 public struct BrowserReplayReport: Sendable {
@@ -93,8 +93,8 @@ public struct BrowserReplay {
         var canvas = InkLayer()
         var output: [EngineEvent] = []
         var roundTrips: [Double] = []
-        var released: Set<TouchID> = []
-        var lastSampleTime: [TouchID: Double] = [:]
+        /// Page pointers down now (counted from the engine's page touches), for pacing.
+        var pointersDown = 0
         var dispatched = 0
         var refused = 0
         var nextHeartbeat = -Double.infinity
@@ -168,7 +168,8 @@ public struct BrowserReplay {
                         insert(answer.bytes, at: now + seconds)
                     case let .action(action):
                         _ = canvas.apply(action)
-                        try carryOut(action, now: now)
+                    case let .pageTouch(touch):
+                        try perform(touch, now: now)
                     default:
                         break
                     }
@@ -176,23 +177,26 @@ public struct BrowserReplay {
             }
         }
 
-        mutating func carryOut(_ action: RouterAction, now: Double) throws(DevToolsError) {
-            switch action {
-            case let .release(id, sample):
-                pace(to: sample.timestamp)
-                let point = viewportPoint(sample.point)
+        /// Performs one of the engine's page touches (``PageTouch``: the engine's one fold
+        /// says which sample is a `down`, and which lift or cancel ends a pointer).
+        mutating func perform(_ touch: PageTouch, now: Double) throws(DevToolsError) {
+            switch touch.phase {
+            case .began, .moved:
+                pace(to: touch.time)
+                if touch.phase == .began { pointersDown += 1 }
+                let point = viewportPoint(touch.pagePoint)
                 // Stamped by the browser as they arrive, paced: the browser's gesture and fling
                 // detection reads its own clock, and mixing in ours made flings random.
-                try page.dispatchTouch(released.contains(id) ? .move : .start, id: Int(id.rawValue), x: point.x, y: point.y)
-                released.insert(id)
-                lastSampleTime[id] = sample.timestamp
+                try page.dispatchTouch(touch.phase == .began ? .start : .move, id: Int(touch.pointer), x: point.x, y: point.y)
                 dispatched += 1
-            case let .endRelease(id):
-                try endPageTouch(id, .end, now: now)
-            case let .cancel(id, previously):
-                if previously == .page, released.contains(id) { try endPageTouch(id, .cancel, now: now) }
-            default:
-                break
+            case .ended, .cancelled:
+                pace(to: touch.time)
+                pointersDown -= 1
+                if pointersDown == 0 { paceAnchor = nil }
+                try page.dispatchTouch(touch.phase == .ended ? .end : .cancel, id: Int(touch.pointer), x: 0, y: 0)
+                dispatched += 1
+                try followScroll(at: now)  // the page may have scrolled or changed
+                try snapshot(at: now)
             }
         }
 
@@ -208,17 +212,6 @@ public struct BrowserReplay {
             if wait > 0 { usleep(UInt32(min(wait, 5) * 1_000_000)) }
         }
 
-        mutating func endPageTouch(_ id: TouchID, _ phase: ChromiumPage.TouchPhase, now: Double) throws(DevToolsError) {
-            guard released.remove(id) != nil else { return }
-            if let last = lastSampleTime[id] { pace(to: last) }
-            lastSampleTime[id] = nil
-            if released.isEmpty { paceAnchor = nil }
-            try page.dispatchTouch(phase, id: Int(id.rawValue), x: 0, y: 0)
-            dispatched += 1
-            try followScroll(at: now)  // the page may have scrolled or changed
-            try snapshot(at: now)
-        }
-
         /// Tells the bridge where the canvas lands on the page (scroll and pinch zoom), when
         /// that changed, and notes the layout scroll for dispatching touches.
         mutating func followScroll(at time: Double) throws(DevToolsError) {
@@ -230,11 +223,10 @@ public struct BrowserReplay {
             try drain()
         }
 
-        /// Where a canvas point is for `Input.dispatchTouchEvent`: CSS pixels of the layout
+        /// Where a page point is for `Input.dispatchTouchEvent`: CSS pixels of the layout
         /// viewport (the canvas covers the visual one, which pinch zoom magnifies).
-        func viewportPoint(_ point: CanvasPoint) -> (x: Double, y: Double) {
-            let page = transform.pagePoint(for: point)
-            return (page.x - layoutScroll.x, page.y - layoutScroll.y)
+        func viewportPoint(_ page: PagePoint) -> (x: Double, y: Double) {
+            (page.x - layoutScroll.x, page.y - layoutScroll.y)
         }
 
         func report() -> BrowserReplayReport {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 /// An exercise page open in a headless Chromium, with the package's page script injected
 /// into an isolated world: the page's own scripts share its DOM but cannot see or replace

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Foundation
 import Glibc
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 
 /// Why a conversation with the browser failed.
 public enum DevToolsError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import InkRecording
 import InkTesting
 
@@ -393,7 +393,7 @@ package final class HostProtocolSession {
     func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(event.time))
         switch event.kind {
-        case .took, .layout, .newDocument, .viewResized, .replay, .scrollPage:
+        case .took, .layout, .newDocument, .viewResized, .replay, .pageTouch, .scrollPage:
             return   // the host routes by hand-over: no replays, no gesture scrolls
         case let .refused(_, refusal):
             error(refusal.description)

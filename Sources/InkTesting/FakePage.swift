@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 /// The messages the bundled page script posts, as JSON text, for a fake page in an app's
 /// tests: hand them to `InkLoop.submit(_:)` or `InkSession.submit(_:)` as
@@ -24,7 +24,7 @@ public enum FakePage {
         }
 
         /// Whether the page point lies in the rectangle, edges included.
-        @_spi(FrontEnd) public func contains(_ point: PagePoint) -> Bool {
+        public func contains(_ point: PagePoint) -> Bool {
             point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height
         }
     }

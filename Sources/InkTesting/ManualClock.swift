@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 
 /// A clock that moves only when told to: the wake-ups armed on it fire, in deadline order,
 /// when ``advance(to:)`` passes their deadline. Thread-safe.

@@ -1,7 +1,7 @@
 #if canImport(UIKit) && canImport(WebKit)
 import UIKit
-@_spi(FrontEnd) import InkCore
-@_spi(FrontEnd) import HitTestBridge
+import InkCore
+import HitTestBridge
 
 /// A transparent view placed above the `WKWebView`, as its sibling in the same superview,
 /// that decides at touch-down who owns a touch, and draws the ink.
@@ -60,7 +60,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// The page's background, as the page last reported it (`PageBackground`); `nil` while
     /// unknown. ``InkUIKitController`` sets it (the colour type is SPI: an app sets
     /// ``inkColor`` instead).
-    @_spi(FrontEnd) public var pageBackground: InkColor? { didSet { if pageBackground != oldValue { colorChanged() } } }
+    public var pageBackground: InkColor? { didSet { if pageBackground != oldValue { colorChanged() } } }
     /// Called when the system's appearance (`traitCollection.userInterfaceStyle`) changed: a
     /// page that follows it may have changed colour. ``InkUIKitController`` reads the page's
     /// background again.

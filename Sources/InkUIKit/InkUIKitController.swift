@@ -1,7 +1,7 @@
 #if canImport(UIKit) && canImport(WebKit)
 import WebKit
-@_spi(FrontEnd) import InkCore
-@_spi(FrontEnd) import HitTestBridge
+import InkCore
+import HitTestBridge
 
 /// The iOS front end: a shell (``InkLoopShell``) over the one live loop, ``InkLoop``. It
 /// places an ``InkOverlayView`` above the web view, attaches a ``TouchObservingRecognizer``

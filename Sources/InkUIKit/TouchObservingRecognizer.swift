@@ -1,8 +1,8 @@
 #if canImport(UIKit) && canImport(WebKit)
 import UIKit
 import UIKit.UIGestureRecognizerSubclass
-@_spi(FrontEnd) import InkCore
-@_spi(FrontEnd) import HitTestBridge
+import InkCore
+import HitTestBridge
 
 /// A gesture recognizer that never recognizes: attached to the common superview of the
 /// overlay and the web view, it sees every touch in either and hands each to the engine, so

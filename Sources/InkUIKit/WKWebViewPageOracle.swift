@@ -1,7 +1,7 @@
 #if canImport(UIKit) && canImport(WebKit)
 import WebKit
-@_spi(FrontEnd) import InkCore
-@_spi(FrontEnd) import HitTestBridge
+import InkCore
+import HitTestBridge
 
 /// The page side in a `WKWebView`: the page script in a content world of its own, its
 /// message handler, and the scripts the engine sends.

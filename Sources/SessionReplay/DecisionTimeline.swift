@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 /// What happened to every touch of a replay, and on the page, over time: the answer to "why
 /// did this touch wait, and who got it?".
@@ -259,7 +259,7 @@ public struct DecisionTimeline: Sendable {
             }
         case let .action(action):
             apply(action, at: time)
-        case .replay, .scrollPage:
+        case .replay, .pageTouch, .scrollPage:
             break  // the release actions they follow are drawn already
         }
     }

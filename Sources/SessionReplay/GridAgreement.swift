@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 /// Whether a real page's answers agree with its own region snapshot: the page is asked at
 /// every point of a grid over the viewport, and each answer is compared with what the

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 
 /// Who answers the hit tests of a replayed session, in simulated time.
 public enum ReplayOracle: Sendable, Hashable {

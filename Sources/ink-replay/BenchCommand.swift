@@ -1,8 +1,8 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `ink-replay bench`: what each decision strategy costs short strokes (the default), what
 /// the stroke pipeline costs per sample (`geometry`, and `strokes` on stroke files in the

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
 

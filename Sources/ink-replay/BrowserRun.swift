@@ -1,9 +1,9 @@
 @_spi(Tooling) import ChromiumBridge
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `ink-replay run --oracle chromium:<page.html>`: replays sessions against a real page in
 /// headless Chromium (one fresh browser per session) and reports the ledger, the real

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 /// `ink-replay convert`: recorded ink from other formats into session logs.

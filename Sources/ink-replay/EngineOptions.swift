@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 /// The engine's options, one typed group: `--cache`, `--speculative`, `--timeout`,
 /// `--fallback`, `--gesture-window`, `--pencil-only`. What swift-argument-parser's

@@ -1,8 +1,8 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `ink-replay export`: a session's ink as W3C InkML.
 enum ExportCommand: Command {

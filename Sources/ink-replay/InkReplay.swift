@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 /// The command-line tool: parses the subcommand, runs it, maps failures to exit codes

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 
 /// File-path text the way the tool prints and builds paths: plain string operations with
 /// `/` as the separator, the same on Linux and Apple platforms (no `NSString` bridging, which

@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `ink-replay run`: replay sessions and report.
 enum RunCommand: Command {

@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// What `run` prints (its table, or `--json`), made from replay reports or from the
 /// `run --shard k/n --json` reports of shards (`merge-reports`), so a merged report is what

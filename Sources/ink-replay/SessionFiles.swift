@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Tooling) import InkRecording
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 
 /// Expands command-line inputs into session log files: a file is taken as is, a directory
 /// contributes every regular `*.jsonl` below it, sorted by path.

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 
 /// A shard's `--json` report as `merge-reports` checks it, whatever command wrote it
 /// (`verify`, `run`): which shard, of how many sessions, with which options, and its

@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import SessionReplay
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `ink-replay soak`: a long generated session through the engine and the bridge, in
 /// simulated time, with a hostile and unreliable page; checks the ledger and the order of

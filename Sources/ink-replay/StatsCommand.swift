@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 /// `ink-replay stats`: what a corpus of sessions holds, without replaying it.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// What `ink-replay bench geometry` and `ink-replay bench strokes` measure: the stroke
 /// pipeline on a set of strokes, wall-clock, in this build.

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The one check of a stroke file's strokes (`smooth`, `bench geometry`, `bench strokes`):
 /// each stroke is built once, and a stroke whose geometry is not finite is refused, naming

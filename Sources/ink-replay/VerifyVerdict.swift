@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
 

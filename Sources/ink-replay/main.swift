@@ -1,7 +1,7 @@
 // ink-replay: replay, verify and convert recorded ScratchpadInk touch sessions.
 // A synchronous entry point on purpose: valgrind's callgrind cannot run an async main.
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 
 // SIGPIPE and SIGXFSZ ignored (a file-size limit makes a write fail with an error the tool
 // reports, instead of killing the process half-way through a file), closed standard

@@ -41,9 +41,9 @@ final class HandOverScratchpad: InkLoopShell {
     let loop: InkLoop
     var ink = InkLayer()
     let evaluate: (String) -> Void                         // runs JavaScript in the page script's world
-    let toPage: (UInt64, TouchSample?) -> Void             // injects the page's pointer; nil: it lifts
+    let toPage: (PageTouch) -> Void                        // injects the page's pointer: down, move, up or cancel
     init(clock: (any InkLoopClock)? = nil, evaluate: @escaping (String) -> Void,
-         toPage: @escaping (UInt64, TouchSample?) -> Void) {
+         toPage: @escaping (PageTouch) -> Void) {
         (self.evaluate, self.toPage) = (evaluate, toPage)
         loop = InkLoop(clock: clock)
         loop.shell = self
@@ -51,12 +51,11 @@ final class HandOverScratchpad: InkLoopShell {
     func touched(_ event: TouchEvent) { loop.submit(.touch(event)) }
     func pageSaid(_ body: String) { loop.submit(.pageMessage(body)) }
     func pageLoaded() { loop.submit(.newDocument(.identity)) }
+    func closing() { loop.stop() }                         // the page's pointers still down are cancelled
     func carryOut(_ events: [EngineEvent]) {
         for event in events {
-            guard let action = event.action, let touch = event.touch else { continue }
-            _ = ink.apply(action)
-            if case let .release(_, sample) = action { toPage(touch.rawValue, sample) }
-            if case .endRelease = action { toPage(touch.rawValue, nil) }
+            if let action = event.action { _ = ink.apply(action) }
+            if case let .pageTouch(touch) = event.kind { toPage(touch) }   // in order, cancel included
         }
     }
     func send(_ request: HitTestRequest) { evaluate(request.scriptInvocation) }
@@ -117,15 +116,16 @@ struct ReadmeEmbeddingTests {
     @Test("hand-over: a touch on the field is asked about, queued, then handed to the page in order; a dot the page never answers becomes ink at its deadline")
     func handOver() throws {
         let clock = ManualClock(start: 1), page = Page()
-        var handed: [(UInt64, TouchSample?)] = []
-        let pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append(($0, $1)) })
+        var handed: [PageTouch] = []
+        let pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append($0) })
         pad.touched(Self.event(7, .began, 150, 120, 1, .finger))
         pad.touched(Self.event(7, .moved, 152, 121, 1.01, .finger))
         let id = try #require(page.lastRequestID)
         clock.advance(to: 1.03)
         pad.pageSaid(#"{"type":"answer","id":"\#(id)","interactive":1,"generation":1}"#)
         pad.touched(Self.event(7, .ended, 153, 122, 1.04, .finger))
-        #expect(handed.map(\.0) == [1, 1, 1, 1] && handed.compactMap(\.1).map(\.timestamp) == [1, 1.01, 1.04] && handed.last?.1 == nil)
+        #expect(handed.map(\.pointer) == [1, 1, 1, 1] && handed.map(\.phase) == [.began, .moved, .moved, .ended])
+        #expect(handed.map(\.time) == [1, 1.01, 1.04, 1.04] && handed.map(\.point.x) == [150, 152, 153, 153])
         clock.advance(to: 2)
         pad.touched(Self.event(8, .began, 400, 400, 2))
         pad.touched(Self.event(8, .ended, 401, 400, 2.012))
@@ -141,8 +141,8 @@ struct ReadmeEmbeddingTests {
         // 1.025; began(5) and began(6) on the paper at 1.160 (a gesture: the page's at once);
         // moved both at 1.180; the page answers the tap at 1.200; moved(5), ended(5) at 1.210.
         let clock = ManualClock(start: 1), page = Page()
-        var handed: [(UInt64, TouchSample?)] = []
-        let pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append(($0, $1)) })
+        var handed: [PageTouch] = []
+        let pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append($0) })
         pad.touched(Self.event(5, .began, 150, 120, 1.000, .finger))
         pad.touched(Self.event(5, .ended, 150, 121, 1.025, .finger))
         let tap = try #require(page.lastRequestID)
@@ -160,16 +160,18 @@ struct ReadmeEmbeddingTests {
         // The page's view: a pointer goes down on its first sample, moves, lifts on `nil`; a
         // pointer's samples are one touch's, in time order, and nothing comes for it once it is up.
         var down: [UInt64: Double] = [:], pointers: [[Double]] = [], current: [UInt64: Int] = [:]
-        for (pointer, sample) in handed {
-            if let sample {
+        for touch in handed {
+            let pointer = touch.pointer
+            if touch.phase == .began || touch.phase == .moved {
                 if let last = down[pointer] {
-                    #expect(sample.timestamp >= last, "pointer \(pointer): a sample at \(sample.timestamp) after one at \(last)")
-                    pointers[current[pointer]!].append(sample.timestamp)
+                    #expect(touch.phase == .moved && touch.time >= last, "pointer \(pointer): a sample at \(touch.time) after one at \(last)")
+                    pointers[current[pointer]!].append(touch.time)
                 } else {
+                    #expect(touch.phase == .began, "pointer \(pointer) moved before it went down")
                     current[pointer] = pointers.count
-                    pointers.append([sample.timestamp])
+                    pointers.append([touch.time])
                 }
-                down[pointer] = sample.timestamp
+                down[pointer] = touch.time
             } else {
                 #expect(down.removeValue(forKey: pointer) != nil, "pointer \(pointer) lifted while up")
             }
@@ -179,6 +181,30 @@ struct ReadmeEmbeddingTests {
         #expect(pointers.map(\.count).sorted() == [2, 2, 4] && pointers.contains([1.000, 1.025]), "\(pointers)")
         #expect(pad.loop.ledger.released == 8 && pad.loop.ledger.isBalanced, "\(pad.loop.ledger)")
         #expect(pad.loop.metrics.auditFailures.isEmpty)
+    }
+
+    @Test("hand-over: a drag the page has is cancelled there when the scratchpad closes or the system cancels it, so a new tap never continues it")
+    func handOverCancelsThePagesPointers() throws {
+        let clock = ManualClock(start: 1), page = Page()
+        var handed: [PageTouch] = []
+        var pad: HandOverScratchpad? = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append($0) })
+        // A block drag the page claims, then the controller is replaced mid-drag.
+        pad?.touched(Self.event(3, .began, 150, 120, 1, .finger))
+        pad?.pageSaid(#"{"type":"answer","id":"\#(try #require(page.lastRequestID))","interactive":1,"generation":1}"#)
+        pad?.touched(Self.event(3, .moved, 170, 120, 1.02, .finger))
+        pad?.closing()
+        #expect(handed.map(\.phase) == [.began, .moved, .cancelled], "\(handed.map(\.phase))")
+        #expect(handed.last?.pointer == handed.first?.pointer && handed.last?.point == CanvasPoint(x: 170, y: 120))
+        #expect(pad?.loop.ledger.isBalanced == true && pad?.loop.metrics.auditFailures.isEmpty == true)
+        // A new scratchpad: the system cancels a drag the page has; the page gets the cancel too.
+        handed.removeAll()
+        pad = HandOverScratchpad(clock: clock, evaluate: page.run, toPage: { handed.append($0) })
+        clock.advance(to: 2)
+        pad?.touched(Self.event(3, .began, 150, 120, 2, .finger))
+        pad?.pageSaid(#"{"type":"answer","id":"\#(try #require(page.lastRequestID))","interactive":1,"generation":1}"#)
+        pad?.touched(TouchEvent(touch: PlatformTouchID(3), phase: .cancelled, samples: []))
+        #expect(handed.map(\.phase) == [.began, .cancelled], "\(handed.map(\.phase))")
+        #expect(pad?.loop.ledger.isBalanced == true && pad?.loop.metrics.auditFailures.isEmpty == true)
     }
 
     @Test("README.md shows the touch-down embedding and docs/embedding.md both, exactly as here, each at most 25 lines")

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 @_spi(Tooling) import ChromiumBridge
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 import Testing
 
 /// The repository's root, from this file's path.

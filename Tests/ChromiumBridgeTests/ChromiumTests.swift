@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 @_spi(Tooling) import ChromiumBridge
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) @testable import HitTestBridge
 
 /// Repeatable query ids for tests.
 typealias SeededTokens = SplitMix64

@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// The ledger of a cancelled touch says what the page got: samples delivered to the page
 /// before the system cancelled the touch are `released` (by their way: natively, replayed or

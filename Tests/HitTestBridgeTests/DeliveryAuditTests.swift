@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// The audit keeps one slot per open touch and compares what each touch delivered with what
 /// it was fed as the actions come (issue 42). These drive it by hand where slots could be

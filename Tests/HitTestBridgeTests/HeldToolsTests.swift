@@ -1,5 +1,5 @@
 @testable import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
 
 /// `HeldTools` keeps the touch named last beside its map, so that a log's lines, which mostly

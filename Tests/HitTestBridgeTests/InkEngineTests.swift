@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// The engine an app embeds: platform ids in, one event stream out, every sample counted.
 @Suite("InkEngine")

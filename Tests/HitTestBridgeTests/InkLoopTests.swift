@@ -1,7 +1,7 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import InkTesting
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// A front end over the loop, as small as a shell can be: it keeps what the loop hands it.
 final class TestShell: InkLoopShell, TouchDownRegionsObserver {

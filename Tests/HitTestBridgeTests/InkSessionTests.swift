@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import InkTesting
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// Collects the actions a session performs; tests wait on it instead of sleeping.
 final class ActionLog: @unchecked Sendable {

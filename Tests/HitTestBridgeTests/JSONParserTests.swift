@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 @Suite("JSON parsing and writing")
 struct JSONParserTests {

@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// What the page gets and what refines which stroke (issue 39): one gesture rule, and
 /// estimated-property updates found by their index.

@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// The page's lifecycle: a new document (the next exercise, a reload, a restarted web content
 /// process) starts generations over, abandons the old document's questions, and nothing the

@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// Where `node` is, if it is installed.
 let nodeExecutable: String? = {

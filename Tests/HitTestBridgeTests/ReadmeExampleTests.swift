@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 import Testing
 
 /// The engine example in docs/embedding.md ("The engine in ten lines"), checked event by event so

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) @testable import HitTestBridge
 
 /// The audit as it was before its slots (725ad65, unchanged but for its name and access):
 /// every touch's samples kept twice, checked at the touch's end. The slot audit must give

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) @testable import HitTestBridge
 
 /// A sink a test controls: takes pieces while open, refuses them (behind) while closed.
 final class TestSink: @unchecked Sendable {

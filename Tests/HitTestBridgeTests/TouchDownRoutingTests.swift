@@ -1,6 +1,6 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 /// Deciding at touch-down (the route a WKWebView allows): the synchronous route query, touches
 /// the platform gave the page natively, and late page verdicts replayed by the page script.

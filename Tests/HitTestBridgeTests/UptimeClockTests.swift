@@ -4,10 +4,10 @@ import Darwin
 import Glibc
 #endif
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import InkTesting
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 
 @Suite("UptimeClock: the bridge's clock on the touch timestamps' timebase")
 struct UptimeClockTests {

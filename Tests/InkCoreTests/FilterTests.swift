@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 @Suite("Pen filter and local fit")
 struct FilterTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 // Shared helpers for the TouchRouter suites: sample and event builders, a deterministic
 // generator, a check that refused input changed nothing, and an independent fold of the

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 /// `FixedWidthInteger.init(saturating:rounding:nan:)`: the one floating-point to integer
 /// conversion that never traps (issue 29: a first-ink latency of 1e13 s stopped five

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 /// `StrokeBuilder.reset()` (issue 42): one builder reused for stroke after stroke is, field for
 /// field, a new builder after each reset, and gives, call for call, the output a new builder

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 /// Geometry tests draw from the same seeded generator as the router tests.
 typealias GeometryRandom = SplitMix64

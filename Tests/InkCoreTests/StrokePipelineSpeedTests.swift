@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 /// The shortcuts of the fast stroke pipeline (issue 31) give the geometry the plain
 /// computation gives: the knot intervals passed from one stable segment to the next, the

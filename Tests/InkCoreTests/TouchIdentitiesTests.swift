@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `TouchIdentities` answers the touch it named last without hashing (issue 42). Checked
 /// against the plain map it must equal, over random interleavings: touches down together,

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 // TouchRouter's handling of what comes in besides plain samples: estimated-property updates,
 // predicted samples, and input it must refuse without changing anything.

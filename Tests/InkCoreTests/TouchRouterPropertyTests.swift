@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 // Seeded random sessions through TouchRouter, checked against an independent fold of the
 // action stream: every sample fed in comes out exactly once, in order, with its timestamp.

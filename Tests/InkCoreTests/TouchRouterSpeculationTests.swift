@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 @Suite("TouchRouter: speculative ink")
 struct TouchRouterSpeculationTests {

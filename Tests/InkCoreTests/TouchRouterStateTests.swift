@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
+@_spi(Tooling) @testable import InkCore
 
 /// The per-touch state (``TouchState``) through each transition: what every case holds, read
 /// with `TouchRouter.state(of:)`, beside the actions the transition produces.

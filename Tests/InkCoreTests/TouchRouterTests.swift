@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 // Example-based tests of TouchRouter: every transition, verdict handling, deadlines,
 // flushing, multi-touch gestures, pencil-only mode and the queue bound, each checked

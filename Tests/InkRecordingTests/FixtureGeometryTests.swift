@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import InkRecording
 
 @Suite("Stroke geometry on the recorded fixtures")

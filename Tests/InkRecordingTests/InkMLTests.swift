@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) @testable import InkRecording
 
 @Suite("InkML import and export")

@@ -1,6 +1,6 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) @testable import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) @testable import InkRecording
 
 @Suite("Recorded stroke order: layout order sorted, restarted clocks realigned, nothing dropped")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 
 @Suite("Session log version 2: live recordings")

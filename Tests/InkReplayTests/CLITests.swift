@@ -2,8 +2,8 @@
 @_spi(Tooling) import ChromiumBridge
 #endif
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 
 /// `ink-replay verify` over a live recording in which the page's document was replaced.
 @Suite("verify: a recording with a page load in it")

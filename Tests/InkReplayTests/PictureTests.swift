@@ -2,7 +2,7 @@
 @_spi(Tooling) import ChromiumBridge
 #endif
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML

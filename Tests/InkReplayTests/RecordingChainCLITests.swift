@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// `host --record` recordings checked by `verify` through the built binary: random live
 /// sessions verify identically, and edits of one are refused naming the line.

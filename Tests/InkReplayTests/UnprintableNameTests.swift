@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @testable import ink_replay
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) @testable import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) @testable import SessionReplay
 

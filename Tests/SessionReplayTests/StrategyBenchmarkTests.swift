@@ -1,6 +1,6 @@
 import Testing
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) @testable import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) @testable import HitTestBridge
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) @testable import SessionReplay
 

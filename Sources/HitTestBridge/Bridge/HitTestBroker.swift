@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The bridge's settings.
 package struct BridgeConfiguration: Sendable, Hashable {

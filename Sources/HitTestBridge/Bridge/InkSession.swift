@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// First-ink latencies, counted in fixed buckets (milliseconds, upper bounds inclusive).
 @_spi(Tooling) public struct LatencyHistogram: Sendable, Hashable {

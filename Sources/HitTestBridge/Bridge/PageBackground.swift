@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The page's background, as a front end learns it to choose an ink that shows on the page.
 ///
@@ -12,7 +12,7 @@
 /// under each up to the root to the first background that is not transparent, and falls back
 /// to the canvas (dark when the root's `color-scheme` allows dark and the system prefers it,
 /// else white). The colour most points share is the page's background.
-@_spi(FrontEnd) public enum PageBackground {
+public enum PageBackground {
     /// A JavaScript expression that evaluates to a string: the background colours under nine
     /// points of the viewport, as computed style gives them (`rgb(…)`, `rgba(…)`), or
     /// `canvas-dark` / `canvas-light`, separated by `|`.

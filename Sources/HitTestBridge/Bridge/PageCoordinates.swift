@@ -1,11 +1,11 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// A position on the exercise page, in page coordinates: CSS pixels of the document, its
 /// scroll included (x right, y down). What the page hit-tests, what its region snapshots and
 /// replays are written in; a `CanvasPoint` is where the overlay saw a touch. The two meet
 /// only through ``PageTransform``: `PageTransform.pagePoint(for:)` one way,
 /// `PageTransform.canvasPoint(for:)` back.
-@_spi(FrontEnd) public struct PagePoint: Sendable, Hashable {
+public struct PagePoint: Sendable, Hashable {
     /// Horizontal position in page units (CSS pixels).
     public var x: Double
     /// Vertical position in page units (CSS pixels).
@@ -21,7 +21,7 @@
 /// An axis-aligned rectangle on the exercise page, in page coordinates (CSS pixels of the
 /// document): a region's rectangle, the page area a canvas rectangle shows
 /// (`PageTransform.pageRect(for:)`, and back with `PageTransform.canvasRect(for:)`).
-@_spi(FrontEnd) public struct PageRect: Sendable, Hashable {
+public struct PageRect: Sendable, Hashable {
     /// Smallest x.
     public var minX: Double
     /// Smallest y.

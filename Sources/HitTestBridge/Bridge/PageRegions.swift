@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 /// A rectangle of the page that holds an interactive element, in page coordinates.
 @_spi(Tooling) public struct PageRegion: Sendable, Hashable {
     /// Left edge in page units.

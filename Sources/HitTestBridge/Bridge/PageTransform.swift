@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// Maps canvas points to page coordinates (CSS pixels of the exercise page):
 /// `page = canvas × scale + offset`, where the offset is the page's scroll position.
@@ -27,18 +27,18 @@ public struct PageTransform: Sendable, Hashable {
 
     /// The page position under a canvas point: `page = canvas × scale + offset`, the one
     /// place this direction is written.
-    @_spi(FrontEnd) public func pagePoint(for point: CanvasPoint) -> PagePoint {
+    public func pagePoint(for point: CanvasPoint) -> PagePoint {
         PagePoint(x: point.x * scale + offsetX, y: point.y * scale + offsetY)
     }
 
     /// The canvas point that shows a page position: the inverse of `pagePoint(for:)`
     /// (`canvas = (page − offset) / scale`), the one place it is written.
-    @_spi(FrontEnd) public func canvasPoint(for pagePoint: PagePoint) -> CanvasPoint {
+    public func canvasPoint(for pagePoint: PagePoint) -> CanvasPoint {
         CanvasPoint(x: (pagePoint.x - offsetX) / scale, y: (pagePoint.y - offsetY) / scale)
     }
 
     /// The page rectangle under a canvas rectangle (each corner through `pagePoint(for:)`).
-    @_spi(FrontEnd) public func pageRect(for rect: CanvasRect) -> PageRect {
+    public func pageRect(for rect: CanvasRect) -> PageRect {
         let low = pagePoint(for: CanvasPoint(x: rect.minX, y: rect.minY))
         let high = pagePoint(for: CanvasPoint(x: rect.maxX, y: rect.maxY))
         return PageRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)
@@ -46,7 +46,7 @@ public struct PageTransform: Sendable, Hashable {
 
     /// The canvas rectangle that shows a page rectangle: the inverse of `pageRect(for:)`
     /// (each corner through `canvasPoint(for:)`).
-    @_spi(FrontEnd) public func canvasRect(for pageRect: PageRect) -> CanvasRect {
+    public func canvasRect(for pageRect: PageRect) -> CanvasRect {
         let low = canvasPoint(for: PagePoint(x: pageRect.minX, y: pageRect.minY))
         let high = canvasPoint(for: PagePoint(x: pageRect.maxX, y: pageRect.maxY))
         return CanvasRect(minX: low.x, minY: low.y, maxX: high.x, maxY: high.y)

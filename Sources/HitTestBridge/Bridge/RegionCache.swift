@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The page's interactive regions as last pushed, with their generation and freshness, so
 /// most touch-downs are decided without asking the page.

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// A uniform grid over a page's interactive rectangles, so the question "is any region
 /// at this point?" looks at a handful of rectangles instead of all of them.

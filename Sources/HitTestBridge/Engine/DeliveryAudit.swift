@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// What happened to one touch, rebuilt from the engine's actions alone.
 @_spi(Tooling) public struct TouchOutcome: Sendable, Hashable {
@@ -222,7 +222,7 @@
             refusedInputs += 1
             ledger.received += input.sampleCount
             ledger.refused += input.sampleCount
-        case .send, .pageMessage, .layout, .newDocument, .viewResized, .replay, .scrollPage:
+        case .send, .pageMessage, .layout, .newDocument, .viewResized, .replay, .pageTouch, .scrollPage:
             break
         }
         return nil

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// One touch as both sides name it: the platform's identifier (reused as soon as a finger
 /// lifts) and the engine's (unique over the engine's life).
@@ -104,7 +104,7 @@ public enum EngineInput: Sendable, Hashable {
 
 /// The canvas areas that route to the page at touch-down while a region snapshot is fresh
 /// (`InkEngine.touchDownRegions(now:)`).
-@_spi(FrontEnd) public struct TouchDownRegions: Sendable, Hashable {
+public struct TouchDownRegions: Sendable, Hashable {
     /// The page's interactive regions, in canvas points.
     public var rects: [CanvasRect]
     /// Until when they hold (the snapshot's freshness), seconds on the engine's clock;
@@ -288,6 +288,11 @@ public struct EngineEvent: Sendable, Hashable {
         /// was taken): the region snapshot is gone, so a front end routing at touch-down drops
         /// the regions it holds until the page pushes again.
         case viewResized(PageTransform)
+        /// Under ``TouchRouting/handOverAfterDecision``: hand the page this event of its
+        /// pointer (``PageTouch``: down, move, up or cancel, in order, under the page pointer
+        /// id), right after the action that made it. The engine's one fold of its actions into
+        /// what the page gets; a host only injects it.
+        case pageTouch(PageTouch)
         /// Under ``TouchRouting/decideAtTouchDown``: have the page script replay these
         /// samples of a touch the page claimed late (evaluate ``PageReplay/scriptInvocation``
         /// in the page script's world). It follows the actions it replays (the touch's

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The engine an app embeds: platform touches and the page's messages in, one ordered stream
 /// of ``EngineEvent``s out.
@@ -64,10 +64,8 @@
     private static let recentTripLimit = 64
     private var identities = TouchIdentities()
     private var refusedSamples = 0
-    /// Under decide-at-touch-down routing: the touches whose samples the page script is
-    /// replaying (their `down` was sent), by the engine's id, with where and when the last
-    /// replayed sample was.
-    private var replaying: [TouchID: ReplayedTouch] = [:]
+    /// The page's pointers: the one fold from actions to what the page gets (``PageTouch``).
+    private var pagePointers = PagePointers()
     /// The replays of the input being emitted, in the order their touches first appear.
     private var replays: [PageReplay] = []
     /// Under decide-at-touch-down routing: the touches of two-finger gestures the engine gave
@@ -76,11 +74,6 @@
     private var gestureTouches: [TouchID] = []
     private var gestureLead: CanvasPoint?
     private var gestureScroll = (dx: 0.0, dy: 0.0)
-
-    private struct ReplayedTouch: Sendable {
-        var tool: ToolKind
-        var last: PageReplay.Event
-    }
 
     /// Creates an engine.
     /// - Parameters:
@@ -205,7 +198,7 @@
     /// caches its hit test): the fresh snapshot's regions in canvas points, and until when
     /// they hold. `nil` when no fresh snapshot answers (every route is then `nil`), or with
     /// the region cache off.
-    @_spi(FrontEnd) public func touchDownRegions(now: Double) -> TouchDownRegions? {
+    public func touchDownRegions(now: Double) -> TouchDownRegions? {
         guard configuration.useRegionCache, let held = broker.freshSnapshot(now: max(now, self.now)) else { return nil }
         let view = broker.transform
         let rects = held.snapshot.regions.map { view.canvasRect(for: $0.rect) }
@@ -454,10 +447,14 @@
                 default: break
                 }
                 events.append(EngineEvent(time: eventTime, touch: touch, kind: .action(drainingActions[index])))
-                if configuration.routing == .decideAtTouchDown {
-                    collectReplay(drainingActions[index])
-                    followGesture(drainingActions[index])
+                if let delivery = pagePointers.delivery(for: drainingActions[index], through: broker.transform) {
+                    if configuration.routing == .decideAtTouchDown {
+                        collectReplay(delivery, of: id)
+                    } else {
+                        events.append(EngineEvent(time: eventTime, touch: touch, kind: .pageTouch(delivery)))
+                    }
                 }
+                if configuration.routing == .decideAtTouchDown { followGesture(drainingActions[index]) }
                 switch drainingActions[index] {
                 case .queryPage, .abandonQuery, .decided, .touchFinished: break
                 default: continue
@@ -559,44 +556,15 @@
         }
     }
 
-    /// Adds what an action hands the page to the replay of its touch (decide-at-touch-down
-    /// routing): a `release` is the touch's `down` the first time, a `move` after; an
-    /// `endRelease` lifts it where its last sample was; a cancel of a replayed touch cancels
-    /// it there.
-    private mutating func collectReplay(_ action: RouterAction) {
-        let event: PageReplay.Event
-        let id: TouchID
-        var tool: ToolKind
-        switch action {
-        case let .release(touch, sample):
-            id = touch
-            let started = replaying[touch]
-            tool = started?.tool ?? sample.tool
-            event = PageReplay.Event(phase: started == nil ? .began : .moved, pagePoint: broker.transform.pagePoint(for: sample.point),
-                                     time: sample.timestamp, pressure: sample.force)
-        case let .endRelease(touch):
-            guard let started = replaying.removeValue(forKey: touch) else { return }
-            id = touch
-            tool = started.tool
-            event = PageReplay.Event(phase: .ended, pagePoint: started.last.pagePoint, time: started.last.time)
-        case let .cancel(touch, .page):
-            guard let started = replaying.removeValue(forKey: touch) else { return }
-            id = touch
-            tool = started.tool
-            event = PageReplay.Event(phase: .cancelled, pagePoint: started.last.pagePoint, time: started.last.time)
-        case let .touchFinished(touch, _):
-            replaying[touch] = nil
-            return
-        default:
-            return
-        }
-        if event.phase == .began || event.phase == .moved { replaying[id] = ReplayedTouch(tool: tool, last: event) }
+    /// Adds a page touch to the replay of its touch for the input being emitted
+    /// (decide-at-touch-down routing).
+    private mutating func collectReplay(_ delivery: PageTouch, of id: TouchID) {
         if let last = replays.indices.last, replays[last].touch == id {
-            replays[last].events.append(event)
+            replays[last].events.append(delivery)
         } else if let index = replays.firstIndex(where: { $0.touch == id }) {
-            replays[index].events.append(event)
+            replays[index].events.append(delivery)
         } else {
-            replays.append(PageReplay(touch: id, tool: tool, events: [event]))
+            replays.append(PageReplay(touch: id, tool: delivery.tool, events: [delivery]))
         }
     }
 }

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// How a front end's platform lets touches reach the page, which decides how the engine
 /// routes them.

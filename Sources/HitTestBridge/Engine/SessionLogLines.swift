@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The one encoder of session-log lines (docs/session-format.md): the recorder an app
 /// embeds (``SessionRecorder``) and the tooling's writers (InkRecording's `SessionLog`,

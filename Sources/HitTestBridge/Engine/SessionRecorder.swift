@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// Records a live session as session-log lines (docs/session-format.md, version 2) and hands
 /// them to a sink the app owns: what `InkEngine` took (touches, native page touches,

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The time an ``InkLoop`` runs on, and its one way of being woken.
 ///
@@ -69,7 +69,7 @@ extension InkLoopShell {
 /// A shell that routes by shape (the GTK overlay's input shape gives the page's regions to
 /// the web view) and must hear when they change. A shell that asks ``InkLoop/route(at:tool:)``
 /// on every hit test (UIKit's overlay) needs none of it.
-@_spi(FrontEnd) public protocol TouchDownRegionsObserver: AnyObject {
+public protocol TouchDownRegionsObserver: AnyObject {
     /// The page areas that route to the page at touch-down changed: a snapshot arrived, the
     /// layout moved, the snapshot stopped being fresh (`nil`), a new document.
     func touchDownRegionsChanged(_ regions: TouchDownRegions?)
@@ -302,7 +302,7 @@ public final class InkLoop {
     }
 
     /// The canvas areas that route to the page now (`InkEngine.touchDownRegions(now:)`).
-    @_spi(FrontEnd) public var touchDownRegions: TouchDownRegions? { engine.touchDownRegions(now: clock.now) }
+    public var touchDownRegions: TouchDownRegions? { engine.touchDownRegions(now: clock.now) }
 
     // MARK: - In
 

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 /// How error messages show text that came from the input: never raw, never unbounded. A
 /// hostile file must not be able to write terminal escape sequences through an error
 /// message, nor make one megabytes long.

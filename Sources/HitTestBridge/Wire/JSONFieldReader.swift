@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 /// Why a JSON value did not have the shape a reader expected.
 package struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path of the offending field, like `samples[2].x`.

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 /// Why a JSON text could not be parsed.
 package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based byte column where the problem was found.

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 /// A parsed JSON value. Objects keep their keys in document order (and the parser refuses
 /// duplicate keys), so a value written by ``JSONValue/serialized()`` reads back identically.
 ///

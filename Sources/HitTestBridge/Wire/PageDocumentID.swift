@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The identity of one page document: a random id the page script draws each time it is
 /// loaded (the next exercise, a reload, a web content process that restarted), and puts in

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 // The encoder for page messages: the JSON text the bundled page script posts, so fake
 // pages and tests need not write it by hand. No Foundation. Strings are escaped

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// Samples of a touch the page claimed after the overlay took it, for the page script to
 /// replay into the page as synthesized DOM events: the one delivery route for late page
@@ -18,41 +18,14 @@
 /// `setPointerCapture` includes ``PageScript/pointerCaptureShim``.
 ///
 /// A front end needs nothing of it but ``scriptInvocation`` (and ``eventCount``, to count).
-/// A fake page, a test or a tool reads the same replay as data: ``tool``, and its events
-/// (`events`, `@_spi(Tooling)`: an app hands the invocation on and never reads them).
+/// A fake page, a test or a tool reads the same replay as data: ``tool`` and ``events``,
+/// the page touches (``PageTouch``) the engine's one fold made.
 public struct PageReplay: Sendable, Hashable {
-    /// One event to replay: `pointerdown` (`TouchPhase.began`, the touch's first sample),
-    /// `pointermove` (`TouchPhase.moved`), `pointerup` (`TouchPhase.ended`, where the
-    /// last sample was) or `pointercancel` (`TouchPhase.cancelled`, the system took the
-    /// touch).
-    @_spi(Tooling) public struct Event: Sendable, Hashable {
-        /// What it does.
-        public var phase: TouchPhase
-        /// Where, in page coordinates (CSS pixels of the document, scroll included).
-        public var pagePoint: PagePoint
-        /// The sample's original timestamp, seconds on the samples' clock.
-        public var time: Double
-        /// The sample's force, 0...1, when it had one.
-        public var pressure: Double?
-
-        /// Creates an event.
-        package init(phase: TouchPhase, pagePoint: PagePoint, time: Double, pressure: Double? = nil) {
-            self.phase = phase
-            self.pagePoint = pagePoint
-            self.time = time
-            self.pressure = pressure
-        }
-
-        /// The phase's name in the page script's message.
-        package var phaseName: String {
-            switch phase {
-            case .began: "down"
-            case .moved: "move"
-            case .ended: "up"
-            case .cancelled: "cancel"
-            }
-        }
-    }
+    /// One event to replay (``PageTouch``): `pointerdown` (`TouchPhase.began`, the
+    /// touch's first sample), `pointermove` (`TouchPhase.moved`), `pointerup`
+    /// (`TouchPhase.ended`, where the last sample was) or `pointercancel`
+    /// (`TouchPhase.cancelled`).
+    public typealias Event = PageTouch
 
     /// The touch, by the engine's identifier (unique over the session; the page tells
     /// touches apart by it).
@@ -61,7 +34,7 @@ public struct PageReplay: Sendable, Hashable {
     /// stylus as `"pen"`.
     public private(set) var tool: ToolKind
     /// The events, in order.
-    @_spi(Tooling) public package(set) var events: [Event]
+    public package(set) var events: [PageTouch]
 
     /// How many events the replay carries (down, moves, up or cancel).
     public var eventCount: Int { events.count }

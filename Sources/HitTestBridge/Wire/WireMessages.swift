@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// The id of one round trip to the page: 128 random bits, written as 32 lowercase hex
 /// digits. A page script cannot guess the id of another touch's query, so it cannot answer
@@ -56,7 +56,7 @@ public struct HitTestRequest: Sendable, Hashable {
     @_spi(Tooling) public var token: QueryToken
     /// The point in page coordinates (the canvas point through the `PageTransform`). A
     /// front end or a fake page reads it; an app hands ``scriptInvocation`` to its page.
-    @_spi(FrontEnd) public var pagePoint: PagePoint
+    public var pagePoint: PagePoint
     /// The layout generation the point was computed for.
     public var generation: UInt64
 

@@ -3,7 +3,7 @@
 /// The front ends choose ink that shows on the page (``contrasting(with:candidates:)``): the
 /// default dark ink on a light page, a light ink on a dark one, by the WCAG contrast ratio of
 /// each candidate against the page's background.
-@_spi(FrontEnd) public struct InkColor: Sendable, Hashable {
+public struct InkColor: Sendable, Hashable {
     /// Red, 0...1 (sRGB).
     public var red: Double
     /// Green, 0...1 (sRGB).

@@ -54,7 +54,7 @@ public struct InkLayer: Sendable {
     public private(set) var active: [Stroke] = []
     /// Where the finished strokes lie, by tiles: what a renderer that keeps finished ink as
     /// pictures reads (`InkTileIndex`). Kept up to date by every change of ``finished``.
-    @_spi(FrontEnd) public private(set) var tiles: InkTileIndex
+    public private(set) var tiles: InkTileIndex
     /// Where each finished stroke is in `finished`, by its touch.
     private var finishedIndices: [TouchID: Int] = [:]
     /// The builder of the last stroke removed while being drawn (retracted or cancelled),

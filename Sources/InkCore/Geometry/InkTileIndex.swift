@@ -20,10 +20,10 @@
 ///     paint(cached[tile])
 /// }
 /// ```
-@_spi(FrontEnd) public struct InkTileIndex: Sendable {
+public struct InkTileIndex: Sendable {
     /// A tile: the square of page space from `column × tileSize`, `row × tileSize`, one
     /// `InkTileIndex.tileSize` wide.
-    @_spi(FrontEnd) public struct Tile: Sendable, Hashable {
+    public struct Tile: Sendable, Hashable {
         /// The tile's column: `floor(x / tileSize)`.
         public var column: Int
         /// The tile's row: `floor(y / tileSize)`.

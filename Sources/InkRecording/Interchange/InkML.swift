@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// One channel of an InkML `<traceFormat>`.
 public struct InkMLChannel: Sendable, Hashable {
     /// The value type a channel declares.

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Reads W3C InkML one stroke at a time, from any ``ByteSource``, holding only the
 /// definitions, the trace being read and a small window of the input.
 ///

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Why the text of one `<trace>` could not be decoded.
 package struct InkMLTraceFault: Error, Sendable, Hashable {
     /// The 0-based point where the fault is.

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Writes strokes as a W3C InkML document.
 ///
 /// Each stroke is one `<trace>` with explicit values (no difference encoding, so any

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 
 /// What a path names, symbolic links followed: the one test of whether the tools read it.
 ///

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// One drawing of Google's *Quick, Draw!* dataset in its raw form (x, y, t per point).
 public struct QuickDrawDrawing: Sendable, Hashable {
     /// One stroke: parallel arrays of points.

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Turns recorded strokes (from InkML, Quick, Draw! or any other recording) into the events
 /// of a session log, one stroke at a time, over a ``PageLayout``:
 ///

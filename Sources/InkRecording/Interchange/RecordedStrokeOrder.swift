@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// How to give the strokes of a recording a usable time order, from their time spans alone.
 ///
 /// Session logs need strokes that begin in time order. Real InkML often is not: recognizer

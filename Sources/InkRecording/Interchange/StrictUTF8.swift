@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Decodes `bytes` as UTF-8, or returns `nil` when they are not well-formed UTF-8 (overlong
 /// forms, surrogates, code points above U+10FFFF, truncated or stray continuation bytes).
 ///

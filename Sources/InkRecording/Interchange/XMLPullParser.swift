@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Why an XML text is not well formed (or uses something this reader refuses).
 package struct XMLSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line where the problem was found.

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Splits a byte stream that arrives in arbitrary pieces into lines, holding at most
 /// `maxLineBytes` of any line: a longer line is reported once, as ``Piece/tooLong(bytes:)``
 /// with its length when its newline (or the end) shows; its bytes are dropped, not held, and

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 import Foundation
 
 /// A file the tools write, by the one policy for every file they write:

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// A page to lay under recorded ink: the interactive rectangles of an exercise page, the
 /// canvas over it and how canvas points map to the page. Converters use a layout to turn
 /// ink recorded elsewhere (InkML, Quick, Draw!) into sessions that also exercise the

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 
 /// What a live recording proves about itself (docs/session-format.md, "The chain"): whether
 /// every line the recorder wrote is there, unchanged, in order, up to its `end` line.

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Builds a session log from strokes, as a recorder would have written it: touch events at
 /// their samples' times, the page's answers at their arrival times, events sorted by time.
 ///

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// One line of a session log after the header.
 public enum SessionEvent: Sendable, Hashable {
     /// A platform touch event, dispatched at `time` (seconds, on the samples' clock).

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// The first line of a session log: what was recorded, on what, and how to read it.
 public struct SessionHeader: Sendable, Hashable {
     /// The format name every session log carries.

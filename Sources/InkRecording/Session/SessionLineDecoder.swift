@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 
 /// The session-log reader's fast path: decodes the lines that make up almost every log (touch
 /// events and answers) straight from their UTF-8 bytes, with no JSON tree, no `String` per key

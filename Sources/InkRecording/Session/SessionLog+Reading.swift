@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 extension SessionLog {
     /// The longest line the reader accepts, in bytes (1 MiB).
     public static let maxLineBytes = 1 << 20

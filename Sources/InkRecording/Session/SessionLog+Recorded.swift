@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 
 // Reading the lines of a live recording (format version 2; docs/session-format.md). The
 // lines are written by HitTestBridge's `SessionLogLines`, the one encoder.

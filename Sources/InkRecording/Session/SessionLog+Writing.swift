@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 extension SessionLog {
     /// The log as JSON Lines text: the header line, then one line per event, each ending
     /// with a newline; a chained recording (format version 3) with each line's chain.

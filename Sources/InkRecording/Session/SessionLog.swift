@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// A recorded touch session: a header and events in time order, stored as JSON Lines.
 ///
 /// The format (version 1) is documented in `docs/session-format.md`. Reading is forgiving

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import InkCore
+@_spi(Tooling) import HitTestBridge
 /// Why a session log, or one line of it, could not be read.
 ///
 /// Every error names the file (when known) and the 1-based line; everything valid before

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// A session log read one event at a time: from a file, streaming (a 64 KiB window and one
 /// line of at most ``SessionLog/maxLineBytes``, so memory does not grow with the file), or

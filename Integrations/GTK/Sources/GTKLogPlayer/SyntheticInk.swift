@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
 @_spi(Tooling) import GTKScratchpad
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import WebKitGTKOracle
 
 /// Many strokes written into a window at once, for measurements and tests that need a page

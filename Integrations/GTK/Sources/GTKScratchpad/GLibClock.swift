@@ -1,5 +1,5 @@
 import CWebKitGTK
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import WebKitGTKOracle
 
 /// The ``InkLoopClock`` of a GTK front end: GLib's monotonic clock (``GTK/now``, the clock

@@ -1,5 +1,5 @@
 import CWebKitGTK
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 
 /// Fills stroke outlines with cairo, as `StrokeOutline` describes them: each segment's body
 /// plus a disc at its start, and a disc at the end of the stroke's last segment, filled with

@@ -1,6 +1,6 @@
 import CWebKitGTK
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 /// Pictures of the finished ink: one cairo image surface per tile of page space
 /// (``InkTileIndex``), filled once with the tile's finished strokes and painted at the tile's

@@ -1,4 +1,4 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+@_spi(Tooling) import HitTestBridge
 @_spi(Tooling) import WebKitGTKOracle
 
 /// Reads where the view lands on the page (scroll, zoom) after something moved it, and again

@@ -1,5 +1,5 @@
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 
 extension ScratchpadWindow {
     /// Settings of a window.

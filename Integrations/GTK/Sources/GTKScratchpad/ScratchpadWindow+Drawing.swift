@@ -1,6 +1,6 @@
 import CWebKitGTK
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import WebKitGTKOracle
 
 /// Drawing the ink over the page, and erasing it.

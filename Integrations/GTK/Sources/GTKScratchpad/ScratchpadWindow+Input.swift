@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import WebKitGTKOracle
 
 /// GDK's input: the window's signals, and the observer that feeds every input event of the

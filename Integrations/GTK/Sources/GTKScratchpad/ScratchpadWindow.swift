@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import WebKitGTKOracle
 
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
@@ -281,9 +281,8 @@ import Foundation
                 if let change = ink.apply(action.inPageCoordinates(transform)), let bounds = change.bounds {
                     invalidate(page: PageRect(inkLayerRect: bounds))
                 }
-                if loop.engine.configuration.routing == .handOverAfterDecision, pageTouches.carryOut(action, on: page) {
-                    layout.follow()
-                }
+            case let .pageTouch(touch):
+                if pageTouches.perform(touch, on: page) { layout.follow() }
             case let .replay(replay):
                 replayInPage(replay)
             case .layout:
@@ -426,9 +425,6 @@ import Foundation
     /// What the window saw so far.
     public var report: ScratchpadReport {
         var failures = audit.verify(against: loop.ledger)
-        if pageTouches.leftOpen > 0 {
-            failures.append("\(pageTouches.leftOpen) page touches finished without an end or a cancel handed to the web view")
-        }
         if replayFailures > 0 {
             failures.append("\(replayFailures) of \(replaysSent) replays did not reach the page script: their samples never reached the page")
         }

@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
 @_spi(Tooling) @testable import GTKScratchpad
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
 

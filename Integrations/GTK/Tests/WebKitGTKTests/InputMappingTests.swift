@@ -1,6 +1,6 @@
 import CWebKitGTK
 @_spi(Tooling) @testable import GTKScratchpad
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import InkCore
 import Testing
 
 /// GDK input as the overlay reads it, to the engine's touch events. No display needed.

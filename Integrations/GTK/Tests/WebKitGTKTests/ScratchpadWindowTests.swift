@@ -2,8 +2,8 @@ import CWebKitGTK
 import Foundation
 @_spi(Tooling) import GTKLogPlayer
 @_spi(Tooling) import GTKScratchpad
-@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
-@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
 @_spi(Tooling) import InkRecording
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
