@@ -242,12 +242,11 @@ public final class ChromiumPage {
     /// pixel, lands on the page: page = canvas / zoom + the visual viewport's page offset.
     /// Follows scrolling and pinch zoom.
     public func canvasToPage() throws(DevToolsError) -> PageTransform {
-        let value = try evaluate(
-            "(function (v) { return v ? [v.scale, v.pageLeft, v.pageTop] : [1, window.scrollX, window.scrollY]; })(window.visualViewport)")
-        guard case let .array(items) = value, items.count == 3, case let .number(zoom) = items[0],
-              case let .number(x) = items[1], case let .number(y) = items[2], zoom > 0
-        else { throw .scriptFailed("visual viewport: \(value.serialized())") }
-        return PageTransform(scale: 1 / zoom, offsetX: x, offsetY: y)
+        let value = try evaluate(PageTransform.viewportScript)
+        guard let transform = PageTransform(viewportResult: value.serialized()) else {
+            throw .scriptFailed("visual viewport: \(value.serialized())")
+        }
+        return transform
     }
 
     /// Pinch-zooms the page (as a user's two fingers would; 1 is unzoomed).

@@ -220,9 +220,7 @@ package final class HostProtocolSession {
                     input = .pageMessage(Array(message.serialized().utf8))
                 }
             case "layout", "resize", "document":
-                let t = try object.nested("page_transform")
-                let transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
-                                              offsetY: try t.optionalDouble("offset_y") ?? 0)
+                let transform = try PageTransform(pageTransformField: try object.nested("page_transform"))
                 switch kind {
                 case "resize": input = .viewResized(transform)
                 case "document": input = .newDocument(transform)
@@ -336,6 +334,8 @@ package final class HostProtocolSession {
                     flushBatch()
                     batch = (kind, event.time, touch, [sample])
                 }
+            case .pageTouch:
+                continue   // the release, end_release and cancel lines carry the page's pointer already
             default:
                 flushBatch()
                 emit(event)

@@ -492,7 +492,7 @@ package struct HitTestBroker: Sendable {
     /// - Throws: `InvalidPageTransform` for a transform ``layoutChanged(transform:generation:now:into:)``
     ///   refuses; nothing changes then.
     package mutating func newDocument(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
-        guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
+        guard transform.isValid else {
             throw InvalidPageTransform(transform: transform)
         }
         if let begun = documentBegunUnreported, now - begun <= Self.reportRace {
@@ -569,7 +569,7 @@ package struct HitTestBroker: Sendable {
     ///   positive finite number; nothing changes then.
     package mutating func layoutChanged(transform: PageTransform, generation newGeneration: UInt64? = nil,
                                        now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
-        guard transform.scale.isFinite, transform.scale > 0, transform.offsetX.isFinite, transform.offsetY.isFinite else {
+        guard transform.isValid else {
             throw InvalidPageTransform(transform: transform)
         }
         self.transform = transform

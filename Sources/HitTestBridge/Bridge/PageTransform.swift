@@ -4,9 +4,12 @@
 /// `page = canvas × scale + offset`, where the offset is the page's scroll position.
 ///
 /// An app builds one (``init(scale:offsetX:offsetY:)``, ``identity``) and hands it to the
-/// engine; the conversions between canvas points and page points (`pagePoint(for:)`, its
-/// inverse `canvasPoint(for:)`, and their rectangles) are for front ends and tools
-/// (`@_spi(FrontEnd)`), each direction written once.
+/// engine. The rest is the one view-to-page rule every front end uses, each part written
+/// once: the conversions between canvas points and page points (``pagePoint(for:)``, its
+/// inverse ``canvasPoint(for:)``, their rectangles, and ``pageToCanvas``, the inverse as the
+/// affine map a renderer concatenates), the one validation (``isValid``), and where a view
+/// that shows the page's visual viewport lands (``viewportScript`` and
+/// ``init(viewportResult:)``).
 public struct PageTransform: Sendable, Hashable {
     /// Page units per canvas point (1 when the canvas and the page share a scale).
     public var scale: Double
@@ -23,6 +26,45 @@ public struct PageTransform: Sendable, Hashable {
         self.scale = scale
         self.offsetX = offsetX
         self.offsetY = offsetY
+    }
+
+    /// Whether the transform can map points: a finite, positive scale and finite offsets.
+    /// The one rule: the engine refuses any other (``InputRefusal/invalidTransform(_:)``),
+    /// and readers of recorded headers and the viewport script apply it too.
+    public var isValid: Bool { scale.isFinite && scale > 0 && offsetX.isFinite && offsetY.isFinite }
+
+    /// The inverse map, page coordinates to canvas points, as the affine transform a
+    /// renderer concatenates to draw page-space ink on the view: `canvas = page × a + (tx, ty)`
+    /// (`CGAffineTransform(a: a, b: 0, c: 0, d: a, tx: tx, ty: ty)`; cairo's
+    /// `cairo_scale(a, a)` after `cairo_translate(tx / a, ty / a)`), the same arithmetic as
+    /// ``canvasPoint(for:)``.
+    public var pageToCanvas: (a: Double, tx: Double, ty: Double) { (1 / scale, -offsetX / scale, -offsetY / scale) }
+
+    /// JavaScript, evaluated in the page (any world), whose result says where a view that
+    /// shows the page's visual viewport one point per CSS pixel lands on the page:
+    /// `[zoom, pageLeft, pageTop]` (`window.visualViewport`, or the scroll position where
+    /// there is none). ``init(viewportResult:)`` reads it; written once for every front end.
+    public static let viewportScript =
+        "(function (v) { return v ? [v.scale, v.pageLeft, v.pageTop] : [1, window.scrollX, window.scrollY]; })(window.visualViewport)"
+
+    /// The transform ``viewportScript``'s result describes (its JSON text):
+    /// `page = view / zoom + (pageLeft, pageTop)`. `nil` for anything but three numbers
+    /// making a valid transform (``isValid``).
+    public init?(viewportResult json: String) {
+        guard let value = try? JSONParser.parse(Array(json.utf8)), case let .array(items) = value, items.count == 3,
+              case let .number(zoom) = items[0], case let .number(x) = items[1], case let .number(y) = items[2], zoom > 0
+        else { return nil }
+        self.init(scale: 1 / zoom, offsetX: x, offsetY: y)
+        guard isValid else { return nil }
+    }
+
+    /// Reads a `page_transform` object of the session format and the host protocol
+    /// (`{"scale":…,"offset_x":…,"offset_y":…}`, offsets 0 when absent): the one decoding.
+    /// Validity (``isValid``) is the caller's rule to apply: a header refuses an invalid
+    /// one, a recorded input hands it to the engine, which refuses it and counts it.
+    package init(pageTransformField t: JSONFieldReader) throws(JSONShapeError) {
+        self.init(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
+                  offsetY: try t.optionalDouble("offset_y") ?? 0)
     }
 
     /// The page position under a canvas point: `page = canvas × scale + offset`, the one

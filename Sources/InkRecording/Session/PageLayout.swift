@@ -75,9 +75,8 @@ public struct PageLayout: Sendable, Hashable {
             }
             var transform = PageTransform.identity
             if let t = try object.optionalNested("page_transform") {
-                transform = PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
-                                          offsetY: try t.optionalDouble("offset_y") ?? 0)
-                guard transform.scale > 0, transform.scale.isFinite, transform.offsetX.isFinite, transform.offsetY.isFinite else {
+                transform = try PageTransform(pageTransformField: t)
+                guard transform.isValid else {
                     throw JSONShapeError(field: "page_transform", message: "scale must be positive and every value finite")
                 }
             }

@@ -300,10 +300,9 @@ package struct SessionLogLineReader {
             }
             var transform: PageTransform?
             if let t = try object.optionalNested("page_transform") {
-                let scale = try t.double("scale")
-                guard scale > 0 else { throw JSONShapeError(field: "page_transform.scale", message: "must be positive") }
-                transform = PageTransform(scale: scale, offsetX: try t.optionalDouble("offset_x") ?? 0,
-                                          offsetY: try t.optionalDouble("offset_y") ?? 0)
+                let read = try PageTransform(pageTransformField: t)
+                guard read.scale > 0 else { throw JSONShapeError(field: "page_transform.scale", message: "must be positive") }
+                transform = read
             }
             var timing: SynthesizedTiming?
             if let t = try object.optionalNested("synthesized_timing") {

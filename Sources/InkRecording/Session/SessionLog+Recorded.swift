@@ -34,9 +34,7 @@ extension SessionLogLineReader {
                 EngineTouch(engine: TouchID(try object.unsigned("engine")), platform: PlatformTouchID(try object.unsigned("touch")))
             }
             func transform() throws(JSONShapeError) -> PageTransform {
-                let t = try object.nested("page_transform")
-                return PageTransform(scale: try t.double("scale"), offsetX: try t.optionalDouble("offset_x") ?? 0,
-                                     offsetY: try t.optionalDouble("offset_y") ?? 0)
+                try PageTransform(pageTransformField: try object.nested("page_transform"))
             }
             func count(_ key: String) throws(JSONShapeError) -> Int {
                 let value = try object.unsigned(key)

@@ -344,24 +344,21 @@ public final class WebKitGTKPage {
     /// Where the view, one point per CSS pixel, lands on the page: page = view / zoom + the
     /// visual viewport's page offset. Read in the script's world (the page cannot fake it).
     public func canvasToPage() throws(WebKitGTKError) -> PageTransform {
-        try Self.transform(fromJSON: try evaluate(Self.viewportScript))
+        try Self.transform(fromJSON: try evaluate(PageTransform.viewportScript))
     }
 
     /// ``canvasToPage()`` without waiting: `completion` gets the transform later.
     public func canvasToPage(completion: @escaping (Result<PageTransform, WebKitGTKError>) -> Void) {
-        evaluate(Self.viewportScript) { result in
+        evaluate(PageTransform.viewportScript) { result in
             completion(result.flatMap { json in Result { () throws(WebKitGTKError) in try Self.transform(fromJSON: json) } })
         }
     }
 
-    static let viewportScript =
-        "(function (v) { return v ? [v.scale, v.pageLeft, v.pageTop] : [1, window.scrollX, window.scrollY]; })(window.visualViewport)"
-
     static func transform(fromJSON json: String?) throws(WebKitGTKError) -> PageTransform {
-        guard let json, let items = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Double], items.count == 3,
-              items.allSatisfy(\.isFinite), items[0] > 0
-        else { throw .scriptFailed("visual viewport: \(json ?? "undefined")") }
-        return PageTransform(scale: 1 / items[0], offsetX: items[1], offsetY: items[2])
+        guard let json, let transform = PageTransform(viewportResult: json) else {
+            throw .scriptFailed("visual viewport: \(json ?? "undefined")")
+        }
+        return transform
     }
 
     /// The phase of a touch delivered to the page.
