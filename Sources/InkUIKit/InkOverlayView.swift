@@ -42,7 +42,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// redraws the ink at its new place.
     public var pageTransform: PageTransform = .identity { didSet { pageTransformChanged(from: oldValue) } }
     /// The ink, in page coordinates.
-    public private(set) var ink: InkLayer
+    public private(set) var ink: PageInk
     /// Whether every touch goes to the page while VoiceOver runs (default `true`): VoiceOver's
     /// touch exploration must reach the exercise's text and controls beneath the overlay, so
     /// ink pauses while it runs (``hitTest(_:with:)`` returns `nil`;
@@ -79,7 +79,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     ///   - frame: The web view's frame, in the common superview.
     ///   - style: The style of new strokes.
     public init(frame: CGRect, style: StrokeStyle = StrokeStyle()) {
-        ink = InkLayer(style: style)
+        ink = PageInk(style: style)
         super.init(frame: frame)
         isOpaque = false
         backgroundColor = .clear
@@ -136,9 +136,9 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// Applies one engine action to the ink (in page coordinates) and redraws what changed.
     /// Actions about the page change nothing.
     @discardableResult
-    public func apply(_ action: RouterAction) -> InkLayer.Change? {
-        let change = ink.apply(action.inPageCoordinates(pageTransform))
-        if let bounds = change?.bounds { setNeedsDisplay(viewRect(for: PageRect(inkLayerRect: bounds))) }
+    public func apply(_ action: RouterAction) -> PageRect? {
+        let change = ink.apply(action, through: pageTransform)
+        if let bounds = change { setNeedsDisplay(viewRect(for: bounds)) }
         if case .endInk = action, change != nil {
             // The stroke now lives in its tiles: erase its live drawing (this view draws only
             // the strokes still being drawn).
@@ -148,21 +148,21 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         return change
     }
 
-    /// Clear: removes every finished stroke from the layer (`InkLayer.removeFinishedStrokes()`)
+    /// Clear: removes every finished stroke (`PageInk.clear()`)
     /// and redraws where they were. Strokes being drawn stay. The engine's ledger is
     /// unchanged: the samples were inked; the user erased the ink.
     public func clear() {
-        if let bounds = ink.removeFinishedStrokes() { setNeedsDisplay(viewRect(for: PageRect(inkLayerRect: bounds))) }
+        if let bounds = ink.clear() { setNeedsDisplay(viewRect(for: bounds)) }
         syncTiles()
     }
 
     /// Undo: removes the most recent finished stroke from the layer
-    /// (`InkLayer.removeLastStroke()`) and redraws where it was; returns its touch, or `nil`
+    /// (`PageInk.undo()`) and redraws where it was; returns its touch, or `nil`
     /// when no stroke is finished. Strokes being drawn stay. The engine's ledger is unchanged.
     @discardableResult
     public func undoLastStroke() -> TouchID? {
-        guard let change = ink.removeLastStroke() else { return nil }
-        if let bounds = change.bounds { setNeedsDisplay(viewRect(for: PageRect(inkLayerRect: bounds))) }
+        guard let change = ink.undo() else { return nil }
+        if let bounds = change.bounds { setNeedsDisplay(viewRect(for: bounds)) }
         syncTiles()
         return change.touch
     }
@@ -202,13 +202,13 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     // MARK: - Colour
 
-    /// The colour ink is drawn with now: ``inkColor`` when the app set one; else
-    /// `InkColor.contrasting(with:candidates:)` against `pageBackground`, or, while that is
-    /// unknown, against a dark canvas in the dark appearance and white otherwise.
+    /// The colour ink is drawn with now: ``inkColor`` when the app set one; else the one rule,
+    /// `PageInk.color(chosen:background:darkAppearance:)` (the ink that contrasts most with
+    /// `pageBackground`, or, while that is unknown, with a dark canvas in the dark appearance
+    /// and white otherwise; 92 % opaque).
     public var resolvedInkColor: UIColor {
         if let inkColor { return inkColor }
-        let backdrop = pageBackground ?? (traitCollection.userInterfaceStyle == .dark ? PageBackground.darkCanvas : .white)
-        let c = InkColor.contrasting(with: backdrop)
+        let c = PageInk.color(background: pageBackground, darkAppearance: traitCollection.userInterfaceStyle == .dark)
         return UIColor(red: CGFloat(c.red), green: CGFloat(c.green), blue: CGFloat(c.blue), alpha: CGFloat(c.alpha))
     }
 
@@ -252,11 +252,9 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     /// The container's transform: page coordinates to the view's points.
     private func applyPageTransform() {
-        let t = pageTransform
-        let scale = t.scale > 0 ? t.scale : 1
+        let m = viewTransform.pageToCanvas
         finishedInk.center = .zero
-        finishedInk.transform = CGAffineTransform(a: CGFloat(1 / scale), b: 0, c: 0, d: CGFloat(1 / scale),
-                                                  tx: CGFloat(-t.offsetX / scale), ty: CGFloat(-t.offsetY / scale))
+        finishedInk.transform = CGAffineTransform(a: CGFloat(m.a), b: 0, c: 0, d: CGFloat(m.a), tx: CGFloat(m.tx), ty: CGFloat(m.ty))
     }
 
     /// Backing-store pixels per page point: the screen's scale at the page's zoom.
@@ -276,9 +274,9 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         // The page area the view shows, grown by a tile, in the layer's (page) coordinates.
         let shown = viewTransform.pageRect(for: CanvasRect(minX: 0, minY: 0, maxX: Double(bounds.width), maxY: Double(bounds.height)))
         let visible = PageRect(minX: shown.minX - margin, minY: shown.minY - margin,
-                               maxX: shown.maxX + margin, maxY: shown.maxY + margin).inkLayerRect
+                               maxX: shown.maxX + margin, maxY: shown.maxY + margin)
         var wanted = Set<InkTileIndex.Tile>()
-        for tile in index.tiles(covering: visible, limit: 1_024) ?? [] where !index.strokes(in: tile).isEmpty {
+        for tile in ink.tiles(covering: visible, limit: 1_024) ?? [] where !index.strokes(in: tile).isEmpty {
             wanted.insert(tile)
             let revision = index.revision(of: tile)
             if let view = tileViews[tile] {
@@ -288,7 +286,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
                 }
                 continue
             }
-            let rect = index.rect(of: tile)
+            let rect = ink.tileRect(tile)
             let view = InkTileView(frame: CGRect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height))
             view.overlay = self
             view.tile = tile
@@ -305,7 +303,7 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     /// Fills the finished strokes of `tile`, oldest first, in the tile view's coordinates.
     fileprivate func drawTile(_ tile: InkTileIndex.Tile) {
-        let origin = ink.tiles.rect(of: tile)
+        let origin = ink.tileRect(tile)
         resolvedInkColor.setFill()
         for index in ink.tiles.strokes(in: tile) where ink.finished.indices.contains(index) {
             fill(ink.finished[index]) { CGPoint(x: $0.x - origin.minX, y: $0.y - origin.minY) }

@@ -39,11 +39,12 @@ extension ScratchpadWindow {
         let color = effectiveInkColor
         // Finished ink: each tile's picture, made once, painted where the tile is now.
         if usesInkCache {
-            inkTiles.paint(ink, in: pageClip, view: view, color: color, deviceScale: gtk_widget_get_scale_factor(canvas), on: cr)
+            inkTiles.paint(ink.layer, in: pageClip, view: view, color: color, deviceScale: gtk_widget_get_scale_factor(canvas), on: cr)
         }
         cairo_save(cr)
-        cairo_scale(cr, 1 / view.scale, 1 / view.scale)
-        cairo_translate(cr, -view.offsetX, -view.offsetY)
+        let toCanvas = view.pageToCanvas
+        cairo_translate(cr, toCanvas.tx, toCanvas.ty)
+        cairo_scale(cr, toCanvas.a, toCanvas.a)
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         if usesInkCache {
@@ -60,12 +61,11 @@ extension ScratchpadWindow {
 
     // MARK: Colour
 
-    /// The colour ink is drawn with now: the app's ``inkColor`` when set; else the ink that
-    /// contrasts most with the page's background (``pageBackground``:
-    /// `InkColor.contrasting(with:candidates:)`, 92 % opaque), the dark ink until it is known.
+    /// The colour ink is drawn with now: the one rule, `PageInk.color(chosen:background:darkAppearance:)`
+    /// (the app's ``inkColor`` when set; else the ink that contrasts most with the page's
+    /// background, ``pageBackground``, or with white until it is known; 92 % opaque).
     public var effectiveInkColor: InkColor {
-        if let inkColor { return inkColor }
-        return (pageBackground.map { InkColor.contrasting(with: $0) } ?? .darkInk).withAlpha(0.92)
+        PageInk.color(chosen: inkColor, background: pageBackground, darkAppearance: false)
     }
 
     /// Reads the page's background (``PageBackground/probeScript``, in the page script's
@@ -87,15 +87,15 @@ extension ScratchpadWindow {
     /// samples were ink; the user erased it. Returns `false` when there was none.
     @discardableResult
     public func undo() -> Bool {
-        guard let change = ink.removeLastStroke() else { return false }
-        if let bounds = change.bounds { invalidate(page: PageRect(inkLayerRect: bounds)) }
+        guard let change = ink.undo() else { return false }
+        if let bounds = change.bounds { invalidate(page: bounds) }
         return true
     }
 
     /// Removes every finished stroke (Ctrl+Alt+C); strokes being drawn stay. The ledger is
     /// unchanged.
     public func clearInk() {
-        if let bounds = ink.removeFinishedStrokes() { invalidate(page: PageRect(inkLayerRect: bounds)) }
+        if let bounds = ink.clear() { invalidate(page: bounds) }
     }
 
     /// Ctrl+Alt+Z and Ctrl+Alt+C, whatever has the focus (they leave the page's own Ctrl+Z

@@ -63,7 +63,7 @@ import Foundation
     /// Every sample handed in and where it went.
     public var ledger: SampleLedger { loop.ledger }
     /// The ink drawn.
-    public internal(set) var ink = InkLayer()
+    public internal(set) var ink = PageInk()
     /// Wall-clock durations of the round trips to the page (question sent to answer
     /// received), seconds; the most recent 10,000.
     public private(set) var roundTrips: [Double] = []
@@ -278,9 +278,7 @@ import Foundation
                 }
             case let .action(action):
                 // Ink is kept in page coordinates: it moves with the page.
-                if let change = ink.apply(action.inPageCoordinates(transform)), let bounds = change.bounds {
-                    invalidate(page: PageRect(inkLayerRect: bounds))
-                }
+                if let bounds = ink.apply(action, through: transform) { invalidate(page: bounds) }
             case let .pageTouch(touch):
                 if pageTouches.perform(touch, on: page) { layout.follow() }
             case let .replay(replay):
