@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Tooling) import InkCore
 import InkTesting
 import Testing
@@ -343,4 +344,33 @@ struct InkLoopTests {
         _ = audit.record(.touchFinished(TouchID(1), SampleLedger(received: 1, inked: 1)), now: 1)
         #expect(!audit.health(against: SampleLedger(received: 1, inked: 1)).isEmpty)
     }
+}
+
+/// The shell contract, checked: a loop lives on the thread that made it.
+@Suite("InkLoop: bound to the thread that made it")
+struct InkLoopThreadTests {
+    #if DEBUG
+    @Test("debug builds trap an input submitted from another thread (the contract a shell keeps), and not one from the loop's own")
+    func offThreadTraps() async {
+        // On the loop's thread: taken.
+        let loop = InkLoop(clock: ManualClock(start: 1), seed: 1)
+        loop.submit(.tick)
+        #expect(loop.ledger.received == 0 && loop.metrics.refusedInputs == 0)
+        // From another thread: the process traps (checked in a child process).
+        await #expect(processExitsWith: .failure) {
+            let loop = InkLoop(clock: ManualClock(start: 1), seed: 1)
+            let box = UncheckedBox(loop), done = DispatchSemaphore(value: 0)
+            Thread {
+                box.value.submit(.tick)
+                done.signal()   // reached only when nothing trapped: the exit test then fails
+            }.start()
+            done.wait()
+        }
+    }
+    #endif
+}
+
+private final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

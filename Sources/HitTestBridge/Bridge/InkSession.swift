@@ -104,8 +104,9 @@ public actor InkSession {
         self.mailbox = mailbox
         timer = SessionTimer(clock: clock ?? UptimeClock(), mailbox: mailbox)
         shell = SessionShell(send: send, sink: sink, mailbox: mailbox)
+        // The actor's executor holds the loop: one call at a time, on whichever thread runs it.
         loop = InkLoop(configuration: configuration, transform: transform, pageGeneration: pageGeneration, clock: timer,
-                       seed: seed, recorder: recorder)
+                       seed: seed, recorder: recorder, boundToThread: false)
         loop.shell = shell
     }
 

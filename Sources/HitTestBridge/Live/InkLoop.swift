@@ -1,4 +1,9 @@
 @_spi(Tooling) import InkCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The time an ``InkLoop`` runs on, and its one way of being woken.
 ///
@@ -194,8 +199,13 @@ public struct EngineCounters: Sendable, Hashable {
 /// live `DeliveryAudit`. Every front end is a shell over it (``InkLoopShell``): its
 /// platform's input in, its drawing, scrolling and transport out.
 ///
-/// It lives on one thread, the front end's (UIKit's or GTK's main thread, an actor's
-/// executor): everything is synchronous there, with no hop. ``route(at:tool:)`` answers a
+/// It lives on one thread, the front end's (UIKit's or GTK's main thread): everything is
+/// synchronous there, with no hop. That is its contract with a shell, and debug builds
+/// check it, as swift-nio's `NIOLoopBound` checks its event loop: every entry point
+/// (``route(at:tool:)``, ``submit(_:)-(EngineInput)``, ``pointerHovered()``, ``stop()``, a
+/// wake-up) traps when called from another thread than the one that made the loop.
+/// (``InkSession``, an actor, holds its loop on its own executor, one call at a time,
+/// whichever thread runs it.) ``route(at:tool:)`` answers a
 /// platform's synchronous hit test; ``submit(_:)-(EngineInput)`` takes input at once, in
 /// order (an input submitted while the loop carries out events, from a shell's callback,
 /// is taken right after them).
@@ -260,6 +270,9 @@ public final class InkLoop {
     private var hoverRequests = 0
     private var firstInk = LatencyHistogram()
     private var recentRefusals: [String] = []
+    /// The thread the loop belongs to (debug builds check every entry point against it);
+    /// `nil`: an actor's executor holds it, one call at a time, on whichever thread.
+    private let ownerThread: pthread_t?
 
     /// Creates a loop; nothing happens until input is submitted.
     /// - Parameters:
@@ -276,9 +289,18 @@ public final class InkLoop {
     ///   - recorder: Records the session for `ink-replay verify` (``SessionRecorder``): the
     ///     loop begins it with its engine and records every input and every wake-up as the
     ///     engine took them, and the finish. `nil`, the default, records nothing.
-    public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
-                pageGeneration: UInt64 = PageScript.firstGeneration, clock: (any InkLoopClock)? = nil, seed: UInt64? = nil,
-                recorder: SessionRecorder? = nil) {
+    public convenience init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
+                            pageGeneration: UInt64 = PageScript.firstGeneration, clock: (any InkLoopClock)? = nil,
+                            seed: UInt64? = nil, recorder: SessionRecorder? = nil) {
+        self.init(configuration: configuration, transform: transform, pageGeneration: pageGeneration, clock: clock, seed: seed,
+                  recorder: recorder, boundToThread: true)
+    }
+
+    /// Creates a loop bound to the thread that creates it (`boundToThread`), or held by an
+    /// actor's executor (``InkSession``), whose calls come one at a time from any thread.
+    package init(configuration: InkEngineConfiguration, transform: PageTransform, pageGeneration: UInt64,
+                 clock: (any InkLoopClock)?, seed: UInt64?, recorder: SessionRecorder?, boundToThread: Bool) {
+        ownerThread = boundToThread ? pthread_self() : nil
         engine = InkEngine(configuration: configuration, transform: transform, pageGeneration: pageGeneration, seed: seed)
         audit = DeliveryAudit(routing: configuration.routing, keepsDeliveredSamples: false)
         self.clock = clock ?? RunLoopClock()
@@ -292,13 +314,26 @@ public final class InkLoop {
         wakeUp?()
     }
 
+    /// Debug builds: traps unless called on the thread that made the loop (the shell
+    /// contract); release builds check nothing.
+    @inline(__always)
+    private func checkThread(_ entry: StaticString = #function) {
+        #if DEBUG
+        if let ownerThread, pthread_equal(ownerThread, pthread_self()) == 0 {
+            preconditionFailure("InkLoop.\(entry) was called from another thread than the one that made the loop: "
+                                + "a loop lives on its front end's thread (UIKit's or GTK's main thread)")
+        }
+        #endif
+    }
+
     // MARK: - Routing at touch-down
 
     /// Where a touch beginning at `point` (canvas points) goes now, for a platform that
     /// fixes a touch's owner at touch-down: call it from the platform's hit test. Synchronous
     /// and free of side effects (`InkEngine.route(at:tool:now:)` at the clock's time).
     public func route(at point: CanvasPoint, tool: ToolKind?) -> HitTestVerdict? {
-        engine.route(at: point, tool: tool, now: clock.now)
+        checkThread()
+        return engine.route(at: point, tool: tool, now: clock.now)
     }
 
     /// The canvas areas that route to the page now (`InkEngine.touchDownRegions(now:)`).
@@ -308,6 +343,7 @@ public final class InkLoop {
 
     /// Takes one input now, as a submission of its own (see the sequence variant below).
     public func submit(_ input: EngineInput) {
+        checkThread()
         inbox.append(input)
         drain()
     }
@@ -320,6 +356,7 @@ public final class InkLoop {
     /// carrying out events are taken right after, in order. After ``stop()`` every input is
     /// refused and counted.
     public func submit(_ inputs: some Sequence<EngineInput>) {
+        checkThread()
         inbox.append(contentsOf: inputs)
         drain()
     }
@@ -329,6 +366,7 @@ public final class InkLoop {
     /// most every ``hoverInterval`` seconds, so the touch that follows is routed at
     /// touch-down.
     public func pointerHovered() {
+        checkThread()
         guard !isStopped, engine.configuration.routing == .decideAtTouchDown, engine.configuration.useRegionCache else { return }
         let now = clock.now
         guard now - hoverAskedAt >= Self.hoverInterval, engine.touchDownRegions(now: now) == nil else { return }
@@ -345,6 +383,7 @@ public final class InkLoop {
     /// cancels the sends in flight. Later inputs are refused and counted. Calling it again
     /// does nothing; called from a shell's callback, it runs once the current input is done.
     public func stop() {
+        checkThread()
         guard !isStopped else { return }
         guard !taking else {
             stopRequested = true
