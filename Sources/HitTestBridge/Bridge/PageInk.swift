@@ -63,6 +63,22 @@ public struct PageInk: Sendable {
         layer.removeFinishedStrokes().map(PageRect.init(inkLayerRect:))
     }
 
+    /// Every stroke's outline polygons where they show through `transform` (canvas points),
+    /// oldest stroke first: filling each (nonzero winding) draws the ink. The simplest
+    /// renderer's whole drawing; one that keeps finished ink as pictures reads ``tiles``.
+    public func forEachPolygon(through transform: PageTransform, _ fill: ([CanvasPoint]) -> Void) {
+        for stroke in layer.strokes {
+            let segments = stroke.segments
+            for (index, segment) in segments.enumerated() {
+                var polygons = [segment.outline(), segment.startCap()]
+                if index == segments.count - 1 { polygons.append(segment.endCap()) }
+                for polygon in polygons where !polygon.isEmpty {
+                    fill(polygon.map { transform.canvasPoint(for: PagePoint(inkLayerPoint: $0)) })
+                }
+            }
+        }
+    }
+
     /// A tile's rectangle on the page.
     public func tileRect(_ tile: InkTileIndex.Tile) -> PageRect { PageRect(inkLayerRect: layer.tiles.rect(of: tile)) }
 

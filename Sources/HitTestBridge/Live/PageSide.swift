@@ -1,0 +1,192 @@
+@_spi(Tooling) import InkCore
+
+/// The page side of a front end, written once: an ``InkLoop`` with everything that faces
+/// the page, so that a front end (InkUIKit, the GTK twin, an app's own) only hands over its
+/// platform's input and performs three things for it (``Page``): evaluate JavaScript in the
+/// page script's world, scroll the page's view, redraw an area of the overlay.
+///
+/// It is the loop's shell (``InkLoopShell``) and does, in one place, what every front end
+/// over a page needs:
+/// - **Ink on the page**: actions go into ``ink`` (``PageInk``, page coordinates) through the
+///   transform the loop holds, and each change is redrawn where it shows now; a scroll, a zoom
+///   or a resize redraws the overlay (the ink moves with the page).
+/// - **The page's deliveries**: replays are evaluated in the page; under hand-over routing each
+///   ``PageTouch`` is injected (``Page/inject``), cancel included.
+/// - **Sends**: each request is evaluated in the page; a page whose script is missing (the
+///   evaluation says `false`) or a failed evaluation fails the send at once
+///   (``EngineInput/sendFailed(_:)``): the touch gets the fallback now, not at its deadline.
+/// - **Gestures and regions**: a two-finger gesture on the overlay scrolls the page's view
+///   (``Page/scroll``); a request for regions asks the page script to push them.
+/// - **The view**: ``viewMoved(_:)`` (scroll, zoom), ``viewResized(_:)`` and
+///   ``navigated(_:)`` become the loop's inputs, and ``transform`` is where the view is now.
+///
+/// ```swift
+/// let side = PageSide(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), transform: view,
+///                     page: PageSide.Page(evaluate: run, scroll: scrollBy, redraw: setNeedsDisplay))
+/// side.takesTouch(at: point, tool: nil)          // the overlay's hit test
+/// side.touched(events, onOverlay: true)          // every touch, several per callback
+/// side.pageSaid(body)                            // the script message handler
+/// side.viewMoved(view)                           // the scroll view scrolled or zoomed
+/// ```
+///
+/// Like the loop, it lives on the thread that made it (debug builds check).
+public final class PageSide: InkLoopShell {
+    /// What the platform does for the page side: the only page-facing code a front end writes.
+    public struct Page {
+        /// Evaluates JavaScript in the page script's world (``PageScript``); calls `done` with
+        /// `true` when the script evaluated to `true` (the page script was there and took it),
+        /// `false` when it evaluated to anything else or failed. `done` may be called later,
+        /// on the loop's thread.
+        public var evaluate: (_ script: String, _ done: @escaping (Bool) -> Void) -> Void
+        /// Scrolls the page's view by this much, canvas points (a two-finger gesture on the
+        /// overlay, which the web view cannot see); the front end reports where the view
+        /// lands through ``PageSide/viewMoved(_:)`` (a scroll view's delegate does).
+        public var scroll: (_ dx: Double, _ dy: Double) -> Void
+        /// Redraws this area of the overlay, canvas points (`nil`: all of it).
+        public var redraw: (_ area: CanvasRect?) -> Void
+        /// Under ``TouchRouting/handOverAfterDecision``: injects one of the page's touch
+        /// events (down, move, up or cancel) into the page. Unused under touch-down routing.
+        public var inject: (_ touch: PageTouch) -> Void
+
+        /// Creates what a platform does for the page side.
+        public init(evaluate: @escaping (_ script: String, _ done: @escaping (Bool) -> Void) -> Void,
+                    scroll: @escaping (_ dx: Double, _ dy: Double) -> Void = { _, _ in },
+                    redraw: @escaping (_ area: CanvasRect?) -> Void = { _ in },
+                    inject: @escaping (_ touch: PageTouch) -> Void = { _ in }) {
+            self.evaluate = evaluate
+            self.scroll = scroll
+            self.redraw = redraw
+            self.inject = inject
+        }
+    }
+
+    /// The loop it is the shell of.
+    public let loop: InkLoop
+    /// The ink, held on the page.
+    public private(set) var ink: PageInk
+    /// Where the overlay lands on the page now: the last transform the loop took.
+    public private(set) var transform: PageTransform
+    /// Replays the page script was not there to take (their samples never reached the page).
+    public private(set) var replaysLost = 0
+    /// Gesture scrolls asked of the page's view.
+    public private(set) var gestureScrolls = 0
+    /// Called with each input's events after the page side has carried them out (an app's
+    /// own observer; `nil`, the default, observes nothing).
+    public var onEvents: (([EngineEvent]) -> Void)?
+    private let page: Page
+
+    /// Creates the page side and its loop.
+    /// - Parameters:
+    ///   - configuration: How touches are decided and the page asked.
+    ///   - transform: Where the overlay lands on the page now.
+    ///   - style: The ink's style.
+    ///   - clock: The loop's clock (`nil`: the run loop of this thread, on the touches'
+    ///     timebase).
+    ///   - recorder: Records the session (``SessionRecorder``), or `nil`.
+    ///   - page: What the platform does for the page side.
+    public init(configuration: InkEngineConfiguration = InkEngineConfiguration(), transform: PageTransform = .identity,
+                style: StrokeStyle = StrokeStyle(), clock: (any InkLoopClock)? = nil, recorder: SessionRecorder? = nil,
+                page: Page) {
+        loop = InkLoop(configuration: configuration, transform: transform, clock: clock, recorder: recorder)
+        ink = PageInk(style: style)
+        self.transform = transform
+        self.page = page
+        loop.shell = self
+    }
+
+    // MARK: - In, from the platform
+
+    /// The overlay's hit test: whether the overlay takes a touch beginning at `point`
+    /// (`false`: the web view gets it natively, the page's region there is fresh).
+    public func takesTouch(at point: CanvasPoint, tool: ToolKind?) -> Bool {
+        loop.route(at: point, tool: tool) != .page
+    }
+
+    /// Touch events, in order, several per callback: those the overlay holds
+    /// (`onOverlay`), or those the platform gave the web view natively.
+    public func touched(_ events: some Sequence<TouchEvent>, onOverlay: Bool) {
+        loop.submit(events.lazy.map { onOverlay ? EngineInput.touch($0) : .nativePageTouch($0) })
+    }
+
+    /// Estimated properties refined later (Apple Pencil's force), by the platform's ids.
+    public func refined(_ updates: some Sequence<EstimatedPropertyUpdate>) {
+        loop.submit(updates.lazy.map { EngineInput.update($0) })
+    }
+
+    /// A message the page script posted.
+    public func pageSaid(_ body: String) { loop.submit(.pageMessage(body)) }
+
+    /// The page's view scrolled or zoomed: it now lands at `view`.
+    public func viewMoved(_ view: PageTransform) {
+        guard view != transform else { return }
+        loop.submit(.layout(view, generation: nil))
+    }
+
+    /// The view showing the page changed size: it lands at `view` (the regions of the old
+    /// layout are dropped until the page pushes again).
+    public func viewResized(_ view: PageTransform) { loop.submit(.viewResized(view)) }
+
+    /// A navigation committed (the next exercise, Back, a reload): the new document lands at
+    /// `view`.
+    public func navigated(_ view: PageTransform) { loop.submit(.newDocument(view)) }
+
+    /// A pointer hovers over the overlay (a pencil in range): the page is asked for fresh
+    /// regions if it has none.
+    public func hovered() { loop.pointerHovered() }
+
+    /// The front end is going away: touches still down are cancelled (the page's too), the
+    /// undecided settled, the recording ended.
+    public func close() { loop.stop() }
+
+    // MARK: - The loop's shell
+
+    /// Carries out one input's events: ink, the page's deliveries, the moving view.
+    public func carryOut(_ events: [EngineEvent]) {
+        for event in events {
+            switch event.kind {
+            case let .action(action):
+                if let changed = ink.apply(action, through: transform) { page.redraw(transform.canvasRect(for: changed)) }
+            case let .replay(replay):
+                page.evaluate(replay.scriptInvocation) { [weak self] took in
+                    if !took { self?.replaysLost += 1 }
+                }
+            case let .pageTouch(touch):
+                page.inject(touch)
+            case let .layout(view, _), let .newDocument(view), let .viewResized(view):
+                if view != transform {
+                    transform = view
+                    page.redraw(nil)   // the ink moves with the page
+                }
+            default:
+                break
+            }
+        }
+        onEvents?(events)
+    }
+
+    /// Evaluates the request in the page; a page script that is not there fails the send
+    /// at once.
+    public func send(_ request: HitTestRequest) {
+        page.evaluate(request.scriptInvocation) { [weak self] took in
+            guard let self, !took, !loop.isStopped else { return }
+            loop.submit(.sendFailed(request))
+        }
+    }
+
+    /// Scrolls the page's view for a gesture the overlay holds.
+    public func scrollPage(dx: Double, dy: Double) {
+        gestureScrolls += 1
+        page.scroll(dx, dy)
+    }
+
+    /// Asks the page script to push a region snapshot now.
+    public func askForRegions() {
+        page.evaluate(PageScript.pushRegionsInvocation) { _ in }
+    }
+}
+
+extension PageScript {
+    /// JavaScript that asks the page script to push a region snapshot now; evaluates to
+    /// `true` when the page script was there.
+    public static let pushRegionsInvocation = "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)"
+}
