@@ -14,8 +14,9 @@ import HitTestBridge
 /// The overlay does nothing with the touches it takes: the ``TouchObservingRecognizer`` on
 /// the common superview hands every touch to the engine.
 ///
-/// Ink is kept in page coordinates (each sample is mapped through ``pageTransform`` when it
-/// is inked) and drawn through the current transform, so it scrolls and zooms with the page.
+/// It draws the page side's ink (``side``: `PageSide.ink`, kept in page coordinates) through
+/// the current transform, so it scrolls and zooms with the page; the page side tells it what
+/// changed (``inkChanged(in:)``).
 /// Finished strokes are drawn once, into tile views (one per 256-point square of page space
 /// that holds finished ink, near the visible area: `InkLayer.tiles`), inside a container
 /// whose `transform` is the page transform: scrolling changes that one transform and redraws
@@ -41,8 +42,10 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// Canvas points to page coordinates, as of the page's last scroll or zoom. Changing it
     /// redraws the ink at its new place.
     public var pageTransform: PageTransform = .identity { didSet { pageTransformChanged(from: oldValue) } }
-    /// The ink, in page coordinates.
-    public private(set) var ink: PageInk
+    /// The page side whose ink this overlay draws (``InkUIKitController`` sets it).
+    public weak var side: PageSide?
+    /// The ink, in page coordinates: the page side's.
+    public var ink: PageInk { side?.ink ?? PageInk() }
     /// Whether every touch goes to the page while VoiceOver runs (default `true`): VoiceOver's
     /// touch exploration must reach the exercise's text and controls beneath the overlay, so
     /// ink pauses while it runs (``hitTest(_:with:)`` returns `nil`;
@@ -75,11 +78,8 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     private var drewLiveInk = false
 
     /// Creates an overlay.
-    /// - Parameters:
-    ///   - frame: The web view's frame, in the common superview.
-    ///   - style: The style of new strokes.
-    public init(frame: CGRect, style: StrokeStyle = StrokeStyle()) {
-        ink = PageInk(style: style)
+    /// - Parameter frame: The web view's frame, in the common superview.
+    public override init(frame: CGRect) {
         super.init(frame: frame)
         isOpaque = false
         backgroundColor = .clear
@@ -133,38 +133,15 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     // MARK: - Ink
 
-    /// Applies one engine action to the ink (in page coordinates) and redraws what changed.
-    /// Actions about the page change nothing.
-    @discardableResult
-    public func apply(_ action: RouterAction) -> PageRect? {
-        let change = ink.apply(action, through: pageTransform)
-        if let bounds = change { setNeedsDisplay(viewRect(for: bounds)) }
-        if case .endInk = action, change != nil {
-            // The stroke now lives in its tiles: erase its live drawing (this view draws only
-            // the strokes still being drawn).
+    /// The page side's ink changed in `area` (canvas points; `nil`: anywhere, or the page
+    /// moved): redraws it there, and the tiles whose revision changed.
+    public func inkChanged(in area: CanvasRect?) {
+        if let area {
+            setNeedsDisplay(CGRect(x: area.minX - 2, y: area.minY - 2, width: area.width + 4, height: area.height + 4))
+        } else {
             setNeedsDisplay()
         }
         syncTiles()
-        return change
-    }
-
-    /// Clear: removes every finished stroke (`PageInk.clear()`)
-    /// and redraws where they were. Strokes being drawn stay. The engine's ledger is
-    /// unchanged: the samples were inked; the user erased the ink.
-    public func clear() {
-        if let bounds = ink.clear() { setNeedsDisplay(viewRect(for: bounds)) }
-        syncTiles()
-    }
-
-    /// Undo: removes the most recent finished stroke from the layer
-    /// (`PageInk.undo()`) and redraws where it was; returns its touch, or `nil`
-    /// when no stroke is finished. Strokes being drawn stay. The engine's ledger is unchanged.
-    @discardableResult
-    public func undoLastStroke() -> TouchID? {
-        guard let change = ink.undo() else { return nil }
-        if let bounds = change.bounds { setNeedsDisplay(viewRect(for: bounds)) }
-        syncTiles()
-        return change.touch
     }
 
     /// Fills the strokes being drawn (and any finished stroke too large for tiles), each
@@ -323,13 +300,6 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     private func viewPoint(for page: PagePoint) -> CGPoint {
         let point = viewTransform.canvasPoint(for: page)
         return CGPoint(x: point.x, y: point.y)
-    }
-
-    private func viewRect(for page: PageRect) -> CGRect {
-        let a = viewPoint(for: PagePoint(x: page.minX, y: page.minY))
-        let b = viewPoint(for: PagePoint(x: page.maxX, y: page.maxY))
-        return CGRect(x: Double(a.x) - 2, y: Double(a.y) - 2,
-                      width: Double(b.x) - Double(a.x) + 4, height: Double(b.y) - Double(a.y) + 4)
     }
 }
 

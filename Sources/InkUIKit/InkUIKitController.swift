@@ -3,11 +3,12 @@ import WebKit
 import InkCore
 import HitTestBridge
 
-/// The iOS front end: a shell (``InkLoopShell``) over the one live loop, ``InkLoop``. It
-/// places an ``InkOverlayView`` above the web view, attaches a ``TouchObservingRecognizer``
-/// and a ``HoverObservingRecognizer`` to their common superview, installs the
-/// ``WKWebViewPageOracle``, and carries out what the loop hands it: ink into the overlay,
-/// requests and replays through the oracle, gesture scrolls into the web view's scroll view.
+/// The iOS front end over the package's page side (`PageSide`, the loop's one shell for every
+/// front end): it places an ``InkOverlayView`` above the web view, attaches a
+/// ``TouchObservingRecognizer`` and a ``HoverObservingRecognizer`` to their common superview,
+/// installs the ``WKWebViewPageOracle``, and does what UIKit and WebKit do for the page side:
+/// evaluate its scripts in the page script's world, scroll the web view's scroll view for a
+/// gesture, redraw the overlay where the page side's ink changed.
 ///
 /// The loop does the rest: it owns the `InkEngine` (running with
 /// `TouchRouting.decideAtTouchDown`), takes the inputs in order, keeps the one wake-up (a
@@ -64,8 +65,10 @@ import HitTestBridge
 /// Type-checked against stand-ins for UIKit and WebKit; never run on a device.
 @MainActor
 public final class InkUIKitController {
+    /// The page side: the loop's shell, the ink on the page, the page's deliveries.
+    public private(set) var side: PageSide!
     /// The live loop: the engine, the inbox, the wake-up, the recorder and the audit.
-    public let loop: InkLoop
+    public var loop: InkLoop { side.loop }
     /// The web view (not retained).
     public private(set) weak var webView: WKWebView?
     /// The overlay above the web view.
@@ -77,9 +80,12 @@ public final class InkUIKitController {
     public let hoverRecognizer: HoverObservingRecognizer
     /// The page side.
     public let oracle: WKWebViewPageOracle
-    /// Sees every batch of events after the overlay drew it (for a log or a view of its own;
-    /// the loop keeps the audit and the metrics).
-    public var onEvents: (([EngineEvent]) -> Void)?
+    /// Sees every batch of events after the page side carried it out (for a log or a view of
+    /// its own; the loop keeps the audit and the metrics).
+    public var onEvents: (([EngineEvent]) -> Void)? {
+        get { side.onEvents }
+        set { side.onEvents = newValue }
+    }
     /// How many times a two-finger gesture on the overlay scrolled the web view.
     public private(set) var gestureScrolls = 0
     /// Whether ``invalidate()`` has run.
@@ -122,7 +128,7 @@ public final class InkUIKitController {
     private var sizeConstraints: [NSLayoutConstraint] = []
     private var pencilFollower: PencilFollower?
     /// The parts a `deinit` off the main thread hands to the main queue.
-    private let teardown: Teardown
+    private var teardown: Teardown!
 
     private var scrollFollower: ScrollFollower?
     private var documentFollower: DocumentFollower?
@@ -163,17 +169,23 @@ public final class InkUIKitController {
         }
         let transform = Self.transform(of: webView.scrollView)
         oracle = try WKWebViewPageOracle(webView: webView)
-        // No clock given: the loop's default, timers on the run loop of this (the main) thread.
-        loop = InkLoop(configuration: configuration, transform: transform, recorder: recorder)
         self.webView = webView
-        overlay = InkOverlayView(frame: webView.frame, style: style)
+        overlay = InkOverlayView(frame: webView.frame)
         overlay.pageTransform = transform
         recognizer = TouchObservingRecognizer(overlay: overlay)
         hoverRecognizer = HoverObservingRecognizer()
         pencilInteraction = UIPencilInteraction()
-        teardown = Teardown(loop: loop, overlay: overlay, recognizers: [recognizer, hoverRecognizer],
+        // No clock given: the loop's default, timers on the run loop of this (the main) thread.
+        side = PageSide(configuration: configuration, transform: transform, style: style, recorder: recorder, page: PageSide.Page(
+            evaluate: { [weak oracle] script, done in
+                guard let oracle else { return done(false) }
+                oracle.evaluate(script, done)
+            },
+            scroll: { [weak self] dx, dy in self?.scroll(dx: dx, dy: dy) },
+            redraw: { [weak self] area in self?.inkChanged(in: area) }))
+        overlay.side = side
+        teardown = Teardown(side: side, overlay: overlay, recognizers: [recognizer, hoverRecognizer],
                             interaction: pencilInteraction, oracle: oracle)
-        loop.shell = self
 
         container.insertSubview(overlay, aboveSubview: webView)
         // Pinned to the web view, not sized once: it follows rotation, split view, Stage
@@ -199,8 +211,7 @@ public final class InkUIKitController {
         overlay.onAppearanceChange = { [weak self] in self?.pageAppearanceDidChange() }   // the ink's colour
         recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
-        oracle.onMessage = { [weak self] body in self?.loop.submit(.pageMessage(body)) }
-        oracle.onSendFailed = { [weak self] request in self?.loop.submit(.sendFailed(request)) }
+        oracle.onMessage = { [weak self] body in self?.side.pageSaid(body) }
         // Follow scroll and zoom; when the app already is the scroll view's delegate, it calls
         // pageDidScroll() from its own scrollViewDidScroll(_:) and scrollViewDidZoom(_:). A
         // follower left by an earlier controller on this web view is replaced.
@@ -238,9 +249,7 @@ public final class InkUIKitController {
     /// by the scroll view delegate this controller installs, or by the app's own.
     public func pageDidScroll() {
         guard !isInvalidated, let webView else { return }
-        let transform = Self.transform(of: webView.scrollView)
-        overlay.pageTransform = transform
-        loop.submit(.layout(transform, generation: nil))
+        side.viewMoved(Self.transform(of: webView.scrollView))
     }
 
     /// The view showing the page changed size (called by the overlay's layout, which follows
@@ -249,9 +258,7 @@ public final class InkUIKitController {
     /// (touch-downs are asked) and the page is asked to push one of the new layout.
     public func viewDidResize() {
         guard !isInvalidated, let webView else { return }
-        let transform = Self.transform(of: webView.scrollView)
-        overlay.pageTransform = transform
-        loop.submit(.viewResized(transform))
+        side.viewResized(Self.transform(of: webView.scrollView))
     }
 
     /// The page's document was replaced: a navigation committed (`WKNavigationDelegate`'s
@@ -263,9 +270,7 @@ public final class InkUIKitController {
     /// delegate this controller installs, or by the app's own.
     public func pageDidChangeDocument() {
         guard !isInvalidated, let webView else { return }
-        let transform = Self.transform(of: webView.scrollView)
-        overlay.pageTransform = transform
-        loop.submit(.newDocument(transform))
+        side.navigated(Self.transform(of: webView.scrollView))
     }
 
     /// A double tap or a squeeze of the pencil: the app's ``onPencilGesture``, or undo
@@ -281,12 +286,12 @@ public final class InkUIKitController {
 
     /// Clear: removes every finished stroke (strokes being drawn stay). The ledger is
     /// unchanged.
-    public func clearInk() { overlay.clear() }
+    public func clearInk() { side.clear() }
 
     /// Undo: removes the most recent finished stroke; returns its touch, or `nil` when no
     /// stroke is finished. Strokes being drawn stay. The ledger is unchanged.
     @discardableResult
-    public func undoLastStroke() -> TouchID? { overlay.undoLastStroke() }
+    public func undoLastStroke() -> TouchID? { side.undo() }
 
     /// Ends the session, when the page goes away: stops the loop (``InkLoop/stop()``: every
     /// touch still down is cancelled, undecided ones settled by the fallback and drawn, the
@@ -296,7 +301,7 @@ public final class InkUIKitController {
     /// through the loop is refused and counted.
     public func invalidate() {
         guard !isInvalidated else { return }
-        loop.stop()
+        side.close()
         isInvalidated = true
         overlay.router = nil
         overlay.onResize = nil
@@ -312,7 +317,6 @@ public final class InkUIKitController {
         hoverRecognizer.view?.removeGestureRecognizer(hoverRecognizer)
         overlay.removeFromSuperview()
         oracle.onMessage = nil
-        oracle.onSendFailed = nil
         oracle.detach()
         if let scrollFollower, let webView, webView.scrollView.delegate === scrollFollower {
             webView.scrollView.delegate = nil
@@ -335,7 +339,7 @@ public final class InkUIKitController {
         if Thread.isMainThread {
             MainActor.assumeIsolated { invalidate() }
         } else {
-            let parts = teardown
+            guard let parts = teardown else { return }
             DispatchQueue.main.async { MainActor.assumeIsolated { parts.run() } }
         }
     }
@@ -349,15 +353,11 @@ public final class InkUIKitController {
 
     // MARK: - The shell's side, on the main thread
 
-    private func draw(_ events: [EngineEvent]) {
-        for event in events {
-            switch event.kind {
-            case let .action(action): overlay.apply(action)
-            case let .replay(replay): oracle.replay(replay)
-            default: break
-            }
-        }
-        onEvents?(events)
+    /// The page side's ink changed in `area` (canvas points), or the page moved (`nil`): the
+    /// overlay follows the page side's transform and redraws.
+    private func inkChanged(in area: CanvasRect?) {
+        if area == nil { overlay.pageTransform = side.transform }
+        overlay.inkChanged(in: area)
     }
 
     /// Scrolls the web view's scroll view by a gesture's movement, clamped to its content,
@@ -397,14 +397,14 @@ public final class InkUIKitController {
 /// Every part is used on the main thread only: the loop (not `Sendable`, it lives there) is
 /// stopped there, never touched from the thread that released the controller.
 private struct Teardown: @unchecked Sendable {
-    let loop: InkLoop
+    let side: PageSide
     let overlay: InkOverlayView
     let recognizers: [UIGestureRecognizer]
     let interaction: UIPencilInteraction
     let oracle: WKWebViewPageOracle
 
     @MainActor func run() {
-        loop.stop()
+        side.close()
         overlay.router = nil
         overlay.onResize = nil
         for recognizer in recognizers { recognizer.view?.removeGestureRecognizer(recognizer) }
@@ -412,36 +412,7 @@ private struct Teardown: @unchecked Sendable {
         overlay.removeInteraction(interaction)
         overlay.removeFromSuperview()
         oracle.onMessage = nil
-        oracle.onSendFailed = nil
         oracle.detach()
-    }
-}
-
-// The loop calls its shell on the thread it lives on: the main thread here (the controller
-// made it there, the clock's timers fire on the main run loop, and UIKit and WebKit call
-// back there). `MainActor.assumeIsolated` states that, and stops the app if it ever is not so.
-extension InkUIKitController: InkLoopShell {
-    /// Draws the ink actions in the overlay and has the oracle replay the touches the page
-    /// claimed late, in order; then calls ``onEvents``. Called by the loop.
-    public nonisolated func carryOut(_ events: [EngineEvent]) {
-        MainActor.assumeIsolated { draw(events) }
-    }
-
-    /// Sends a request through the oracle; a failed evaluation is submitted as
-    /// `.sendFailed`. Called by the loop.
-    public nonisolated func send(_ request: HitTestRequest) {
-        MainActor.assumeIsolated { oracle.send(request) }
-    }
-
-    /// Scrolls the web view for a two-finger gesture on the overlay. Called by the loop.
-    public nonisolated func scrollPage(dx: Double, dy: Double) {
-        MainActor.assumeIsolated { scroll(dx: dx, dy: dy) }
-    }
-
-    /// Asks the page script to push a region snapshot, through the oracle. Called by the loop
-    /// for a hover.
-    public nonisolated func askForRegions() {
-        MainActor.assumeIsolated { oracle.askForRegions() }
     }
 }
 

@@ -3,8 +3,9 @@ import WebKit
 import InkCore
 import HitTestBridge
 
-/// The page side in a `WKWebView`: the page script in a content world of its own, its
-/// message handler, and the scripts the engine sends.
+/// The page script in a `WKWebView`: installed in a content world of its own, its message
+/// handler, and the one way scripts are evaluated there (``evaluate(_:_:)``, which
+/// `PageSide.Page.evaluate` calls for the page side: requests, replays, region requests).
 ///
 /// It installs ``PageScript/source`` as a `WKUserScript` (at document start, main frame only)
 /// in `WKContentWorld.world(name:)`, so the exercise page's own scripts can neither see nor
@@ -30,14 +31,10 @@ public final class WKWebViewPageOracle {
     public private(set) weak var webView: WKWebView?
     /// Receives each message the page script posted from the main frame, as text.
     public var onMessage: ((String) -> Void)?
-    /// Receives a request that went nowhere: the evaluation failed, or the page
-    /// script was not there to take it (the invocation evaluated to `false`).
-    public var onSendFailed: ((HitTestRequest) -> Void)?
-    /// Replays the page script did not take (evaluation failed, or the script was not there):
-    /// the engine counted their samples replayed, and the page never saw them.
-    public private(set) var failedReplays = 0
-    /// Requests for a snapshot (``askForRegions()``) the page script did not take.
-    public private(set) var regionRequestsNotTaken = 0
+    /// Evaluations the page script did not take (the evaluation failed, or the script was
+    /// not there): `PageSide` turns a request's into `EngineInput.sendFailed(_:)` and counts
+    /// a replay's in `PageSide.replaysLost`.
+    public private(set) var evaluationsNotTaken = 0
     private var proxy: ScriptMessageProxy?
 
     /// Installs the page script and the message handler in `webView`'s user content controller.
@@ -89,43 +86,22 @@ public final class WKWebViewPageOracle {
         HandlerKey(controller: ObjectIdentifier(controller), world: world.name ?? "")
     }
 
-    /// Asks the page: evaluates the request's invocation in the page script's world.
-    public func send(_ request: HitTestRequest) {
-        guard let webView else { onSendFailed?(request); return }
-        webView.evaluateJavaScript(request.scriptInvocation, in: nil, in: world) { [weak self] result in
-            // `true`: the page script took it; the answer comes as a message.
-            if case .success(let taken as Bool) = result, taken { return }
-            self?.onSendFailed?(request)
+    /// Evaluates one of the page side's scripts (`HitTestRequest.scriptInvocation`,
+    /// `PageReplay.scriptInvocation`, `PageScript.pushRegionsInvocation`) in the page script's
+    /// world; `done` gets `true` when it evaluated to `true` (the page script was there and
+    /// took it), `false` when the web view is gone, the evaluation failed or the script was
+    /// not there.
+    public func evaluate(_ script: String, _ done: @escaping (Bool) -> Void) {
+        guard let webView else {
+            evaluationsNotTaken += 1
+            return done(false)
+        }
+        webView.evaluateJavaScript(script, in: nil, in: world) { [weak self] result in
+            if case .success(let taken as Bool) = result, taken { return done(true) }
+            self?.evaluationsNotTaken += 1
+            done(false)
         }
     }
-
-    /// Has the page script replay samples of a touch the page claimed late: evaluates
-    /// `PageReplay.scriptInvocation` in the page script's world.
-    public func replay(_ replay: PageReplay) {
-        guard let webView else { failedReplays += 1; return }
-        webView.evaluateJavaScript(replay.scriptInvocation, in: nil, in: world) { [weak self] result in
-            // `true`: the page script took it; `false` or a failure: the page never saw them.
-            if case .success(let taken as Bool) = result, taken { return }
-            self?.failedReplays += 1
-        }
-    }
-
-    /// Asks the page script to push a region snapshot now (`pushRegions()`), evaluated in the
-    /// page script's world; the snapshot comes as a message, validated by the engine like
-    /// any other.
-    public func askForRegions() {
-        guard let webView else { regionRequestsNotTaken += 1; return }
-        webView.evaluateJavaScript(Self.pushRegionsInvocation, in: nil, in: world) { [weak self] result in
-            // `false` or a failure: the page script was not there; no snapshot will come.
-            if case .success(let taken as Bool) = result, taken { return }
-            self?.regionRequestsNotTaken += 1
-        }
-    }
-
-    /// The invocation ``askForRegions()`` evaluates: `true` when the page script was
-    /// there to push a snapshot, `false` when it was not, never `undefined`.
-    public static let pushRegionsInvocation =
-        "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)"
 
     /// Removes the message handler, unless a later oracle on the same web view has taken it
     /// over (the user script stays until the controller's scripts are removed); no message

@@ -178,3 +178,10 @@ public var SIGXFSZ: Int32 { standIn() }
 public var SIGPIPE: Int32 { standIn() }
 public var SIG_IGN: sig_t! { standIn() }
 @discardableResult public func signal(_ signal: Int32, _ handler: sig_t!) -> sig_t! { standIn() }
+
+// MARK: pthread.h (Darwin's shapes: `pthread_t` is a non-optional pointer, `pthread_equal`
+// takes implicitly unwrapped ones)
+public struct _opaque_pthread_t {}
+public typealias pthread_t = UnsafeMutablePointer<_opaque_pthread_t>
+@discardableResult public func pthread_self() -> pthread_t { standIn() }
+@discardableResult public func pthread_equal(_ t1: pthread_t!, _ t2: pthread_t!) -> Int32 { standIn() }

@@ -248,6 +248,18 @@ public final class InkLoop {
     /// is on.
     @_spi(Tooling) public private(set) var outcomes: [TouchOutcome] = []
 
+    /// The round trips the page answered, each from its send to its answer, seconds on the
+    /// loop's clock, oldest first (the most recent ``roundTripLimit``). The loop measures
+    /// them; a shell keeps no round-trip map.
+    public private(set) var roundTrips: [Double] = []
+    /// How many round trips ``roundTrips`` keeps.
+    public static let roundTripLimit = 10_000
+
+    /// Whether the platform's touch `id` is down as the engine knows it (taken and not yet
+    /// ended or cancelled): a shell that must end a touch the platform forgot asks here
+    /// instead of keeping its own flag.
+    public func isDown(_ id: PlatformTouchID) -> Bool { engine.platformTouchesDown.contains(id) }
+
     /// How many refusal sentences ``EngineCounters/recentRefusals`` keeps.
     public static let refusalSentenceLimit = 20
     /// Seconds between two requests for a region snapshot from a hovering pointer.
@@ -261,6 +273,8 @@ public final class InkLoop {
     private var wakeUp: (() -> Void)?
     private var armedDeadline: Double?
     private var inFlight: [QueryToken: HitTestRequest] = [:]
+    /// When each send in flight was made, on the loop's clock.
+    private var sentAt: [QueryToken: Double] = [:]
     private var outgoing: [HitTestRequest] = []
     private var pendingScroll = (dx: 0.0, dy: 0.0)
     private var regions: TouchDownRegions?
@@ -418,6 +432,7 @@ public final class InkLoop {
         armedDeadline = nil
         for request in inFlight.values { shell?.cancelSend(request) }
         inFlight.removeAll()
+        sentAt.removeAll()
         if !inbox.isEmpty { drain() }   // refused: the loop has stopped
     }
 
@@ -512,6 +527,10 @@ public final class InkLoop {
                 noteRefusal(refusal.description)
             case let .pageMessage(_, outcome):
                 if let outcome { notePage(outcome) }
+                if case .answered? = outcome, let token = batch[index].roundTrip, let sent = sentAt[token] {
+                    if roundTrips.count >= Self.roundTripLimit { roundTrips.removeFirst(Self.roundTripLimit / 2) }
+                    roundTrips.append(max(0, clock.now - sent))
+                }
             case let .scrollPage(dx, dy):
                 pendingScroll.dx += dx
                 pendingScroll.dy += dy
@@ -541,6 +560,7 @@ public final class InkLoop {
         outgoing.removeAll(keepingCapacity: true)
         for request in requests where engine.isWaiting(for: request.token) && inFlight[request.token] == nil {
             inFlight[request.token] = request
+            sentAt[request.token] = clock.now
             shell?.send(request)
         }
     }
@@ -576,6 +596,7 @@ public final class InkLoop {
         guard !inFlight.isEmpty else { return }
         for (token, request) in inFlight where !engine.isWaiting(for: token) {
             inFlight[token] = nil
+            sentAt[token] = nil
             shell?.cancelSend(request)
         }
     }

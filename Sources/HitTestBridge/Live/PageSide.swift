@@ -30,7 +30,7 @@
 /// ```
 ///
 /// Like the loop, it lives on the thread that made it (debug builds check).
-public final class PageSide: InkLoopShell {
+public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
     /// What the platform does for the page side: the only page-facing code a front end writes.
     public struct Page {
         /// Evaluates JavaScript in the page script's world (``PageScript``); calls `done` with
@@ -47,16 +47,23 @@ public final class PageSide: InkLoopShell {
         /// Under ``TouchRouting/handOverAfterDecision``: injects one of the page's touch
         /// events (down, move, up or cancel) into the page. Unused under touch-down routing.
         public var inject: (_ touch: PageTouch) -> Void
+        /// Under ``TouchRouting/decideAtTouchDown``: the canvas areas that route to the page
+        /// at touch-down changed (a front end that routes by an input shape, as the GTK
+        /// twin does, cuts them out; one that asks ``PageSide/takesTouch(at:tool:)`` in its hit
+        /// test, as UIKit's overlay does, needs nothing).
+        public var regionsChanged: (_ regions: TouchDownRegions?) -> Void
 
         /// Creates what a platform does for the page side.
         public init(evaluate: @escaping (_ script: String, _ done: @escaping (Bool) -> Void) -> Void,
                     scroll: @escaping (_ dx: Double, _ dy: Double) -> Void = { _, _ in },
                     redraw: @escaping (_ area: CanvasRect?) -> Void = { _ in },
-                    inject: @escaping (_ touch: PageTouch) -> Void = { _ in }) {
+                    inject: @escaping (_ touch: PageTouch) -> Void = { _ in },
+                    regionsChanged: @escaping (_ regions: TouchDownRegions?) -> Void = { _ in }) {
             self.evaluate = evaluate
             self.scroll = scroll
             self.redraw = redraw
             self.inject = inject
+            self.regionsChanged = regionsChanged
         }
     }
 
@@ -66,8 +73,12 @@ public final class PageSide: InkLoopShell {
     public private(set) var ink: PageInk
     /// Where the overlay lands on the page now: the last transform the loop took.
     public private(set) var transform: PageTransform
+    /// Replays evaluated in the page (touch-down routing), and the events they carried.
+    public private(set) var replaysSent = 0, replayedEvents = 0
     /// Replays the page script was not there to take (their samples never reached the page).
     public private(set) var replaysLost = 0
+    /// Page touches injected (hand-over routing).
+    public private(set) var pageTouchesInjected = 0
     /// Gesture scrolls asked of the page's view.
     public private(set) var gestureScrolls = 0
     /// Called with each input's events after the page side has carried them out (an app's
@@ -134,6 +145,20 @@ public final class PageSide: InkLoopShell {
     /// regions if it has none.
     public func hovered() { loop.pointerHovered() }
 
+    /// Undo: removes the most recent finished stroke (`PageInk.undo()`) and redraws where it
+    /// was; returns its touch, or `nil` when no stroke is finished. The ledger is unchanged.
+    @discardableResult
+    public func undo() -> TouchID? {
+        guard let removed = ink.undo() else { return nil }
+        if let bounds = removed.bounds { page.redraw(transform.canvasRect(for: bounds)) }
+        return removed.touch
+    }
+
+    /// Clear: removes every finished stroke (`PageInk.clear()`) and redraws where they were.
+    public func clear() {
+        if let bounds = ink.clear() { page.redraw(transform.canvasRect(for: bounds)) }
+    }
+
     /// The front end is going away: touches still down are cancelled (the page's too), the
     /// undecided settled, the recording ended.
     public func close() { loop.stop() }
@@ -147,10 +172,13 @@ public final class PageSide: InkLoopShell {
             case let .action(action):
                 if let changed = ink.apply(action, through: transform) { page.redraw(transform.canvasRect(for: changed)) }
             case let .replay(replay):
+                replaysSent += 1
+                replayedEvents += replay.eventCount
                 page.evaluate(replay.scriptInvocation) { [weak self] took in
                     if !took { self?.replaysLost += 1 }
                 }
             case let .pageTouch(touch):
+                pageTouchesInjected += 1
                 page.inject(touch)
             case let .layout(view, _), let .newDocument(view), let .viewResized(view):
                 if view != transform {
@@ -178,6 +206,9 @@ public final class PageSide: InkLoopShell {
         gestureScrolls += 1
         page.scroll(dx, dy)
     }
+
+    /// Hands the areas that route to the page at touch-down to the front end.
+    public func touchDownRegionsChanged(_ regions: TouchDownRegions?) { page.regionsChanged(regions) }
 
     /// Asks the page script to push a region snapshot now.
     public func askForRegions() {

@@ -13,7 +13,7 @@ extension ScratchpadWindow {
         invalidate(view.canvasRect(for: bounds))
     }
 
-    private func invalidate(_ bounds: CanvasRect) {
+    func invalidate(_ bounds: CanvasRect) {
         // Clipped to the canvas first: a stroke far outside it (a log's huge coordinates)
         // redraws nothing, and never overflows GTK's integers.
         guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return }
@@ -87,15 +87,13 @@ extension ScratchpadWindow {
     /// samples were ink; the user erased it. Returns `false` when there was none.
     @discardableResult
     public func undo() -> Bool {
-        guard let change = ink.undo() else { return false }
-        if let bounds = change.bounds { invalidate(page: bounds) }
-        return true
+        side.undo() != nil
     }
 
     /// Removes every finished stroke (Ctrl+Alt+C); strokes being drawn stay. The ledger is
     /// unchanged.
     public func clearInk() {
-        if let bounds = ink.clear() { invalidate(page: bounds) }
+        side.clear()
     }
 
     /// Ctrl+Alt+Z and Ctrl+Alt+C, whatever has the focus (they leave the page's own Ctrl+Z

@@ -44,15 +44,19 @@ import Foundation
 /// audit verifies against the engine's ledger (``DeliveryAudit/verify(against:)``).
 ///
 /// Use on the GTK thread only.
-@_spi(Tooling) public final class ScratchpadWindow: InkLoopShell, TouchDownRegionsObserver {
+@_spi(Tooling) public final class ScratchpadWindow {
     /// The page and its oracle.
     public let page: WebKitGTKPage
     /// The top-level window.
     public let window: UnsafeMutablePointer<GtkWidget>
     /// The drawing overlay above the web view.
     public let canvas: UnsafeMutablePointer<GtkWidget>
+    /// The page side (the package's one): the loop's shell, holding the ink on the page and
+    /// performing the page's deliveries; this window does only what GTK and WebKitGTK do for
+    /// it (evaluate, scroll, redraw, inject, cut the input shape).
+    public private(set) var side: PageSide!
     /// The one live loop: the engine, the wake-up, the sends, the recorder, the audit.
-    public let loop: InkLoop
+    public var loop: InkLoop { side.loop }
     /// The engine: it decides, maps GDK's identifiers to its touches, and counts every sample.
     @_spi(Tooling) public var engine: InkEngine { loop.engine }
     /// Every event the engine emitted, folded in order by the loop.
@@ -62,22 +66,22 @@ import Foundation
     @_spi(Tooling) public var outcomes: [TouchOutcome] { loop.outcomes }
     /// Every sample handed in and where it went.
     public var ledger: SampleLedger { loop.ledger }
-    /// The ink drawn.
-    public internal(set) var ink = PageInk()
-    /// Wall-clock durations of the round trips to the page (question sent to answer
-    /// received), seconds; the most recent 10,000.
-    public private(set) var roundTrips: [Double] = []
+    /// The ink drawn, on the page.
+    public var ink: PageInk { side.ink }
+    /// Durations of the round trips to the page (question sent to answer received), seconds
+    /// on the GLib clock; the most recent 10,000, measured by the loop.
+    public var roundTrips: [Double] { loop.roundTrips }
     /// Events handed to the web view for touches that belong to the page, after the
     /// decision (hand-over routing only).
     public var pageEventsDispatched: Int { pageTouches.dispatched }
     /// Replays evaluated in the page script (decide-at-touch-down routing).
-    public private(set) var replaysSent = 0
+    public var replaysSent: Int { side.replaysSent }
     /// Events the replays carried (down, move, up, cancel).
-    public private(set) var replayedEvents = 0
+    public var replayedEvents: Int { side.replayedEvents }
     /// Snapshots asked for because a hovering pointer found none fresh.
     public var hoverRequests: Int { loop.metrics.hoverRequests }
     /// Replays the page script could not take (not there, or the evaluation failed).
-    public private(set) var replayFailures = 0
+    public var replayFailures: Int { side.replaysLost }
     /// The interactive regions cut out of the overlay's input shape, canvas points; `nil`
     /// while no fresh snapshot answers (the overlay takes every touch).
     public private(set) var inputShapeHoles: [CanvasRect]?
@@ -117,10 +121,9 @@ import Foundation
     var layout: LayoutFollower!
     private var pageTouches = PageTouchDispatcher()
     private var lastRegionsGeneration: UInt64?
-    private var sentAt: [QueryToken: Double] = [:]
     /// Whether GDK's pointer is down as far as the engine knows (a pointer touch taken and
-    /// not ended).
-    var pointerDown = false
+    /// not ended): the loop knows.
+    var pointerDown: Bool { loop.isDown(Self.pointerID) }
     /// Maps the GDK events' own times to the engine's clock.
     var eventClock = EventClock()
 
@@ -174,8 +177,6 @@ import Foundation
 
     private init(page: WebKitGTKPage, options: Options) {
         self.page = page
-        loop = InkLoop(configuration: options.configuration, clock: GLibClock(), recorder: options.recorder)
-        loop.keepsOutcomes = options.keepsOutcomes
         page.messageDelay = options.pageMessageDelay
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
@@ -205,7 +206,23 @@ import Foundation
         gtk_overlay_set_overlay_pass_through(cast(overlay), canvas, 1)
         gtk_container_add(cast(window), overlay)
         layout = LayoutFollower(page: page, transform: .identity) { [weak self] view in self?.deliver(.layout(view, generation: nil)) }
-        loop.shell = self
+        side = PageSide(configuration: options.configuration, clock: GLibClock(), recorder: options.recorder, page: PageSide.Page(
+            evaluate: { [weak page] script, done in
+                guard let page else { return done(false) }
+                page.evaluate(script) { result in done((try? result.get()) == "true") }
+            },
+            scroll: { [weak self] dx, dy in self?.scrollPage(dx: dx, dy: dy) },
+            redraw: { [weak self] area in
+                guard let self, !isDestroyed else { return }
+                if let area { invalidate(area) } else { gtk_widget_queue_draw(canvas) }
+            },
+            inject: { [weak self] touch in
+                guard let self else { return }
+                if pageTouches.perform(touch, on: page) { layout.follow() }
+            },
+            regionsChanged: { [weak self] regions in self?.reshape(for: regions, force: false) }))
+        loop.keepsOutcomes = options.keepsOutcomes
+        side.onEvents = { [weak self] events in self?.noteRefusals(events) }
         page.onMessage = { [weak self] message in self?.take(message) }
         page.onNewDocument = { [weak self] in self?.documentChanged() }
         connectSignals()
@@ -263,44 +280,10 @@ import Foundation
         loop.submit(input)
     }
 
-    /// Carries out one input's events, in order.
-    public func carryOut(_ events: [EngineEvent]) {
+    /// Keeps the sentences of refused inputs (the first 100).
+    private func noteRefusals(_ events: [EngineEvent]) {
         for event in events {
-            switch event.kind {
-            case let .took(touch):
-                if event.platformTouch == Self.pointerID { track(pointer: touch.phase) }
-            case let .refused(input, refusal):
-                if refusals.count < 100 { refusals.append(refusal.description) }
-                // A pointer end the engine refused (its touch already finished) still means
-                // the pointer is up.
-                if case let .touch(touch) = input, touch.touch == Self.pointerID, touch.phase == .ended || touch.phase == .cancelled {
-                    pointerDown = false
-                }
-            case let .action(action):
-                // Ink is kept in page coordinates: it moves with the page.
-                if let bounds = ink.apply(action, through: transform) { invalidate(page: bounds) }
-            case let .pageTouch(touch):
-                if pageTouches.perform(touch, on: page) { layout.follow() }
-            case let .replay(replay):
-                replayInPage(replay)
-            case .layout:
-                gtk_widget_queue_draw(canvas)  // the ink moves with the page
-            default:
-                break
-            }
-        }
-    }
-
-    /// Asks the page: the request is evaluated in the page script's world, and its answer
-    /// comes back as a message.
-    public func send(_ request: HitTestRequest) {
-        let token = request.token, now = GTK.now
-        if sentAt.count >= 1_000 { sentAt = sentAt.filter { now - $0.value < 60 } }  // never answered
-        sentAt[token] = now
-        page.send(request) { [weak self] result in
-            guard let self, case .failure = result else { return }
-            sentAt[token] = nil
-            deliver(.sendFailed(request))
+            if case let .refused(_, refusal) = event.kind, refusals.count < 100 { refusals.append(refusal.description) }
         }
     }
 
@@ -311,15 +294,11 @@ import Foundation
     }
 
     /// A hovering pointer found no fresh snapshot: the page script pushes one now.
-    public func askForRegions() {
-        page.evaluate("(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)") { _ in }
-    }
+    public func askForRegions() { side.askForRegions() }
 
     /// Cuts a hole in the overlay's input shape over every interactive region of the page's
     /// fresh snapshot, so touches there reach the web view natively; with no fresh snapshot
     /// the overlay takes every touch.
-    @_spi(Tooling) public func touchDownRegionsChanged(_ regions: TouchDownRegions?) { reshape(for: regions, force: false) }
-
     private func reshape(for regions: TouchDownRegions?, force: Bool) {
         // Under hand-over routing the overlay takes every touch.
         guard !isDestroyed, engine.configuration.routing == .decideAtTouchDown else { return }
@@ -346,14 +325,6 @@ import Foundation
 
     // MARK: The page
 
-    private func track(pointer phase: TouchPhase) {
-        switch phase {
-        case .began: pointerDown = true
-        case .ended, .cancelled: pointerDown = false
-        case .moved: break
-        }
-    }
-
     /// The canvas (and the web view under it) got a new size: the window was resized. The
     /// page reflows: the loop drops the region snapshot of the old layout (touch-downs are
     /// asked until the page pushes one of the new layout, which the loop asks for), and the
@@ -378,11 +349,6 @@ import Foundation
 
     private func take(_ message: WebKitGTKPage.PostedMessage) {
         switch message.decoded {
-        case let .success(.answer(answer)):
-            if let sent = sentAt.removeValue(forKey: answer.token) {
-                if roundTrips.count >= 10_000 { roundTrips.removeFirst(5_000) }
-                roundTrips.append(GTK.now - sent)
-            }
         case let .success(.regions(snapshot)):
             // A new generation: the layout may have changed (a scroll the page made, a fling
             // still going): look at where the view lands again.
@@ -395,19 +361,6 @@ import Foundation
             break
         }
         deliver(.pageMessage(message.bytes))
-    }
-
-    /// Evaluates a replay in the page script's world: the page's handlers get the samples of a
-    /// touch it claimed late, as untrusted events, in order.
-    private func replayInPage(_ replay: PageReplay) {
-        replaysSent += 1
-        replayedEvents += replay.eventCount
-        page.evaluate(replay.scriptInvocation) { [weak self] result in
-            guard case .success("true") = result else {
-                self?.replayFailures += 1
-                return
-            }
-        }
     }
 
     // MARK: Results
