@@ -16,7 +16,8 @@ actor ExercisePage {
     static let generation: UInt64 = 1
     static let regions = [FakePage.Region(x: 20, y: 20, width: 100, height: 40, element: "check"),
                           FakePage.Region(x: 300, y: 400, width: 80, height: 80, element: "block")]
-    private(set) var asked: [HitTestRequest] = []
+    /// The questions the page was asked, as they arrive.
+    let asked = Arrivals<HitTestRequest>()
 
     /// The page script's message channel: evaluating the request posts the answer later.
     func send(_ request: HitTestRequest) async throws -> String? {
@@ -26,8 +27,7 @@ actor ExercisePage {
 
     /// The question asked after the first `count`, once the page has it.
     func question(after count: Int) async -> HitTestRequest {
-        while asked.count <= count { await Task.yield() }
-        return asked[count]
+        await asked.wait(for: count + 1)[count]
     }
 
     /// What the page script posts for a request: the element under the point, at the page's
@@ -52,9 +52,13 @@ actor ExercisePage {
     /// The platform id of every sample handed to the page, in order.
     var pageSamples: [PlatformTouchID] = []
 
+    /// One arrival per event drawn: what `caughtUp(to:)` waits on.
+    let drawn = Arrivals<Void>()
+
     func apply(_ batch: [EngineEvent]) {
         for event in batch {
             events.append(event)
+            drawn.append(())
             guard let action = event.action else { continue }
             _ = layer.apply(action)
             if case .release = action, let touch = event.platformTouch { pageSamples.append(touch) }
@@ -64,7 +68,7 @@ actor ExercisePage {
     /// Waits until this canvas has drawn the first `count` events (what ``InkSession/settled()``
     /// returns): the session publishes, this task draws, in order.
     func caughtUp(to count: Int) async {
-        while events.count < count { await Task.yield() }
+        await drawn.wait(for: count)
     }
 
     func decisions(ofPlatform platform: PlatformTouchID) -> [(HitTestVerdict, DecisionReason)] {
@@ -115,7 +119,7 @@ struct AppEmbeddingTests {
         // 3. UIKit reuses id 101 for a pencil dot; no snapshot yet: one question, and the page
         //    at generation 1 answers it in one round trip.
         clock.advance(to: 11)
-        let askedBefore = await page.asked.count   // 0: the gesture settled its question before it was sent
+        let askedBefore = page.asked.count   // 0: the gesture settled its question before it was sent
         session.submit([touch(101, .began, sample(500, 100, 11.000, .pencil))])
         session.submit([touch(101, .ended, sample(500.5, 100.2, 11.012, .pencil))])
         let question = await page.question(after: askedBefore)
@@ -124,7 +128,7 @@ struct AppEmbeddingTests {
         session.submit(.pageMessage(ExercisePage.answer(question)))
         await canvas.caughtUp(to: session.settled())
         var metrics = await session.metrics
-        let askedAfter = await page.asked.count
+        let askedAfter = page.asked.count
         #expect(metrics.staleAnswers == 0 && askedBefore == 0 && askedAfter == 1, "one round trip, not stale")
         await MainActor.run { #expect(canvas.decisions(ofPlatform: PlatformTouchID(101)).last! == (.ink, .answered)) }
 

@@ -8,9 +8,10 @@ import InkTesting
 final class ActionLog: @unchecked Sendable {
     private let lock = NSLock()
     private var actions: [RouterAction] = []
-    private var refusals: [InputRefusal] = []
+    /// The refusals, as they arrive.
+    let refusals = Arrivals<InputRefusal>()
 
-    var refused: [InputRefusal] { lock.withLock { refusals } }
+    var refused: [InputRefusal] { refusals.all }
 
     /// Starts the session's input loop and a consumer of its events feeding this log, the
     /// way an app does (one task reading the events, in order).
@@ -18,7 +19,7 @@ final class ActionLog: @unchecked Sendable {
         Task { await session.run() }
         Task {
             for await batch in session.events {
-                lock.withLock { refusals += batch.compactMap { if case let .refused(_, why) = $0.kind { why } else { nil } } }
+                refusals.append(contentsOf: batch.compactMap { if case let .refused(_, why) = $0.kind { why } else { nil } })
                 append(batch.compactMap(\.action))
             }
         }
@@ -198,7 +199,7 @@ struct InkSessionTests {
         await log.wait(until: ActionLog.finished(TouchID(1)))
         let decided = Self.decisions(log)
         #expect(decided.count == 1 && decided.first?.0 == .ink && decided.first?.1 == .deadline)
-        while await session.sendsInFlight > 0 { await Task.yield() }
+        await session.sendsSettled()
         let metrics = await session.metrics
         #expect(metrics.bridge.lateAnswers == 1 && metrics.bridge.timeouts + metrics.router.deadlinesPassed == 1)
     }
@@ -213,7 +214,7 @@ struct InkSessionTests {
         await session.receive(regions)   // the cache cannot decide a question already asked…
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
-        while !clock.wakeUpDeadlines.isEmpty { await Task.yield() }   // …the cancel settles it: the timer goes
+        await session.drained()   // …the cancel settles it: the timer goes
         #expect(clock.wakeUpDeadlines.isEmpty)
     }
 
@@ -224,7 +225,7 @@ struct InkSessionTests {
         let cancel = TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: [])
         await session.take([down, cancel])   // one batch, taken in one turn of the actor: the send has not started
         await log.wait(until: ActionLog.finished(TouchID(1)))
-        while await session.sendsInFlight > 0 { await Task.yield() }
+        await session.sendsSettled()
         #expect(oracle.sent.isEmpty)
         let ledger = await session.ledger
         #expect(ledger.cancelled == 1 && ledger.isBalanced)
@@ -238,7 +239,8 @@ struct InkSessionTests {
         await session.take(TouchEvent(touch: PlatformTouchID(1), phase: .cancelled, samples: []))
         await log.wait(until: ActionLog.finished(TouchID(1)))
         oracle.reply(.answer(interactive: false))
-        while (await session.metrics).bridge.lateAnswers == 0 { await Task.yield() }
+        await session.sendsSettled()
+        #expect((await session.metrics).bridge.lateAnswers == 1)
         let ledger = await session.ledger
         #expect(ledger.cancelled == 1 && ledger.isBalanced)
     }
@@ -310,7 +312,7 @@ struct InkSessionTests {
     func refused() async {
         let (session, log, _, _) = await Self.session()
         await session.take(TouchEvent(touch: PlatformTouchID(9), phase: .moved, samples: [TouchSample(x: 1, y: 1, timestamp: 1)]))
-        while log.refused.isEmpty { await Task.yield() }
+        await log.refusals.wait(for: 1)
         #expect(log.refused == [.touchNotDown(PlatformTouchID(9))])
         let ledger = await session.ledger
         #expect(ledger.received == 1 && ledger.refused == 1 && ledger.isBalanced && log.all.isEmpty)

@@ -20,6 +20,7 @@ final class HandAnsweredPage: @unchecked Sendable {
                 requests.append(request)
                 waiting.append((request, continuation))
             }
+            sent.append(request)
         }
     }
 
@@ -29,9 +30,12 @@ final class HandAnsweredPage: @unchecked Sendable {
         continuation.resume(returning: #"{"type":"answer","id":"\#(request.token)","interactive":\#(interactive),"generation":\#(request.generation)}"#)
     }
 
-    /// Waits (yielding, no sleep) until `count` requests were sent.
+    /// The requests as they are sent.
+    private let sent = Arrivals<HitTestRequest>()
+
+    /// Waits (suspended, no spin, no sleep) until `count` requests were sent.
     func waitForRequests(_ count: Int) async {
-        while sentCount < count { await Task.yield() }
+        await sent.wait(for: count)
     }
 }
 

@@ -61,6 +61,7 @@ public actor InkSession {
     private let signal: AsyncStream<Void>.Continuation
     private let signals: AsyncStream<Void>
     private var settledWaiters: [CheckedContinuation<Void, Never>] = []
+    private var sendWaiters: [CheckedContinuation<Void, Never>] = []
     private var running = false
 
     /// What happened, one batch per input taken, in order. Iterate it from one task; it ends
@@ -182,6 +183,17 @@ public actor InkSession {
         return shell.published
     }
 
+    /// Returns once every input submitted before the call has been taken and no send to the
+    /// page is in flight (each send's reply, or its failure, has been taken too): a test
+    /// waits for the transport deterministically, never by polling ``sendsInFlight``.
+    public func sendsSettled() async {
+        if loop.isStopped {
+            takeMail()
+            return
+        }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in mailbox.post(.sendsSettled(waiter)) }
+    }
+
     // MARK: - State
 
     /// Every sample handed in and where it went (inputs submitted after ``run()`` ended
@@ -229,15 +241,21 @@ public actor InkSession {
             case let .wake(id): timer.fire(id)
             case let .drained(waiter): waiter.resume()
             case let .settled(waiter): settledWaiters.append(waiter)
+            case let .sendsSettled(waiter): sendWaiters.append(waiter)
             case let .sendEnded(token): shell.ended(token)
             }
         }
         if loop.engine.isSettled || loop.isStopped { resumeSettledWaiters() }
+        if shell.tasksRunning == 0 || loop.isStopped {
+            for waiter in sendWaiters { waiter.resume() }
+            sendWaiters.removeAll()
+        }
     }
 
     private func resumeSettledWaiters() {
-        for waiter in settledWaiters { waiter.resume() }
+        for waiter in settledWaiters + sendWaiters { waiter.resume() }
         settledWaiters.removeAll()
+        sendWaiters.removeAll()
     }
 }
 
@@ -248,6 +266,7 @@ private final class Mailbox: @unchecked Sendable {
         case wake(UInt64)
         case drained(CheckedContinuation<Void, Never>)
         case settled(CheckedContinuation<Void, Never>)
+        case sendsSettled(CheckedContinuation<Void, Never>)
         case sendEnded(QueryToken)
     }
 
@@ -262,7 +281,7 @@ private final class Mailbox: @unchecked Sendable {
     func post(_ item: Item) {
         let waiter: CheckedContinuation<Void, Never>?
         switch item {
-        case let .drained(continuation), let .settled(continuation): waiter = continuation
+        case let .drained(continuation), let .settled(continuation), let .sendsSettled(continuation): waiter = continuation
         default: waiter = nil
         }
         let wasClosed = lock.withLock {
@@ -343,6 +362,8 @@ private final class SessionShell: InkLoopShell, @unchecked Sendable {
     }
 
     var sendsRunning: Int { sends.count }
+    /// Send tasks that have not ended, cancelled ones included (a reply may still come).
+    private(set) var tasksRunning = 0
 
     func carryOut(_ events: [EngineEvent]) {
         published += events.count
@@ -352,6 +373,7 @@ private final class SessionShell: InkLoopShell, @unchecked Sendable {
     func send(_ request: HitTestRequest) {
         let transport = self.transport, mailbox = self.mailbox, token = request.token
         sends[token]?.cancel()
+        tasksRunning += 1
         sends[token] = Task {
             do {
                 // A reply joins the input queue even if the send was cancelled meanwhile:
@@ -368,7 +390,10 @@ private final class SessionShell: InkLoopShell, @unchecked Sendable {
         sends.removeValue(forKey: request.token)?.cancel()
     }
 
-    func ended(_ token: QueryToken) { sends[token] = nil }
+    func ended(_ token: QueryToken) {
+        sends[token] = nil
+        tasksRunning -= 1
+    }
 
     func cancelAll() {
         for send in sends.values { send.cancel() }
