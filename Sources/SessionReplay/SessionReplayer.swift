@@ -133,10 +133,17 @@ private struct ReplayRun {
                 identity = IdentityCheck(engineVersion: header.engineVersion)
                 // A recording proves identity only to an engine that knows how it counted: its
                 // own, or an older one whose rules this replay keeps (IdentityCheck.LedgerRule).
-                if configuration.usesRecordedEngine, let version = header.engineVersion,
-                   !IdentityCheck.comparableEngineVersions.contains(version) {
-                    identity!.diverge(1, "recorded by engine \(version), replayed by engine \(InkEngine.version), which compares "
-                                      + "recordings of engines \(IdentityCheck.comparableEngineVersions.sorted().joined(separator: ", ")) only")
+                // A recording naming no engine is named as a foreign one is: nothing says how it counted.
+                let comparable = "replayed by engine \(InkEngine.version), which compares recordings of engines "
+                    + IdentityCheck.comparableEngineVersions.sorted().joined(separator: ", ") + " only"
+                if configuration.usesRecordedEngine {
+                    if let version = header.engineVersion {
+                        if !IdentityCheck.comparableEngineVersions.contains(version) {
+                            identity!.diverge(1, "recorded by engine \(InputText.name(version)), " + comparable)
+                        }
+                    } else {
+                        identity!.diverge(1, "the header names no engine version (\"recorder\".\"engine\" is missing or null): " + comparable)
+                    }
                 }
             }
         }

@@ -197,6 +197,7 @@ package struct SessionLogLineReader {
                     return .header(header)
                 }
                 event = try self.event(from: value, line: number)
+                try checkClaims(of: event, value, line: number)
             }
             guard event.time >= lastTime else {
                 throw error(number, .timeWentBackwards(previous: lastTime, got: event.time))
@@ -217,6 +218,32 @@ package struct SessionLogLineReader {
             failure = error
             return .failed
         }
+    }
+
+    /// Refuses a line that its header says cannot exist in this log (issue 53): a header
+    /// cannot downgrade its recording's checks. Under a header with no `recorder` block (not
+    /// a live recording), a line of a kind only a recording holds, or carrying a `chain`; under
+    /// a version-2 header (unchained), a `chain` field or an `end` line; in a chained
+    /// recording, a second `chain` field. (The fast path reads neither kind nor a `chain`
+    /// key: such a line always comes here.)
+    private func checkClaims(of event: SessionEvent, _ value: JSONValue, line: Int) throws(SessionLogError) {
+        let chained = isRecording && headerVersion >= SessionLogLines.recordingVersion
+        let header = isRecording
+            ? "a header of format version \(headerVersion) (an unchained recording)"
+            : "a header with no \"recorder\" block (not a live recording)"
+        if case let .object(object) = value, object["chain"] != nil {
+            throw error(line, chained ? .secondChain : .beyondHeader(what: "a \"chain\" field", header: header))
+        }
+        guard case let .recorded(recorded, _) = event else { return }
+        if !isRecording {
+            let what: String
+            if case .nativePageTouch = recorded { what = "a page's native touch (\"native_page\")" } else {
+                let kind = (try? JSONFieldReader(value).string("kind")) ?? "?"
+                what = "a \"\(kind)\" line"
+            }
+            throw error(line, .beyondHeader(what: what, header: header))
+        }
+        if case .end = recorded, !chained { throw error(line, .beyondHeader(what: "an \"end\" line", header: header)) }
     }
 
     /// Reads one line into the log being built; returns `false` once the reader has failed.

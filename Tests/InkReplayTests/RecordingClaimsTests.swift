@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@_spi(Tooling) @_spi(FrontEnd) import InkCore
+@_spi(Tooling) @_spi(FrontEnd) import HitTestBridge
+
+/// Issue 53, cases 5 to 8, through the built binary: a recording's header cannot switch its
+/// own checks off, no option turns a check off in silence, a refused line is never counted
+/// identical, and the small ones (blank lines after the end, a jump past the largest double,
+/// a crafted report's note text).
+@Suite("verify: a recording's claims (issue 53, cases 5-8)")
+struct RecordingClaimsTests {
+    /// A `host --record` recording of three taps and a stroke, as its lines.
+    static func recording(in directory: URL) throws -> [String] {
+        let stroke = [#"{"kind":"touch","t":3,"touch":9,"phase":"began","samples":[{"t":3,"x":20,"y":20}]}"#,
+                      #"{"kind":"touch","t":3.01,"touch":9,"phase":"moved","samples":[{"t":3.01,"x":22,"y":21}]}"#,
+                      #"{"kind":"touch","t":3.02,"touch":9,"phase":"ended","samples":[{"t":3.02,"x":25,"y":22}]}"#]
+        let input = ([HostTests.smallHeader] + HostTests.threeTaps + stroke).joined(separator: "\n") + "\n"
+        let path = directory.appendingPathComponent("live.jsonl").path
+        _ = try HostTests.host(input, ["--cache", "off", "--seed", "5", "--record", path])
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// The lines with each line's chain computed again (what anyone who edits a recording can
+    /// do: the chain is not a signature). Lines without a chain stay as they are.
+    static func rechained(_ lines: [String]) -> [String] {
+        var chain = LineChain()
+        return lines.enumerated().map { index, line in
+            var line = line
+            if index > 0, let range = line.range(of: #","chain":""#, options: .backwards) {
+                line = String(line[..<range.lowerBound]) + "}"
+                chain.seal(&line)
+            } else {
+                chain.take(line: line.utf8)
+            }
+            return line
+        }
+    }
+
+    static func withoutChains(_ lines: [String]) -> [String] {
+        lines.map { line in
+            guard let range = line.range(of: #","chain":""#, options: .backwards) else { return line }
+            return String(line[..<range.lowerBound]) + "}"
+        }
+    }
+
+    static func write(_ lines: [String], _ name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a header cannot switch its recording's checks off: its recorder block removed or null, version 2 or 1 over chained lines, recorded lines or an end line: each refused naming the line")
+    func headerCannotDowngrade() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Self.recording(in: directory)
+        let header = lines[0]
+        #expect(header.contains(#""version":3"#) && header.contains(#","recorder":{"#))
+        let withoutRecorder = String(header[..<header.range(of: #","recorder":{"#)!.lowerBound]) + "}"
+        let nullRecorder = String(header[..<header.range(of: #""recorder":{"#)!.lowerBound]) + #""recorder":null}"#
+        // Edited (a sample moved) and cut to 60 %: what the header would hide.
+        var edited = Array(lines.prefix(lines.count * 6 / 10))
+        let ended = try #require(edited.firstIndex { $0.contains(#""phase":"ended""#) })
+        edited[ended] = edited[ended].replacingOccurrences(of: #""x":10"#, with: #""x":99"#)
+        #expect(edited[ended] != lines[ended])
+        let firstDecided = try #require(lines.firstIndex { $0.hasPrefix(#"{"kind":"decided""#) }) + 1
+        let v1 = withoutRecorder.replacingOccurrences(of: #""version":3"#, with: #""version":1"#)
+        let v2 = header.replacingOccurrences(of: #""version":3"#, with: #""version":2"#)
+        let cases: [(String, [String], String)] = [
+            ("no-recorder", [withoutRecorder] + edited.dropFirst(), ":1: recorder: missing: format version 3 is a live recording"),
+            ("null-recorder", [nullRecorder] + edited.dropFirst(), ":1: recorder: missing: format version 3 is a live recording"),
+            ("version-1-chained", [v1] + edited.dropFirst(),
+             #":2: a "chain" field under a header with no "recorder" block (not a live recording), which cannot hold one"#),
+            ("version-1-unchained", Self.withoutChains([v1] + edited.dropFirst()),
+             #":\#(firstDecided): a "decided" line under a header with no "recorder" block"#),
+            ("version-2-chained", [v2] + edited.dropFirst(),
+             #":2: a "chain" field under a header of format version 2 (an unchained recording), which cannot hold one"#),
+            ("version-2-end", Self.withoutChains([v2] + lines.dropFirst()),
+             #":\#(lines.count): an "end" line under a header of format version 2 (an unchained recording)"#),
+        ]
+        for (name, kept, expected) in cases {
+            let result = try CLITests.run("verify", try Self.write(kept, "\(name).jsonl", in: directory))
+            #expect(result.status == 1, "\(name): \(result.stdout)")
+            #expect(result.stderr.contains("\(name).jsonl" + expected), "\(name): \(result.stderr)")
+            #expect(!result.stdout.contains("identity: 1 of 1"), "\(name): \(result.stdout)")
+        }
+        // The recording as made still verifies, and so does its unchained form (version 2,
+        // no chain, no end line: a recording made before the chain).
+        let whole = try CLITests.run("verify", try Self.write(lines, "whole.jsonl", in: directory))
+        #expect(whole.status == 0 && whole.stdout.contains("identity: 1 of 1"), "\(whole.stdout)\(whole.stderr)")
+        let old = Self.withoutChains([v2] + lines.dropFirst().dropLast())
+        let unchained = try CLITests.run("verify", try Self.write(old, "old.jsonl", in: directory))
+        #expect(unchained.status == 0 && unchained.stdout.contains("unchained recording (format version 2)"), "\(unchained.stdout)\(unchained.stderr)")
+    }
+
+    @Test("a recording naming no engine version, or null, is named at line 1 as a foreign engine's, not compared as this engine's")
+    func missingEngineVersion() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Self.recording(in: directory)
+        let engine = #""engine":"\#(InkEngine.version)","#
+        #expect(lines[0].contains(engine))
+        for (name, header) in [("no-engine", lines[0].replacingOccurrences(of: engine, with: "")),
+                               ("null-engine", lines[0].replacingOccurrences(of: engine, with: #""engine":null,"#))] {
+            let path = try Self.write(Self.rechained([header] + lines.dropFirst()), "\(name).jsonl", in: directory)
+            let result = try CLITests.run("verify", path)
+            #expect(result.status == 1, "\(name): \(result.stdout)")
+            #expect(result.stdout.contains("identity: 0 of 1"), "\(name): \(result.stdout)")
+            #expect(result.stderr.contains("\(name).jsonl:1: not identical to the live recording: the header names no engine version"),
+                    "\(name): \(result.stderr)")
+        }
+        // Re-chained with its engine, the same lines verify: the chain is computed as a recorder does.
+        let same = try CLITests.run("verify", try Self.write(Self.rechained(lines), "same.jsonl", in: directory))
+        #expect(same.status == 0 && same.stdout.contains("identity: 1 of 1"), "\(same.stdout)\(same.stderr)")
+    }
+}
