@@ -113,4 +113,65 @@ struct RecordingClaimsTests {
         let same = try CLITests.run("verify", try Self.write(Self.rechained(lines), "same.jsonl", in: directory))
         #expect(same.status == 0 && same.stdout.contains("identity: 1 of 1"), "\(same.stdout)\(same.stderr)")
     }
+
+    @Test("--oracle-latency and --oracle regions: a recording is still counted, its chain and end still checked, and the report says identity was not checked, and why")
+    func retimedRecordingsCounted() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Self.recording(in: directory)
+        let whole = try Self.write(lines, "whole.jsonl", in: directory)
+        // A forgery: one touch's ink digest changed, the chain computed again.
+        let finished = try #require(lines.firstIndex { $0.hasPrefix(#"{"kind":"finished""#) })
+        var forgedLines = lines
+        forgedLines[finished] = forgedLines[finished].replacingOccurrences(of: #""ink":"[0-9a-f]{16}""#, with: #""ink":"0123456789abcdef""#,
+                                                                           options: .regularExpression)
+        #expect(forgedLines[finished] != lines[finished])
+        let forged = try Self.write(Self.rechained(forgedLines), "forged.jsonl", in: directory)
+        let cut = try Self.write(Array(lines.prefix(lines.count * 6 / 10)), "cut.jsonl", in: directory)
+        let plain = try CLITests.run("verify", forged)
+        #expect(plain.status == 1 && plain.stderr.contains("forged.jsonl:\(finished + 1): not identical"), "\(plain.stdout)\(plain.stderr)")
+        for (option, why) in [(["--oracle-latency", "30"], "identity not checked: the replay re-timed the page's answers (each 30 ms after its question"),
+                              (["--oracle", "regions"], "identity not checked: the replay's page answered from the recorded region snapshots")] {
+            for path in [whole, forged] {
+                let result = try CLITests.run(["verify"] + option + [path])
+                #expect(result.status == 0, "\(option) \(path): \(result.stderr)")
+                #expect(result.stdout.contains("identity: 0 of 1 live recordings replayed identically"), "\(option): \(result.stdout)")
+                #expect(result.stdout.contains(": whole: an unbroken chain of \(lines.count) lines, ending with its totals; " + why), "\(option): \(result.stdout)")
+                let json = try CLITests.json(try CLITests.run(["verify", "--json"] + option + [path]).stdout)
+                #expect(json["recordings"] as? Int == 1 && json["identical"] as? Int == 0, "\(json)")
+            }
+            // Its chain and end are still checked: a cut recording fails as incomplete.
+            let result = try CLITests.run(["verify"] + option + [cut])
+            #expect(result.status == 1 && result.stderr.contains("cut.jsonl:\(lines.count * 6 / 10): incomplete recording"), "\(option): \(result.stderr)")
+        }
+    }
+
+    @Test("--accept-incomplete is in a shard's recorded options: merge-reports refuses shards run with and without it")
+    func acceptIncompleteRecorded() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Self.recording(in: directory)
+        let corpus = directory.appendingPathComponent("corpus")
+        try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: directory.appendingPathComponent("live.jsonl").path)
+        _ = try Self.write(Array(lines.prefix(lines.count * 6 / 10)), "a-cut.jsonl", in: corpus)
+        _ = try Self.write(lines, "b-whole.jsonl", in: corpus)
+        let first = try CLITests.run("verify", "--shard", "1/2", "--json", "--accept-incomplete", corpus.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        let shard = try #require(try CLITests.json(first.stdout)["shard"] as? [String: Any])
+        #expect(shard["options"] as? String == "--accept-incomplete", "\(shard)")
+        let second = try CLITests.run("verify", "--shard", "2/2", "--json", corpus.path)
+        #expect(second.status == 0, "\(second.stderr)")
+        let one = directory.appendingPathComponent("1.json"), two = directory.appendingPathComponent("2.json")
+        try first.stdout.write(to: one, atomically: true, encoding: .utf8)
+        try second.stdout.write(to: two, atomically: true, encoding: .utf8)
+        let merged = try CLITests.run("merge-reports", one.path, two.path)
+        #expect(merged.status == 1, "\(merged.stdout)")
+        #expect(merged.stderr.contains("with '--accept-incomplete'") && merged.stderr.contains("the reports are not of one run"), "\(merged.stderr)")
+        // Shards of one policy still merge.
+        let again = try CLITests.run("verify", "--shard", "2/2", "--json", "--accept-incomplete", corpus.path)
+        try again.stdout.write(to: two, atomically: true, encoding: .utf8)
+        let same = try CLITests.run("merge-reports", one.path, two.path)
+        #expect(same.status == 0 && same.stdout.contains("identity: 1 of 2 live recordings"), "\(same.stdout)\(same.stderr)")
+    }
 }
