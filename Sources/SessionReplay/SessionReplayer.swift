@@ -421,6 +421,12 @@ private struct ReplayRun {
             report.divergence = identity.divergence?.message
             report.divergenceLine = identity.divergence?.line
             report.isIdentical = identity.isActive
+            // A recorder writes only what the live engine took: a line the replay refuses is
+            // not the live session's, and never counted identical.
+            if identity.isActive, let refused = issues.first {
+                report.isIdentical = false
+                report.identity = "not identical: the replay refused \(refused), which a recorder never writes (it records only what the live engine took)"
+            }
         } else if let identityNotChecked {
             report.identity = identityNotChecked
         }

@@ -174,4 +174,50 @@ struct RecordingClaimsTests {
         let same = try CLITests.run("merge-reports", one.path, two.path)
         #expect(same.status == 0 && same.stdout.contains("identity: 1 of 2 live recordings"), "\(same.stdout)\(same.stderr)")
     }
+
+    final class Sink: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        func offer(_ piece: [UInt8]) -> Bool { lock.withLock { bytes += piece }; return true }
+        var data: Data { lock.withLock { Data(bytes) } }
+    }
+
+    @Test("a recording holding a line the replay refuses (a document of scale 0) fails and is never counted identical")
+    func refusedLineNotIdentical() throws {
+        let sink = Sink()
+        var recorder = SessionRecorder(canvasWidth: 100, canvasHeight: 100, sink: sink.offer)
+        var engine = InkEngine(configuration: InkEngineConfiguration(), seed: 3)
+        recorder.begin(engine)
+        var events: [EngineEvent] = []
+        func take(_ input: EngineInput, _ time: Double) {
+            let start = events.count
+            engine.take(input, now: time, into: &events)
+            recorder.record(input, at: time, events: events[start...])
+        }
+        func pen(_ phase: TouchPhase, _ x: Double, _ t: Double) -> EngineInput {
+            .touch(TouchEvent(touch: PlatformTouchID(1), phase: phase, samples: [TouchSample(x: x, y: 10, timestamp: t, tool: .pencil)]))
+        }
+        take(pen(.began, 10, 1), 1)
+        // A line no live engine took (it refuses a transform of scale 0), written as a recorder writes it.
+        recorder.record(.newDocument(PageTransform(scale: 0, offsetX: 0, offsetY: 0)), at: 1.01, events: [])
+        take(pen(.moved, 12, 1.02), 1.02)
+        take(pen(.ended, 14, 1.03), 1.03)
+        let start = events.count
+        engine.finish(into: &events)
+        recorder.recordFinish(at: engine.now, events: events[start...])
+        recorder.recordEnd(at: engine.now, ledger: engine.ledger)
+        recorder.flush()
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("refused.jsonl")
+        try sink.data.write(to: file)
+        let lines = String(decoding: sink.data, as: UTF8.self).split(separator: "\n")
+        let document = try #require(lines.firstIndex { $0.hasPrefix(#"{"kind":"document","t":1.01,"page_transform":{"scale":0"#) }) + 1
+        let result = try CLITests.run("verify", file.path)
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stderr.contains("refused.jsonl:\(document): page transform refused"), "\(result.stderr)")
+        #expect(result.stdout.contains("identity: 0 of 1 live recordings replayed identically"), "\(result.stdout)")
+        let json = try CLITests.json(try CLITests.run("verify", "--json", file.path).stdout)
+        #expect(json["recordings"] as? Int == 1 && json["identical"] as? Int == 0, "\(json)")
+    }
 }
