@@ -220,4 +220,18 @@ struct RecordingClaimsTests {
         let json = try CLITests.json(try CLITests.run("verify", "--json", file.path).stdout)
         #expect(json["recordings"] as? Int == 1 && json["identical"] as? Int == 0, "\(json)")
     }
+
+    @Test("blank lines after a recording's end line (an editor's final newline) are skipped; a line after them is still refused")
+    func blankLinesAfterEnd() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Self.recording(in: directory)
+        for (name, tail) in [("one", [""]), ("three", ["", "", ""]), ("spaces", ["  \r", "\t"])] {
+            let result = try CLITests.run("verify", try Self.write(lines + tail, "\(name).jsonl", in: directory))
+            #expect(result.status == 0 && result.stdout.contains("identity: 1 of 1"), "\(name): \(result.stdout)\(result.stderr)")
+        }
+        let added = try CLITests.run("verify", try Self.write(lines + ["", #"{"kind":"finish","t":9}"#], "added.jsonl", in: directory))
+        #expect(added.status == 1 && added.stderr.contains("added.jsonl:\(lines.count + 2): a line after the recording's end (line \(lines.count)): added after it was written"),
+                "\(added.stderr)")
+    }
 }

@@ -130,6 +130,9 @@ package struct SessionLogLineReader {
         // A chained recording: every line, blank or not, is in the chain; every line after
         // the header carries the chain of the lines before it as its last field.
         if let endLine {
+            // Blank lines after the end (an editor's or a transfer's final newline) are not
+            // the recording's: skipped, outside the chain. Anything else was added.
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
             failure = error(number, .afterEnd(endLine: endLine))
             return .failed
         }
