@@ -234,4 +234,16 @@ struct RecordingClaimsTests {
         #expect(added.status == 1 && added.stderr.contains("added.jsonl:\(lines.count + 2): a line after the recording's end (line \(lines.count)): added after it was written"),
                 "\(added.stderr)")
     }
+
+    @Test("host: a time jump past the largest double is written as a number, never null")
+    func hugeJumpWritten() throws {
+        let output = try HostTests.host(#"{"kind":"tick","t":-1.7e308}"# + "\n" + #"{"kind":"tick","t":1.7e308}"# + "\n")
+        let warning = try #require(output.first { $0["kind"] as? String == "warning" })
+        let message = try #require(warning["message"] as? String)
+        #expect(message.hasPrefix("time jumps 3.4e+308 s ahead, from -1.7e+308 to 1.7e+308 s"), "\(message)")
+        #expect(JSONValue.format(differenceOf: .greatestFiniteMagnitude, minus: -.greatestFiniteMagnitude) == "3.5953862697246314e+308")
+        #expect(JSONValue.format(differenceOf: 1e308, minus: -9e307) == "1.9e+308")
+        #expect(JSONValue.format(differenceOf: -1e308, minus: 9.5e307) == "-1.95e+308")
+        #expect(JSONValue.format(differenceOf: 7200, minus: 1) == "7199")
+    }
 }
