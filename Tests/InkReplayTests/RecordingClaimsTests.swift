@@ -246,4 +246,20 @@ struct RecordingClaimsTests {
         #expect(JSONValue.format(differenceOf: -1e308, minus: 9.5e307) == "-1.95e+308")
         #expect(JSONValue.format(differenceOf: 7200, minus: 1) == "7199")
     }
+
+    @Test("merge-reports shows a crafted report's note text escaped, in text and in JSON")
+    func craftedNoteEscaped() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("report.json")
+        try #"{"sessions":2,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":true,"failed_sessions":0,"failures":[],"notes":[{"file":"n.jsonl","message":"note \u001b[2J\u001b]0;OWNED\u0007 end","session":1}]}"#
+            .write(to: report, atomically: true, encoding: .utf8)
+        let text = try CLITests.run("merge-reports", report.path)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(!text.stdout.contains("\u{1B}") && !text.stdout.contains("\u{7}"), "\(text.stdout.debugDescription)")
+        #expect(text.stdout.contains(#"n.jsonl: note \u{1B}[2J\u{1B}]0;OWNED\u{7} end"#), "\(text.stdout)")
+        let json = try CLITests.run("merge-reports", "--json", report.path)
+        let notes = try #require(try CLITests.json(json.stdout)["notes"] as? [[String: Any]])
+        #expect(notes.first?["message"] as? String == #"note \u{1B}[2J\u{1B}]0;OWNED\u{7} end"#, "\(notes)")
+    }
 }
