@@ -56,6 +56,11 @@ package struct SessionLogLineReader {
     private var endLine: Int?
     private var firstDrop: RecordingIntegrity?
 
+    /// Whether the common lines are read by the fast path (``SessionLineDecoder``); off, every
+    /// line goes through the general reader alone, with every other check the same (the fuzz
+    /// target `sessionlog` compares the two).
+    package var usesFastPath = true
+
     package init(file: String?) { self.file = file }
 
     /// What the lines read so far prove (see ``RecordingIntegrity``): meaningful once the
@@ -181,7 +186,7 @@ package struct SessionLogLineReader {
                 throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
             }
             let event: SessionEvent
-            if sawHeader, let fast = line.withContiguousStorageIfAvailable({ SessionLineDecoder.decode($0, tools: tools) }) ?? nil {
+            if usesFastPath, sawHeader, let fast = line.withContiguousStorageIfAvailable({ SessionLineDecoder.decode($0, tools: tools) }) ?? nil {
                 // The common lines, read straight from their bytes; any other line, or any
                 // fault, is read below, which names it.
                 if case let .touch(touch, _) = fast { noteTool(of: touch) }
