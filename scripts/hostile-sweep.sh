@@ -15,6 +15,9 @@
 #     (1 for a refusal, 64 for a usage error) and a phrase on standard error.
 #   - a crafted report or a recording whose header lifts the engine's limits is refused:
 #     exit 1 with a message on standard error.
+#   - a recording's header cannot switch its checks off, no option turns one off in silence,
+#     a refused line is never counted identical (issue 53): each edit exits as stated, naming
+#     its line.
 #
 #   scripts/hostile-sweep.sh [path/to/ink-replay]     (default: the debug build's)
 set -uo pipefail
@@ -89,7 +92,7 @@ ln -s loop.jsonl "$in/names/loop.jsonl"
 cp Fixtures/strokes/decimal-point.jsonl "$in/names-flat/$esc"$'\xff.jsonl'
 cp "$(find Fixtures/inkml -name '*.inkml' | sort | head -1)" "$in/names-flat/$esc.inkml"
 cp "$in/strokes.jsonl" "$in/names-flat/strokes-$esc.jsonl"
-printf '%s' '{"sessions":2,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\u001b[2J.jsonl","line":1,"message":"m\u001b]0;T\u0007","session":0}],"notes":[{"file":"n\u001b[2J.jsonl","message":"note","session":1}]}' \
+printf '%s' '{"sessions":2,"touches":0,"samples":0,"inked":0,"released":0,"cancelled":0,"refused":0,"dropped":0,"recordings":1,"identical":0,"verified":false,"failed_sessions":1,"failures":[{"file":"x\u001b[2J.jsonl","line":1,"message":"m\u001b]0;T\u0007","session":0}],"notes":[{"file":"n\u001b[2J.jsonl","message":"note\u001b[2J\u001b]0;T\u0007","session":1}]}' \
   > "$in/names-flat/report-$esc.json"
 # The fast number reader's clamped exponent: 0. + 99,999 zeros + 1e1000000 is 1e900000, out
 # of range; it was read as 1.0.
@@ -133,6 +136,49 @@ awk 'BEGIN { print "{\"format\":\"scratchpad-ink-session\",\"version\":2,\"canva
   for (c = 0; c < 16; c++) for (i = 0; i < 64; i++) { t += 0.00001; line = ""
     for (j = 0; j < 512; j++) line = line (j ? "," : "") sprintf("{\"t\":%.5f,\"x\":%d,\"y\":%d}", t, 100 + i, 100 + j % 300)
     printf "{\"kind\":\"touch\",\"t\":%.5f,\"touch\":%d,\"phase\":\"moved\",\"samples\":[%s]}\n", t, i + 1, line } }' > "$in/queues-at-maximum.jsonl"
+
+# Recordings whose header, options or lines claim less than they hold (issue 53, cases 5-8).
+# A genuine recording of a fixture; its variants are made with the chain computed again where
+# the variant needs it (anyone can: the chain is not a signature).
+rechain() {  # rechain IN OUT: each line's chain as a recorder computes it (64-bit FNV-1a of the lines before it)
+  local v=$(( 0xcbf29ce484222325 )) first=1 line b
+  while IFS= read -r line || [ -n "$line" ]; do
+    if [ "$first" = 0 ] && [[ $line == *',"chain":"'????????????????'"}' ]]; then
+      line="${line%,\"chain\":\"*}"
+      line="$line,\"chain\":\"$(printf '%016x' "$v")\"}"
+    fi
+    first=0
+    printf '%s\n' "$line"
+    for b in $(printf '%s' "$line" | od -An -tu1 -v); do v=$(( (v ^ b) * 0x100000001b3 )); done
+    v=$(( (v ^ 10) * 0x100000001b3 ))
+  done < "$1" > "$2"
+}
+mkdir -p "$in/claims" "$in/claims-shards"
+rec="$in/claims/live.jsonl"
+"$bin" host --seed 3 --record "$rec" < Fixtures/strokes/decimal-point.jsonl > /dev/null
+rec_lines=$(wc -l < "$rec")
+rec_header=$(head -1 "$rec")
+no_recorder=${rec_header%%,\"recorder\":*}'}'
+unchain() { sed -E 's/,"chain":"[0-9a-f]{16}"\}$/}/'; }
+{ echo "$no_recorder"; sed -n "2,$((rec_lines * 6 / 10))p" "$rec"; } > "$in/claims/no-recorder.jsonl"
+{ echo "${rec_header%%\"recorder\":*}\"recorder\":null}"; sed -n "2,$((rec_lines * 6 / 10))p" "$rec"; } > "$in/claims/null-recorder.jsonl"
+{ echo "${no_recorder/\"version\":3/\"version\":1}"; sed -n "2,$((rec_lines * 6 / 10))p" "$rec"; } > "$in/claims/version-1-chained.jsonl"
+{ echo "${no_recorder/\"version\":3/\"version\":1}"; sed -n "2,$((rec_lines * 6 / 10))p" "$rec" | unchain; } > "$in/claims/version-1-decided.jsonl"
+{ echo "${rec_header/\"version\":3/\"version\":2}"; sed -n "2,$((rec_lines * 6 / 10))p" "$rec"; } > "$in/claims/version-2-cut.jsonl"
+{ echo "${rec_header/\"version\":3/\"version\":2}"; tail -n +2 "$rec" | unchain; } > "$in/claims/version-2-end.jsonl"
+{ echo "${rec_header/\"engine\":\"*\",\"configuration\"/\"configuration\"}"; tail -n +2 "$rec"; } > "$work/no-engine.jsonl"
+rechain "$work/no-engine.jsonl" "$in/claims/no-engine.jsonl"
+{ echo "${rec_header/\"engine\":\"*\",\"configuration\"/\"engine\":null,\"configuration\"}"; tail -n +2 "$rec"; } > "$work/null-engine.jsonl"
+rechain "$work/null-engine.jsonl" "$in/claims/null-engine.jsonl"
+# A line no live engine takes (a document of scale 0), after the third line, the end line's count mended.
+{ sed -n 1,3p "$rec"
+  echo "{\"kind\":\"document\",\"t\":$(sed -n 3p "$rec" | sed -E 's/.*"t":([^,]*),.*/\1/'),\"page_transform\":{\"scale\":0,\"offset_x\":0,\"offset_y\":0},\"chain\":\"0000000000000000\"}"
+  sed -n "4,$((rec_lines - 1))p" "$rec"
+  tail -1 "$rec" | sed "s/\"lines\":$((rec_lines - 1)),/\"lines\":$rec_lines,/"; } > "$work/refused.jsonl"
+rechain "$work/refused.jsonl" "$in/claims/refused.jsonl"
+{ cat "$rec"; printf '\n\n'; } > "$in/claims/blank-after-end.jsonl"
+head -n $((rec_lines * 6 / 10)) "$rec" > "$in/claims-shards/a-cut.jsonl"
+cp "$rec" "$in/claims-shards/b-whole.jsonl"
 
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
@@ -315,6 +361,30 @@ for log in lifted-active-touches lifted-round-trips lifted-timeout; do
 done
 run any "verify a recording at the engine's maximums, 20,000 touches never ending" "$bin" verify "$in/at-maximum.jsonl"
 run any "verify 64 touches queuing 8,192 samples each (the maximums)" "$bin" verify "$in/queues-at-maximum.jsonl"
+# Issue 53, cases 5-8: a header cannot switch its recording's checks off; no option turns a
+# check off in silence; a refused line is never counted identical; the small ones.
+c="$in/claims"
+run 'exit=0' "claims: the genuine recording verifies identically" bash -c "'$bin' verify '$rec' | grep -q 'identity: 1 of 1'"
+run 'exit=1:recorder: missing' "claims: verify a cut recording whose recorder block was deleted" "$bin" verify "$c/no-recorder.jsonl"
+run 'exit=1:recorder: missing' "claims: verify a cut recording whose recorder block is null" "$bin" verify "$c/null-recorder.jsonl"
+run 'exit=1:version-1-chained.jsonl:2: a "chain" field under a header with no "recorder" block' "claims: version 1 over chained lines" "$bin" verify "$c/version-1-chained.jsonl"
+run 'exit=1: line under a header with no "recorder" block' "claims: version 1 over recorded lines" "$bin" verify "$c/version-1-decided.jsonl"
+run 'exit=1:version-2-cut.jsonl:2: a "chain" field under a header of format version 2' "claims: a cut recording called version 2" "$bin" verify "$c/version-2-cut.jsonl"
+run 'exit=1:an "end" line under a header of format version 2' "claims: version 2 with an end line" "$bin" verify "$c/version-2-end.jsonl"
+run 'exit=1:no-engine.jsonl:1: not identical to the live recording: the header names no engine version' "claims: no engine version, re-chained" "$bin" verify "$c/no-engine.jsonl"
+run 'exit=1:null-engine.jsonl:1: not identical to the live recording: the header names no engine version' "claims: engine null, re-chained" "$bin" verify "$c/null-engine.jsonl"
+run 'exit=1:counted 0 identical' "claims: a refused line (a document of scale 0) is not counted identical" \
+  bash -c "out=\$('$bin' verify '$c/refused.jsonl'); status=\$?; echo \"\$out\" | grep -q 'identity: 0 of 1' && echo 'counted 0 identical' >&2; exit \$status"
+run 'exit=0' "claims: blank lines after the end line" "$bin" verify "$c/blank-after-end.jsonl"
+for oracle in "--oracle-latency 30" "--oracle regions"; do
+  run 'exit=0:identity not checked' "claims: verify $oracle counts the recording and says why" \
+    bash -c "out=\$('$bin' verify $oracle '$rec') || exit 2; echo \"\$out\" | grep -q 'identity: 0 of 1' || exit 3; echo \"\$out\" | grep -o 'identity not checked' >&2"
+  run 'exit=1:incomplete recording' "claims: verify $oracle on a cut recording" "$bin" verify $oracle "$in/claims-shards/a-cut.jsonl"
+done
+run 'exit=1:the reports are not of one run' "claims: merge-reports of shards with and without --accept-incomplete" \
+  bash -c "'$bin' verify --shard 1/2 --json --accept-incomplete '$in/claims-shards' > '$out/claims-1.json'; '$bin' verify --shard 2/2 --json '$in/claims-shards' > '$out/claims-2.json'; exec '$bin' merge-reports '$out/claims-1.json' '$out/claims-2.json'"
+run 'exit=0:time jumps 3.4e+308 s ahead' "claims: host, a time jump past the largest double" \
+  bash -c "printf '%s\n' '{\"kind\":\"tick\",\"t\":-1.7e308}' '{\"kind\":\"tick\",\"t\":1.7e308}' | '$bin' host | grep -o 'time jumps [^ ]* s ahead' >&2"
 
 after=$(hash_inputs)
 if [ "$before" != "$after" ]; then

@@ -200,7 +200,7 @@ package final class HostProtocolSession {
             if now.isFinite, time - now > Self.absurdJump {
                 // Still taken (time only moves on), but every later line must be as late.
                 emit([("kind", .string("warning")), ("line", .number(Double(lineCount))),
-                      ("message", .string("time jumps \(JSONValue.format(time - now)) s ahead, from \(JSONValue.format(now)) to "
+                      ("message", .string("time jumps \(JSONValue.format(differenceOf: time, minus: now)) s ahead, from \(JSONValue.format(now)) to "
                           + "\(JSONValue.format(time)) s: were milliseconds sent as seconds? Every later line must be at least this late"))])
             }
             let input: EngineInput?

@@ -67,9 +67,10 @@ public struct ReplayReport: Sendable {
     /// definition every replay and front end uses); empty when they do.
     public var failures: [String] = []
 
-    /// For a live recording replayed with its configuration and the recorded oracle: whether
-    /// every touch was decided and inked as recorded live, as a sentence (`nil` for a log
-    /// that carries no live decisions).
+    /// For a live recording: whether every touch was decided and inked as recorded live, as
+    /// a sentence; replayed by a re-timing oracle, why that was not checked (`nil` for a log
+    /// that is not a live recording). A recording the replay refused a line of is never
+    /// identical.
     public var identity: String?
     /// The first divergence from the live recording, when there is one: the sentence that
     /// fails verification, naming the touch; ``divergenceLine`` is its log line.

@@ -101,6 +101,9 @@ private struct ReplayRun {
     var orphans = 0
     /// For a live recording replayed as recorded: the check against its live decisions.
     var identity: IdentityCheck?
+    /// For a live recording replayed by a re-timing oracle: why its identity is not checked
+    /// (it is still a recording: read whole or not, its chain and end line checked).
+    var identityNotChecked: String?
     /// The round trips the replay sent, by their order in the session (a recording's
     /// `page_answer` lines name them so); the last ``roundTripMemory`` only.
     var roundTrips: [Int: HitTestRequest] = [:]
@@ -129,14 +132,30 @@ private struct ReplayRun {
             generation = header.pageGeneration ?? 0
             // Replayed as recorded, it must decide as it did live (with another
             // configuration too: that is how a changed setting shows what it changes).
+            switch configuration.oracle {
+            case .recorded: break
+            case let .recordedWithLatency(latency):
+                identityNotChecked = "identity not checked: the replay re-timed the page's answers (each "
+                    + "\(JSONValue.format(latency * 1000)) ms after its question, not when it arrived live), so its decisions are not the live ones"
+            case let .regions(latency):
+                identityNotChecked = "identity not checked: the replay's page answered from the recorded region snapshots ("
+                    + "\(JSONValue.format(latency * 1000)) ms after each question), not as it answered live, so its decisions are not the live ones"
+            }
             if case .recorded = configuration.oracle {
                 identity = IdentityCheck(engineVersion: header.engineVersion)
                 // A recording proves identity only to an engine that knows how it counted: its
                 // own, or an older one whose rules this replay keeps (IdentityCheck.LedgerRule).
-                if configuration.usesRecordedEngine, let version = header.engineVersion,
-                   !IdentityCheck.comparableEngineVersions.contains(version) {
-                    identity!.diverge(1, "recorded by engine \(version), replayed by engine \(InkEngine.version), which compares "
-                                      + "recordings of engines \(IdentityCheck.comparableEngineVersions.sorted().joined(separator: ", ")) only")
+                // A recording naming no engine is named as a foreign one is: nothing says how it counted.
+                let comparable = "replayed by engine \(InkEngine.version), which compares recordings of engines "
+                    + IdentityCheck.comparableEngineVersions.sorted().joined(separator: ", ") + " only"
+                if configuration.usesRecordedEngine {
+                    if let version = header.engineVersion {
+                        if !IdentityCheck.comparableEngineVersions.contains(version) {
+                            identity!.diverge(1, "recorded by engine \(InputText.name(version)), " + comparable)
+                        }
+                    } else {
+                        identity!.diverge(1, "the header names no engine version (\"recorder\".\"engine\" is missing or null): " + comparable)
+                    }
                 }
             }
         }
@@ -402,6 +421,14 @@ private struct ReplayRun {
             report.divergence = identity.divergence?.message
             report.divergenceLine = identity.divergence?.line
             report.isIdentical = identity.isActive
+            // A recorder writes only what the live engine took: a line the replay refuses is
+            // not the live session's, and never counted identical.
+            if identity.isActive, let refused = issues.first {
+                report.isIdentical = false
+                report.identity = "not identical: the replay refused \(refused), which a recorder never writes (it records only what the live engine took)"
+            }
+        } else if let identityNotChecked {
+            report.identity = identityNotChecked
         }
         return report
     }

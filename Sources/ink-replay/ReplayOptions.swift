@@ -152,7 +152,17 @@ enum ReplayOptions {
         }
         let reports = SessionWorkers.replay(files, jobs: jobs, replayer: replayer, progress: progress)
         return ReplayedSessions(reports: reports, indexes: indexes, total: all.count, shard: shard, junit: junit,
-                                settings: arguments.given(among: arguments.table.options.map(\.name).filter { simulated.map(\.name).contains($0) || $0 == "--oracle" }))
+                                settings: arguments.given(among: arguments.table.options.map(\.name).filter(changesChecks)))
+    }
+}
+
+extension ReplayOptions {
+    /// Whether an option changes what a replay decides or what `verify` checks: every such
+    /// option is in a shard report's options (`shard.options`), so `merge-reports` refuses
+    /// shards of two policies (issue 53: `--accept-incomplete` was not, and shards run with
+    /// and without it merged as one run).
+    static func changesChecks(_ name: String) -> Bool {
+        name == "--oracle" || name == acceptIncomplete.name || simulated.contains { $0.name == name }
     }
 }
 

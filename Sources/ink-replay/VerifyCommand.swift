@@ -21,8 +21,11 @@ enum VerifyCommand: Command {
         configuration). A recording proves itself whole by its chain: a line removed, edited
         or added fails naming the line where the chain breaks, and a recording that ends
         without its end line is incomplete and fails unless --accept-incomplete is given.
-        Recordings of format version 2 carry no chain and are called unchained. Otherwise
-        exit 1, naming file and line.
+        Recordings of format version 2 carry no chain and are called unchained; a header
+        cannot switch these checks off (a recording's lines under a header without its
+        recorder block are refused). Replayed with --oracle-latency or --oracle regions, a
+        recording is still checked whole, and a note says its identity was not checked.
+        Otherwise exit 1, naming file and line.
         """
     static let details = """
         ARGUMENTS:

@@ -14,6 +14,11 @@ struct VerifyVerdict: Equatable, ShardPart {
         var message: String
 
         var location: String { (file.isEmpty ? "<log>" : PathText.shown(file)) + (line.map { ":\($0)" } ?? "") }
+        /// The message as every output shows it: escaped as names are (``PathText/shown(_:)``;
+        /// a shard report read by `merge-reports` may be crafted, issue 53: its note text
+        /// reached standard output with its escape sequences raw). The tool's own messages
+        /// quote their input escaped already, and escaped text shows as itself.
+        var shownMessage: String { PathText.shown(message) }
     }
 
     /// The ledger totals, in the order `verify --json` prints them.
@@ -84,7 +89,7 @@ struct VerifyVerdict: Equatable, ShardPart {
             + "cancelled \(n("cancelled")), refused \(n("refused")), dropped \(n("dropped"))"
             + (shard.map { " (shard \($0.text) of \(total) sessions)" } ?? "")
             + (n("recordings") > 0 ? "\nidentity: \(n("identical")) of \(n("recordings")) live recordings replayed identically" : "")
-            + notes.map { "\n\($0.location): \($0.message)" }.joined()
+            + notes.map { "\n\($0.location): \($0.shownMessage)" }.joined()
     }
 
     /// `verify --json`: the totals, the verdict, every failure (with its session's position),
@@ -97,7 +102,7 @@ struct VerifyVerdict: Equatable, ShardPart {
             .array(list.map { failure in
                 var item = JSONObject([("file", .string(PathText.shown(failure.file)))])
                 item.append("line", ifPresent: failure.line.map { .number(Double($0)) })
-                item.append("message", .string(failure.message))
+                item.append("message", .string(failure.shownMessage))
                 item.append("session", .number(Double(failure.session)))
                 return .object(item)
             })

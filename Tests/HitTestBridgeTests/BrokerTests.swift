@@ -335,6 +335,21 @@ struct BrokerTests {
         #expect(throws: RegionCache.Refusal.invalidRegion(index: 0)) { try cache.accept(nan, now: 0, knownGeneration: 0) }
         #expect(cache.entry?.snapshot == ok)
     }
+
+    @Test("negative page coordinates are taken (a region at x = -1 answers); a negative width or height refuses the snapshot")
+    func negativeCoordinatesTaken() throws {
+        var cache = RegionCache(maxRegions: 10)
+        let scrolled = RegionSnapshot(generation: 1, maxAge: 1, regions: [PageRegion(x: -1, y: -20, width: 10, height: 30, element: "b")])
+        #expect(throws: Never.self) { try cache.accept(scrolled, now: 0, knownGeneration: 0) }
+        #expect(cache.entry?.snapshot == scrolled)
+        #expect(cache.entry?.index.region(at: PagePoint(x: -0.5, y: -10))?.element == "b")
+        for bad in [PageRegion(x: 0, y: 0, width: -1, height: 1), PageRegion(x: 0, y: 0, width: 1, height: -1)] {
+            #expect(throws: RegionCache.Refusal.invalidRegion(index: 0)) {
+                try cache.accept(RegionSnapshot(generation: 2, regions: [bad]), now: 0, knownGeneration: 0)
+            }
+        }
+        #expect(cache.entry?.snapshot == scrolled)
+    }
 }
 
 @Suite("RegionIndex")

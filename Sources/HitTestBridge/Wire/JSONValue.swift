@@ -92,6 +92,42 @@ extension JSONValue {
         }
     }
 
+    /// `a - b` as a number's text (``format(_:)``), also where the difference of two finite
+    /// values passes the largest double (a jump from -1e308 to 1e308, which `format(_:)`
+    /// writes `null`): then it is the text of half of it, `a / 2 - b / 2` (always finite),
+    /// doubled digit by digit: `2.7e+308`. A non-finite `a` or `b` is written as `format(_:)`
+    /// writes it.
+    package static func format(differenceOf a: Double, minus b: Double) -> String {
+        let difference = a - b
+        guard !difference.isFinite, a.isFinite, b.isFinite else { return format(difference) }
+        return doubled(format(a / 2 - b / 2))
+    }
+
+    /// A decimal number's text multiplied by two, exactly, in the form `d.ddd…e+x`.
+    static func doubled(_ text: String) -> String {
+        var text = Substring(text)
+        let negative = text.first == "-"
+        if negative { text = text.dropFirst() }
+        let parts = text.split(separator: "e", maxSplits: 1)
+        var exponent = parts.count > 1 ? Int(parts[1].drop { $0 == "+" }) ?? 0 : 0
+        let mantissa = parts[0]
+        let point = mantissa.firstIndex(of: ".")
+        var digits = Array(mantissa.filter { $0 != "." }.utf8).map { Int($0) - 48 }
+        exponent += (point.map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) - 1
+        var carry = 0
+        for i in digits.indices.reversed() {
+            let d = digits[i] * 2 + carry
+            digits[i] = d % 10
+            carry = d / 10
+        }
+        if carry > 0 { digits.insert(carry, at: 0); exponent += 1 }
+        while digits.count > 1, digits.first == 0 { digits.removeFirst(); exponent -= 1 }
+        while digits.count > 1, digits.last == 0 { digits.removeLast() }
+        let shown = digits.map { String($0) }
+        return (negative ? "-" : "") + shown[0] + (shown.count > 1 ? "." + shown.dropFirst().joined() : "")
+            + "e" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+    }
+
     package static func format(_ value: Double) -> String {
         var out = ""
         out.write(number: value)

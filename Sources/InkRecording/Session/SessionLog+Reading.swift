@@ -56,6 +56,11 @@ package struct SessionLogLineReader {
     private var endLine: Int?
     private var firstDrop: RecordingIntegrity?
 
+    /// Whether the common lines are read by the fast path (``SessionLineDecoder``); off, every
+    /// line goes through the general reader alone, with every other check the same (the fuzz
+    /// target `sessionlog` compares the two).
+    package var usesFastPath = true
+
     package init(file: String?) { self.file = file }
 
     /// What the lines read so far prove (see ``RecordingIntegrity``): meaningful once the
@@ -130,6 +135,9 @@ package struct SessionLogLineReader {
         // A chained recording: every line, blank or not, is in the chain; every line after
         // the header carries the chain of the lines before it as its last field.
         if let endLine {
+            // Blank lines after the end (an editor's or a transfer's final newline) are not
+            // the recording's: skipped, outside the chain. Anything else was added.
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
             failure = error(number, .afterEnd(endLine: endLine))
             return .failed
         }
@@ -178,7 +186,7 @@ package struct SessionLogLineReader {
                 throw error(number, .lineTooLong(bytes: line.count, limit: SessionLog.maxLineBytes))
             }
             let event: SessionEvent
-            if sawHeader, let fast = line.withContiguousStorageIfAvailable({ SessionLineDecoder.decode($0, tools: tools) }) ?? nil {
+            if usesFastPath, sawHeader, let fast = line.withContiguousStorageIfAvailable({ SessionLineDecoder.decode($0, tools: tools) }) ?? nil {
                 // The common lines, read straight from their bytes; any other line, or any
                 // fault, is read below, which names it.
                 if case let .touch(touch, _) = fast { noteTool(of: touch) }
@@ -197,6 +205,7 @@ package struct SessionLogLineReader {
                     return .header(header)
                 }
                 event = try self.event(from: value, line: number)
+                try checkClaims(of: event, value, line: number)
             }
             guard event.time >= lastTime else {
                 throw error(number, .timeWentBackwards(previous: lastTime, got: event.time))
@@ -217,6 +226,32 @@ package struct SessionLogLineReader {
             failure = error
             return .failed
         }
+    }
+
+    /// Refuses a line that its header says cannot exist in this log (issue 53): a header
+    /// cannot downgrade its recording's checks. Under a header with no `recorder` block (not
+    /// a live recording), a line of a kind only a recording holds, or carrying a `chain`; under
+    /// a version-2 header (unchained), a `chain` field or an `end` line; in a chained
+    /// recording, a second `chain` field. (The fast path reads neither kind nor a `chain`
+    /// key: such a line always comes here.)
+    private func checkClaims(of event: SessionEvent, _ value: JSONValue, line: Int) throws(SessionLogError) {
+        let chained = isRecording && headerVersion >= SessionLogLines.recordingVersion
+        let header = isRecording
+            ? "a header of format version \(headerVersion) (an unchained recording)"
+            : "a header with no \"recorder\" block (not a live recording)"
+        if case let .object(object) = value, object["chain"] != nil {
+            throw error(line, chained ? .secondChain : .beyondHeader(what: "a \"chain\" field", header: header))
+        }
+        guard case let .recorded(recorded, _) = event else { return }
+        if !isRecording {
+            let what: String
+            if case .nativePageTouch = recorded { what = "a page's native touch (\"native_page\")" } else {
+                let kind = (try? JSONFieldReader(value).string("kind")) ?? "?"
+                what = "a \"\(kind)\" line"
+            }
+            throw error(line, .beyondHeader(what: what, header: header))
+        }
+        if case .end = recorded, !chained { throw error(line, .beyondHeader(what: "an \"end\" line", header: header)) }
     }
 
     /// Reads one line into the log being built; returns `false` once the reader has failed.

@@ -6,7 +6,14 @@
 extension SessionLogLineReader {
     /// Reads a header's `recorder` block, when there is one.
     static func readRecorder(_ object: JSONFieldReader, into header: inout SessionHeader) throws(JSONShapeError) {
-        guard let recorder = try object.optionalNested("recorder") else { return }
+        guard let recorder = try object.optionalNested("recorder") else {
+            // A recording's header cannot switch its checks off by losing its recorder block.
+            guard header.version < SessionLogLines.firstRecordingVersion else {
+                throw JSONShapeError(field: "recorder", message: "missing: format version \(header.version) is a live recording, whose header names "
+                    + "its recorder (engine and configuration); a log of inputs is version 1")
+            }
+            return
+        }
         guard header.version >= SessionLogLines.firstRecordingVersion else {
             throw JSONShapeError(field: "recorder", message: "a recording is format version \(SessionLogLines.firstRecordingVersion) or later")
         }

@@ -37,6 +37,12 @@ public struct SessionLogError: Error, Sendable, Hashable, CustomStringConvertibl
         /// The `end` line's total of `what` (`lines`, `samples`, `touches`) is not what the
         /// lines before it hold.
         case totalsDisagree(what: String, recorded: Int, read: Int)
+        /// A line holding what its header says the log cannot hold (`what`: a recorded-only
+        /// kind, a `chain` field, an `end` line) under a header that claims less (`header`):
+        /// a header that was edited to switch its recording's checks off.
+        case beyondHeader(what: String, header: String)
+        /// A line of a chained recording that carries a second `chain` field besides its last.
+        case secondChain
     }
 
     /// The file, when the log came from one.
@@ -79,6 +85,10 @@ public struct SessionLogError: Error, Sendable, Hashable, CustomStringConvertibl
         case let .afterEnd(endLine): return "a line after the recording's end (line \(endLine)): added after it was written"
         case let .totalsDisagree(what, recorded, read):
             return "the end line counts \(recorded) \(what), the lines before it hold \(read): lines were removed or added"
+        case let .beyondHeader(what, header):
+            return "\(what) under \(header), which cannot hold one: was the header edited? (a recording's header cannot switch off its own checks)"
+        case .secondChain:
+            return "a second \"chain\" field: a chained line carries one, as its last field (edited, or not written by a recorder)"
         }
     }
 }
