@@ -134,6 +134,12 @@ awk 'BEGIN { print "{\"format\":\"scratchpad-ink-session\",\"version\":2,\"canva
     for (j = 0; j < 512; j++) line = line (j ? "," : "") sprintf("{\"t\":%.5f,\"x\":%d,\"y\":%d}", t, 100 + i, 100 + j % 300)
     printf "{\"kind\":\"touch\",\"t\":%.5f,\"touch\":%d,\"phase\":\"moved\",\"samples\":[%s]}\n", t, i + 1, line } }' > "$in/queues-at-maximum.jsonl"
 
+# Issue 53: one host line of 900 KB (a page snapshot of 18,500 regions), then 100,000 ticks:
+# every later line allocated a buffer as large as it (164 GB of address space after 20,000).
+awk 'BEGIN { print "{\"kind\":\"tick\",\"t\":0.5}"; printf "{\"kind\":\"page\",\"t\":1,\"message\":{\"type\":\"regions\",\"generation\":1,\"maxAge\":30000,\"regions\":["
+  for (i = 0; i < 18500; i++) printf "%s{\"x\":%d.5,\"y\":%d.25,\"width\":10,\"height\":10}", (i ? "," : ""), i % 1000, int(i / 1000)
+  print "]}}"; for (i = 1; i <= 100000; i++) printf "{\"kind\":\"tick\",\"t\":%.3f}\n", 1 + i * 0.001 }' > "$in/long-line-then-ticks.jsonl"
+
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
 
@@ -313,6 +319,9 @@ for log in lifted-active-touches lifted-round-trips lifted-timeout; do
   run fail1 "timeline $log" "$bin" timeline "$in/$log.jsonl" -o "$out/$log.timeline.svg"
   run fail1 "render $log" "$bin" render "$in/$log.jsonl" -o "$out/$log.svg"
 done
+# Issue 53: resources a command asks for can be refused; memory is flat after a long line.
+run exit=0 "host: 100,000 lines after a 900 KB line, under ulimit -v 1 GB" \
+  bash -c "ulimit -v 1048576; exec '$bin' host --seed 1 < '$in/long-line-then-ticks.jsonl' > /dev/null"
 run any "verify a recording at the engine's maximums, 20,000 touches never ending" "$bin" verify "$in/at-maximum.jsonl"
 run any "verify 64 touches queuing 8,192 samples each (the maximums)" "$bin" verify "$in/queues-at-maximum.jsonl"
 

@@ -7,6 +7,7 @@ import Glibc
 import HitTestBridge
 import InkHost
 @_spi(Tooling) import InkRecording
+import InkCore
 
 /// `ink-replay host`: the engine and the bridge as a process. A front end in any language
 /// writes touch events and page messages as JSON Lines to standard input and reads what to
@@ -75,7 +76,7 @@ enum HostCommand: Command {
             if count == 0 { break }
             lines.feed(buffer[0..<count], into: &pieces)
             for piece in pieces { output(session.take(piece)) }
-            pieces.removeAll(keepingCapacity: true)
+            pieces.removeAllBounded()
         }
         if !readFailed, let last = lines.finish() { output(session.take(last)) }
         output(session.finish())

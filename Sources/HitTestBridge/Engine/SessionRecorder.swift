@@ -310,7 +310,7 @@ public struct SessionRecorder: Sendable {
         // gap, and the identity check is off anyway.
         var text: [UInt8] = []
         swap(&text, &line)
-        text.removeAll(keepingCapacity: true)
+        text.removeAllBounded()
         SessionLogLines.writeTouch(event, time: time, nativePage: nativePage, tools: &tools, to: &text)
         swap(&text, &line)
         append(time: time, samples: event.samples.count, touches: event.phase == .began ? 1 : 0)
@@ -319,7 +319,7 @@ public struct SessionRecorder: Sendable {
     /// Encodes a line into the buffer, or drops it when the buffer is full; offers the buffer
     /// to the sink once it holds a chunk.
     private mutating func write(_ value: JSONValue, time: Double, samples: Int) {
-        line.removeAll(keepingCapacity: true)
+        line.removeAllBounded()
         value.write(to: &line)
         append(time: time, samples: samples)
     }
@@ -330,7 +330,7 @@ public struct SessionRecorder: Sendable {
     private mutating func append(time: Double, samples: Int, touches: Int = 0) {
         if buffer.count >= chunk { flush() }
         var sealed = chain
-        marker.removeAll(keepingCapacity: true)
+        marker.removeAllBounded()
         if let gap {
             SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &marker)
             sealed.seal(&marker)

@@ -427,7 +427,7 @@ public final class InkLoop {
                 next += 1
                 take(input)
             }
-            inbox.removeAll(keepingCapacity: true)
+            inbox.removeAllBounded()
             sendOutgoing()
             settleSends()
             if pendingScroll.dx != 0 || pendingScroll.dy != 0 {
@@ -491,7 +491,7 @@ public final class InkLoop {
         for index in batch.indices {
             if case let .send(request, _) = batch[index].kind { outgoing.append(request) }
         }
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAllBounded()
     }
 
     /// Sends the requests of the inputs just taken whose round trip still waits: a question
@@ -499,7 +499,7 @@ public final class InkLoop {
     private func sendOutgoing() {
         guard !outgoing.isEmpty else { return }
         let requests = outgoing
-        outgoing.removeAll(keepingCapacity: true)
+        outgoing.removeAllBounded()
         for request in requests where engine.isWaiting(for: request.token) && inFlight[request.token] == nil {
             inFlight[request.token] = request
             shell?.send(request)

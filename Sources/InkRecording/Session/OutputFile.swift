@@ -91,7 +91,7 @@ public struct OutputFile {
         guard !pending.isEmpty else { return }
         let (written, failure) = pending.withUnsafeBytes { Self.writeAll(handle.fileDescriptor, $0) }
         bytesWritten += written
-        pending.removeAll(keepingCapacity: pending.count <= 1 << 17)
+        pending.removeAll(keepingAtMost: 1 << 17)
         if let failure {
             writeError = failure
             throw OutputFileError(path: path, message: "cannot write (\(Self.systemError(failure))) after \(bytesWritten) bytes")

@@ -137,7 +137,7 @@ package struct SessionLogLineReader {
         var body: [UInt8] = []
         swap(&body, &content)
         defer { swap(&body, &content) }
-        body.removeAll(keepingCapacity: true)
+        body.removeAllBounded()
         body.append(contentsOf: line)
         if body.last == 0x0D { body.removeLast() }
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
