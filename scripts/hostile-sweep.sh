@@ -140,6 +140,11 @@ awk 'BEGIN { print "{\"kind\":\"tick\",\"t\":0.5}"; printf "{\"kind\":\"page\",\
   for (i = 0; i < 18500; i++) printf "%s{\"x\":%d.5,\"y\":%d.25,\"width\":10,\"height\":10}", (i ? "," : ""), i % 1000, int(i / 1000)
   print "]}}"; for (i = 1; i <= 100000; i++) printf "{\"kind\":\"tick\",\"t\":%.3f}\n", 1 + i * 0.001 }' > "$in/long-line-then-ticks.jsonl"
 
+# Issue 53: a corpus of 250 small logs for a pool of worker threads the system refuses.
+mkdir -p "$in/many"
+for k in $(seq 1 250); do cp Fixtures/strokes/decimal-point.jsonl "$in/many/s$k.jsonl"; done
+chmod a+x "$work" "$in"; chmod -R a+rX "$in/many"   # read by the user nobody below
+
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
 
@@ -320,6 +325,18 @@ for log in lifted-active-touches lifted-round-trips lifted-timeout; do
   run fail1 "render $log" "$bin" render "$in/$log.jsonl" -o "$out/$log.svg"
 done
 # Issue 53: resources a command asks for can be refused; memory is flat after a long line.
+run 'exit=0:the system refused a thread' "verify --jobs 200 under ulimit -v 1 GB (threads refused: a smaller pool)" \
+  bash -c "ulimit -v 1048576; exec '$bin' verify --jobs 200 '$in/many'"
+if [ "$(id -u)" -ne 0 ]; then drop=""; elif command -v setpriv > /dev/null; then drop="setpriv --reuid=65534 --regid=65534 --clear-groups"; else drop=skip; fi
+if [ "$drop" != skip ]; then
+  run 'exit=0:the system refused a thread' "verify --jobs 64 under ulimit -u 30 (unprivileged)" \
+    bash -c "ulimit -u 30; exec $drop '$bin' verify --jobs 64 '$in/many'"
+else
+  echo "  skipped  verify --jobs 64 under ulimit -u 30: root ignores the limit and setpriv is missing"
+fi
+run 'exit=1:Too many open files' "verify --jobs 8 of 250 logs under ulimit -n 9" bash -c "ulimit -n 9; exec '$bin' verify --jobs 8 '$in/many'"
+mkdir -p "$out/fixtures-fds"
+run 'exit=1:Too many open files' "fixtures under ulimit -n 8" bash -c "ulimit -n 8; exec '$bin' fixtures '$out/fixtures-fds'"
 run exit=0 "host: 100,000 lines after a 900 KB line, under ulimit -v 1 GB" \
   bash -c "ulimit -v 1048576; exec '$bin' host --seed 1 < '$in/long-line-then-ticks.jsonl' > /dev/null"
 run any "verify a recording at the engine's maximums, 20,000 touches never ending" "$bin" verify "$in/at-maximum.jsonl"
