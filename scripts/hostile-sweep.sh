@@ -325,6 +325,16 @@ for log in lifted-active-touches lifted-round-trips lifted-timeout; do
   run fail1 "render $log" "$bin" render "$in/$log.jsonl" -o "$out/$log.svg"
 done
 # Issue 53: resources a command asks for can be refused; memory is flat after a long line.
+# Issue 53: two host --record runs to one path. The first takes lines up to a touch and answers
+# it (so its temporary file exists), the second runs to its end and wins; the first must then
+# exit 1, saying its target changed and where its recording is kept.
+mkfifo "$work/race-in" "$work/race-out"
+run 'exit=1:changed since this command began (a file appeared there)' "host --record: two recorders, one path (one wins, the other says so)" \
+  bash -c "'$bin' host --seed 1 --record '$out/race.jsonl' < '$work/race-in' > '$work/race-out' & first=\$!
+    exec 3> '$work/race-in' 4< '$work/race-out'
+    sed -n '1,3p' Fixtures/strokes/tap-button.jsonl >&3; read -r answer <&4
+    '$bin' host --seed 2 --record '$out/race.jsonl' < Fixtures/strokes/tap-button.jsonl > /dev/null || exit 3
+    sed -n '4,\$p' Fixtures/strokes/tap-button.jsonl >&3; exec 3>&-; cat <&4 > /dev/null; wait \$first"
 run 'exit=0:the system refused a thread' "verify --jobs 200 under ulimit -v 1 GB (threads refused: a smaller pool)" \
   bash -c "ulimit -v 1048576; exec '$bin' verify --jobs 200 '$in/many'"
 if [ "$(id -u)" -ne 0 ]; then drop=""; elif command -v setpriv > /dev/null; then drop="setpriv --reuid=65534 --regid=65534 --clear-groups"; else drop=skip; fi
