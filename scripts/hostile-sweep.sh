@@ -145,6 +145,13 @@ mkdir -p "$in/many"
 for k in $(seq 1 250); do cp Fixtures/strokes/decimal-point.jsonl "$in/many/s$k.jsonl"; done
 chmod a+x "$work" "$in"; chmod -R a+rX "$in/many"   # read by the user nobody below
 
+# Issue 53: a snapshot the engine takes (10,500 regions at 1e15, 494 KB) and a touch it decides.
+awk -v h="$header" 'BEGIN { print h; printf "{\"kind\":\"page\",\"t\":1,\"message\":{\"type\":\"regions\",\"generation\":1,\"maxAge\":30000,\"regions\":["
+  for (i = 0; i < 10500; i++) printf "%s{\"x\":1e15,\"y\":1e15,\"width\":1e15,\"height\":1e15}", (i ? "," : "")
+  print "]}}"
+  print "{\"kind\":\"touch\",\"t\":2,\"touch\":1,\"phase\":\"began\",\"tool\":\"finger\",\"samples\":[{\"t\":2,\"x\":1e15,\"y\":1e15}]}"
+  print "{\"kind\":\"touch\",\"t\":2.05,\"touch\":1,\"phase\":\"ended\",\"samples\":[{\"t\":2.05,\"x\":1e15,\"y\":1e15}]}" }' > "$in/snapshot-1e15.jsonl"
+
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
 
@@ -335,6 +342,8 @@ run 'exit=1:changed since this command began (a file appeared there)' "host --re
     sed -n '1,3p' Fixtures/strokes/tap-button.jsonl >&3; read -r answer <&4
     '$bin' host --seed 2 --record '$out/race.jsonl' < Fixtures/strokes/tap-button.jsonl > /dev/null || exit 3
     sed -n '4,\$p' Fixtures/strokes/tap-button.jsonl >&3; exec 3>&-; cat <&4 > /dev/null; wait \$first"
+run exit=0 "host --record a 494 KB snapshot of 10,500 regions at 1e15, then verify the recording" \
+  bash -c "'$bin' host --seed 1 --record '$out/snapshot.jsonl' < '$in/snapshot-1e15.jsonl' > /dev/null && exec '$bin' verify '$out/snapshot.jsonl'"
 run 'exit=0:the system refused a thread' "verify --jobs 200 under ulimit -v 1 GB (threads refused: a smaller pool)" \
   bash -c "ulimit -v 1048576; exec '$bin' verify --jobs 200 '$in/many'"
 if [ "$(id -u)" -ne 0 ]; then drop=""; elif command -v setpriv > /dev/null; then drop="setpriv --reuid=65534 --regid=65534 --clear-groups"; else drop=skip; fi
