@@ -15,6 +15,10 @@
 #     (1 for a refusal, 64 for a usage error) and a phrase on standard error.
 #   - a crafted report or a recording whose header lifts the engine's limits is refused:
 #     exit 1 with a message on standard error.
+#   - (issue 53) memory stays flat after a long line (host under ulimit -v); threads and file
+#     descriptors the system refuses (ulimit -v, -u, -n) make a smaller pool or an error,
+#     never a hang; a snapshot the engine takes is recorded and verifies; of two recorders
+#     to one path, one wins and the other exits 1 saying so.
 #
 #   scripts/hostile-sweep.sh [path/to/ink-replay]     (default: the debug build's)
 set -uo pipefail
