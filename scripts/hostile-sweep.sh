@@ -18,6 +18,10 @@
 #   - a recording's header cannot switch its checks off, no option turns one off in silence,
 #     a refused line is never counted identical (issue 53): each edit exits as stated, naming
 #     its line.
+#   - (issue 53) memory stays flat after a long line (host under ulimit -v); threads and file
+#     descriptors the system refuses (ulimit -v, -u, -n) make a smaller pool or an error,
+#     never a hang; a snapshot the engine takes is recorded and verifies; of two recorders
+#     to one path, one wins and the other exits 1 saying so.
 #
 #   scripts/hostile-sweep.sh [path/to/ink-replay]     (default: the debug build's)
 set -uo pipefail
@@ -179,6 +183,23 @@ rechain "$work/refused.jsonl" "$in/claims/refused.jsonl"
 { cat "$rec"; printf '\n\n'; } > "$in/claims/blank-after-end.jsonl"
 head -n $((rec_lines * 6 / 10)) "$rec" > "$in/claims-shards/a-cut.jsonl"
 cp "$rec" "$in/claims-shards/b-whole.jsonl"
+# Issue 53: one host line of 900 KB (a page snapshot of 18,500 regions), then 100,000 ticks:
+# every later line allocated a buffer as large as it (164 GB of address space after 20,000).
+awk 'BEGIN { print "{\"kind\":\"tick\",\"t\":0.5}"; printf "{\"kind\":\"page\",\"t\":1,\"message\":{\"type\":\"regions\",\"generation\":1,\"maxAge\":30000,\"regions\":["
+  for (i = 0; i < 18500; i++) printf "%s{\"x\":%d.5,\"y\":%d.25,\"width\":10,\"height\":10}", (i ? "," : ""), i % 1000, int(i / 1000)
+  print "]}}"; for (i = 1; i <= 100000; i++) printf "{\"kind\":\"tick\",\"t\":%.3f}\n", 1 + i * 0.001 }' > "$in/long-line-then-ticks.jsonl"
+
+# Issue 53: a corpus of 250 small logs for a pool of worker threads the system refuses.
+mkdir -p "$in/many"
+for k in $(seq 1 250); do cp Fixtures/strokes/decimal-point.jsonl "$in/many/s$k.jsonl"; done
+chmod a+x "$work" "$in"; chmod -R a+rX "$in/many"   # read by the user nobody below
+
+# Issue 53: a snapshot the engine takes (10,500 regions at 1e15, 494 KB) and a touch it decides.
+awk -v h="$header" 'BEGIN { print h; printf "{\"kind\":\"page\",\"t\":1,\"message\":{\"type\":\"regions\",\"generation\":1,\"maxAge\":30000,\"regions\":["
+  for (i = 0; i < 10500; i++) printf "%s{\"x\":1e15,\"y\":1e15,\"width\":1e15,\"height\":1e15}", (i ? "," : "")
+  print "]}}"
+  print "{\"kind\":\"touch\",\"t\":2,\"touch\":1,\"phase\":\"began\",\"tool\":\"finger\",\"samples\":[{\"t\":2,\"x\":1e15,\"y\":1e15}]}"
+  print "{\"kind\":\"touch\",\"t\":2.05,\"touch\":1,\"phase\":\"ended\",\"samples\":[{\"t\":2.05,\"x\":1e15,\"y\":1e15}]}" }' > "$in/snapshot-1e15.jsonl"
 
 hash_inputs() { find "$in" -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(hash_inputs)
@@ -359,6 +380,33 @@ for log in lifted-active-touches lifted-round-trips lifted-timeout; do
   run fail1 "timeline $log" "$bin" timeline "$in/$log.jsonl" -o "$out/$log.timeline.svg"
   run fail1 "render $log" "$bin" render "$in/$log.jsonl" -o "$out/$log.svg"
 done
+# Issue 53: resources a command asks for can be refused; memory is flat after a long line.
+# Issue 53: two host --record runs to one path. The first takes lines up to a touch and answers
+# it (so its temporary file exists), the second runs to its end and wins; the first must then
+# exit 1, saying its target changed and where its recording is kept.
+mkfifo "$work/race-in" "$work/race-out"
+run 'exit=1:changed since this command began (a file appeared there)' "host --record: two recorders, one path (one wins, the other says so)" \
+  bash -c "'$bin' host --seed 1 --record '$out/race.jsonl' < '$work/race-in' > '$work/race-out' & first=\$!
+    exec 3> '$work/race-in' 4< '$work/race-out'
+    sed -n '1,3p' Fixtures/strokes/tap-button.jsonl >&3; read -r answer <&4
+    '$bin' host --seed 2 --record '$out/race.jsonl' < Fixtures/strokes/tap-button.jsonl > /dev/null || exit 3
+    sed -n '4,\$p' Fixtures/strokes/tap-button.jsonl >&3; exec 3>&-; cat <&4 > /dev/null; wait \$first"
+run exit=0 "host --record a 494 KB snapshot of 10,500 regions at 1e15, then verify the recording" \
+  bash -c "'$bin' host --seed 1 --record '$out/snapshot.jsonl' < '$in/snapshot-1e15.jsonl' > /dev/null && exec '$bin' verify '$out/snapshot.jsonl'"
+run 'exit=0:the system refused a thread' "verify --jobs 200 under ulimit -v 1 GB (threads refused: a smaller pool)" \
+  bash -c "ulimit -v 1048576; exec '$bin' verify --jobs 200 '$in/many'"
+if [ "$(id -u)" -ne 0 ]; then drop=""; elif command -v setpriv > /dev/null; then drop="setpriv --reuid=65534 --regid=65534 --clear-groups"; else drop=skip; fi
+if [ "$drop" != skip ]; then
+  run 'exit=0:the system refused a thread' "verify --jobs 64 under ulimit -u 30 (unprivileged)" \
+    bash -c "ulimit -u 30; exec $drop '$bin' verify --jobs 64 '$in/many'"
+else
+  echo "  skipped  verify --jobs 64 under ulimit -u 30: root ignores the limit and setpriv is missing"
+fi
+run 'exit=1:Too many open files' "verify --jobs 8 of 250 logs under ulimit -n 9" bash -c "ulimit -n 9; exec '$bin' verify --jobs 8 '$in/many'"
+mkdir -p "$out/fixtures-fds"
+run 'exit=1:Too many open files' "fixtures under ulimit -n 8" bash -c "ulimit -n 8; exec '$bin' fixtures '$out/fixtures-fds'"
+run exit=0 "host: 100,000 lines after a 900 KB line, under ulimit -v 1 GB" \
+  bash -c "ulimit -v 1048576; exec '$bin' host --seed 1 < '$in/long-line-then-ticks.jsonl' > /dev/null"
 run any "verify a recording at the engine's maximums, 20,000 touches never ending" "$bin" verify "$in/at-maximum.jsonl"
 run any "verify 64 touches queuing 8,192 samples each (the maximums)" "$bin" verify "$in/queues-at-maximum.jsonl"
 # Issue 53, cases 5-8: a header cannot switch its recording's checks off; no option turns a

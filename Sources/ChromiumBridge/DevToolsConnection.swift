@@ -227,7 +227,7 @@ final class DevToolsConnection {
                 start = end + 1
                 scanned = start
                 if start > 1 << 20 || start == buffer.count {  // compact now and then: reading stays linear
-                    buffer.removeSubrange(..<start)
+                    buffer.removeFirstBounded(start)   // a large message's storage is not kept
                     start = 0
                     scanned = 0
                 }

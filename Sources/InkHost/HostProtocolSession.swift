@@ -133,7 +133,7 @@ package final class HostProtocolSession {
     /// The lines of the call under way, after the recording was offered what it recorded.
     private func drain() -> [String] {
         _ = loop?.flushRecording()
-        defer { out.removeAll(keepingCapacity: true) }
+        defer { out.removeAllBounded() }
         return out
     }
 

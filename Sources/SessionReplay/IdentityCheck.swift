@@ -92,7 +92,7 @@ struct IdentityCheck {
     private(set) var divergence: (line: Int?, message: String)?
     /// The sink fell behind while recording: lines are missing from `line` on, so the check
     /// stops there (what came before it was checked) and no identity is claimed.
-    private(set) var gap: (line: Int?, lines: Int, samples: Int)?
+    private(set) var gap: (line: Int?, lines: Int, samples: Int, tooLong: Int?)?
     /// Whether the check still runs (no divergence, no gap).
     var isActive: Bool { divergence == nil && gap == nil }
 
@@ -127,8 +127,8 @@ struct IdentityCheck {
     mutating func check(_ recorded: RecordedEvent, line: Int?) {
         guard isActive else { return }
         switch recorded {
-        case let .dropped(lines, samples, _, _):
-            gap = (line, lines, samples)
+        case let .dropped(lines, samples, _, _, tooLong):
+            gap = (line, lines, samples, tooLong)
             decisions.removeAll()
             finished.removeAll()
             cancelled.removeAll()
@@ -228,7 +228,7 @@ struct IdentityCheck {
         if let divergence { return divergence.message }
         if let gap {
             return "not checked for identity past line \(gap.line.map(String.init) ?? "?"): the recorder dropped \(gap.lines) lines "
-                + "(\(gap.samples) samples) there while its sink was behind; \(touchesMatched) decisions before it replayed identically"
+                + "(\(gap.samples) samples) there \(SessionLogLines.droppedReason(tooLong: gap.tooLong)); \(touchesMatched) decisions before it replayed identically"
         }
         return "identical to the live recording: \(touchesMatched) decisions replayed with the same owner, reason, samples and ink"
     }

@@ -304,7 +304,7 @@ private struct ReplayRun {
                 passedAnswers[touch.platform] = nil
             }
         }
-        output.removeAll(keepingCapacity: true)
+        output.removeAllBounded()
     }
 
     /// Schedules the simulated page's answers to a request, for the first touch waiting.

@@ -129,6 +129,8 @@ enum JUnitReport {
 enum SessionWorkers {
     /// Replays `files` with `jobs` threads (on this one when `jobs` is 1 or there is one
     /// file): each worker takes the next file not yet taken and streams it as one job does.
+    /// Threads the system refuses make a smaller pool, said on standard error (with none, the
+    /// calling thread replays them all).
     static func replay(_ files: [String], jobs: Int, replayer: SessionReplayer, progress: JobProgress?) -> [ReplayReport] {
         let shared = SharedProgress(progress)
         let one: @Sendable (String) -> ReplayReport = { file in
@@ -142,18 +144,26 @@ enum SessionWorkers {
         let workers = min(jobs, files.count)
         guard workers > 1 else { return files.map(one) }
         let slots = ReportSlots(count: files.count)
-        let done = DispatchSemaphore(value: 0)
-        for _ in 0..<workers {
-            let thread = Thread {
-                while let index = slots.take() { slots.put(one(files[index]), at: index) }
-                done.signal()
-            }
-            thread.stackSize = 8 << 20   // as the main thread's: a replay is no deeper on a worker
-            thread.start()
+        // Each thread asked for can be refused (a process limit, no address space for its
+        // stack): the pool is then smaller, and says so; it never waits for a thread that
+        // does not exist (issue 53).
+        let pool = WorkerThreads.start(workers, stackBytes: workerStackBytes) { _ in
+            while let index = slots.take() { slots.put(one(files[index]), at: index) }
         }
-        for _ in 0..<workers { done.wait() }
+        if let reason = pool.refusalText {
+            let started = pool.running == 0 ? "no worker thread could be started" : "\(pool.running) of \(workers) worker threads run"
+            printError("Note: --jobs \(jobs): the system refused a thread (\(reason)): \(started)"
+                       + (pool.running == 0 ? "; the sessions are replayed on this thread alone" : " (half of those it started, to leave room)"))
+        }
+        if pool.running == 0 {
+            while let index = slots.take() { slots.put(one(files[index]), at: index) }
+        }
+        pool.join()
         return slots.reports()
     }
+
+    /// A worker's stack: as the main thread's (a replay is no deeper on a worker).
+    static let workerStackBytes = 8 << 20
 
     /// The workers' shared list: which file is next, and each file's report.
     private final class ReportSlots: @unchecked Sendable {

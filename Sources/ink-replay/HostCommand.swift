@@ -7,6 +7,7 @@ import Glibc
 import HitTestBridge
 import InkHost
 @_spi(Tooling) import InkRecording
+import InkCore
 
 /// `ink-replay host`: the engine and the bridge as a process. A front end in any language
 /// writes touch events and page messages as JSON Lines to standard input and reads what to
@@ -58,6 +59,7 @@ enum HostCommand: Command {
         // Read what is there as soon as it is there (a live front end waits for our reply
         // to each line), and hand complete lines to the session one by one.
         var lines = LineSplitter(maxLineBytes: HostProtocolSession.maxLineBytes)
+        var leftOut = LeftOut()
         var pieces: [LineSplitter.Piece] = []
         // read(2) on standard input, not FileHandle.availableData, which traps on a read error
         // (EIO from a terminal that went away, EISDIR for `< some-directory`).
@@ -74,12 +76,30 @@ enum HostCommand: Command {
             }
             if count == 0 { break }
             lines.feed(buffer[0..<count], into: &pieces)
-            for piece in pieces { output(session.take(piece)) }
-            pieces.removeAll(keepingCapacity: true)
+            for piece in pieces {
+                output(session.take(piece))
+                if recording != nil { leftOut.note(session) }
+            }
+            pieces.removeAllBounded()
         }
-        if !readFailed, let last = lines.finish() { output(session.take(last)) }
+        if !readFailed, let last = lines.finish() {
+            output(session.take(last))
+            if recording != nil { leftOut.note(session) }
+        }
         output(session.finish())
-        return commit(recording, of: session) && !readFailed ? 0 : 1
+        return commit(recording, of: session, leftOut: leftOut) && !readFailed ? 0 : 1
+    }
+
+    /// The first input line whose recording was left out, noted as the lines are taken.
+    struct LeftOut {
+        private var seen = 0
+        private(set) var firstLine: Int?
+
+        mutating func note(_ session: HostProtocolSession) {
+            guard let dropped = session.recorder?.droppedLines, dropped > seen else { return }
+            if firstLine == nil { firstLine = session.lineCount }
+            seen = dropped
+        }
     }
 
     /// Writes a line's output to standard output, flushed: a live front end waits for it.
@@ -96,14 +116,20 @@ enum HostCommand: Command {
     }
 
     /// Renames the recording into place (the loop's `stop()` flushed its recorder); `false`
-    /// (said on standard error) when it could not be written.
-    static func commit(_ recording: RecordingFile?, of session: HostProtocolSession) -> Bool {
+    /// (said on standard error) when it could not be written, or when lines were left out of
+    /// it (issue 53: it exited 0 with a warning blaming the file, and the recording could
+    /// never verify): the error names the first input line left out and why.
+    static func commit(_ recording: RecordingFile?, of session: HostProtocolSession, leftOut: LeftOut = LeftOut()) -> Bool {
         guard let recording else { return true }
         session.flushRecording()   // a sink that was behind is offered what is held once more
         do {
             try recording.commit()
             if let recorder = session.recorder, !recorder.isComplete {
-                printError("Warning: --record \(recording.path): \(recorder.droppedLines) lines were left out (the file could not take them)")
+                let tooLong = recorder.linesTooLong > 0 ? recorder.longestLineLeftOut : nil
+                printError("Error: --record \(recording.path): input line \(leftOut.firstLine.map(String.init) ?? "?") could not be recorded "
+                           + SessionLogLines.droppedReason(tooLong: tooLong) + " (\(recorder.droppedLines) lines left out in all): "
+                           + "the recording is incomplete and will not verify")
+                return false
             }
             return true
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tooling) import InkRecording
+import InkCore
 
 /// Standard output and standard error, the only way the tool writes to either (issue 40:
 /// `host > /dev/full` trapped in `FileHandle.write`, `verify --json > /dev/full` exited 0
@@ -70,7 +71,7 @@ final class StandardStream: @unchecked Sendable {
 
     private func flushHeld() {
         guard !pending.isEmpty else { return }
-        defer { pending.removeAll(keepingCapacity: pending.count <= 1 << 17) }
+        defer { pending.removeAll(keepingAtMost: 1 << 17) }
         var written = 0
         if failure == nil {
             let result = pending.withUnsafeBytes { OutputFile.writeAll(descriptor, $0) }

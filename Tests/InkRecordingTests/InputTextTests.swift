@@ -116,12 +116,12 @@ struct SmallerHostileInputTests {
 
 @Suite("Memory bounds per format: what one reader holds")
 struct MemoryBoundTests {
-    @Test("a session log file is read a line at a time: a 3 MiB line is refused at the cap (its length unread), the lines before it kept")
+    @Test("a session log file is read a line at a time: a line 2 MiB over the cap is refused at the cap (its length unread), the lines before it kept")
     func sessionLogLine() throws {
         let path = FileManagerPaths.temporaryFile("long.jsonl")
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":10,"height":10}}"#
         let down = #"{"kind":"touch","t":1,"touch":1,"phase":"began","samples":[{"t":1,"x":1,"y":1}]}"#
-        let long = #"{"kind":"touch","pad":""# + String(repeating: "x", count: 3 << 20) + #""}"#
+        let long = #"{"kind":"touch","pad":""# + String(repeating: "x", count: SessionLog.maxLineBytes + (2 << 20)) + #""}"#
         try (header + "\n" + down + "\n" + long + "\n" + down + "\n").write(toFile: path, atomically: false, encoding: .utf8)
         let result = SessionLog.read(contentsOf: path)
         #expect(result.log?.events.count == 1)

@@ -49,4 +49,29 @@ struct LineSplitterTests {
         #expect(pieces == [.tooLong(bytes: 13), .line(Array("first".utf8)), .line(Array("second".utf8))])
         #expect(splitter.finish() == nil)
     }
+
+    @Test("after a 900 KB line, the splitter holds storage for the line in progress only, and hands out lines sized by what they hold (issue 53)")
+    func retainedStorageIsBoundedByTheLineHeld() {
+        var splitter = LineSplitter(maxLineBytes: 1 << 20)
+        var pieces: [LineSplitter.Piece] = []
+        // The long line arrives in pieces, as a host reads it, so the splitter holds it.
+        let long = [UInt8](repeating: 0x61, count: 900_000)
+        for start in stride(from: 0, to: long.count, by: 1 << 16) {
+            splitter.feed(long[start..<min(long.count, start + (1 << 16))], into: &pieces)
+        }
+        splitter.feed([0x0A], into: &pieces)
+        #expect(pieces.count == 1)
+        pieces.removeAll()
+        var largest = 0
+        for i in 0..<1_000 {
+            splitter.feed(Array(#"{"kind":"tick","t":\#(i)}"#.utf8), into: &pieces)
+            largest = max(largest, splitter.retainedBytes)
+            splitter.feed([0x0A], into: &pieces)
+            for case let .line(bytes) in pieces { largest = max(largest, bytes.capacity) }
+            pieces.removeAll()
+        }
+        // Before: 900,000 bytes held after every line (and each line handed out that large).
+        #expect(largest < 1_024, "the splitter held \(largest) bytes for lines of under 32")
+        #expect(splitter.retainedBytes < 1_024)
+    }
 }

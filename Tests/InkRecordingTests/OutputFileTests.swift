@@ -125,4 +125,45 @@ struct OutputFileTests {
         }
         #expect(Self.snapshot(directory) == before)
     }
+
+    @Test("a file is replaced only by whoever made it: of two writers to one path, one wins; the other, and a writer whose target was replaced, keep their temporary files and say so (issue 53)")
+    func concurrentWritersToOnePath() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("output-race-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/out.jsonl"
+        // Both begin while the target is absent; the first to finish wins.
+        var first = try OutputFile(path: target, inputs: [])
+        var second = try OutputFile(path: target, inputs: [])
+        try first.write("first\n")
+        try second.write("second\n")
+        try first.commit()
+        do {
+            try second.commit()
+            Issue.record("the second writer replaced the first's file")
+        } catch {
+            #expect(error.message.contains("changed since this command began (a file appeared there); not replaced: the output is kept in \(second.temporaryPath)"), "\(error)")
+        }
+        second.discard()   // a kept file stays
+        #expect(second.isKept)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "first\n")
+        #expect(try String(contentsOfFile: second.temporaryPath, encoding: .utf8) == "second\n")
+        // A target that was there at the start and was replaced by another file since.
+        var third = try OutputFile(path: target, inputs: [])
+        try third.write("third\n")
+        try OutputFile.write("fourth\n", to: target, inputs: [])   // another writer replaced it meanwhile
+        do {
+            try third.commit()
+            Issue.record("the third writer replaced a file it did not make")
+        } catch {
+            #expect(error.message.contains("changed since this command began (another file is there now)"), "\(error)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "fourth\n")
+        #expect(try String(contentsOfFile: third.temporaryPath, encoding: .utf8) == "third\n")
+        // A target unchanged since the start is replaced, as always.
+        var fifth = try OutputFile(path: target, inputs: [])
+        try fifth.write("fifth\n")
+        try fifth.commit()
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "fifth\n")
+    }
 }

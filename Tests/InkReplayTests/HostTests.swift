@@ -193,7 +193,8 @@ struct HostTests {
     @Test("an over-long line is refused alone: the valid lines after it, in the same read, are handled (received 2 of 2)")
     func overLongLine() throws {
         let header = #"{"format":"scratchpad-ink-session","version":1,"canvas":{"width":100,"height":100}}"#
-        let long = #"{"kind":"touch","pad":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+        let cap = 8 << 20   // the host's line cap (SessionLogLines.maxLineBytes; 1 MiB before issue 53)
+        let long = #"{"kind":"touch","pad":""# + String(repeating: "x", count: cap) + #""}"#
         let down = #"{"kind":"touch","t":1,"touch":1,"phase":"began","tool":"pencil","samples":[{"t":1,"x":1,"y":2}]}"#
         let up = #"{"kind":"touch","t":1.01,"touch":1,"phase":"ended","samples":[{"t":1.01,"x":3,"y":4}]}"#
         let lines = try Self.host([header, long, down, up].joined(separator: "\n") + "\n")
@@ -201,9 +202,9 @@ struct HostTests {
         #expect(errors.count == 1 && errors.first?["line"] as? Int == 2)
         let summary = try #require(lines.last)
         #expect(summary["received"] as? Int == 2 && summary["inked"] as? Int == 2 && summary["refused_lines"] as? Int == 1)
-        // The cap is exact: a line of exactly 1 MiB is read (and refused for what it says, not for its length).
-        let exact = #"{"kind":"touch","pad":""# + String(repeating: "x", count: (1 << 20) - 25) + #""}"#
-        #expect(exact.utf8.count == 1 << 20)
+        // The cap is exact: a line of exactly the cap is read (and refused for what it says, not for its length).
+        let exact = #"{"kind":"touch","pad":""# + String(repeating: "x", count: cap - 25) + #""}"#
+        #expect(exact.utf8.count == cap)
         let atCap = try Self.host([header, exact, down, up].joined(separator: "\n") + "\n")
         let message = try #require(atCap.first { $0["kind"] as? String == "error" }?["message"] as? String)
         #expect(!message.contains("longer than"), "\(message)")

@@ -223,6 +223,35 @@ struct HostileMemoryTests {
         #expect(host[1] < host[0] + 6 * 1024, "host peak KiB: \(host)")
     }
 
+    /// Host input: a page snapshot of `regions` regions on one line (about 48 bytes each:
+    /// 18,000 make 864 KB), then `ticks` tick lines.
+    static func longLineThenTicks(regions: Int, ticks: Int) -> String {
+        var text = #"{"kind":"tick","t":0.5}"# + "\n"
+        let list = (0..<regions).map { #"{"x":\#($0 % 1000).5,"y":\#($0 / 1000).25,"width":10,"height":10}"# }.joined(separator: ",")
+        text += #"{"kind":"page","t":1,"message":{"type":"regions","generation":1,"maxAge":30000,"regions":["# + list + "]}}\n"
+        for i in 0..<ticks { text += #"{"kind":"tick","t":\#(1 + Double(i + 1) * 0.001)}"# + "\n" }
+        return text
+    }
+
+    @Test("host: memory is flat in the lines after a 900 KB line: 100,000 ticks run under a 1 GB address space, peak as after 1,000 (issue 53)", .enabled(if: HostileMemoryTests.canMeasurePeak, "GNU time (/usr/bin/time, Linux) measures the peak"))
+    func longLineThenManyLines() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var peaks: [Int] = []
+        for ticks in [1_000, 100_000] {
+            let input = Self.longLineThenTicks(regions: 18_500, ticks: ticks)
+            peaks.append(try #require(try Self.peakKiB(["host", "--seed", "1"], input: input, in: directory)))
+        }
+        #expect(peaks[1] < peaks[0] + 8 * 1024, "host peak KiB after 1,000 and 100,000 ticks: \(peaks)")
+        // The address space: before, every line after the long one allocated a buffer of its
+        // size, and the host died under a 4 GB limit after about 1,700 lines.
+        let path = directory.appendingPathComponent("long-then-ticks.jsonl")
+        try Data(Self.longLineThenTicks(regions: 18_500, ticks: 100_000).utf8).write(to: path)
+        let limited = try CLITests.shell(#"set -o pipefail; ulimit -v 1048576; "$0" host --seed 1 | tail -1"#, stdin: path.path)
+        #expect(limited.status == 0, "host under a 1 GB address space: \(limited.stderr.suffix(300))")
+        #expect(limited.stdout.hasPrefix(#"{"kind":"summary""#), "\(limited.stdout.prefix(200))")
+    }
+
     // MARK: 3. run --oracle-latency: recorded answers per platform id
 
     @Test("re-timed recorded answers are held only for touches the engine tracks, whatever the number of ids")

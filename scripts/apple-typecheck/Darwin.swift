@@ -85,6 +85,8 @@ public func free(_ pointer: UnsafeMutableRawPointer?) { standIn() }
 /// on Darwin (declared in the Foundation stand-in, which re-exports this module: a Swift
 /// source cannot declare a function and a struct of one name, as C can); the `S_IF…`
 /// file-type bits are `mode_t` values.
+public struct timespec { public var tv_sec: Int = 0; public var tv_nsec: Int = 0; public init() {} }
+@discardableResult public func link(_ path1: UnsafePointer<CChar>, _ path2: UnsafePointer<CChar>) -> Int32 { standIn() }
 public typealias dev_t = Int32
 public typealias ino_t = UInt64
 public struct stat {
@@ -93,6 +95,7 @@ public struct stat {
     public var st_ino: ino_t = 0
     public var st_uid: uid_t = 0
     public var st_size: Int64 = 0
+    public var st_mtimespec = timespec()
     public init() {}
 }
 @discardableResult public func lstat(_ path: UnsafePointer<CChar>, _ buf: UnsafeMutablePointer<stat>) -> Int32 { standIn() }
@@ -179,9 +182,21 @@ public var SIGPIPE: Int32 { standIn() }
 public var SIG_IGN: sig_t! { standIn() }
 @discardableResult public func signal(_ signal: Int32, _ handler: sig_t!) -> sig_t! { standIn() }
 
-// MARK: pthread.h (Darwin's shapes: `pthread_t` is a non-optional pointer, `pthread_equal`
-// takes implicitly unwrapped ones)
+// MARK: POSIX threads (ink-replay's --jobs workers: pthread_create says when a thread is refused;
+// InkLoop's debug check: pthread_self, pthread_equal)
+/// Darwin's shapes: `pthread_t` is a non-optional pointer to an opaque struct, and
+/// `pthread_create` takes a `pthread_t?` out-parameter and a start routine whose argument is
+/// non-optional (Apple: "pthread_create", the `pthread` headers of the macOS 14 SDK).
 public struct _opaque_pthread_t {}
 public typealias pthread_t = UnsafeMutablePointer<_opaque_pthread_t>
+public struct _opaque_pthread_attr_t { public var __sig: Int = 0; public init() {} }
+public typealias pthread_attr_t = _opaque_pthread_attr_t
+@discardableResult public func pthread_attr_init(_ attr: UnsafeMutablePointer<pthread_attr_t>!) -> Int32 { standIn() }
+@discardableResult public func pthread_attr_destroy(_ attr: UnsafeMutablePointer<pthread_attr_t>!) -> Int32 { standIn() }
+@discardableResult public func pthread_attr_setstacksize(_ attr: UnsafeMutablePointer<pthread_attr_t>!, _ size: Int) -> Int32 { standIn() }
+@discardableResult public func pthread_create(_ thread: UnsafeMutablePointer<pthread_t?>!, _ attr: UnsafePointer<pthread_attr_t>?,
+                                              _ start: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?,
+                                              _ arg: UnsafeMutableRawPointer?) -> Int32 { standIn() }
 @discardableResult public func pthread_self() -> pthread_t { standIn() }
 @discardableResult public func pthread_equal(_ t1: pthread_t!, _ t2: pthread_t!) -> Int32 { standIn() }
+@discardableResult public func pthread_join(_ thread: pthread_t, _ value: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 { standIn() }

@@ -126,7 +126,18 @@ open class NSLock: NSLocking, @unchecked Sendable {
     open func unlock() {}
 }
 
-// MARK: Threads (ink-replay's --jobs workers)
+/// Apple: `NSCondition` (https://developer.apple.com/documentation/foundation/nscondition;
+/// iOS 2, macOS 10.5): `lock()`, `unlock()`, `wait()`, `broadcast()`; ink-replay's --jobs pool
+/// holds its workers until it is settled.
+open class NSCondition: NSLocking, @unchecked Sendable {
+    public init() {}
+    open func lock() {}
+    open func unlock() {}
+    open func wait() { standIn() }
+    open func broadcast() { standIn() }
+}
+
+// MARK: Threads
 /// Apple: `Thread.init(block:)` (iOS 10, macOS 10.12), `stackSize`, `start()`.
 open class Thread: @unchecked Sendable {
     public init(block: @escaping @Sendable () -> Void) { standIn() }

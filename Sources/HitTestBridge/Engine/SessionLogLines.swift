@@ -18,6 +18,35 @@ package enum SessionLogLines {
     /// `end` line of totals. A version-2 reader refuses it up front.
     package static let recordingVersion = 3
 
+    /// The longest session-log line a reader takes (`SessionLog.maxLineBytes`, the host's
+    /// input lines too): 8 MiB, so that it admits the longest line the recorder writes for any
+    /// input the engine takes at its maximum limits (``longestRecordedLine(limits:)`` of
+    /// `Limits.maximum`: 7,714,571 bytes). Issue 53: the cap was 1 MiB, the same as the
+    /// engine's message cap, and a 494 KB snapshot of 10,500 regions the engine took grew past
+    /// it in the recorder's text (each `1e15` written `1000000000000000.0`): the line was
+    /// dropped and the recording could never verify.
+    package static let maxLineBytes = 8 << 20
+
+    /// The longest line the recorder writes for a page message the engine takes under
+    /// `limits` (a `regions` line; an answer's is short): the message's own bytes
+    /// (`messageBytes`, the cap), plus ``JSONTextCursor/maximumGrowth`` (11) for each number
+    /// it can carry (four per region, up to `regions` of them, and the generation), plus 256
+    /// for what the line has and the message has not (`t`, the chain; `max_age` in seconds
+    /// instead of `maxAge` in milliseconds). Keys, punctuation and strings are never longer in
+    /// the recorder's text than in the page's (strings use the short escapes). For the default
+    /// limits (1 MiB, 20,000 regions): 1,928,843 bytes; for `Limits.maximum` (4 MiB, 80,000):
+    /// 7,714,571.
+    package static func longestRecordedLine(limits: InkEngineConfiguration.Limits) -> Int {
+        limits.messageBytes + JSONTextCursor.maximumGrowth * (4 * limits.regions + 1) + 256
+    }
+
+    /// Why a recorder left lines out, as `verify` and `host` say it: `tooLong`, the bytes of the
+    /// longest line left out for its length (`nil`: all for a sink that was behind).
+    package static func droppedReason(tooLong: Int?) -> String {
+        guard let tooLong else { return "while its sink was behind" }
+        return "because a line of \(tooLong) bytes is longer than the \(maxLineBytes) bytes a session-log line may have"
+    }
+
     /// A header line's object.
     package static func header(version: Int, canvasWidth: Double, canvasHeight: Double, transform: PageTransform?,
                                exercise: String?, device: String?, source: String?,
@@ -230,9 +259,13 @@ package enum SessionLogLines {
 
     /// A `dropped` line: the sink fell behind and the recorder left out `lines` lines
     /// (carrying `samples` touch samples), recorded between `from` and `to`.
-    package static func dropped(lines: Int, samples: Int, from: Double, to: Double, time: Double) -> JSONValue {
-        .object(JSONObject([("kind", .string("dropped")), ("t", .number(time)), ("lines", .number(Double(lines))),
-                            ("samples", .number(Double(samples))), ("from", .number(from)), ("to", .number(to))]))
+    /// `tooLong`: the bytes of the longest of them, when some were left out for their length
+    /// (longer than ``maxLineBytes``: no reader would take them), written `too_long`.
+    package static func dropped(lines: Int, samples: Int, from: Double, to: Double, tooLong: Int? = nil, time: Double) -> JSONValue {
+        var object = JSONObject([("kind", .string("dropped")), ("t", .number(time)), ("lines", .number(Double(lines))),
+                                 ("samples", .number(Double(samples))), ("from", .number(from)), ("to", .number(to))])
+        object.append("too_long", ifPresent: tooLong.map { .number(Double($0)) })
+        return .object(object)
     }
 
     /// An `end` line: the recording is whole. `lines`: the lines before it (the header

@@ -78,14 +78,21 @@ public struct SessionRecorder: Sendable {
     private var linesChained = 0
     private var samplesChained = 0
     private var touchesChained = 0
-    /// The drops not yet reported in a `dropped` line.
-    private var gap: (lines: Int, samples: Int, from: Double, to: Double)?
+    /// The drops not yet reported in a `dropped` line (`tooLong`: the longest line left out
+    /// for its length, if any was).
+    private var gap: (lines: Int, samples: Int, from: Double, to: Double, tooLong: Int?)?
 
     /// How many round trips the recorder remembers, to name the one a page answer is for.
     static let roundTripMemory = 4_096
 
-    /// Lines the recorder left out because the sink was behind, over the whole session.
+    /// Lines the recorder left out (the sink was behind, or the line was too long), over the
+    /// whole session.
     public private(set) var droppedLines = 0
+    /// Lines left out for their length: longer than the 8 MiB a session-log line may have
+    /// (no reader would take them). A line of any input within the engine's limits is shorter.
+    public private(set) var linesTooLong = 0
+    /// The longest line left out for its length, in bytes (0: none was).
+    public private(set) var longestLineLeftOut = 0
     /// Touch samples in the lines left out.
     public private(set) var droppedSamples = 0
     /// Lines the sink has taken.
@@ -103,7 +110,9 @@ public struct SessionRecorder: Sendable {
     ///   - elementIDs: Whether region snapshots keep the page's element ids (`false` leaves
     ///     them out: the recording then holds rectangles only).
     ///   - budgetBytes: The most bytes held for the sink (default 1 MiB, at least 64 KiB); a
-    ///     line that does not fit is dropped and counted.
+    ///     line that does not fit while the sink is behind is dropped and counted. One line
+    ///     longer than the budget is taken alone once the sink took what was held; a line
+    ///     longer than a reader takes (8 MiB) is dropped and counted apart (``linesTooLong``).
     ///   - chunkBytes: The sink is offered the buffer once it holds this many bytes (default
     ///     16 KiB), and on ``flush()``.
     ///   - sink: Takes a piece of the log (whole lines, each ending with a newline) and returns
@@ -294,13 +303,18 @@ public struct SessionRecorder: Sendable {
         }
     }
 
-    private mutating func drop(samples: Int, time: Double) {
+    private mutating func drop(samples: Int, time: Double, tooLong: Int? = nil) {
         droppedLines += 1
         droppedSamples += samples
+        if let tooLong {
+            linesTooLong += 1
+            longestLineLeftOut = max(longestLineLeftOut, tooLong)
+        }
+        let longest = [gap?.tooLong, tooLong].compactMap { $0 }.max()
         if let current = gap {
-            gap = (current.lines + 1, current.samples + samples, current.from, max(current.to, time))
+            gap = (current.lines + 1, current.samples + samples, current.from, max(current.to, time), longest)
         } else {
-            gap = (1, samples, time, time)
+            gap = (1, samples, time, time, longest)
         }
     }
 
@@ -310,7 +324,7 @@ public struct SessionRecorder: Sendable {
         // gap, and the identity check is off anyway.
         var text: [UInt8] = []
         swap(&text, &line)
-        text.removeAll(keepingCapacity: true)
+        text.removeAllBounded()
         SessionLogLines.writeTouch(event, time: time, nativePage: nativePage, tools: &tools, to: &text)
         swap(&text, &line)
         append(time: time, samples: event.samples.count, touches: event.phase == .began ? 1 : 0)
@@ -319,7 +333,7 @@ public struct SessionRecorder: Sendable {
     /// Encodes a line into the buffer, or drops it when the buffer is full; offers the buffer
     /// to the sink once it holds a chunk.
     private mutating func write(_ value: JSONValue, time: Double, samples: Int) {
-        line.removeAll(keepingCapacity: true)
+        line.removeAllBounded()
         value.write(to: &line)
         append(time: time, samples: samples)
     }
@@ -330,9 +344,10 @@ public struct SessionRecorder: Sendable {
     private mutating func append(time: Double, samples: Int, touches: Int = 0) {
         if buffer.count >= chunk { flush() }
         var sealed = chain
-        marker.removeAll(keepingCapacity: true)
+        marker.removeAllBounded()
         if let gap {
-            SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, time: time).write(to: &marker)
+            SessionLogLines.dropped(lines: gap.lines, samples: gap.samples, from: gap.from, to: gap.to, tooLong: gap.tooLong, time: time)
+                .write(to: &marker)
             sealed.seal(&marker)
         }
         if linesChained == 0, marker.isEmpty {
@@ -340,8 +355,17 @@ public struct SessionRecorder: Sendable {
         } else {
             sealed.seal(&line)
         }
+        // A line no reader would take is left out for its length, and said so.
+        guard line.count <= SessionLogLines.maxLineBytes else {
+            drop(samples: samples, time: time, tooLong: line.count)
+            return
+        }
         let count = line.count + 1 + (marker.isEmpty ? 0 : marker.count + 1)
-        guard buffer.count + count <= budget else {
+        // What is held is offered first; a line longer than the budget is then taken alone
+        // (the budget bounds what waits for a sink that is behind, not one line: issue 53, a
+        // snapshot the engine took was dropped as if the sink were behind).
+        if buffer.count + count > budget, !buffer.isEmpty { flush() }
+        guard buffer.isEmpty || buffer.count + count <= budget else {
             drop(samples: samples, time: time)
             return
         }

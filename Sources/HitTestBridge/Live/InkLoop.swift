@@ -481,7 +481,7 @@ public final class InkLoop {
                 next += 1
                 take(input)
             }
-            inbox.removeAll(keepingCapacity: true)
+            inbox.removeAllBounded()
             sendOutgoing()
             settleSends()
             if pendingScroll.dx != 0 || pendingScroll.dy != 0 {
@@ -549,7 +549,7 @@ public final class InkLoop {
         for index in batch.indices {
             if case let .send(request, _) = batch[index].kind { outgoing.append(request) }
         }
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAllBounded()
     }
 
     /// Sends the requests of the inputs just taken whose round trip still waits: a question
@@ -557,7 +557,7 @@ public final class InkLoop {
     private func sendOutgoing() {
         guard !outgoing.isEmpty else { return }
         let requests = outgoing
-        outgoing.removeAll(keepingCapacity: true)
+        outgoing.removeAllBounded()
         for request in requests where engine.isWaiting(for: request.token) && inFlight[request.token] == nil {
             inFlight[request.token] = request
             sentAt[request.token] = clock.now

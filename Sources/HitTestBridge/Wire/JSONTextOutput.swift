@@ -124,22 +124,38 @@ package struct JSONTextCursor {
         count += length
     }
 
-    /// A number as JSON text: an integral value below 10^15 without a fraction (-0 as `-0`), any other
-    /// finite value as ``ShortestDecimal`` (Swift's `description`) writes it, and a
-    /// non-finite one (which JSON cannot represent) as `null`.
+    /// A number as JSON text: an integral value below 10^15 without a fraction (-0 as `-0`),
+    /// an integral value from 10^15 on in the exponent form (`1e+15`; `description` writes
+    /// `1000000000000000.0` up to 2^53), any other finite value as ``ShortestDecimal``
+    /// (Swift's `description`) writes it, and a non-finite one (which JSON cannot represent)
+    /// as `null`.
+    ///
+    /// The text is at most ``maximumGrowth`` bytes longer than the shortest JSON text of the
+    /// same number: what a recorder re-encoding a page's numbers adds per number.
     package mutating func put(number value: Double) {
         guard value.isFinite else {
             put(ascii: "null")
             return
         }
-        if value == value.rounded(), abs(value) < 1e15 {
+        let integral = value == value.rounded()
+        if integral, abs(value) < 1e15 {
             // -0 keeps its sign: a replay reads back the bits a recorder wrote.
             if value == 0, value.sign == .minus { put(ascii: "-0") } else { put(integer: Int64(value)) }
             return
         }
         precondition(count + Self.numberLength <= buffer.count, "JSON text outgrew its buffer")
-        count += ShortestDecimal.write(value, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+        count += ShortestDecimal.write(value, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]), exponential: integral)
     }
+
+    /// The most bytes ``put(number:)`` writes beyond the shortest JSON text of the same number
+    /// (issue 53): 11, for `1e14`, written `100000000000000` (an integral value below 10^15 is
+    /// written in full). The other cases add less: an integral value from 10^15 on is written
+    /// `1e+15` (1 more than `1e15`; it was `1000000000000000.0`, 14 more), a small one
+    /// `0.0001` (2 more than `1e-4`), an exponent with its sign and two digits `1e-05` (1
+    /// more). Any digits are the shortest that read back to the same double, so never more
+    /// than the text read had. `JSONNumberGrowthTests` measures it over every power of ten
+    /// and millions of numbers.
+    package static let maximumGrowth = 11
 
     /// An integer in decimal.
     package mutating func put(integer value: Int64) {

@@ -152,6 +152,10 @@ extension JSONValue {
             case "\n": out.write(ascii: "\\n")
             case "\r": out.write(ascii: "\\r")
             case "\t": out.write(ascii: "\\t")
+            // Short escapes for backspace and form feed too: a recorder's text of a page's
+            // string is then never longer than the page's (issue 53; `\u0008` was 4 more).
+            case "\u{08}": out.write(ascii: "\\b")
+            case "\u{0C}": out.write(ascii: "\\f")
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)

@@ -33,8 +33,9 @@ package enum ShortestDecimal {
     }
 
     /// Writes `value`'s text into `buffer` (at least ``maximumLength`` bytes) and returns
-    /// its length in bytes.
-    package static func write(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// its length in bytes. `exponential`: in the exponent form `description` uses above
+    /// 2^53 (`1e+15`), whatever the magnitude.
+    package static func write(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>, exponential: Bool = false) -> Int {
         precondition(buffer.count >= maximumLength)
         var out = Cursor(base: buffer.baseAddress!)
         if value.isNaN {
@@ -60,7 +61,7 @@ package enum ShortestDecimal {
         // The value is 0.d₁d₂…dₙ × 10^point.
         let point = count + exponent
         // `description` writes exponential text below 0.0001 and above 2^53.
-        if point < -3 || value.magnitude > 0x1p53 {
+        if exponential || point < -3 || value.magnitude > 0x1p53 {
             out.put(digits, count: count, pointAfter: 1)
             out.put(UInt8(ascii: "e"))
             var power = point - 1

@@ -216,7 +216,7 @@ public struct QuickDrawStream<Source: ByteSource> {
     private mutating func fill() -> Bool {
         if position < buffer.count { return true }
         if atEnd { return false }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAllBounded()
         position = 0
         do { buffer = try source.read(upTo: 1 << 16) } catch {
             atEnd = true

@@ -77,7 +77,7 @@ package struct XMLPullParser<Source: ByteSource> {
         while buffer.count - position < count {
             if atEndOfInput { return false }
             if position > 0 && position >= buffer.count / 2 {
-                buffer.removeSubrange(0..<position)
+                buffer.removeFirstBounded(position)
                 position = 0
             }
             let chunk: [UInt8]

@@ -44,7 +44,7 @@ package struct LineSplitter {
                 // A line ending in CR LF may hold its cap plus the CR until the LF shows.
                 discarded = pending.count + segment.count
                 discardedEndsInCR = (segment.last ?? pending.last) == 0x0D
-                pending.removeAll()
+                pending = []
             } else {
                 pending.append(contentsOf: segment)
             }
@@ -61,22 +61,29 @@ package struct LineSplitter {
         if discarded == nil, pending.count > maxLineBytes, pending.last != 0x0D {
             discarded = pending.count
             discardedEndsInCR = false
-            pending.removeAll()
+            pending = []
         }
     }
 
     /// The last line, when the input ended without a newline after it.
     package mutating func finish() -> Piece? {
-        defer { pending.removeAll(); discarded = nil }
+        defer { pending = []; discarded = nil }
         if let discarded { return .tooLong(bytes: discarded) }   // no newline followed: a CR is content
         guard !pending.isEmpty else { return nil }
         return complete()
     }
 
+    /// The line held, handed out with its storage: the splitter starts the next line in new
+    /// storage, sized by what that line holds (issue 53: it kept the capacity of the longest
+    /// line while the line handed out shared it, so every later line allocated that much).
     private mutating func complete() -> Piece {
-        var line = pending
-        pending.removeAll(keepingCapacity: true)
+        var line: [UInt8] = []
+        swap(&line, &pending)
         if line.last == 0x0D { line.removeLast() }
         return line.count > maxLineBytes ? .tooLong(bytes: line.count) : .line(line)
     }
+
+    /// The bytes of storage the splitter holds between lines (for tests): at most what the
+    /// line in progress holds, twice over, never the size of an earlier line.
+    package var retainedBytes: Int { pending.capacity }
 }

@@ -11,6 +11,10 @@ import Foundation
 ///   is refused and left exactly as it was (a link is never followed);
 /// - on any failure, and on ``discard()``, the temporary file is removed: nothing partial is
 ///   left behind, and nothing the tool did not create is deleted or replaced;
+/// - a file is replaced only by whoever made it (issue 53): a target that changed since the
+///   command began (another file there now, or one that appeared where there was none) is not
+///   replaced; the temporary file is kept (``isKept``) and named in the error. Of concurrent
+///   writers to one path, one wins and the others say so;
 /// - the target is never one of the command's `inputs` (issue 29: `render s.jsonl -o
 ///   s.jsonl` replaced the recording), nor the process's standard input when that is a
 ///   regular file (issue 40: `host --record s.jsonl < s.jsonl`): a target that is the same
@@ -37,6 +41,12 @@ public struct OutputFile {
     private var pending: [UInt8] = []
     /// The files the command reads, never replaced.
     public let inputs: [String]
+    /// The target as it was when the command began (`nil`: absent): it is replaced only while
+    /// it is still that file, unchanged (issue 53).
+    private let targetAtStart: TargetStamp?
+    /// Whether the temporary file was kept (the target changed since the start): ``discard()``
+    /// then leaves it.
+    public private(set) var isKept = false
 
     /// Checks the target and creates the temporary file beside it.
     /// - Parameters:
@@ -48,6 +58,7 @@ public struct OutputFile {
     ///   one of `inputs`, or the temporary file cannot be created.
     public init(path: String, inputs: [String]) throws(OutputFileError) {
         try Self.checkTarget(path, inputs: inputs)
+        targetAtStart = TargetStamp(path: path)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -91,7 +102,7 @@ public struct OutputFile {
         guard !pending.isEmpty else { return }
         let (written, failure) = pending.withUnsafeBytes { Self.writeAll(handle.fileDescriptor, $0) }
         bytesWritten += written
-        pending.removeAll(keepingCapacity: pending.count <= 1 << 17)
+        pending.removeAll(keepingAtMost: 1 << 17)
         if let failure {
             writeError = failure
             throw OutputFileError(path: path, message: "cannot write (\(Self.systemError(failure))) after \(bytesWritten) bytes")
@@ -132,19 +143,57 @@ public struct OutputFile {
                 throw OutputFileError(path: path, message: "cannot write (\(Self.systemError())) after \(bytesWritten) bytes")
             }
             guard renaming else { return }
-            try Self.checkTarget(path, inputs: inputs)
-            guard NameBytes.withCString(temporaryPath, { from in NameBytes.withCString(path) { rename(from, $0) } }) == 0 else {
-                throw OutputFileError(path: path, message: "cannot replace it (\(Self.systemError()))")
+            // First whether the target changed since the start: if so the output is kept,
+            // whatever is there now (a directory, a link).
+            let now = TargetStamp(path: path)
+            if let now, now != targetAtStart {
+                try keep(because: targetAtStart == nil ? "\(now.kind) appeared there" : "another file is there now")
             }
+            try Self.checkTarget(path, inputs: inputs)
+            try moveIntoPlace(absent: now == nil)
         } catch {
-            if keepingOnFailure { try? handle.close() } else { discard() }
+            if keepingOnFailure || isKept { try? handle.close() } else { discard() }
             throw error
         }
     }
 
-    /// Removes the temporary file (the target is untouched).
+    /// Moves the temporary file to the target, which ``commit()`` found as it was when the
+    /// command began (absent then, still absent; a file then, that file, unchanged: the same
+    /// device, inode, size and modification time). A target that is absent is taken with
+    /// `link(2)`, which never replaces a file: of two writers racing to one path, one wins, and
+    /// the other keeps its temporary file and says so (issue 53: of two `host --record` runs
+    /// to one path, both exited 0 and the recording that finished first was silently
+    /// replaced). A file there is replaced by `rename(2)` (a writer that swaps it between the
+    /// check and the rename is not seen).
+    private mutating func moveIntoPlace(absent: Bool) throws(OutputFileError) {
+        if absent {
+            let linked = NameBytes.withCString(temporaryPath) { from in NameBytes.withCString(path) { link(from, $0) } }
+            if linked == 0 {
+                _ = NameBytes.withCString(temporaryPath) { unlink($0) }
+                return
+            }
+            if errno == EEXIST { try keep(because: "a file appeared there") }
+            // A file system without hard links: the rename, after the check above.
+        }
+        guard NameBytes.withCString(temporaryPath, { from in NameBytes.withCString(path) { rename(from, $0) } }) == 0 else {
+            throw OutputFileError(path: path, message: "cannot replace it (\(Self.systemError()))")
+        }
+    }
+
+    /// Keeps the temporary file and throws the error that names it.
+    private mutating func keep(because change: String) throws(OutputFileError) {
+        isKept = true
+        keptBecause = "changed since this command began (\(change)); not replaced"
+        throw OutputFileError(path: path, message: keptBecause! + ": the output is kept in \(temporaryPath)")
+    }
+
+    /// Why the temporary file was kept (``isKept``): how the target changed.
+    private(set) var keptBecause: String?
+
+    /// Removes the temporary file (the target is untouched), unless it was kept (``isKept``).
     public func discard() {
         try? handle.close()
+        guard !isKept else { return }
         _ = NameBytes.withCString(temporaryPath) { unlink($0) }
     }
 
@@ -290,6 +339,40 @@ public struct OutputFile {
     }
 
     private static func systemError(_ number: Int32 = errno) -> String { String(cString: strerror(number)) }
+}
+
+/// What a target was at one moment, to tell whether it changed since: its device, inode,
+/// size and modification time (`lstat`, so a link is itself); `nil` when nothing is there.
+private struct TargetStamp: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: (seconds: Int64, nanoseconds: Int64)
+    /// "a file", "a directory", "a symbolic link" or "something".
+    var kind: String
+
+    init?(path: String) {
+        var info = stat()
+        guard NameBytes.withCString(path, { lstat($0, &info) }) == 0 else { return nil }
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+        size = Int64(info.st_size)
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = "a file"
+        case S_IFDIR: kind = "a directory"
+        case S_IFLNK: kind = "a symbolic link"
+        default: kind = "something"
+        }
+        #if canImport(Darwin)
+        modified = (Int64(info.st_mtimespec.tv_sec), Int64(info.st_mtimespec.tv_nsec))
+        #else
+        modified = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+        #endif
+    }
+
+    static func == (a: TargetStamp, b: TargetStamp) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified == b.modified
+    }
 }
 
 /// Why an output file could not be written. Nothing was left behind, and the target was

@@ -97,7 +97,7 @@ public final class RecordingFile: @unchecked Sendable {
                     + "\(path) is unchanged"))
             }
             do throws(OutputFileError) { try file.commit(keepingOnFailure: true) } catch {
-                return .failure(OutputFileError(path: path, message: error.message
+                return .failure(OutputFileError(path: path, message: (file.keptBecause ?? error.message)
                     + "; the whole recording (\(Self.count(written.lines, "line"))) is kept in \(file.temporaryPath)"))
             }
             return .success(())

@@ -53,8 +53,9 @@ public enum RecordingIntegrity: Sendable, Hashable {
     }
 
     /// The reason a recording is incomplete where its recorder left lines out.
-    static func dropped(at line: Int, lines: Int, samples: Int) -> RecordingIntegrity {
-        .incomplete(line: line, reason: "line \(line): the recorder dropped \(lines) lines (\(samples) samples) here while its sink was behind")
+    static func dropped(at line: Int, lines: Int, samples: Int, tooLong: Int? = nil) -> RecordingIntegrity {
+        .incomplete(line: line, reason: "line \(line): the recorder dropped \(lines) lines (\(samples) samples) here "
+                        + SessionLogLines.droppedReason(tooLong: tooLong))
     }
 }
 
@@ -68,8 +69,8 @@ extension SessionLog {
         for (index, event) in events.enumerated() {
             guard case let .recorded(recorded, _) = event else { continue }
             switch recorded {
-            case let .dropped(lines, samples, _, _):
-                return .dropped(at: line(ofEvent: index) ?? index + 2, lines: lines, samples: samples)
+            case let .dropped(lines, samples, _, _, tooLong):
+                return .dropped(at: line(ofEvent: index) ?? index + 2, lines: lines, samples: samples, tooLong: tooLong)
             case .end:
                 end = line(ofEvent: index) ?? index + 2
             default:

@@ -52,10 +52,11 @@ public enum RecordedEvent: Sendable, Hashable {
     /// The live engine finished `touch`: where its samples went (received, inked, released,
     /// cancelled) and a digest of its ink (16 hex digits).
     @_spi(Tooling) case finished(touch: EngineTouch, ledger: SampleLedger, ink: String, at: Double)
-    /// The recorder's sink fell behind: `lines` lines carrying `samples` touch samples,
-    /// recorded from `from` to `to`, are missing here. No identity is claimed over such a
-    /// recording.
-    case dropped(lines: Int, samples: Int, from: Double, to: Double)
+    /// The recorder left lines out: `lines` lines carrying `samples` touch samples, recorded
+    /// from `from` to `to`, are missing here, because its sink fell behind or (`tooLong`, the
+    /// bytes of the longest) a line was longer than a reader takes. No identity is claimed
+    /// over such a recording.
+    case dropped(lines: Int, samples: Int, from: Double, to: Double, tooLong: Int? = nil)
     /// The recording's last line (format version 3): the `lines` lines before it (the header
     /// included) carry `samples` touch samples and `touches` touches begun, and `ledger` is
     /// the live engine's final ledger. A recording without it did not finish.

@@ -1,8 +1,9 @@
 @_spi(Tooling) import InkCore
 @_spi(Tooling) import HitTestBridge
 extension SessionLog {
-    /// The longest line the reader accepts, in bytes (1 MiB).
-    public static let maxLineBytes = 1 << 20
+    /// The longest line the reader accepts, in bytes: 8 MiB, more than the longest line a
+    /// recorder writes for any input the engine takes within its maximum limits (issue 53).
+    public static let maxLineBytes = SessionLogLines.maxLineBytes
 
     /// Reads a session log from JSON Lines text.
     ///
@@ -145,7 +146,7 @@ package struct SessionLogLineReader {
         var body: [UInt8] = []
         swap(&body, &content)
         defer { swap(&body, &content) }
-        body.removeAll(keepingCapacity: true)
+        body.removeAllBounded()
         body.append(contentsOf: line)
         if body.last == 0x0D { body.removeLast() }
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
@@ -216,8 +217,8 @@ package struct SessionLogLineReader {
             case let .touch(touch, _), let .recorded(.nativePageTouch(touch), _):
                 samplesRead += touch.samples.count
                 if touch.phase == .began { touchesRead += 1 }
-            case let .recorded(.dropped(lines, samples, _, _), _):
-                if firstDrop == nil { firstDrop = .dropped(at: number, lines: lines, samples: samples) }
+            case let .recorded(.dropped(lines, samples, _, _, tooLong), _):
+                if firstDrop == nil { firstDrop = .dropped(at: number, lines: lines, samples: samples, tooLong: tooLong) }
             default:
                 break
             }

@@ -86,7 +86,7 @@ extension SessionLogLineReader {
                 let lines = try count("lines")
                 guard lines > 0 else { throw JSONShapeError(field: "lines", message: "a dropped line names at least one missing line") }
                 return .dropped(lines: lines, samples: try count("samples"), from: try object.optionalDouble("from") ?? 0,
-                                to: try object.optionalDouble("to") ?? 0)
+                                to: try object.optionalDouble("to") ?? 0, tooLong: object.has("too_long") ? try count("too_long") : nil)
             default:
                 return nil
             }

@@ -72,8 +72,8 @@ extension SessionLog {
                 value = SessionLogLines.decided(touch: touch, owner: owner, reason: reason, at: at, time: time)
             case let .finished(touch, ledger, ink, at):
                 value = SessionLogLines.finished(touch: touch, ledger: ledger, ink: ink, at: at, time: time)
-            case let .dropped(lines, samples, from, to):
-                value = SessionLogLines.dropped(lines: lines, samples: samples, from: from, to: to, time: time)
+            case let .dropped(lines, samples, from, to, tooLong):
+                value = SessionLogLines.dropped(lines: lines, samples: samples, from: from, to: to, tooLong: tooLong, time: time)
             case let .end(lines, samples, touches, ledger):
                 value = SessionLogLines.end(lines: lines, samples: samples, touches: touches, ledger: ledger, time: time)
             }

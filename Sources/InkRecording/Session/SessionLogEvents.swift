@@ -177,7 +177,7 @@ public struct SessionLogEvents {
                 }
                 // The end of a line begun in an earlier chunk, or the start of one that ends
                 // in a later one: through the splitter, which holds it (up to its cap).
-                pieces.removeAll(keepingCapacity: true)
+                pieces.removeAllBounded()
                 pieceIndex = 0
                 let end = newline.map { $0 + 1 } ?? chunk.count
                 splitter.feed(chunk[cursor..<end], into: &pieces)
@@ -193,7 +193,7 @@ public struct SessionLogEvents {
                 source = .done
                 return nil
             }
-            pieces.removeAll(keepingCapacity: true)
+            pieces.removeAllBounded()
             pieceIndex = 0
             do { chunk = try byteSource.read(upTo: 1 << 16) } catch {
                 _ = reader.refuse(unreadable: error.message, number: number + 1)
