@@ -71,10 +71,11 @@ extension InkLoopShell {
     public func askForRegions() {}
 }
 
-/// A shell that routes by shape (the GTK overlay's input shape gives the page's regions to
-/// the web view) and must hear when they change. A shell that asks ``InkLoop/route(at:tool:)``
-/// on every hit test (UIKit's overlay) needs none of it.
-public protocol TouchDownRegionsObserver: AnyObject {
+/// A shell that must hear when the areas routed at touch-down change: `PageSide`, which hands
+/// them to a front end that routes by shape (`PageSide.Page.regionsChanged`: the GTK overlay's
+/// input shape gives the page's regions to the web view). A front end that asks
+/// ``InkLoop/route(at:tool:)`` on every hit test (UIKit's overlay) needs none of it.
+package protocol TouchDownRegionsObserver: AnyObject {
     /// The page areas that route to the page at touch-down changed: a snapshot arrived, the
     /// layout moved, the snapshot stopped being fresh (`nil`), a new document.
     func touchDownRegionsChanged(_ regions: TouchDownRegions?)

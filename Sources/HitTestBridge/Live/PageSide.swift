@@ -208,7 +208,7 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
     }
 
     /// Hands the areas that route to the page at touch-down to the front end.
-    public func touchDownRegionsChanged(_ regions: TouchDownRegions?) { page.regionsChanged(regions) }
+    package func touchDownRegionsChanged(_ regions: TouchDownRegions?) { page.regionsChanged(regions) }
 
     /// Asks the page script to push a region snapshot now.
     public func askForRegions() {

@@ -7,9 +7,9 @@ import Foundation
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
 /// transparent drawing overlay on top of it; the iPad app's twin.
 ///
-/// A shell over the one live loop, ``InkLoop``, on GLib's clock (``GLibClock``): GDK's input
-/// in, drawing, the input shape, scrolling and the page's transport out; the loop keeps the
-/// engine, the one wake-up, the sends, the recorder and the audit. With the default routing,
+/// Written on the package's page side (`PageSide`, the one shell of the one live loop, on
+/// GLib's clock): GDK's input in; what GTK and WebKitGTK do for the page side out (evaluate,
+/// scroll, redraw, inject, the input shape). With the default routing,
 /// ``TouchRouting/decideAtTouchDown``, it routes touches the way UIKit must over a
 /// WKWebView, where a touch's owner is fixed when it touches down:
 ///
@@ -36,12 +36,9 @@ import Foundation
 /// not allow) the overlay takes every touch and hands the page's touches to the web view as
 /// trusted synthesized GDK events after the decision.
 ///
-/// Ink belongs to the page: strokes are kept in page coordinates and drawn through the
-/// current page transform, so they scroll and zoom with the content. ``undo()`` and
-/// ``clearInk()`` (Ctrl+Alt+Z, Ctrl+Alt+C) erase ink; the ledger is unchanged.
-///
-/// The loop folds every event into its ``DeliveryAudit``; the report is verified when the
-/// audit verifies against the engine's ledger (``DeliveryAudit/verify(against:)``).
+/// Ink belongs to the page (`PageInk`, drawn through the current page transform). ``undo()``
+/// and ``clearInk()`` (Ctrl+Alt+Z, Ctrl+Alt+C) erase ink; the ledger is unchanged. The report is
+/// verified when the loop's audit verifies against the engine's ledger.
 ///
 /// Use on the GTK thread only.
 @_spi(Tooling) public final class ScratchpadWindow {
