@@ -3,13 +3,8 @@ import InkCore
 import InkTesting
 import Testing
 
-/// A shell that keeps the requests the loop sends.
-private final class Asking: InkLoopShell {
-    var sent: [HitTestRequest] = []
-    var events: [EngineEvent] = []
-    func carryOut(_ events: [EngineEvent]) { self.events += events }
-    func send(_ request: HitTestRequest) { sent.append(request) }
-}
+/// The shell an app's tests use: InkTesting's, which records what the loop asked of it.
+private typealias Asking = RecordingShell
 
 @Suite("FakePage: the page script's messages for an app's tests")
 struct FakePageTests {

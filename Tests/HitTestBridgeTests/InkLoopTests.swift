@@ -4,36 +4,8 @@ import InkTesting
 import Testing
 @_spi(Tooling) @testable import HitTestBridge
 
-/// A front end over the loop, as small as a shell can be: it keeps what the loop hands it.
-final class TestShell: InkLoopShell, TouchDownRegionsObserver {
-    var events: [EngineEvent] = []
-    var sent: [HitTestRequest] = []
-    var cancelledSends: [QueryToken] = []
-    var scrolls: [(dx: Double, dy: Double)] = []
-    var regionChanges: [TouchDownRegions?] = []
-    var regionRequests = 0
-    /// Called for each request sent (a page that answers at once, or fails the send).
-    var onSend: ((HitTestRequest) -> Void)?
-
-    func carryOut(_ events: [EngineEvent]) { self.events += events }
-    func send(_ request: HitTestRequest) {
-        sent.append(request)
-        onSend?(request)
-    }
-    func cancelSend(_ request: HitTestRequest) { cancelledSends.append(request.token) }
-    func scrollPage(dx: Double, dy: Double) { scrolls.append((dx, dy)) }
-    func askForRegions() { regionRequests += 1 }
-    func touchDownRegionsChanged(_ regions: TouchDownRegions?) { regionChanges.append(regions) }
-
-    var actions: [RouterAction] { events.compactMap(\.action) }
-    var refusals: [InputRefusal] { events.compactMap { if case let .refused(_, refusal) = $0.kind { refusal } else { nil } } }
-    func decisions(_ platform: UInt64) -> [(HitTestVerdict, DecisionReason)] {
-        events.compactMap {
-            guard $0.platformTouch?.rawValue == platform, case let .action(.decided(_, verdict, reason)) = $0.kind else { return nil }
-            return (verdict, reason)
-        }
-    }
-}
+/// The shell these tests use: InkTesting's, which records what the loop asked of it.
+typealias TestShell = RecordingShell
 
 /// The one live loop, tested once, under ``ManualClock``, for both routings.
 @Suite("The live loop")
@@ -88,7 +60,7 @@ struct InkLoopTests {
         #expect(loop.armedWakeUp == 2.25 && clock.wakeUpDeadlines == [2.25])
         clock.advance(to: 2.25)                            // touch 3's deadline: the fallback (ink)
         #expect(shell.decisions(3).map(\.1) == [.deadline])
-        #expect(loop.sendsInFlight == 0 && shell.cancelledSends == [shell.sent[1].token, shell.sent[0].token])
+        #expect(loop.sendsInFlight == 0 && shell.cancelledSends.map(\.token) == [shell.sent[1].token, shell.sent[0].token])
         #expect(loop.armedWakeUp == nil && clock.wakeUpDeadlines.isEmpty)
         loop.submit([Self.touch(3, .ended), Self.touch(4, .ended, Self.sample(150, 150, 2.3))])
         #expect(loop.metrics.auditFailures.isEmpty && loop.metrics.openTouches == 0)
@@ -106,7 +78,7 @@ struct InkLoopTests {
         loop.submit([Self.touch(2, .began, Self.sample(30, 300, 3)), Self.touch(2, .ended, Self.sample(31, 300, 3.01))])   // a dot: asks
         #expect(shell.sent.count == 1)
         loop.stop()
-        #expect(loop.isStopped && shell.cancelledSends == [shell.sent[0].token] && clock.wakeUpDeadlines.isEmpty)
+        #expect(loop.isStopped && shell.cancelledSends.map(\.token) == [shell.sent[0].token] && clock.wakeUpDeadlines.isEmpty)
         #expect(shell.actions.contains { if case .cancel(_, _) = $0 { true } else { false } })
         #expect(shell.decisions(2).map(\.1) == [.flushed])
         // UIKit ends and cancels touches while the view goes away: refused, counted, not lost.

@@ -10,11 +10,7 @@ import InkTesting
 /// loop's own wake-up (recorded by the loop, not by the app), and a page load mid-session.
 @Suite("The live loop's recording replays identically")
 struct LoopRecordingTests {
-    final class Shell: InkLoopShell {
-        var sent: [HitTestRequest] = []
-        func carryOut(_ events: [EngineEvent]) {}
-        func send(_ request: HitTestRequest) { sent.append(request) }
-    }
+    typealias Shell = RecordingShell
 
     static func tap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
         [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)])),
