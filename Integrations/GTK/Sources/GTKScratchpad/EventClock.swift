@@ -1,4 +1,4 @@
-@_spi(Tooling) import InkCore
+import InkCore
 
 /// Maps the `time` of GDK input events to the engine's clock.
 ///

@@ -1,6 +1,6 @@
 import CWebKitGTK
-@_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import WebKitGTKOracle
+import HitTestBridge
+import WebKitGTKOracle
 
 /// The ``InkLoopClock`` of a GTK front end: GLib's monotonic clock (``GTK/now``, the clock
 /// libinput stamps events with) and one-shot GLib timeouts on the default main context, so a

@@ -1,5 +1,5 @@
-@_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import WebKitGTKOracle
+import HitTestBridge
+import WebKitGTKOracle
 
 /// Reads where the view lands on the page (scroll, zoom) after something moved it, and again
 /// as soon as each read answers, until two reads agree (at most 60), reporting each change.

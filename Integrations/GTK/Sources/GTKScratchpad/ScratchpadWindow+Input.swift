@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
-@_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import InkCore
-@_spi(Tooling) import WebKitGTKOracle
+import HitTestBridge
+import InkCore
+import WebKitGTKOracle
 
 /// GDK's input: the window's signals, and the observer that feeds every input event of the
 /// window to the loop before GTK dispatches it.

@@ -1,5 +1,5 @@
 import CWebKitGTK
-@_spi(Tooling) import HitTestBridge
+import HitTestBridge
 
 /// An `InkSession`'s transport over a ``WebKitGTKPage`` (`InkSession { try await oracle.send($0) }`), on any thread: the
 /// transport an app over WebKitGTK gives its session, shaped as the iOS one is.

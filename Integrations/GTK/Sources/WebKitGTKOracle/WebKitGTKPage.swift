@@ -1,7 +1,7 @@
 import CWebKitGTK
 import Foundation
 @_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import InkCore
+import InkCore
 
 /// An exercise page in a WebKitWebView, with the package's page script installed the way
 /// an iPad app installs it in a WKWebView:
