@@ -260,6 +260,9 @@ public final class InkLoop {
     /// ended or cancelled): a shell that must end a touch the platform forgot asks here
     /// instead of keeping its own flag.
     public func isDown(_ id: PlatformTouchID) -> Bool { engine.platformTouchesDown.contains(id) }
+    /// The layout generation of the newest region snapshot the engine holds, fresh or not;
+    /// `nil` before the page's first (or since a new document or a resize dropped it).
+    public var snapshotGeneration: UInt64? { engine.snapshotGeneration }
 
     /// How many refusal sentences ``EngineCounters/recentRefusals`` keeps.
     public static let refusalSentenceLimit = 20

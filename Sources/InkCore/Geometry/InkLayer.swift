@@ -24,6 +24,13 @@ public struct InkLayer: Sendable {
         /// ``StrokeSegment/startCap(maxStep:)``, and the last one's ``StrokeSegment/endCap(maxStep:)``, with
         /// the non-zero rule.
         public var segments: [StrokeSegment] { builder.allSegments }
+        /// The segments that will never change again, in drawing order (no copy: the
+        /// stroke's own storage). A renderer keeps pictures of these.
+        public var stableSegments: [StrokeSegment] { builder.stableSegments }
+        /// Appends the stroke's tentative tail (its prediction included) to `tail`: what
+        /// follows ``stableSegments`` now. Read it once per frame; no allocation when `tail`
+        /// has room (reuse one array across frames).
+        public func appendVolatileSegments(to tail: inout [StrokeSegment]) { builder.appendVolatileSegments(to: &tail) }
         /// `true` once the touch lifted: the stroke will not change again (a later
         /// force refinement excepted).
         public var isFinished: Bool { builder.isFinished }

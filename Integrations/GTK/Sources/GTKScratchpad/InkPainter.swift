@@ -1,15 +1,20 @@
 import CWebKitGTK
-@_spi(Tooling) import InkCore
+import InkCore
 
-/// Fills stroke outlines with cairo, as `StrokeOutline` describes them: each segment's body
-/// plus a disc at its start, and a disc at the end of the stroke's last segment, filled with
-/// the non-zero rule. Segments outside the area being redrawn are skipped.
+/// Fills stroke outlines with cairo, as `StrokeSegment` describes them: each segment's body
+/// (``StrokeSegment/outline(maxStep:)``) plus its start cap, and the end cap of the stroke's
+/// last segment, filled with the non-zero rule. Segments outside the area being redrawn are
+/// skipped. Uses the package's public geometry only.
 enum InkPainter {
-    /// Fills one stroke: its stable segments, then its volatile tail.
-    static func fill(_ stroke: StrokeBuilder, in clip: CanvasRect, on cr: OpaquePointer) {
-        let stable = stroke.stableSegments, tail = stroke.volatileSegments
-        let last = tail.last ?? stable.last
-        for segment in stable { fill(segment, isLast: tail.isEmpty && segment == last, in: clip, on: cr) }
+    /// Fills one stroke: its stable segments, then its volatile tail (read once, into
+    /// `tail`, an array reused across strokes and frames).
+    static func fill(_ stroke: InkLayer.Stroke, in clip: CanvasRect, on cr: OpaquePointer, tail: inout [StrokeSegment]) {
+        tail.removeAll(keepingCapacity: true)
+        stroke.appendVolatileSegments(to: &tail)
+        let stable = stroke.stableSegments
+        for (index, segment) in stable.enumerated() {
+            fill(segment, isLast: tail.isEmpty && index == stable.count - 1, in: clip, on: cr)
+        }
         for (index, segment) in tail.enumerated() { fill(segment, isLast: index == tail.count - 1, in: clip, on: cr) }
     }
 
@@ -18,10 +23,10 @@ enum InkPainter {
         let reach = max(segment.startWidth, segment.endWidth) / 2 + 1
         guard bounds.maxX + reach >= clip.minX, bounds.minX - reach <= clip.maxX,
               bounds.maxY + reach >= clip.minY, bounds.minY - reach <= clip.maxY else { return }
-        path(StrokeOutline.polygon(for: segment), on: cr)
+        path(segment.outline(), on: cr)
         if !segment.isDot {
-            path(StrokeOutline.circle(center: segment.curve.p0, radius: segment.startWidth / 2), on: cr)
-            if isLast { path(StrokeOutline.circle(center: segment.curve.p3, radius: segment.endWidth / 2), on: cr) }
+            path(segment.startCap(), on: cr)
+            if isLast { path(segment.endCap(), on: cr) }
         }
         cairo_fill(cr)
     }

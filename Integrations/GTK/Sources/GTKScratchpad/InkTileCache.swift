@@ -1,6 +1,6 @@
 import CWebKitGTK
-@_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import InkCore
+import HitTestBridge
+import InkCore
 
 /// Pictures of the finished ink: one cairo image surface per tile of page space
 /// (``InkTileIndex``), filled once with the tile's finished strokes and painted at the tile's
@@ -30,6 +30,8 @@ final class InkTileCache {
     private var color: InkColor?
     private var deviceScale: Int32 = 0
     private var frame: UInt64 = 0
+    /// A stroke's tentative tail, read into this one array (finished strokes have none).
+    private var tail: [StrokeSegment] = []
 
     deinit { removeAll() }
 
@@ -99,7 +101,7 @@ final class InkTileCache {
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         for index in strokes where layer.finished.indices.contains(index) {
-            InkPainter.fill(layer.finished[index].builder, in: rect, on: cr)
+            InkPainter.fill(layer.finished[index], in: rect, on: cr, tail: &tail)
         }
         cairo_destroy(cr)
         cairo_surface_flush(surface)

@@ -1,7 +1,7 @@
 import CWebKitGTK
-@_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import InkCore
-@_spi(Tooling) import WebKitGTKOracle
+import HitTestBridge
+import InkCore
+import WebKitGTKOracle
 
 /// Drawing the ink over the page, and erasing it.
 extension ScratchpadWindow {
@@ -50,12 +50,12 @@ extension ScratchpadWindow {
         if usesInkCache {
             // Live: the strokes being drawn, and the few too large for tiles.
             for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
-                InkPainter.fill(ink.finished[index].builder, in: inkClip, on: cr)
+                InkPainter.fill(ink.finished[index], in: inkClip, on: cr, tail: &paintTail)
             }
         } else {
-            for stroke in ink.finished { InkPainter.fill(stroke.builder, in: inkClip, on: cr) }
+            for stroke in ink.finished { InkPainter.fill(stroke, in: inkClip, on: cr, tail: &paintTail) }
         }
-        for stroke in ink.active { InkPainter.fill(stroke.builder, in: inkClip, on: cr) }
+        for stroke in ink.active { InkPainter.fill(stroke, in: inkClip, on: cr, tail: &paintTail) }
         cairo_restore(cr)
     }
 

@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Foundation
-@_spi(Tooling) import HitTestBridge
-@_spi(Tooling) import InkCore
-@_spi(Tooling) import WebKitGTKOracle
+import HitTestBridge
+import InkCore
+import WebKitGTKOracle
 
 /// The native front end: a GTK window with the exercise page in a WebKitWebView and a
 /// transparent drawing overlay on top of it; the iPad app's twin.
@@ -41,7 +41,7 @@ import Foundation
 /// verified when the loop's audit verifies against the engine's ledger.
 ///
 /// Use on the GTK thread only.
-@_spi(Tooling) public final class ScratchpadWindow {
+public final class ScratchpadWindow {
     /// The page and its oracle.
     public let page: WebKitGTKPage
     /// The top-level window.
@@ -54,13 +54,6 @@ import Foundation
     public private(set) var side: PageSide!
     /// The one live loop: the engine, the wake-up, the sends, the recorder, the audit.
     public var loop: InkLoop { side.loop }
-    /// The engine: it decides, maps GDK's identifiers to its touches, and counts every sample.
-    @_spi(Tooling) public var engine: InkEngine { loop.engine }
-    /// Every event the engine emitted, folded in order by the loop.
-    @_spi(Tooling) public var audit: DeliveryAudit { loop.audit }
-    /// Each finished touch's outcome, in the order they finished, while
-    /// ``Options/keepsOutcomes`` is on.
-    @_spi(Tooling) public var outcomes: [TouchOutcome] { loop.outcomes }
     /// Every sample handed in and where it went.
     public var ledger: SampleLedger { loop.ledger }
     /// The ink drawn, on the page.
@@ -104,6 +97,8 @@ import Foundation
     public internal(set) var pageBackground: InkColor?
     /// The pictures of the finished ink.
     let inkTiles = InkTileCache()
+    /// The tentative tail of the stroke being painted, one array reused in every frame.
+    var paintTail: [StrokeSegment] = []
     /// The mapping from overlay to page the engine was last given.
     public var transform: PageTransform { layout.transform }
 
@@ -217,7 +212,7 @@ import Foundation
                 guard let self else { return }
                 if pageTouches.perform(touch, on: page) { layout.follow() }
             },
-            regionsChanged: { [weak self] regions in self?.reshape(for: regions, force: false) }))
+            regionsChanged: { [weak self] regions in self?.regionsChanged(regions) }))
         loop.keepsOutcomes = options.keepsOutcomes
         side.onEvents = { [weak self] events in self?.noteRefusals(events) }
         page.onMessage = { [weak self] message in self?.take(message) }
@@ -264,7 +259,7 @@ import Foundation
         // current layout generation, so the cache can answer from the first touch.
         let generation = (try? page.evaluate("window.scratchpadInk ? window.scratchpadInk.generation : 0")).flatMap { $0 }
             .flatMap { UInt64($0) } ?? 1
-        GTK.spin(timeout: 2) { (engine.snapshotGeneration ?? 0) >= generation }
+        GTK.spin(timeout: 2) { (loop.snapshotGeneration ?? 0) >= generation }
         reshape(for: loop.touchDownRegions, force: true)   // the canvas has its size now
         learnPageBackground()
     }
@@ -298,7 +293,7 @@ import Foundation
     /// the overlay takes every touch.
     private func reshape(for regions: TouchDownRegions?, force: Bool) {
         // Under hand-over routing the overlay takes every touch.
-        guard !isDestroyed, engine.configuration.routing == .decideAtTouchDown else { return }
+        guard !isDestroyed, loop.configuration.routing == .decideAtTouchDown else { return }
         let width = Double(gtk_widget_get_allocated_width(canvas)), height = Double(gtk_widget_get_allocated_height(canvas))
         var holes: [CanvasRect] = []
         for rect in regions?.rects ?? [] {
@@ -344,49 +339,31 @@ import Foundation
         layout.follow()
     }
 
+    /// The page's message, as bytes, for the loop to validate.
     private func take(_ message: WebKitGTKPage.PostedMessage) {
-        switch message.decoded {
-        case let .success(.regions(snapshot)):
-            // A new generation: the layout may have changed (a scroll the page made, a fling
-            // still going): look at where the view lands again.
-            if snapshot.generation != lastRegionsGeneration {
-                lastRegionsGeneration = snapshot.generation
-                layout.follow()
-                learnPageBackground()   // the page may have changed colour too
-            }
-        default:
-            break
-        }
         deliver(.pageMessage(message.bytes))
+    }
+
+    /// The regions a touch-down is routed by changed (a snapshot taken, gone stale, or the
+    /// view moved). A new layout generation may mean the page moved itself (a scroll it made, a
+    /// fling still going) or changed colour: look at where the view lands and at the
+    /// background again.
+    private func regionsChanged(_ regions: TouchDownRegions?) {
+        reshape(for: regions, force: false)
+        if let generation = regions?.generation, generation != lastRegionsGeneration {
+            lastRegionsGeneration = generation
+            layout.follow()
+            learnPageBackground()
+        }
     }
 
     // MARK: Results
 
     /// Stops the loop (``InkLoop/stop()``: the deadlines due by now fire, touches still down
-    /// are cancelled, undecided ones settled, the audit closed, the recording flushed) and
-    /// returns what the window saw.
-    public func finish() -> ScratchpadReport {
-        loop.stop()
-        return report
-    }
-
-    /// What the window saw so far.
-    public var report: ScratchpadReport {
-        var failures = audit.verify(against: loop.ledger)
-        if replayFailures > 0 {
-            failures.append("\(replayFailures) of \(replaysSent) replays did not reach the page script: their samples never reached the page")
-        }
-        let metrics = loop.metrics
-        var report = ScratchpadReport(ledger: loop.ledger, auditLedger: audit.ledger, problems: audit.problems, outcomes: outcomes,
-                                      bridge: engine.bridgeMetrics, roundTrips: roundTrips, pageEventsDispatched: pageEventsDispatched,
-                                      refusals: refusals, refusedInputs: audit.refusedInputs,
-                                      refusedMessages: metrics.pageRefusals.malformed, strokes: ink.strokes.count,
-                                      replays: replaysSent, replayedEvents: replayedEvents, verificationFailures: failures,
-                                      recordedLines: loop.recorder?.linesWritten ?? 0,
-                                      recordingDroppedLines: loop.recorder?.droppedLines ?? 0)
-        report.pageRefusals = metrics.pageRefusals
-        report.recentRefusals = metrics.recentRefusals
-        return report
+    /// are cancelled, undecided ones settled, the audit closed, the recording flushed). The
+    /// window stays open; what it saw stays readable (``ledger``, ``InkLoop/metrics``).
+    public func stop() {
+        if !loop.isStopped { loop.stop() }
     }
 
     /// A PNG of the window as it is on screen: the page with the ink over it; `nil` once

@@ -1,6 +1,6 @@
 import CWebKitGTK
 import Foundation
-@_spi(Tooling) import HitTestBridge
+import HitTestBridge
 import InkCore
 
 /// An exercise page in a WebKitWebView, with the package's page script installed the way
@@ -24,15 +24,17 @@ import InkCore
 public final class WebKitGTKPage {
     /// A message the page script posted, as it arrived.
     public struct PostedMessage: Sendable {
-        /// The message text, as UTF-8: untrusted, for the bridge to validate.
+        /// The message text, as UTF-8: untrusted, for the bridge to validate
+        /// (`EngineInput.pageMessage(_:)`).
         public var bytes: [UInt8]
-        /// The message decoded, or why it was refused.
-        @_spi(Tooling) public var decoded: Result<PageMessage, WireMessageError>
+        /// Its place in the order the page's messages arrived (1 for the first this page
+        /// object received; 0 for a message made by hand).
+        public var sequence: UInt64
 
         /// A message from its bytes.
-        public init(bytes: [UInt8]) {
+        public init(bytes: [UInt8], sequence: UInt64 = 0) {
             self.bytes = bytes
-            decoded = Result { () throws(WireMessageError) in try PageMessage.decode(bytes) }
+            self.sequence = sequence
         }
     }
 
@@ -176,7 +178,7 @@ public final class WebKitGTKPage {
             bytes = []  // not a string: the bridge refuses it like any malformed message
         }
         receivedMessages += 1
-        let message = PostedMessage(bytes: bytes)
+        let message = PostedMessage(bytes: bytes, sequence: UInt64(receivedMessages))
         if messageDelay > 0 {
             hold(message)
             return
@@ -278,47 +280,8 @@ public final class WebKitGTKPage {
         }
     }
 
-    /// Asks the page script and waits for its answer through the handler; returns the
-    /// answer and the round trip's wall-clock duration, seconds.
-    public func hitTest(_ request: HitTestRequest, timeout: Double = 5) throws(WebKitGTKError) -> (message: PostedMessage, seconds: Double) {
-        let start = GTK.now
-        var failure: WebKitGTKError?
-        var evaluated = false
-        send(request) {
-            evaluated = true
-            if case let .failure(error) = $0 { failure = error }
-        }
-        let token = request.token
-        var answer: PostedMessage?
-        var seconds = 0.0
-        GTK.spin(timeout: timeout) {
-            if answer == nil {
-                answer = take { if case let .success(.answer(a)) = $0.decoded { a.token == token } else { false } }
-                if answer != nil { seconds = GTK.now - start }
-            }
-            // The evaluation's own completion may come after the answer (not timed).
-            return (answer != nil && evaluated) || failure != nil
-        }
-        if let failure { throw failure }
-        guard let answer else { throw .timeout(what: "hit test", seconds: timeout) }
-        return (answer, seconds)
-    }
-
-    /// Asks the page script to post a region snapshot now, and waits for it.
-    public func pushRegions(timeout: Double = 5) throws(WebKitGTKError) -> PostedMessage {
-        // Snapshots already queued are older than the one asked for.
-        queued.removeAll { if case .success(.regions) = $0.decoded { true } else { false } }
-        try evaluate("window.scratchpadInk.pushRegions(); true")
-        var snapshot: PostedMessage?
-        GTK.spin(timeout: timeout) {
-            snapshot = take { if case .success(.regions) = $0.decoded { true } else { false } }
-            return snapshot != nil
-        }
-        guard let snapshot else { throw .timeout(what: "region snapshot", seconds: timeout) }
-        return snapshot
-    }
-
-    private func take(where matches: (PostedMessage) -> Bool) -> PostedMessage? {
+    /// Takes the first queued message that `matches` out of the queue; `nil` when none does.
+    public func takeMessage(where matches: (PostedMessage) -> Bool) -> PostedMessage? {
         guard let index = queued.firstIndex(where: matches) else { return nil }
         return queued.remove(at: index)
     }

@@ -19,6 +19,7 @@ import Foundation
 @_spi(Tooling) import InkRecording
 @_spi(Tooling) import SessionReplay
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 /// What is timed, from the press (after XTest's flush) to the first read of the screen that
 /// shows it.

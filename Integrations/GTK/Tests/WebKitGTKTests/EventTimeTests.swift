@@ -5,6 +5,7 @@ import Foundation
 @_spi(Tooling) import InkCore
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 extension WebKitGTK {
     /// Samples carry the GDK event's own time, mapped to the engine's clock, not the time the

@@ -2,6 +2,7 @@ import CWebKitGTK
 @_spi(Tooling) @testable import GTKScratchpad
 @_spi(Tooling) import InkCore
 import Testing
+@_spi(Tooling) import GTKLogPlayer
 
 /// GDK input as the overlay reads it, to the engine's touch events. No display needed.
 @Suite("GDK input to touch events")

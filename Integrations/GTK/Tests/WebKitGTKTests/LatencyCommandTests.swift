@@ -3,6 +3,7 @@ import Foundation
 @testable import scratchpad_gtk
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 extension WebKitGTK {
     /// `scratchpad-gtk latency`'s machinery, not its numbers: timings on shared machines are

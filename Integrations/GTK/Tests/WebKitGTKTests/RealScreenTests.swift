@@ -5,6 +5,7 @@ import Foundation
 @_spi(Tooling) import InkCore
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 extension WebKitGTK {
     /// The window as a user sees it and drives it: the real pointer moved and pressed through

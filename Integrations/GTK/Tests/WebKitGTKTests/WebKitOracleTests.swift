@@ -4,6 +4,7 @@ import Foundation
 @_spi(Tooling) import InkCore
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 extension WebKitGTK {
     @Suite("WebKitGTKOracle: an InkSession asking a real WebKit page", .serialized)

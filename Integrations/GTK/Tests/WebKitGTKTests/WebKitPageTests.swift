@@ -5,6 +5,7 @@ import Foundation
 @_spi(Tooling) import SessionReplay
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 /// The repository's root, from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath)

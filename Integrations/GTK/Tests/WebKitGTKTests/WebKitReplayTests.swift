@@ -2,6 +2,7 @@ import CWebKitGTK
 import Foundation
 import Testing
 @_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
 
 /// The call the native side evaluates in the page script's world for one replayed batch
 /// (`scratchpadInk.replay`, see the page script's header).
