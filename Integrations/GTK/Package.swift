@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(
             name: "WebKitGTKTests",
             // scratchpad-gtk: its latency measurement, by @testable import.
-            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad", "GTKLogPlayer", "scratchpad-gtk"] + app + tooling,
+            dependencies: ["CWebKitGTK", "WebKitGTKOracle", "GTKScratchpad", "GTKLogPlayer", "scratchpad-gtk"] + app + tooling
+                + [.product(name: "InkTesting", package: "ScratchpadInk")],
             swiftSettings: strictSettings
         ),
     ],

@@ -52,6 +52,10 @@ public final class ScratchpadWindow {
     /// performing the page's deliveries; this window does only what GTK and WebKitGTK do for
     /// it (evaluate, scroll, redraw, inject, cut the input shape).
     public private(set) var side: PageSide!
+    /// What GTK and WebKitGTK do for the page side (evaluate, scroll, redraw, inject, cut the
+    /// input shape): the window's whole page-facing code, which `PageConformance` (InkTesting)
+    /// checks against the real page.
+    public private(set) var pageOperations: PageSide.Page!
     /// The one live loop: the engine, the wake-up, the sends, the recorder, the audit.
     public var loop: InkLoop { side.loop }
     /// Every sample handed in and where it went.
@@ -198,7 +202,7 @@ public final class ScratchpadWindow {
         gtk_overlay_set_overlay_pass_through(cast(overlay), canvas, 1)
         gtk_container_add(cast(window), overlay)
         layout = LayoutFollower(page: page, transform: .identity) { [weak self] view in self?.deliver(.layout(view, generation: nil)) }
-        side = PageSide(configuration: options.configuration, clock: GLibClock(), recorder: options.recorder, page: PageSide.Page(
+        let operations = PageSide.Page(
             evaluate: { [weak page] script, done in
                 guard let page else { return done(false) }
                 page.evaluate(script) { result in done((try? result.get()) == "true") }
@@ -212,7 +216,9 @@ public final class ScratchpadWindow {
                 guard let self else { return }
                 if pageTouches.perform(touch, on: page) { layout.follow() }
             },
-            regionsChanged: { [weak self] regions in self?.regionsChanged(regions) }))
+            regionsChanged: { [weak self] regions in self?.regionsChanged(regions) })
+        pageOperations = operations
+        side = PageSide(configuration: options.configuration, clock: GLibClock(), recorder: options.recorder, page: operations)
         loop.keepsOutcomes = options.keepsOutcomes
         side.onEvents = { [weak self] events in self?.noteRefusals(events) }
         page.onMessage = { [weak self] message in self?.take(message) }

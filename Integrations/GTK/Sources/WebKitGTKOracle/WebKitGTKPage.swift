@@ -332,7 +332,10 @@ public final class WebKitGTKPage {
         case move
         /// It lifts (`touchend`).
         case end
-        /// The system takes it away (`touchcancel`).
+        /// The system takes it away. WebKitGTK 2.50 gives the page a `touchend`, not a
+        /// `touchcancel`, for a GDK touch cancel (seen by `PageConformance` on this twin), so
+        /// ``WebKitGTKPage/dispatchTouch(_:sequence:x:y:time:)`` moves the touch far outside
+        /// the view first: it ends there, and nothing it was pressed on is tapped or clicked.
         case cancel
     }
 
@@ -349,7 +352,12 @@ public final class WebKitGTKPage {
         case .end: GDK_TOUCH_END
         case .cancel: GDK_TOUCH_CANCEL
         }
-        return scratchpad_send_touch(widget, type, x, y, sequence, time ?? GTK.eventTime) != 0
+        let time = time ?? GTK.eventTime
+        guard phase == .cancel else { return scratchpad_send_touch(widget, type, x, y, sequence, time) != 0 }
+        // No cancel reaches the page (it becomes a touchend): end the touch far outside the view.
+        let outside = -10_000.0
+        let moved = scratchpad_send_touch(widget, GDK_TOUCH_UPDATE, outside, outside, sequence, time) != 0
+        return scratchpad_send_touch(widget, type, outside, outside, sequence, time) != 0 && moved
     }
 
     /// Delivers a synthesized primary-button event (press, drag, release) to the web view:
