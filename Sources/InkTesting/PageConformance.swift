@@ -10,7 +10,7 @@ import InkCore
 /// loaded with the page script installed:
 ///
 /// - **`evaluate`** runs its script in the page script's world and calls `done` exactly
-///   once: `true` for a script that evaluates to `true` (``PageScript/pushRegionsInvocation``,
+///   once: `true` for a script that evaluates to `true` (`PageScript.pushRegionsInvocation`,
 ///   which only the page script's world can run), `false` for `false` and for a script that
 ///   throws. A `done` never called leaves a replay's samples in no ledger; one called twice
 ///   counts a failed send after a good one.
