@@ -219,13 +219,8 @@ package final class HostProtocolSession {
                     // Refused by the engine, which counts it and says why.
                     input = .pageMessage(Array(message.serialized().utf8))
                 }
-            case "layout", "resize", "document":
-                let transform = try PageTransform(pageTransformField: try object.nested("page_transform"))
-                switch kind {
-                case "resize": input = .viewResized(transform)
-                case "document": input = .newDocument(transform)
-                default: input = .layout(transform, generation: try object.optionalUnsigned("generation"))
-                }
+            case _ where PageViewInput.kinds.contains(kind):
+                input = try PageViewInput.decode(kind: kind, object)?.input
             default:
                 switch try reader.decodeEvent(value: value, number: lineCount) {
                 case let .touch(event, _): input = .touch(event)

@@ -213,16 +213,14 @@ private struct ReplayRun {
                 let token = known ?? QueryToken(high: .max - 1, low: UInt64(unknownRoundTrips))
                 input = .decodedPageMessage(.answer(PageAnswer(token: token, verdict: verdict, generation: generation,
                                                                document: document)))
-            case let .layout(transform, generation):
-                input = .layout(transform, generation: generation)
-            case let .newDocument(transform):
-                // The old document's snapshots no longer answer for the simulated page.
-                snapshot = nil
-                input = .newDocument(transform)
-            case let .viewResized(transform):
-                // The simulated page reflowed: its earlier snapshots no longer describe it.
-                snapshot = nil
-                input = .viewResized(transform)
+            case let .pageView(view):
+                switch view {
+                case .layout: break
+                // A new document: the old one's snapshots no longer answer for the simulated
+                // page. A resize: the page reflowed, its earlier snapshots no longer describe it.
+                case .newDocument, .viewResized: snapshot = nil
+                }
+                input = view.input
             case let .sendFailed(order):
                 guard let request = roundTrips[order] else { return }
                 input = .sendFailed(request)
@@ -358,8 +356,9 @@ private struct ReplayRun {
         for (event, _) in window[windowStart...] {
             guard event.time <= time else { break }
             if case let .regions(regions, _) = event { latest = regions }
-            if case .recorded(.newDocument, _) = event { latest = nil }   // a new page: its own snapshots only
-            if case .recorded(.viewResized, _) = event { latest = nil }   // reflowed: the new layout's only
+            // A new page: its own snapshots only; reflowed: the new layout's only.
+            if case .recorded(.pageView(.newDocument), _) = event { latest = nil }
+            if case .recorded(.pageView(.viewResized), _) = event { latest = nil }
         }
         return latest
     }

@@ -75,7 +75,7 @@ struct LoopRecordingTests {
         loop.stop()
         #expect(lines.text.contains(#"{"kind":"resize","t":1.5,"page_transform":{"scale":1"#), "\(lines.text)")
         let log = try SessionLog.parse(lines.text, file: "resize.jsonl").get()
-        #expect(log.events.contains(.recorded(.viewResized(.identity), time: 1.5)))
+        #expect(log.events.contains(.recorded(.pageView(.viewResized(.identity)), time: 1.5)))
         let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, _), _) = $0 { (touch.platform.rawValue, reason) } else { nil } }
         #expect(decided.map(\.1) == [.regionCache, .deadline], "\(decided)")
         let report = SessionReplayer().replay(log, file: "resize.jsonl")

@@ -212,23 +212,8 @@ package enum SessionLogLines {
         return .object(object)
     }
 
-    /// A `document` line: the page's document was replaced (`EngineInput.newDocument`), under
-    /// this transform.
-    package static func document(_ transform: PageTransform, time: Double) -> JSONValue {
-        .object(JSONObject([("kind", .string("document")), ("t", .number(time)), ("page_transform", transformObject(transform))]))
-    }
-
-    /// A `resize` line: the view showing the page changed size (the page reflows).
-    package static func resize(_ transform: PageTransform, time: Double) -> JSONValue {
-        .object(JSONObject([("kind", .string("resize")), ("t", .number(time)), ("page_transform", transformObject(transform))]))
-    }
-
-    /// A `layout` line: the page's transform changed.
-    package static func layout(_ transform: PageTransform, generation: UInt64?, time: Double) -> JSONValue {
-        var object = JSONObject([("kind", .string("layout")), ("t", .number(time)), ("page_transform", transformObject(transform))])
-        object.append("generation", ifPresent: generation.map { .number(Double($0)) })
-        return .object(object)
-    }
+    // The `layout`, `document` and `resize` lines are `PageViewInput`'s (its encoder beside
+    // its decoder).
 
     /// A `send_failed` line: the transport could not send the `roundTrip`-th round trip.
     package static func sendFailed(roundTrip: Int, time: Double) -> JSONValue {

@@ -201,14 +201,10 @@ public struct SessionRecorder: Sendable {
                 recordPage(page, time: time)
             case let .recordedAnswer(touch, verdict):
                 write(SessionLogLines.answer(touch: touch, verdict: verdict, time: time), time: time, samples: 0)
-            case let .layout(transform, generation):
-                write(SessionLogLines.layout(transform, generation: generation, time: time), time: time, samples: 0)
             case let .sendFailed(request):
                 if let order = roundTrips[request.token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
-            case let .newDocument(transform):
-                write(SessionLogLines.document(transform, time: time), time: time, samples: 0)
-            case let .viewResized(transform):
-                write(SessionLogLines.resize(transform, time: time), time: time, samples: 0)
+            case .layout, .newDocument, .viewResized:
+                if let view = PageViewInput(input) { write(view.line(time: time), time: time, samples: 0) }
             }
         }
         recordDecisions(events, time: time)

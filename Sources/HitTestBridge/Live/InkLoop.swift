@@ -545,7 +545,7 @@ public final class InkLoop {
                 // (the routing is `unknown` until it comes), whatever the hover throttle says.
                 regionsDirty = true
                 askAfterResize = true
-            default:
+            case .took, .send, .pageTouch, .replay:
                 audit.observe(batch[index])
             }
         }

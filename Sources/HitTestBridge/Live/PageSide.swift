@@ -185,7 +185,9 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
                     transform = view
                     page.redraw(nil)   // the ink moves with the page
                 }
-            default:
+            case .took, .refused, .send, .pageMessage, .scrollPage:
+                // Counted by the loop; the loop sends and scrolls through this shell's
+                // `send(_:)` and `scrollPage(dx:dy:)`.
                 break
             }
         }

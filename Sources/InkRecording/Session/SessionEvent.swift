@@ -37,12 +37,9 @@ public enum RecordedEvent: Sendable, Hashable {
     /// engine sent them; `nil`: one the engine never sent), computed for layout `generation`
     /// by the page document `document` (`nil`: the answer named none).
     @_spi(Tooling) case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil)
-    /// The page's transform changed (`EngineInput.layout`).
-    case layout(PageTransform, generation: UInt64?)
-    /// The page's document was replaced, under this transform (`EngineInput.newDocument`).
-    case newDocument(PageTransform)
-    /// The view showing the page changed size, under this transform (`EngineInput.viewResized`).
-    case viewResized(PageTransform)
+    /// An input about the page's view or document (`EngineInput.layout`, `.newDocument`,
+    /// `.viewResized`), in its one wire form (`PageViewInput`, HitTestBridge).
+    @_spi(Tooling) case pageView(PageViewInput)
     /// The transport could not send the `roundTrip`-th round trip (`EngineInput.sendFailed`).
     case sendFailed(roundTrip: Int)
     /// The front end settled every undecided touch by the fallback (`InkEngine.finish`).

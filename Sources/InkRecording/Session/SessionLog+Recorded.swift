@@ -40,24 +40,16 @@ extension SessionLogLineReader {
             func touch() throws(JSONShapeError) -> EngineTouch {
                 EngineTouch(engine: TouchID(try object.unsigned("engine")), platform: PlatformTouchID(try object.unsigned("touch")))
             }
-            func transform() throws(JSONShapeError) -> PageTransform {
-                try PageTransform(pageTransformField: try object.nested("page_transform"))
-            }
             func count(_ key: String) throws(JSONShapeError) -> Int {
                 let value = try object.unsigned(key)
                 guard value <= UInt64(Int.max) else { throw JSONShapeError(field: key, message: "too large") }
                 return Int(value)
             }
+            if let view = try PageViewInput.decode(kind: kind, object) { return .pageView(view) }
             switch kind {
             case "page_answer":
                 return .pageAnswer(roundTrip: try roundTrip("round_trip"), verdict: try object.choice("verdict", as: HitTestVerdict.self),
                                    generation: try object.unsigned("generation"), document: try Self.document(object))
-            case "layout":
-                return .layout(try transform(), generation: try object.optionalUnsigned("generation"))
-            case "document":
-                return .newDocument(try transform())
-            case "resize":
-                return .viewResized(try transform())
             case "send_failed":
                 guard let order = try roundTrip("round_trip") else { throw JSONShapeError(field: "round_trip", message: "missing") }
                 return .sendFailed(roundTrip: order)
