@@ -55,9 +55,11 @@ public protocol InkLoopShell: AnyObject {
     /// the inputs taken together), then submit the new ``EngineInput/layout(_:generation:)``.
     /// Default: nothing.
     func scrollPage(dx: Double, dy: Double)
-    /// Ask the page script to push a region snapshot now (`scratchpadInk.pushRegions()`): a
-    /// pointer hovers and none is fresh, or the view was resized
-    /// (``EngineInput/viewResized(_:)``: the snapshot of the old layout was dropped).
+    /// Ask the page script to push a region snapshot now, saying which document it shows
+    /// (``PageScript/pushRegionsInvocation``): a pointer hovers and none is fresh, the view
+    /// was resized (``EngineInput/viewResized(_:)``: the snapshot of the old layout was
+    /// dropped), or a new document began (a report of a navigation: the live page's answer
+    /// names the document the view shows).
     /// Default: nothing.
     func askForRegions()
 }
@@ -281,6 +283,7 @@ public final class InkLoop {
     private var regions: TouchDownRegions?
     private var regionsDirty = true
     private var askAfterResize = false
+    private var askWhichDocument = false
     private var hoverAskedAt = -Double.infinity
     private var hoverRequests = 0
     private var firstInk = LatencyHistogram()
@@ -491,9 +494,12 @@ public final class InkLoop {
                 shell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
             }
             noticeRegions()
-            if askAfterResize {
+            if askAfterResize || askWhichDocument {
+                // After a report of a navigation, the live page says which document it shows
+                // (its snapshot says `shown`), whether or not the cache routes.
+                if askWhichDocument || engine.configuration.useRegionCache { shell?.askForRegions() }
                 askAfterResize = false
-                if engine.configuration.useRegionCache { shell?.askForRegions() }
+                askWhichDocument = false
             }
         } while !inbox.isEmpty
         taking = false
@@ -535,7 +541,10 @@ public final class InkLoop {
             case let .scrollPage(dx, dy):
                 pendingScroll.dx += dx
                 pendingScroll.dy += dy
-            case .layout, .newDocument:
+            case .newDocument:
+                regionsDirty = true
+                askWhichDocument = true
+            case .layout:
                 regionsDirty = true
             case .viewResized:
                 // The snapshot of the old layout is gone: ask for one of the new layout now

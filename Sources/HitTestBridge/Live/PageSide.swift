@@ -217,7 +217,9 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
 }
 
 extension PageScript {
-    /// JavaScript that asks the page script to push a region snapshot now; evaluates to
-    /// `true` when the page script was there.
-    public static let pushRegionsInvocation = "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)"
+    /// JavaScript that asks the page script to push a region snapshot now, saying that its
+    /// document is the one shown (`"shown":true`: the live page answers, so after a
+    /// navigation was reported the engine learns which document the view shows); evaluates
+    /// to `true` when the page script was there.
+    public static let pushRegionsInvocation = "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(true), true) : false)"
 }

@@ -46,7 +46,13 @@
  * message it posts as "document". The native side refuses the messages of a document it was
  * told was replaced, and takes a new id for a new document, so nothing an old document says
  * (a late answer, a snapshot still in flight) is taken for the new one's, whose generations
- * start at 1 again.
+ * start at 1 again. The page says which document is shown: a snapshot carries
+ * "shown":true when it is the script's first, the first after the page is shown again from
+ * the back/forward cache (a pageshow event with persisted; the generation increases, so a
+ * snapshot of its earlier life still in flight is older), and when the native side asks
+ * (pushRegions(true), after it heard of a navigation). A shown snapshot makes its document
+ * the native side's current one again, even one it retired. A replay naming another
+ * document than this one ("document") is refused whole: replay() returns false.
  *
  * Generation: starts at 1 and increases by 1 whenever the layout may have changed
  * (window resize; any scroll, seen by a capturing listener on window; DOM mutations;
@@ -87,7 +93,7 @@
  * synthesized DOM events (untrusted: the page's handlers run; default actions such as
  * focus, scrolling or text selection do not):
  *   {"type":"replay","touch":<safe integer >= 1>,"pointerType":"touch"|"pen"|"mouse",
- *    "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
+ *    "document":<this document's id, optional>, "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
  *               "pressure":<0...1, optional>}, ...]}
  * x and y are page (document) coordinates, as in hitTest; each event is dispatched at
  * client (viewport) coordinates = page - window scroll, the scroll read at that event.
@@ -254,6 +260,7 @@
   var cooling = false;   // a throttle window is open
   var pending = false;   // a change happened inside it: push when it closes
   var heartbeat = null;  // id of the pending heartbeat timer, or null
+  var sayShown = true;  // the next snapshot says this document is the one shown
 
   // Message objects and arrays without prototypes: no inherited toJSON or setters.
   function record() { return createObject(null); }
@@ -396,6 +403,7 @@
     message.type = 'regions';
     message.generation = generation;
     message.document = documentId;
+    if (sayShown) { message.shown = true; }
     message.maxAge = options.maxAge;
     message.regions = regions;
     return message;
@@ -410,7 +418,7 @@
   // restarts the heartbeat.
   function sendNow() {
     pending = false;
-    try { post(snapshot()); } catch (e) { /* a broken DOM: skip this snapshot */ }
+    try { post(snapshot()); sayShown = false; } catch (e) { /* a broken DOM: skip this snapshot */ }
     if (!cooling) {
       cooling = true;
       apply(timeout, w, [closeWindow, options.throttle]);
@@ -904,6 +912,9 @@
       if (batch === null || typeof batch !== 'object') { return; }
       // Each field read once (see hitTest).
       var type = batch.type, touch = batch.touch, pointerType = batch.pointerType, given = batch.events;
+      var named = batch.document;
+      // A touch another document had (the page before a navigation) never reaches this one.
+      if (named !== undefined && named !== documentId) { return false; }
       if (type !== 'replay' || !isSafeInteger(touch) || touch < 1) { return; }
       if (pointerType !== 'touch' && pointerType !== 'pen' && pointerType !== 'mouse') { return; }
       if (!isArray(given)) { return; }
@@ -964,7 +975,10 @@
   var api = {
     hitTest: hitTest,
     configure: configure,
-    pushRegions: function () { sendNow(); },
+    pushRegions: function (shown) {
+      if (shown === true) { sayShown = true; }
+      sendNow();
+    },
     replay: replay,
     get replayPending() { return queue.length - queueHead; },
     get generation() { return generation; },
@@ -987,6 +1001,16 @@
   // Scroll events of the document and of scrollable elements all pass window in the capture phase.
   w.addEventListener('scroll', layoutChanged, { capture: true, passive: true });
   doc.addEventListener('visibilitychange', visibilityChanged);
+  // Shown again from the back/forward cache: this document is the one shown, in a layout
+  // that may have changed while it was away.
+  w.addEventListener('pageshow', function (event) {
+    try {
+      if (event && event.persisted === true) {
+        sayShown = true;
+        layoutChanged();
+      }
+    } catch (e) { /* never throw into the event loop */ }
+  });
   for (var request in CAPTURE_REQUESTS) { w.addEventListener(request, captureRequest, true); }
   if (typeof w.MutationObserver === 'function' && doc.documentElement) {
     new w.MutationObserver(layoutChanged).observe(doc.documentElement,

@@ -1,0 +1,227 @@
+@_spi(Tooling) import InkCore
+import InkTesting
+import Testing
+@_spi(Tooling) @testable import HitTestBridge
+
+/// The page's whole life (issue 51): the one document rule, held in the engine. The page names
+/// its document in every message and says which one is shown (`"shown":true`); a report of a
+/// navigation is idempotent and never locks out the page it reports; a page restored from the
+/// back/forward cache is routed again; nothing crosses from one document into another. Driven
+/// through the live loop under the manual clock, the page answering at 0, 30 and 200 ms.
+///
+/// Messages are written as the page script writes them (JSON text), so the same tests run
+/// against an engine that knows nothing of `shown` (the base of issue 51), and fail there.
+@Suite("The page's whole life")
+struct PageLifeTests {
+    static let pageA = "aaaaaaaaaaaaaaaa"
+    static let pageB = "bbbbbbbbbbbbbbbb"
+    /// Page A's "Check" button, page (300...500, 500...600); page B has a link at the top only.
+    static let buttonA = #"{"x":300,"y":500,"width":200,"height":100,"element":"check"}"#
+    static let linkB = #"{"x":0,"y":0,"width":100,"height":40,"element":"back"}"#
+    static let onButton = CanvasPoint(x: 400, y: 550)
+
+    static func snapshot(_ document: String, _ generation: UInt64, _ region: String, shown: Bool = false, maxAge: Int = 1000) -> EngineInput {
+        let shownField = shown ? #","shown":true"# : ""
+        return .pageMessage(#"{"type":"regions","generation":\#(generation),"document":"\#(document)"\#(shownField),"maxAge":\#(maxAge),"regions":[\#(region)]}"#)
+    }
+
+    static func answer(_ request: HitTestRequest, _ verdict: HitTestVerdict, _ document: String) -> EngineInput {
+        .pageMessage(FakePage.answer(to: request, verdict: verdict, document: document))
+    }
+
+    static func touch(_ platform: UInt64, _ phase: TouchPhase, _ point: CanvasPoint, _ t: Double) -> EngineInput {
+        .touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase,
+                          samples: phase == .ended || phase == .cancelled ? [] : [TouchSample(x: point.x, y: point.y, timestamp: t)]))
+    }
+
+    static func outcomes(_ events: [EngineEvent]) -> [ReceiveOutcome] {
+        events.compactMap { if case let .pageMessage(_, outcome?) = $0.kind { outcome } else { nil } }
+    }
+
+    static func replays(_ events: some Sequence<EngineEvent>) -> [PageReplay] {
+        events.compactMap { if case let .replay(replay) = $0.kind { replay } else { nil } }
+    }
+
+    static func pageTouches(_ events: some Sequence<EngineEvent>) -> [PageTouch] {
+        events.compactMap { if case let .pageTouch(touch) = $0.kind { touch } else { nil } }
+    }
+
+    static func balanced(_ ledger: SampleLedger) -> Bool {
+        ledger.received == ledger.inked + ledger.released + ledger.cancelled + ledger.refused && ledger.dropped == 0
+    }
+
+    /// A loop over page A, shown and reported, its button fresh at touch-down.
+    static func loopOnPageA(_ routing: TouchRouting = .decideAtTouchDown, clock: ManualClock) -> (InkLoop, RecordingShell) {
+        let loop = InkLoop(configuration: InkEngineConfiguration(routing: routing), clock: clock, seed: 51)
+        let shell = RecordingShell()
+        loop.shell = shell
+        loop.submit(.newDocument(.identity))                        // the first load commits
+        loop.submit(snapshot(pageA, 1, buttonA, shown: true))       // page A's script starts
+        return (loop, shell)
+    }
+
+    // MARK: - Case 1: Back restores a page from the back/forward cache
+
+    @Test("Next then Back: the page restored from the back/forward cache says it is shown and is routed again; its answer to a tap is taken",
+          arguments: [0.0, 0.03, 0.2], [true, false])
+    func backForwardCache(latency: Double, reportFirst: Bool) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loopOnPageA(clock: clock)
+        #expect(loop.route(at: Self.onButton, tool: .finger) == .page)
+
+        // Next: page B.
+        clock.advance(to: 2)
+        loop.submit(.newDocument(.identity))
+        clock.advance(to: 2 + latency)
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.linkB, shown: true))
+        #expect(loop.route(at: Self.onButton, tool: .finger) == .ink)
+
+        // Back: WebKit restores page A with its JavaScript world; its pageshow (persisted)
+        // pushes a snapshot of a newer generation that says it is shown. The commit report and
+        // that snapshot race.
+        clock.advance(to: 3)
+        if reportFirst {
+            loop.submit(.newDocument(.identity))
+            clock.advance(to: 3 + latency)
+            loop.submit(Self.snapshot(Self.pageA, 2, Self.buttonA, shown: true))
+        } else {
+            loop.submit(Self.snapshot(Self.pageA, 2, Self.buttonA, shown: true))
+            clock.advance(to: 3 + latency)
+            loop.submit(.newDocument(.identity))
+        }
+        #expect(loop.route(at: Self.onButton, tool: .finger) == .page, "A's button routes to A again")
+        // Page B's heartbeat still in flight is an old document's now.
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.linkB))
+        #expect(Self.outcomes(shell.events).last == .oldDocument(try PageDocumentID(Self.pageB)))
+
+        // The snapshot goes stale; a tap on "Check" is asked of page A, which answers.
+        clock.advance(to: 5)
+        let sentBefore = shell.sent.count
+        loop.submit(Self.touch(1, .began, Self.onButton, 5))
+        let request = try #require(shell.sent.dropFirst(sentBefore).first)
+        clock.advance(to: 5 + latency)
+        loop.submit(Self.answer(request, .page, Self.pageA))
+        loop.submit(Self.touch(1, .ended, Self.onButton, 5 + latency))
+        #expect(shell.decisions(1).first.map { $0.0 } == .page)
+        #expect(shell.decisions(1).first.map { $0.1 } == .answered, "not the deadline's ink: \(shell.decisions(1))")
+        #expect(loop.engine.bridgeMetrics.restoredDocuments == 1)
+        #expect(Self.balanced(loop.ledger))
+    }
+
+    // MARK: - Case 2: a late report, a repeated report
+
+    @Test("the new page speaks before its navigation is reported, however long before: the report is that page's and retires nothing",
+          arguments: [0.0, 0.03, 0.2, 0.6, 2.0])
+    func lateReport(delay: Double) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loopOnPageA(clock: clock)
+        clock.advance(to: 2)
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.buttonA, shown: true, maxAge: 5000))
+        clock.advance(to: 2 + delay)
+        loop.submit(.newDocument(.identity))                      // the commit, heard late
+        clock.advance(to: 2.05 + delay)
+        loop.submit(Self.snapshot(Self.pageB, 2, Self.buttonA, maxAge: 5000))
+        #expect(Self.outcomes(shell.events).last == .regionsAccepted, "\(Self.outcomes(shell.events))")
+        #expect(loop.route(at: Self.onButton, tool: .finger) == .page)
+        #expect(loop.engine.pageDocument == (try PageDocumentID(Self.pageB)))
+    }
+
+    @Test("a report repeated for the page shown (didCommit, then didFinish after the page spoke): the loop asks, the page says it is shown, and is routed again",
+          arguments: [0.0, 0.03, 0.2])
+    func repeatedReport(latency: Double) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loopOnPageA(clock: clock)
+        clock.advance(to: 2)
+        loop.submit(.newDocument(.identity))                      // didCommit
+        loop.submit(.newDocument(.identity))                      // a second report, no page spoken since: nothing to retire
+        clock.advance(to: 2 + latency)
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.buttonA, shown: true, maxAge: 5000))
+        #expect(loop.route(at: Self.onButton, tool: .finger) == .page)
+        clock.advance(to: 2.3 + latency)
+        let asked = shell.regionRequests
+        loop.submit(.newDocument(.identity))                      // didFinish: the same page
+        #expect(shell.regionRequests > asked, "the loop asks the live page which document it shows")
+        clock.advance(to: 2.3 + 2 * latency)
+        // The live page's answer to the ask says it is shown.
+        loop.submit(Self.snapshot(Self.pageB, 2, Self.buttonA, shown: true, maxAge: 5000))
+        #expect(loop.route(at: Self.onButton, tool: .finger) == .page)
+        clock.advance(to: 2.4 + 2 * latency)
+        loop.submit(Self.snapshot(Self.pageB, 3, Self.buttonA, maxAge: 5000))
+        #expect(Self.outcomes(shell.events).last == .regionsAccepted)
+    }
+
+    // MARK: - Case 3: nothing crosses from one document into the next
+
+    @Test("a touch page A claimed is cancelled there when the navigation is reported; its rest is refused, counted, never replayed into page B",
+          arguments: [0.0, 0.03, 0.2])
+    func touchTheOldPageHadIsCancelled(latency: Double) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loopOnPageA(clock: clock)
+        clock.advance(to: 3)                                      // A's snapshot is stale: the page is asked
+        loop.submit(Self.touch(1, .began, Self.onButton, 3))
+        let request = try #require(shell.sent.last)
+        clock.advance(to: 3 + latency)
+        loop.submit(Self.answer(request, .page, Self.pageA))
+        loop.submit(Self.touch(1, .moved, CanvasPoint(x: 410, y: 555), 3 + latency))
+        let beforeNavigation = Self.replays(shell.events)
+        #expect(beforeNavigation.first?.events.first?.phase == .began)
+        #expect(beforeNavigation.allSatisfy { $0.json.contains(#""document":"\#(Self.pageA)""#) }, "each replay names page A")
+
+        // Next: page B commits while the finger is still down on A's button.
+        clock.advance(to: 3.01 + latency)
+        let mark = shell.events.count
+        loop.submit(.newDocument(.identity))
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.linkB, shown: true))
+        loop.submit(Self.touch(1, .moved, CanvasPoint(x: 420, y: 560), 3.02 + latency))
+        loop.submit(Self.touch(1, .ended, CanvasPoint(x: 420, y: 560), 3.03 + latency))
+        let after = Self.replays(shell.events[mark...])
+        #expect(after.flatMap(\.events).map(\.phase) == [.cancelled], "only A's cancel: \(after.map(\.json))")
+        #expect(after.allSatisfy { $0.json.contains(#""document":"\#(Self.pageA)""#) }, "the cancel names page A, which page B refuses")
+        #expect(loop.engine.pageTouchesCancelledByNewDocument == 1)
+        #expect(loop.ledger.refused >= 1, "the move after the navigation is refused and counted")
+        #expect(Self.balanced(loop.ledger), "\(loop.ledger)")
+        #expect(loop.engine.isSettled)
+    }
+
+    @Test("under hand-over routing the page's pointer is cancelled at the navigation; nothing more of the touch is injected",
+          arguments: [0.0, 0.03, 0.2])
+    func handedOverTouchIsCancelled(latency: Double) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loopOnPageA(.handOverAfterDecision, clock: clock)
+        clock.advance(to: 3)
+        loop.submit(Self.touch(1, .began, Self.onButton, 3))
+        let request = try #require(shell.sent.last)
+        clock.advance(to: 3 + latency)
+        loop.submit(Self.answer(request, .page, Self.pageA))
+        #expect(Self.pageTouches(shell.events).map(\.phase) == [.began])
+        clock.advance(to: 3.01 + latency)
+        let mark = shell.events.count
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.linkB, shown: true))   // B speaks before the report
+        loop.submit(.newDocument(.identity))
+        loop.submit(Self.touch(1, .moved, CanvasPoint(x: 420, y: 560), 3.02 + latency))
+        loop.submit(Self.touch(1, .ended, CanvasPoint(x: 420, y: 560), 3.03 + latency))
+        #expect(Self.pageTouches(shell.events[mark...]).map(\.phase) == [.cancelled])
+        #expect(Self.balanced(loop.ledger), "\(loop.ledger)")
+    }
+
+    @Test("page B speaks first: page A's answer still in flight is refused, the tap gets the fallback and nothing reaches page B",
+          arguments: [0.03, 0.2])
+    func oldAnswerAfterTheNewPageSpoke(latency: Double) throws {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = Self.loopOnPageA(clock: clock)
+        clock.advance(to: 3)
+        loop.submit(Self.touch(1, .began, Self.onButton, 3))
+        loop.submit(Self.touch(1, .ended, Self.onButton, 3))
+        let request = try #require(shell.sent.last)
+        clock.advance(to: 3.01)
+        loop.submit(Self.snapshot(Self.pageB, 1, Self.linkB, shown: true))
+        clock.advance(to: 3 + latency)
+        loop.submit(Self.answer(request, .page, Self.pageA))
+        loop.submit(.newDocument(.identity))
+        #expect(Self.outcomes(shell.events).contains(.oldDocument(try PageDocumentID(Self.pageA))))
+        #expect(shell.decisions(1).first.map { $0.1 } == .newDocument)
+        #expect(Self.replays(shell.events).isEmpty)
+        #expect(loop.engine.pageDocument == (try PageDocumentID(Self.pageB)))
+        #expect(Self.balanced(loop.ledger))
+    }
+}
