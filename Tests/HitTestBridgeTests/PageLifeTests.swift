@@ -225,3 +225,53 @@ struct PageLifeTests {
         #expect(Self.balanced(loop.ledger))
     }
 }
+
+/// Case 4 of issue 51: layout epochs. A snapshot measured before the view resized never routes
+/// after it; a live resize asks the page once, when the size has settled.
+@Suite("The page's whole life: resizes")
+struct PageResizeTests {
+    static let pageA = PageLifeTests.pageA
+    /// The answer field before the resize, page (300...500, 500...600), and after it (the page
+    /// reflowed narrower: the field moved up), page (300...500, 100...200).
+    static let fieldBefore = #"{"x":300,"y":500,"width":200,"height":100,"element":"answer"}"#
+    static let fieldAfter = #"{"x":300,"y":100,"width":200,"height":100,"element":"answer"}"#
+
+    @Test("the page's heartbeat posted before the resize arrives after it: refused; a dot where the field was is not given to the page, a tap on the field where it is now is not inked",
+          arguments: [0.0, 0.03, 0.2])
+    func snapshotOfTheOldLayout(latency: Double) {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = PageLifeTests.loopOnPageA(clock: clock)
+        loop.submit(PageLifeTests.snapshot(Self.pageA, 3, Self.fieldBefore))
+        clock.advance(to: 2)
+        loop.submit(.viewResized(PageTransform(scale: 1, offsetX: 0, offsetY: 0)))
+        clock.advance(to: 2 + latency)
+        loop.submit(PageLifeTests.snapshot(Self.pageA, 3, Self.fieldBefore))   // the heartbeat in flight
+        #expect(PageLifeTests.outcomes(shell.events).last == .regionsRefused(.olderGeneration(got: 3, current: 4)))
+        #expect(loop.route(at: CanvasPoint(x: 400, y: 550), tool: .finger) == nil, "not routed by where the field was")
+        #expect(loop.route(at: CanvasPoint(x: 400, y: 150), tool: .finger) == nil, "asked, not inked")
+        clock.advance(to: 2.1 + latency)
+        loop.submit(PageLifeTests.snapshot(Self.pageA, 4, Self.fieldAfter))    // the page's push after its resize event
+        #expect(loop.route(at: CanvasPoint(x: 400, y: 550), tool: .finger) == .ink)
+        #expect(loop.route(at: CanvasPoint(x: 400, y: 150), tool: .finger) == .page)
+    }
+
+    @Test("a live resize, a step every 16 ms for 300 ms: the page is asked once, 100 ms after the last step")
+    func liveResizeAsksOnce() {
+        let clock = ManualClock(start: 1)
+        let (loop, shell) = PageLifeTests.loopOnPageA(clock: clock)
+        let before = shell.regionRequests
+        var t = 2.0
+        for step in 0..<19 {
+            clock.advance(to: t)
+            loop.submit(.viewResized(PageTransform(scale: 1, offsetX: 0, offsetY: Double(step))))
+            t += 0.016
+        }
+        let last = t - 0.016
+        clock.advance(to: last + 0.099)
+        #expect(shell.regionRequests == before, "not at every step, nor before the size settled")
+        clock.advance(to: last + 0.101)
+        #expect(shell.regionRequests == before + 1)
+        clock.advance(to: last + 1)
+        #expect(shell.regionRequests == before + 1)
+    }
+}

@@ -210,6 +210,10 @@ package enum BridgeAction: Sendable, Hashable {
     public var viewResizes = 0
     /// Of ``viewResizes``, those that dropped a region snapshot the engine held.
     public var snapshotsDroppedByResize = 0
+    /// Region snapshots refused because they were measured before the view resized (of a
+    /// generation not newer than the one known at the resize); counted in
+    /// ``snapshotRefusals`` as older-generation too.
+    public var snapshotsFromBeforeResize = 0
 
     /// Every answer that decided nothing: late, duplicate, unknown, stale and old-document
     /// answers.
@@ -292,6 +296,10 @@ package struct HitTestBroker: Sendable {
     package static let retiredDocumentMemory = 16
     /// The layout generation a new document starts at.
     package let firstGeneration: UInt64
+    /// The newest layout generation known when the view last resized (`nil`: not since the
+    /// document began): a snapshot of this generation or older was measured before the
+    /// resize and is refused.
+    package private(set) var generationAtResize: UInt64?
 
     /// Creates a broker.
     /// - Parameters:
@@ -448,6 +456,14 @@ package struct HitTestBroker: Sendable {
         if let named = message.document, let refused = admit(named, message: message, now: now, into: &actions) { return refused }
         switch message {
         case let .regions(snapshot):
+            if let resizedAt = generationAtResize, snapshot.generation <= resizedAt {
+                // Measured before the view resized (the page bumps its generation when its
+                // viewport changes): the old layout, never routed after the resize.
+                metrics.snapshotsRefused += 1
+                metrics.snapshotRefusals.olderGeneration += 1
+                metrics.snapshotsFromBeforeResize += 1
+                return .regionsRefused(.olderGeneration(got: snapshot.generation, current: resizedAt + 1))
+            }
             do {
                 try cache.accept(snapshot, now: now, knownGeneration: generation)
             } catch {
@@ -593,6 +609,7 @@ package struct HitTestBroker: Sendable {
         }
         cache.clear()
         generation = firstGeneration
+        generationAtResize = nil
     }
 
     // MARK: - Layout
@@ -613,14 +630,18 @@ package struct HitTestBroker: Sendable {
     }
 
     /// The view showing the page changed size: the page reflows, so the region snapshot is
-    /// dropped (until the page pushes one of the new layout) and future points go through
-    /// `transform`. Round trips in flight stay: the page answers them on its live layout.
+    /// dropped and future points go through `transform`. A snapshot of the layout generation
+    /// known now, or older, was measured before the resize (one in flight arrives after it):
+    /// it is refused; only one of a newer generation (the page bumps its generation when its
+    /// viewport changes) routes again. Round trips in flight stay: the page answers them on
+    /// its live layout.
     /// - Throws: `InvalidPageTransform` for a non-finite offset or a scale that is not a
     ///   positive finite number; nothing changes then.
     package mutating func viewResized(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
         try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)
         if cache.entry != nil { metrics.snapshotsDroppedByResize += 1 }
         cache.clear()
+        generationAtResize = generation
         metrics.viewResizes += 1
     }
 

@@ -284,6 +284,7 @@ public final class InkLoop {
     private var regionsDirty = true
     private var askAfterResize = false
     private var askWhichDocument = false
+    private var resizeWakeUp: (() -> Void)?
     private var hoverAskedAt = -Double.infinity
     private var hoverRequests = 0
     private var firstInk = LatencyHistogram()
@@ -434,6 +435,8 @@ public final class InkLoop {
         wakeUp?()
         wakeUp = nil
         armedDeadline = nil
+        resizeWakeUp?()
+        resizeWakeUp = nil
         for request in inFlight.values { shell?.cancelSend(request) }
         inFlight.removeAll()
         sentAt.removeAll()
@@ -494,12 +497,15 @@ public final class InkLoop {
                 shell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
             }
             noticeRegions()
-            if askAfterResize || askWhichDocument {
+            if askWhichDocument {
                 // After a report of a navigation, the live page says which document it shows
                 // (its snapshot says `shown`), whether or not the cache routes.
-                if askWhichDocument || engine.configuration.useRegionCache { shell?.askForRegions() }
-                askAfterResize = false
                 askWhichDocument = false
+                shell?.askForRegions()
+            }
+            if askAfterResize {
+                askAfterResize = false
+                if engine.configuration.useRegionCache { askOnceResizeSettles() }
             }
         } while !inbox.isEmpty
         taking = false
@@ -623,6 +629,23 @@ public final class InkLoop {
         guard current != regions else { return }
         regions = current
         (shell as? any TouchDownRegionsObserver)?.touchDownRegionsChanged(current)
+    }
+
+    /// How long the view's size must hold still before the page is asked for the snapshot
+    /// of its new layout, seconds: a live resize (Stage Manager, Split View, a window
+    /// dragged) changes the size at every frame; the page is asked once, when it settles.
+    public static let resizeSettleTime = 0.1
+
+    /// Asks the page for regions ``resizeSettleTime`` after the latest resize (an earlier
+    /// pending ask is moved there).
+    private func askOnceResizeSettles() {
+        resizeWakeUp?()
+        let at = max(clock.now, engine.now) + Self.resizeSettleTime
+        resizeWakeUp = clock.wake(at: at) { [weak self] in
+            guard let self, !isStopped else { return }
+            resizeWakeUp = nil
+            shell?.askForRegions()
+        }
     }
 
     /// Arms the one wake-up for the engine's next deadline, or for the moment the region
