@@ -275,3 +275,75 @@ struct PageResizeTests {
         #expect(shell.regionRequests == before + 1)
     }
 }
+
+/// Issue 51, "Ink belongs to its document": a new document starts with clean paper; Back
+/// restores the ink that was on the page, Forward the other's; a bounded number is kept.
+@Suite("The page's whole life: ink belongs to its document")
+struct PageInkDocumentTests {
+    static func documentID(_ n: Int) -> String {
+        let digits = String(n); return String(repeating: "0", count: 16 - digits.count) + digits }
+
+    static func side(clock: ManualClock) -> PageSide {
+        PageSide(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), clock: clock,
+                 page: PageSide.Page(evaluate: { _, done in done(true) }))
+    }
+
+    /// A stroke on the paper (the page's snapshot is fresh and shows nothing there: ink at once).
+    static func stroke(_ side: PageSide, _ platform: UInt64, y: Double, at t: Double) {
+        side.touched([TouchEvent(touch: PlatformTouchID(platform), phase: .began, samples: [TouchSample(x: 100, y: y, timestamp: t)]),
+                      TouchEvent(touch: PlatformTouchID(platform), phase: .moved, samples: [TouchSample(x: 160, y: y, timestamp: t + 0.01)]),
+                      TouchEvent(touch: PlatformTouchID(platform), phase: .ended, samples: [])], onOverlay: true)
+    }
+
+    static func show(_ side: PageSide, _ document: String, generation: UInt64 = 1, reportFirst: Bool) {
+        let snapshot = PageLifeTests.snapshot(document, generation, PageLifeTests.linkB, shown: true)
+        if reportFirst {
+            side.navigated(.identity)
+            side.loop.submit(snapshot)
+        } else {
+            side.loop.submit(snapshot)
+            side.navigated(.identity)
+        }
+    }
+
+    @Test("A, Next to B, Back to A, Forward to B: each page shows only its own ink", arguments: [true, false])
+    func backAndForward(reportFirst: Bool) {
+        let clock = ManualClock(start: 1)
+        let side = Self.side(clock: clock)
+        let a = Self.documentID(1), b = Self.documentID(2)
+        Self.show(side, a, reportFirst: true)
+        Self.stroke(side, 1, y: 300, at: 1)
+        #expect(side.ink.finished.count == 1)
+        clock.advance(to: 2)
+        Self.show(side, b, reportFirst: reportFirst)                 // Next
+        #expect(side.ink.finished.isEmpty, "a new document starts with clean paper")
+        Self.stroke(side, 2, y: 400, at: 2)
+        Self.stroke(side, 3, y: 420, at: 2.1)
+        clock.advance(to: 3)
+        Self.show(side, a, generation: 2, reportFirst: reportFirst)  // Back: A restored
+        #expect(side.ink.finished.map(\.touch) == [TouchID(1)], "A's ink comes back, B's stays on B")
+        clock.advance(to: 4)
+        Self.show(side, b, generation: 2, reportFirst: reportFirst)  // Forward
+        #expect(side.ink.finished.map(\.touch) == [TouchID(2), TouchID(3)])
+        #expect(PageLifeTests.balanced(side.loop.ledger))
+    }
+
+    @Test("the ink of the last eight documents left is kept; an older one's is forgotten")
+    func bounded() {
+        let clock = ManualClock(start: 1)
+        let side = Self.side(clock: clock)
+        for n in 1...10 {
+            clock.advance(to: Double(n))
+            Self.show(side, Self.documentID(n), reportFirst: true)
+            Self.stroke(side, UInt64(n), y: 300, at: Double(n))
+        }
+        #expect(side.keptInk.count == PageSide.inkDocumentsKept)
+        clock.advance(to: 11)
+        Self.show(side, Self.documentID(1), generation: 2, reportFirst: true)   // too old: clean paper
+        #expect(side.ink.finished.isEmpty)
+        clock.advance(to: 12)
+        Self.show(side, Self.documentID(3), generation: 2, reportFirst: true)   // kept (clean paper is not)
+        #expect(side.ink.finished.map(\.touch) == [TouchID(3)])
+        #expect(side.keptInk.count == PageSide.inkDocumentsKept - 1)
+    }
+}
