@@ -347,3 +347,26 @@ struct PageInkDocumentTests {
         #expect(side.keptInk.count == PageSide.inkDocumentsKept - 1)
     }
 }
+
+/// Issue 51, case 9: page pointer ids unique per page, not per loop.
+@Suite("The page's whole life: two loops over one page")
+struct PageSourceTests {
+    @Test("two loops over one web view name different sources in their replays (the page script gives a touch number reused by the second loop a pointer id it has not seen); a seeded engine's source repeats")
+    func sources() throws {
+        func replayOfFirstTouch(seed: UInt64?) throws -> PageReplay {
+            let clock = ManualClock(start: 1)
+            let loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), clock: clock, seed: seed)
+            let shell = RecordingShell()
+            loop.shell = shell
+            loop.submit(PageLifeTests.touch(1, .began, PageLifeTests.onButton, 1))
+            let request = try #require(shell.sent.last)
+            loop.submit(PageLifeTests.answer(request, .page, PageLifeTests.pageA))
+            return try #require(PageLifeTests.replays(shell.events).first)
+        }
+        let first = try replayOfFirstTouch(seed: nil), second = try replayOfFirstTouch(seed: nil)
+        #expect(first.touch == second.touch, "each loop numbers its touches from the start")
+        #expect(first.source != nil && first.source != second.source)
+        #expect(first.json.contains(#""source":""#))
+        #expect(try replayOfFirstTouch(seed: 9).source == (try replayOfFirstTouch(seed: 9)).source)
+    }
+}

@@ -98,8 +98,11 @@
         if let seed {
             broker = HitTestBroker(configuration: configuration.bridge, transform: transform, generation: pageGeneration,
                                    tokens: SplitMix64(seed: seed))
+            var sources = SplitMix64(seed: seed ^ 0x5CA1_AB1E_0000_0051)   // not the tokens' sequence
+            pageSource = sources.next()
         } else {
             broker = HitTestBroker(configuration: configuration.bridge, transform: transform, generation: pageGeneration)
+            pageSource = UInt64.random(in: .min ... .max)
         }
         fallback = configuration.bridge.fallback
     }
@@ -141,6 +144,10 @@
     /// touch; the engine refines neither stroke), a platform id that named no recent touch, an
     /// invalid value. Each is also a ``EngineEvent/Kind-swift.enum/refused(_:_:)`` event.
     public private(set) var updatesRefused = 0
+    /// This engine's name in its replays (``PageReplay``'s source): a random number (from the
+    /// seed, when one is given), so the page script keeps the touches of two engines over one
+    /// document apart and never reuses a page pointer id for a new engine's touch.
+    @_spi(Tooling) public let pageSource: UInt64
     /// Touches cancelled on the page because its document changed while the page had them
     /// down on a path the engine chose (replayed or handed over): their later samples are
     /// refused, never delivered into the next document.
@@ -580,7 +587,7 @@
         } else if let index = replays.firstIndex(where: { $0.touch == id && $0.document == document }) {
             replays[index].events.append(delivery)
         } else {
-            replays.append(PageReplay(touch: id, tool: delivery.tool, document: document, events: [delivery]))
+            replays.append(PageReplay(touch: id, tool: delivery.tool, document: document, source: pageSource, events: [delivery]))
         }
     }
 

@@ -93,7 +93,7 @@
  * synthesized DOM events (untrusted: the page's handlers run; default actions such as
  * focus, scrolling or text selection do not):
  *   {"type":"replay","touch":<safe integer >= 1>,"pointerType":"touch"|"pen"|"mouse",
- *    "document":<this document's id, optional>, "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
+ *    "document":<this document's id, optional>, "source":<the native loop's id, optional>, "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
  *               "pressure":<0...1, optional>}, ...]}
  * x and y are page (document) coordinates, as in hitTest; each event is dispatched at
  * client (viewport) coordinates = page - window scroll, the scroll read at that event.
@@ -491,8 +491,14 @@
   var POINTER_ID_SPAN = 2147483647 - 1000; // pointerId is a 32-bit signed integer
   var TAP_SLOP = 10, TAP_SECONDS = 0.5;
   var CATCH_UP_MS = 100, MIN_SPEED = 2; // see "Pacing"
-  var replaying = record(); // accepted touches not yet ended, by touch id: what batches are checked against
+  var replaying = record(); // accepted touches not yet ended, by source and touch id: what batches are checked against
   var replayingCount = 0;
+  // Pointer ids are unique in this document, not per native loop: the source (the native loop)
+  // each touch number was last used by, and the highest pointer id used so far. A touch number
+  // a new loop uses again goes down under a pointer id this page has never seen.
+  var sourceOfTouch = record();
+  var highestPointerId = 0;
+  var renumbering = false;  // a second source was seen: every new pointer id is above all used
   var active = record();    // replayed pointers down on the page (pointerdown dispatched, pointerup or cancel not yet), by pointerId
   var queue = list();       // accepted samples not yet dispatched, in order: { state, sample, due }
   var queueHead = 0;
@@ -526,13 +532,21 @@
 
   // The pointer id a replayed touch goes down under: its own (pointerIdFor), stepped up past
   // every id a live replayed touch or a native pointer has; -1 when none is free within
-  // MAX_POINTER_STEPS.
-  function freePointerId(touch) {
+  // MAX_POINTER_STEPS. Once a touch number came from a second source (a new native loop over
+  // the same document), every new pointer goes down under an id above every one used.
+  function freePointerId(touch, source) {
     var id = pointerIdFor(touch);
+    var previous = sourceOfTouch[touch];
+    sourceOfTouch[touch] = source;
+    if (previous !== undefined && previous !== source) { renumbering = true; }
+    if (renumbering) { id = highestPointerId >= 2147483647 || highestPointerId < 1000 ? 1000 : highestPointerId + 1; }
     for (var step = 0; step < MAX_POINTER_STEPS; step += 1) {
       var taken = nativeDown[id] === true;
       for (var key in replaying) { if (replaying[key].pointerId === id) { taken = true; } }
-      if (!taken) { return id; }
+      if (!taken) {
+        if (id > highestPointerId) { highestPointerId = id; }
+        return id;
+      }
       id = id >= 2147483647 ? 1000 : id + 1;
     }
     return -1;
@@ -912,7 +926,9 @@
       if (batch === null || typeof batch !== 'object') { return; }
       // Each field read once (see hitTest).
       var type = batch.type, touch = batch.touch, pointerType = batch.pointerType, given = batch.events;
-      var named = batch.document;
+      var named = batch.document, source = batch.source;
+      if (source === undefined) { source = ''; }
+      if (typeof source !== 'string' || source.length > 64) { return; }
       // A touch another document had (the page before a navigation) never reaches this one.
       if (named !== undefined && named !== documentId) { return false; }
       if (type !== 'replay' || !isSafeInteger(touch) || touch < 1) { return; }
@@ -928,14 +944,15 @@
         if ((sample.phase === 'up' || sample.phase === 'cancel') && i !== count - 1) { return; }
         samples[i] = sample;
       }
-      var state = replaying[touch];
+      var key = source + ':' + touch;
+      var state = replaying[key];
       if (samples[0].phase === 'down') {
         if (state !== undefined || replayingCount >= MAX_REPLAY_TOUCHES) { return; }
-        var pointerId = freePointerId(touch);
+        var pointerId = freePointerId(touch, source);
         if (pointerId < 0) { return; }
         var primary = true;
-        for (var key in replaying) {
-          if (replaying[key].pointerType === pointerType) { primary = false; }
+        for (var live in replaying) {
+          if (replaying[live].pointerType === pointerType) { primary = false; }
         }
         state = record();
         state.touch = touch;
@@ -947,14 +964,14 @@
         state.touchPoint = null;
         state.capture = null;
         state.pendingCapture = null;
-        replaying[touch] = state;
+        replaying[key] = state;
         replayingCount += 1;
       } else if (state === undefined || state.pointerType !== pointerType) {
         return;
       }
       var lastPhase = samples[count - 1].phase;
       if (lastPhase === 'up' || lastPhase === 'cancel') {
-        delete replaying[touch]; // ended: a later batch for it is refused, its place is free
+        delete replaying[key]; // ended: a later batch for it is refused, its place is free
         replayingCount -= 1;
       }
       var wasIdle = queueHead >= queue.length;

@@ -37,6 +37,11 @@ public struct PageReplay: Sendable, Hashable {
     /// engine made it; `nil` before any page named its document): the page script refuses a
     /// replay naming another document, so no touch crosses from one page into the next.
     @_spi(Tooling) public private(set) var document: PageDocumentID?
+    /// The engine that made the replay (a random number per engine, `InkEngine.pageSource`):
+    /// the page script keeps the touches of two engines over one document apart, and gives a
+    /// touch number a new engine uses again a pointer id the page has not seen (page pointer
+    /// ids are unique per page, not per loop). `nil`: not named.
+    @_spi(Tooling) public private(set) var source: UInt64?
     /// The events, in order.
     public package(set) var events: [PageTouch]
 
@@ -44,16 +49,17 @@ public struct PageReplay: Sendable, Hashable {
     public var eventCount: Int { events.count }
 
     /// Creates a replay.
-    package init(touch: TouchID, tool: ToolKind, document: PageDocumentID? = nil, events: [Event] = []) {
+    package init(touch: TouchID, tool: ToolKind, document: PageDocumentID? = nil, source: UInt64? = nil, events: [Event] = []) {
         self.touch = touch
         self.tool = tool
         self.document = document
+        self.source = source
         self.events = events
     }
 
     /// The replay as a JSON object:
     /// `{"type":"replay","touch":N,"pointerType":"touch"|"pen","document":"<id>"?,"events":[{"phase":"down","x":…,"y":…,"t":…,"pressure":…}…]}`
-    /// (`document` only when ``document`` is set).
+    /// (`document` only when ``document`` is set; `"source":"<16 hex>"` after it when ``source`` is).
     /// A non-finite number (which the engine never emits) is written 0.
     public var json: String {
         var out = #"{"type":"replay","touch":"#
@@ -64,6 +70,11 @@ public struct PageReplay: Sendable, Hashable {
         if let document {
             out += #","document":"#
             out += JSONValue.string(document.text).serialized()
+        }
+        if let source {
+            out += #","source":""#
+            out += Self.hex(source)
+            out += #"""#
         }
         out += #","events":["#
         for (i, event) in events.enumerated() {
@@ -89,4 +100,9 @@ public struct PageReplay: Sendable, Hashable {
     }
 
     private static func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 }
