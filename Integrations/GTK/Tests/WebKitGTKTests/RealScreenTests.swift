@@ -344,6 +344,7 @@ extension WebKitGTK.RealScreenTests {
         scratchpad_xtest_move(0, 0)
     }
 
+    /// The page's title, as JSON text.
     static func title(_ window: ScratchpadWindow) -> String? { try? window.page.evaluate("document.title", inPageWorld: true) }
 
     @Test("Next then Back (history.back(): WebKitGTK restores the page from its page cache), then the real mouse drags a block on the restored page: the block moves, no ink (issue 51, case 1)")
@@ -355,10 +356,10 @@ extension WebKitGTK.RealScreenTests {
             }
             let window = try Self.open("next-blocks.html")
             Self.click(window, at: CanvasPoint(x: 140, y: 692))                      // Next
-            #expect(GTK.spin(timeout: 5) { Self.title(window) == "The next exercise" }, "Next did not navigate")
+            #expect(GTK.spin(timeout: 5) { Self.title(window) == #""The next exercise""# }, "Next did not navigate")
             GTK.spin(for: 1)
             Self.click(window, at: CanvasPoint(x: 140, y: 52))                       // Back
-            #expect(GTK.spin(timeout: 5) { Self.title(window) == "Order the blocks, then Next" }, "Back did not navigate")
+            #expect(GTK.spin(timeout: 5) { Self.title(window) == #""Order the blocks, then Next""# }, "Back did not navigate")
             GTK.spin(for: 1)
             let restored = try window.page.bodyData("restored")
             Self.drag(window, from: CanvasPoint(x: 168, y: 348), to: CanvasPoint(x: 420, y: 350))
