@@ -196,7 +196,7 @@ struct InkLoopTests {
         #expect(loop.ledger.inked == 3 && loop.ledger.released == 4 && loop.metrics.auditFailures.isEmpty, "\(loop.ledger)")
     }
 
-    @Test("the view resized: the snapshot of the old layout stops routing at once (touch-downs are asked), the page is asked to push, and its next snapshot routes again")
+    @Test("the view resized: the snapshot of the old layout stops routing at once (touch-downs are asked), the page is asked to push once the size settles, a push of the layout generation known at the resize is refused, and one of a newer generation routes again")
     func resizeDropsTheSnapshot() throws {
         let clock = ManualClock(start: 1)
         let (loop, shell) = Self.loop(Self.touchDown, clock: clock)
@@ -205,14 +205,21 @@ struct InkLoopTests {
         clock.advance(to: 1.1)
         loop.submit(.viewResized(PageTransform(scale: 1, offsetX: 0, offsetY: 10)))
         #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == nil)
-        #expect(shell.regionChanges.last! == nil && shell.regionRequests == 1)
+        #expect(shell.regionChanges.last! == nil && shell.regionRequests == 0)
         #expect(loop.engine.bridgeMetrics.viewResizes == 1 && loop.engine.bridgeMetrics.snapshotsDroppedByResize == 1)
         // A touch now is asked, not routed by the old layout.
         loop.submit(Self.touch(1, .began, Self.sample(150, 150, 1.1)))
         #expect(shell.sent.count == 1 && shell.sent[0].pagePoint.x == 150 && shell.sent[0].pagePoint.y == 160)
-        // The page's push of the new layout (the same generation: the resize may not have
-        // changed it yet) is taken and routes again; the question waiting is decided by it.
+        clock.advance(to: 1.21)                                 // the size held still for 100 ms: asked once
+        #expect(shell.regionRequests == 1)
+        // A push of the generation known at the resize was measured before it: refused.
         loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 1, maxAge: 1,
+            regions: [PageRegion(x: 100, y: 150, width: 100, height: 100)]))))
+        #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == nil)
+        #expect(loop.engine.bridgeMetrics.snapshotsFromBeforeResize == 1)
+        // The page's push of the new layout (its resize bumped the generation) is taken and
+        // routes again; the question waiting is decided by it.
+        loop.submit(.decodedPageMessage(.regions(RegionSnapshot(generation: 2, maxAge: 1,
             regions: [PageRegion(x: 100, y: 150, width: 100, height: 100)]))))
         #expect(loop.route(at: CanvasPoint(x: 150, y: 150), tool: .finger) == .page)
         #expect(shell.decisions(1).map(\.1) == [.regionCache])

@@ -244,6 +244,11 @@ struct TouchDownRoutingTests {
             PageReplay.Event(phase: .ended, pagePoint: PagePoint(x: .nan, y: 2), time: 0.5),
         ])
         #expect(replay.json == #"{"type":"replay","touch":4,"pointerType":"pen","events":[{"phase":"down","x":1.5,"y":2,"t":0.25,"pressure":0.5},{"phase":"up","x":0,"y":2,"t":0.5}]}"#)
-        #expect(replay.scriptInvocation.hasPrefix("(window.scratchpadInk && window.scratchpadInk.replay ? (window.scratchpadInk.replay({"))
+        #expect(replay.scriptInvocation.hasPrefix("(window.scratchpadInk && window.scratchpadInk.replay ? window.scratchpadInk.replay({"))
+        #expect(replay.scriptInvocation.hasSuffix("}) !== false : false);"))
+        // A replay names the document it is for; the page script refuses another's.
+        let named = PageReplay(touch: TouchID(4), tool: .finger, document: try! PageDocumentID("0123456789abcdef"),
+                               events: [PageReplay.Event(phase: .cancelled, pagePoint: PagePoint(x: 1, y: 2), time: 0.5)])
+        #expect(named.json == #"{"type":"replay","touch":4,"pointerType":"touch","document":"0123456789abcdef","events":[{"phase":"cancel","x":1,"y":2,"t":0.5}]}"#)
     }
 }

@@ -72,11 +72,11 @@ class EventTargetStub extends EventTargetBase {
   removeEventListener(type, listener) {
     this.listeners = this.listeners.filter((l) => !(l.type === type && l.listener === listener));
   }
-  dispatch(type) {
+  dispatch(type, fields = {}) {
     for (const entry of [...this.listeners]) {
       if (entry.type !== type) continue;
       if (entry.options && entry.options.once) this.removeEventListener(type, entry.listener);
-      entry.listener.call(this, { type, target: this });
+      entry.listener.call(this, { ...fields, type, target: this });
     }
   }
   listenersFor(type) { return this.listeners.filter((l) => l.type === type); }

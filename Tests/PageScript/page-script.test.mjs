@@ -186,7 +186,7 @@ test('the initial snapshot lists interactive rects in page coordinates, skips ze
   page.add('a', { id: 'L'.repeat(100), attributes: { 'data-ink-interactive': '' }, rect: { x: 40, y: 60, width: 8, height: 9 } });
   page.load();
   assert.deepEqual(page.texts(), [
-    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":1000,"regions":[`
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","shown":true,"maxAge":1000,"regions":[`
       + '{"x":10.12,"y":250.46,"width":100.01,"height":40,"element":"a"},'
       + '{"x":0,"y":0,"width":20,"height":30},'
       + '{"x":1,"y":2,"width":3,"height":4,"element":"inner"},'
@@ -199,7 +199,7 @@ test('a long id is cut to 64 UTF-16 units without splitting a surrogate pair', (
   page.add('div', { id: 'a'.repeat(63) + '\u{1F600}tail', className: 'interactive', rect: { x: 0, y: 0, width: 1, height: 1 } });
   page.load();
   assert.deepEqual(page.texts(), [
-    `{"type":"regions","generation":1,"document":"${DOCUMENT}","maxAge":1000,"regions":[{"x":0,"y":0,"width":1,"height":1,"element":"${'a'.repeat(63)}"}]}`,
+    `{"type":"regions","generation":1,"document":"${DOCUMENT}","shown":true,"maxAge":1000,"regions":[{"x":0,"y":0,"width":1,"height":1,"element":"${'a'.repeat(63)}"}]}`,
   ]);
 });
 
@@ -405,8 +405,8 @@ function pushTimes(page, ms) {
 
 test('heartbeat: a static page gets a snapshot every maxAge/2 with an unchanged generation', () => {
   const page = examplePage();
-  const ink = page.load(); // t=0: the first snapshot
-  const first = page.texts()[0];
+  const ink = page.load(); // t=0: the first snapshot, which says the document is shown
+  const first = page.texts()[0].replace(',"shown":true', '');
   page.clear();
   assert.deepEqual(pushTimes(page, 2000), [[500, 1], [1000, 1], [1500, 1], [2000, 1]]);
   assert.equal(ink.generation, 1);
@@ -585,4 +585,48 @@ test('a page that overrides Math.random or crypto after the script loaded does n
   page.clear();
   ink.hitTest(request(20, 20));
   assert.deepEqual(page.messages().map((m) => m.document), [DOCUMENT]);
+});
+
+// The document rule (issue 51): the page says which document is shown; a replay names its document.
+test('shown: the first snapshot says the document is shown, later ones do not; pushRegions(true) and a pageshow from the back/forward cache say it again', () => {
+  const page = examplePage();
+  const ink = page.load();
+  assert.equal(page.messages()[0].shown, true);
+  page.clear();
+  page.clock.advance(600); // a heartbeat
+  assert.ok(page.messages().length >= 1);
+  assert.ok(page.messages().every((m) => m.shown === undefined));
+  page.clear();
+  page.clock.advance(200);
+  ink.pushRegions(true);
+  assert.deepEqual(page.messages().map((m) => m.shown), [true]);
+  page.clear();
+  page.clock.advance(200);
+  ink.pushRegions();
+  assert.deepEqual(page.messages().map((m) => m.shown), [undefined]);
+  page.clear();
+  page.clock.advance(200);
+  // Not from the cache: nothing said.
+  page.window.dispatch('pageshow', { persisted: false });
+  page.clock.advance(200);
+  assert.ok(page.messages().every((m) => m.shown === undefined));
+  page.clear();
+  const before = ink.generation;
+  page.window.dispatch('pageshow', { persisted: true });
+  page.clock.advance(200);
+  const shown = page.messages().filter((m) => m.shown === true);
+  assert.equal(shown.length, 1);
+  assert.equal(shown[0].document, DOCUMENT);
+  assert.ok(shown[0].generation > before, 'a snapshot of its earlier life is older');
+});
+
+test('a replay naming another document is refused whole and replay() returns false; one naming this document, or none, is taken', () => {
+  const page = examplePage();
+  const ink = page.load();
+  const events = [{ phase: 'down', x: 20, y: 20, t: 1 }, { phase: 'up', x: 20, y: 20, t: 1.05 }];
+  assert.equal(ink.replay({ type: 'replay', touch: 1, pointerType: 'touch', document: 'ffffffffffffffff', events }), false);
+  assert.equal(ink.replayPending, 0);
+  assert.equal(ink.replay({ type: 'replay', touch: 2, pointerType: 'touch', document: DOCUMENT, events }), undefined);
+  assert.ok(ink.replayPending >= 0);
+  assert.equal(ink.replay({ type: 'replay', touch: 3, pointerType: 'touch', events }), undefined);
 });

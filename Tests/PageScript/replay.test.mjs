@@ -517,3 +517,23 @@ test('pointer ids: a replayed touch steps past an id a native pointer has down, 
   assert.equal(last[last.length - 1].pointerId, 1005);
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 51, case 9: page pointer ids are unique per page, not per native loop.
+test('pointer ids: a second native loop (another source) over the same document never goes down under a pointer id the page has seen, even while the first loop left a touch down', () => {
+  const page = boxesPage();
+  const ink = paced(page);
+  const seen = record(page, ['pointerdown', 'pointermove']);
+  const from = (source, touch, events) => ({ type: 'replay', touch, pointerType: 'touch', source, events });
+  ink.replay(from('00000000000000a1', 1, [ev('down', 50, 50, 1.0), ev('up', 50, 50, 1.05)]));
+  ink.replay(from('00000000000000a1', 2, [ev('down', 150, 50, 1.1)]));   // the first loop leaves touch 2 down on the page
+  // A new loop (a replaced controller) numbers its touches from 1 again.
+  ink.replay(from('00000000000000b2', 2, [ev('down', 50, 50, 2.0), ev('move', 60, 50, 2.01)]));
+  ink.replay(from('00000000000000b2', 1, [ev('down', 50, 50, 2.1)]));
+  const downs = seen.filter((e) => e.isTrusted === false && e.type === 'pointerdown').map((e) => e.pointerId);
+  assert.equal(downs.length, 4, 'the new loop\'s touch 2 is its own touch, not refused as a live one');
+  assert.deepEqual(downs.slice(0, 2), [1001, 1002]);
+  assert.ok(downs[2] > 1002 && downs[3] > downs[2], `new pointer ids above every one used: ${downs}`);
+  const moves = seen.filter((e) => e.isTrusted === false && e.type === 'pointermove').map((e) => e.pointerId);
+  assert.ok(!moves.includes(1002), 'the new loop never moves the old loop\'s pointer');
+  assert.deepEqual(page.errors, []);
+});

@@ -193,9 +193,13 @@ package enum BridgeAction: Sendable, Hashable {
     public var snapshotRefusals = SnapshotRefusalCounts()
     /// Page document ids the bridge took as the current document's (`PageDocumentID`).
     public var documentsSeen = 0
-    /// Page documents begun after the first: each ``EngineInput/newDocument(_:)``, and
-    /// each message naming a new document id while another was current.
+    /// Page documents begun after the first: each ``EngineInput/newDocument(_:)`` that
+    /// retired one, each message naming a new document id while another was current, and
+    /// each retired document shown again.
     public var newDocuments = 0
+    /// Retired documents shown again (`RegionSnapshot.shown`): a page restored from the
+    /// back/forward cache, or the page still shown after a report retired it.
+    public var restoredDocuments = 0
     /// Of ``newDocuments``, those begun because a message named a new document id (the
     /// front end had not reported the new document).
     public var implicitNewDocuments = 0
@@ -206,6 +210,10 @@ package enum BridgeAction: Sendable, Hashable {
     public var viewResizes = 0
     /// Of ``viewResizes``, those that dropped a region snapshot the engine held.
     public var snapshotsDroppedByResize = 0
+    /// Region snapshots refused because they were measured before the view resized (of a
+    /// generation not newer than the one known at the resize); counted in
+    /// ``snapshotRefusals`` as older-generation too.
+    public var snapshotsFromBeforeResize = 0
 
     /// Every answer that decided nothing: late, duplicate, unknown, stale and old-document
     /// answers.
@@ -267,16 +275,20 @@ package struct HitTestBroker: Sendable {
     package static let settledMemory = 1_024
 
     /// The current page document's id: `nil` until a message names one (and again after
-    /// ``newDocument(transform:now:into:)`` until the new document's first).
+    /// a report, ``newDocument(transform:now:into:)``, that retired it, until the page says
+    /// which document it shows).
     package private(set) var document: PageDocumentID?
-    /// When the current document began by a message naming a new id while another document
-    /// was current, with no report of it from the front end (``newDocument(transform:now:into:)``)
-    /// yet; `nil` once reported.
-    private var documentBegunUnreported: Double?
-    /// How soon after a document began unreported the front end's report of a new document is
-    /// taken as the report of that same document, seconds: a navigation's commit and the new
-    /// page's first message race (the page script posts as soon as its document is ready).
-    package static let reportRace = 0.5
+    /// Whether the front end's report of a navigation is already matched to the current
+    /// document: `false` only for a document that began by speaking while another was
+    /// current (its report is still to come, however late); a report of such a document is
+    /// its own and retires nothing.
+    private var documentReported = false
+    /// Whether a report came that no page has spoken since: the next document to begin is
+    /// the one it reported.
+    private var awaitingReportedPage = false
+    /// The number of times the current document changed (a report that retired one, a new
+    /// id, a document shown again): what a delivery to the page was made under.
+    package private(set) var documentEpoch = 0
     /// The ids of replaced documents, oldest first (at most ``retiredDocumentMemory``):
     /// their messages are refused.
     package private(set) var retiredDocuments: [PageDocumentID] = []
@@ -284,6 +296,10 @@ package struct HitTestBroker: Sendable {
     package static let retiredDocumentMemory = 16
     /// The layout generation a new document starts at.
     package let firstGeneration: UInt64
+    /// The newest layout generation known when the view last resized (`nil`: not since the
+    /// document began): a snapshot of this generation or older was measured before the
+    /// resize and is refused.
+    package private(set) var generationAtResize: UInt64?
 
     /// Creates a broker.
     /// - Parameters:
@@ -440,6 +456,14 @@ package struct HitTestBroker: Sendable {
         if let named = message.document, let refused = admit(named, message: message, now: now, into: &actions) { return refused }
         switch message {
         case let .regions(snapshot):
+            if let resizedAt = generationAtResize, snapshot.generation <= resizedAt {
+                // Measured before the view resized (the page bumps its generation when its
+                // viewport changes): the old layout, never routed after the resize.
+                metrics.snapshotsRefused += 1
+                metrics.snapshotRefusals.olderGeneration += 1
+                metrics.snapshotsFromBeforeResize += 1
+                return .regionsRefused(.olderGeneration(got: snapshot.generation, current: resizedAt + 1))
+            }
             do {
                 try cache.accept(snapshot, now: now, knownGeneration: generation)
             } catch {
@@ -483,41 +507,57 @@ package struct HitTestBroker: Sendable {
 
     // MARK: - The page's documents
 
-    /// The page's document was replaced (a navigation committed, a reload, the web content
-    /// process restarted). Every round trip in flight is abandoned and its queries get the
-    /// fallback now (the element they touched is gone; a late answer counts late, or as an
-    /// old document's when it names one); the current document id, if any, is retired; the
-    /// region snapshot is dropped; the layout generation starts over at ``firstGeneration``
-    /// under the new transform.
+    /// The front end's report that a navigation committed (the next exercise, Back, a
+    /// reload, the web content process restarted). The document rule, written once
+    /// (docs/bridge.md "Documents" says it in the same words):
+    ///
+    /// - The page names its document in every message; a report never names one. So a
+    ///   report is idempotent: when the current document began by speaking while another was
+    ///   current (its first message overtook the report, however long before), the report is
+    ///   its own and only the transform is taken; a second report with no page spoken since
+    ///   retires nothing.
+    /// - Otherwise the current document, if any, is retired: every round trip in flight is
+    ///   abandoned and its queries get the fallback now, the region snapshot is dropped and the
+    ///   layout generation starts over at ``firstGeneration`` under the new transform. Its
+    ///   messages are refused until the page says it is shown (`RegionSnapshot/shown`), which
+    ///   the front end asks for after a report (a report repeated for the page still shown
+    ///   costs the questions in flight, no more).
     /// - Throws: `InvalidPageTransform` for a transform ``layoutChanged(transform:generation:now:into:)``
     ///   refuses; nothing changes then.
     package mutating func newDocument(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
         guard transform.isValid else {
             throw InvalidPageTransform(transform: transform)
         }
-        if let begun = documentBegunUnreported, now - begun <= Self.reportRace {
-            // The new document's first message overtook the front end's report of it (a
-            // navigation's commit and the new page's first post race): it already began, its
-            // questions and snapshot are its own. Only the transform is the report's.
-            documentBegunUnreported = nil
+        if document != nil, !documentReported {
+            // The document spoke before its navigation was reported: the report is its own.
+            documentReported = true
             try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)
             return
         }
-        documentBegunUnreported = nil
+        if awaitingReportedPage {
+            // A second report with no page spoken since: nothing live to retire.
+            try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)
+            return
+        }
         if let document { retire(document) }
         document = nil
+        documentEpoch += 1
+        awaitingReportedPage = true
         metrics.newDocuments += 1
         startOver(into: &actions)
         self.transform = transform
     }
 
     /// Checks a message's document id: `nil` when the message may be taken (it names the
-    /// current document, or the first id seen, or a new document, which it starts), else
-    /// the refusal of a retired document's message, counted.
+    /// current document, or a document never seen, which begins, or a retired one that says
+    /// it is shown again, which comes back), else the refusal of a retired document's message,
+    /// counted.
     private mutating func admit(_ named: PageDocumentID, message: PageMessage, now: Double,
                                 into actions: inout [BridgeAction]) -> ReceiveOutcome? {
         if named == document { return nil }
-        if retiredDocuments.contains(named) {
+        let shown: Bool = if case let .regions(snapshot) = message { snapshot.shown } else { false }
+        let restored = retiredDocuments.contains(named)
+        if restored, !shown {
             switch message {
             case .answer: metrics.oldDocumentAnswers += 1
             case .regions:
@@ -526,16 +566,28 @@ package struct HitTestBroker: Sendable {
             }
             return .oldDocument(named)
         }
+        if restored {
+            // Shown again (the back/forward cache restored it, or the report that retired it
+            // was the shown page's own): it is current again, no stranger.
+            retiredDocuments.removeAll { $0 == named }
+            metrics.restoredDocuments += 1
+        }
         if let current = document {
-            // A document the front end did not report: the same as `newDocument`, keeping the
-            // transform.
+            // Another document speaks while one was current: the same as a report, keeping the
+            // transform; the report of its navigation is still to come.
             retire(current)
             metrics.newDocuments += 1
-            metrics.implicitNewDocuments += 1
+            if !restored { metrics.implicitNewDocuments += 1 }
             startOver(into: &actions)
-            documentBegunUnreported = now
+            documentReported = false
+        } else {
+            // The document a report announced, or the first one (the page the loop began on):
+            // the next report is of a navigation away from it.
+            documentReported = true
         }
+        awaitingReportedPage = false
         document = named
+        documentEpoch += 1
         metrics.documentsSeen += 1
         return nil
     }
@@ -557,6 +609,7 @@ package struct HitTestBroker: Sendable {
         }
         cache.clear()
         generation = firstGeneration
+        generationAtResize = nil
     }
 
     // MARK: - Layout
@@ -577,14 +630,18 @@ package struct HitTestBroker: Sendable {
     }
 
     /// The view showing the page changed size: the page reflows, so the region snapshot is
-    /// dropped (until the page pushes one of the new layout) and future points go through
-    /// `transform`. Round trips in flight stay: the page answers them on its live layout.
+    /// dropped and future points go through `transform`. A snapshot of the layout generation
+    /// known now, or older, was measured before the resize (one in flight arrives after it):
+    /// it is refused; only one of a newer generation (the page bumps its generation when its
+    /// viewport changes) routes again. Round trips in flight stay: the page answers them on
+    /// its live layout.
     /// - Throws: `InvalidPageTransform` for a non-finite offset or a scale that is not a
     ///   positive finite number; nothing changes then.
     package mutating func viewResized(transform: PageTransform, now: Double, into actions: inout [BridgeAction]) throws(InvalidPageTransform) {
         try layoutChanged(transform: transform, generation: nil, now: now, into: &actions)
         if cache.entry != nil { metrics.snapshotsDroppedByResize += 1 }
         cache.clear()
+        generationAtResize = generation
         metrics.viewResizes += 1
     }
 

@@ -43,13 +43,21 @@
     /// message named none (an older page script, a session log): it then belongs to the
     /// current document.
     public var document: PageDocumentID?
+    /// Whether the page says, with this snapshot, that its document is the one shown now
+    /// (`"shown":true`): the page script's first snapshot, the first after the page is shown
+    /// again from the back/forward cache (`pageshow` with `persisted`), and one the front end
+    /// asked for (`PageScript.pushRegionsInvocation`). A shown snapshot makes its document the
+    /// current one, a retired one included (see `HitTestBroker`'s document rule).
+    public var shown: Bool
 
     /// Creates a snapshot.
-    public init(generation: UInt64, maxAge: Double? = nil, regions: [PageRegion], document: PageDocumentID? = nil) {
+    public init(generation: UInt64, maxAge: Double? = nil, regions: [PageRegion], document: PageDocumentID? = nil,
+                shown: Bool = false) {
         self.generation = generation
         self.maxAge = maxAge
         self.regions = regions
         self.document = document
+        self.shown = shown
     }
 
     /// What the page would answer for a point in page coordinates: `.page` when an

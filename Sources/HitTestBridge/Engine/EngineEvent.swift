@@ -63,20 +63,20 @@ public enum EngineInput: Sendable, Hashable {
     /// This request could not be sent (the transport failed): the touches waiting for it
     /// get the fallback now.
     case sendFailed(HitTestRequest)
-    /// The page's document was replaced (a navigation committed, a reload, the web content
-    /// process terminated and restarted). Questions in flight are abandoned and their
-    /// touches decided by the configured fallback now (the element they touched is gone);
-    /// their late answers are refused and counted; the region snapshot is dropped; the
-    /// layout generation starts over at ``PageScript/firstGeneration`` under a new
-    /// document, with this transform; nothing the previous documents say (snapshots,
-    /// answers) is taken for the new one's.
+    /// A navigation committed (the next exercise, Back, a reload, the web content process
+    /// restarted), with the new page's transform. Feed it when the navigation commits.
     ///
-    /// The current document id (`PageDocumentID`), if a message named one, is retired:
-    /// a later message naming it is refused (`ReceiveOutcome.oldDocument(_:)`). Feed it
-    /// when the navigation commits, before the new document's page script can post; when the
-    /// new page's first message (naming a new id) came first, a report within half a second
-    /// is taken as that page's and only sets the transform. A
-    /// transform that is not finite and positive refuses the input
+    /// The document rule (docs/bridge.md, "Documents"): the page identifies its document
+    /// and says which one is shown; this report is idempotent. When the current document
+    /// began by speaking while another was current, the report is its own, however late, and
+    /// only sets the transform; a second report with no page spoken since retires nothing.
+    /// Otherwise the current document (`PageDocumentID`) is retired: questions in flight get
+    /// the configured fallback now, the region snapshot is dropped, the generations start
+    /// over at ``PageScript/firstGeneration``, every touch the old document had down on a
+    /// path the engine chose is cancelled there (its later samples refused and counted), and
+    /// the old document's messages are refused (`ReceiveOutcome.oldDocument(_:)`) until its
+    /// page says it is shown again. An ``InkLoop`` then asks the page which document it
+    /// shows. A transform that is not finite and positive refuses the input
     /// (``InputRefusal/invalidTransform(_:)``), and nothing changes.
     case newDocument(PageTransform)
     /// The view showing the page changed size (a rotation, split view or Stage Manager on an
@@ -84,9 +84,12 @@ public enum EngineInput: Sendable, Hashable {
     /// now. The region snapshot is dropped (`InkEngine.touchDownRegions(now:)` is `nil` and
     /// every touch-down route is `nil` until the page pushes a snapshot again:
     /// the engine asks it, never guesses from the old layout), and future points go through
-    /// `transform`. Questions in flight wait for their answers, which the page computes on the
+    /// `transform`. A snapshot of the layout generation known at the resize, or older, was
+    /// measured before it and is refused; the page bumps its generation when its viewport
+    /// changes. Questions in flight wait for their answers, which the page computes on the
     /// live layout. An ``InkLoop`` asks the page to push (``InkLoopShell/askForRegions()``)
-    /// when it takes this. A transform that is not finite and positive refuses the input
+    /// once the size has held still for ``InkLoop/resizeSettleTime`` (a live resize is asked
+    /// once, not at every step). A transform that is not finite and positive refuses the input
     /// (``InputRefusal/invalidTransform(_:)``), and nothing changes.
     case viewResized(PageTransform)
 
@@ -276,9 +279,10 @@ public struct EngineEvent: Sendable, Hashable {
         @_spi(Tooling) indirect case pageMessage(PageMessage?, ReceiveOutcome?)
         /// The page's transform changed (a layout input was taken).
         case layout(PageTransform, generation: UInt64?)
-        /// A new page document began, under this transform: an ``EngineInput/newDocument(_:)``
-        /// was taken, or a page message named a new document id while another was current
-        /// (the transform then is the one held). The questions it abandoned follow as their
+        /// A navigation was reported (an ``EngineInput/newDocument(_:)`` was taken, under
+        /// this transform), or the current document changed because a page message named
+        /// another document (a new id, or a retired one that says it is shown again; the
+        /// transform then is the one held). The questions it abandoned follow as their
         /// touches' `decided` actions (reason `DecisionReason.newDocument`); the region
         /// snapshot is gone, so a front end routing at touch-down drops the regions it
         /// holds (`InkEngine.touchDownRegions(now:)` is `nil` until the new document

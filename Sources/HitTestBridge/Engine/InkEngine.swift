@@ -68,6 +68,9 @@
     private var pagePointers = PagePointers()
     /// The replays of the input being emitted, in the order their touches first appear.
     private var replays: [PageReplay] = []
+    /// The document the page deliveries being collected are for (`nil`: the current one);
+    /// set while the touches an old document had are cancelled there.
+    private var deliveryDocument: PageDocumentID??
     /// Under decide-at-touch-down routing: the touches of two-finger gestures the engine gave
     /// the page (lead first), where the lead last was, and how far the page's view should
     /// scroll for the input being emitted (canvas points).
@@ -95,8 +98,11 @@
         if let seed {
             broker = HitTestBroker(configuration: configuration.bridge, transform: transform, generation: pageGeneration,
                                    tokens: SplitMix64(seed: seed))
+            var sources = SplitMix64(seed: seed ^ 0x5CA1_AB1E_0000_0051)   // not the tokens' sequence
+            pageSource = sources.next()
         } else {
             broker = HitTestBroker(configuration: configuration.bridge, transform: transform, generation: pageGeneration)
+            pageSource = UInt64.random(in: .min ... .max)
         }
         fallback = configuration.bridge.fallback
     }
@@ -138,6 +144,14 @@
     /// touch; the engine refines neither stroke), a platform id that named no recent touch, an
     /// invalid value. Each is also a ``EngineEvent/Kind-swift.enum/refused(_:_:)`` event.
     public private(set) var updatesRefused = 0
+    /// This engine's name in its replays (``PageReplay``'s source): a random number (from the
+    /// seed, when one is given), so the page script keeps the touches of two engines over one
+    /// document apart and never reuses a page pointer id for a new engine's touch.
+    @_spi(Tooling) public let pageSource: UInt64
+    /// Touches cancelled on the page because its document changed while the page had them
+    /// down on a path the engine chose (replayed or handed over): their later samples are
+    /// refused, never delivered into the next document.
+    public private(set) var pageTouchesCancelledByNewDocument = 0
     /// Recorded answers (by touch) that found no round trip waiting for them.
     public private(set) var answersWithoutRoundTrip = 0
     /// The engine's identifier of the latest touch with this platform identifier, down or
@@ -256,6 +270,7 @@
             let decoded: PageMessage?
             let outcome: ReceiveOutcome
             let documents = broker.metrics.newDocuments
+            let epoch = broker.documentEpoch, before = broker.document
             do throws(WireMessageError) {
                 let message = try PageMessage.decode(bytes, maxBytes: configuration.limits.messageBytes)
                 decoded = message
@@ -265,13 +280,16 @@
                 outcome = broker.refuse(error)   // counted by the bridge; changes nothing
             }
             if broker.metrics.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(broker.transform))) }
+            if broker.documentEpoch != epoch { cancelPageTouches(of: before, now: time, into: &events) }
             events.append(pageEvent(decoded, outcome, now: time))
             if decoded != nil { drain(now: time, into: &events) }
             finishEmitting(now: time, into: &events)
         case let .decodedPageMessage(message):
             let documents = broker.metrics.newDocuments
+            let epoch = broker.documentEpoch, before = broker.document
             let outcome = broker.receive(message, now: time, into: &bridgeActions)
             if broker.metrics.newDocuments != documents { events.append(EngineEvent(time: time, kind: .newDocument(broker.transform))) }
+            if broker.documentEpoch != epoch { cancelPageTouches(of: before, now: time, into: &events) }
             events.append(pageEvent(message, outcome, now: time))
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
@@ -310,13 +328,17 @@
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
         case let .newDocument(transform):
-            // Questions in flight get the fallback now, the region snapshot is dropped, the
-            // current document id is retired and the layout generation starts over.
+            // The document rule (`HitTestBroker.newDocument`): unless the report is the current
+            // document's own, questions in flight get the fallback now, the region snapshot is
+            // dropped, the current document id is retired and the layout generation starts
+            // over; the touches the old document had are cancelled there.
+            let epoch = broker.documentEpoch, before = broker.document
             do { try broker.newDocument(transform: transform, now: time, into: &bridgeActions) } catch {
                 refuse(input, .invalidTransform(error.transform), touch: nil, into: &events)
                 return
             }
             events.append(EngineEvent(time: time, kind: .newDocument(transform)))
+            if broker.documentEpoch != epoch { cancelPageTouches(of: before, now: time, into: &events) }
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
         case let .viewResized(transform):
@@ -559,13 +581,35 @@
     /// Adds a page touch to the replay of its touch for the input being emitted
     /// (decide-at-touch-down routing).
     private mutating func collectReplay(_ delivery: PageTouch, of id: TouchID) {
-        if let last = replays.indices.last, replays[last].touch == id {
+        let document = deliveryDocument ?? broker.document
+        if let last = replays.indices.last, replays[last].touch == id, replays[last].document == document {
             replays[last].events.append(delivery)
-        } else if let index = replays.firstIndex(where: { $0.touch == id }) {
+        } else if let index = replays.firstIndex(where: { $0.touch == id && $0.document == document }) {
             replays[index].events.append(delivery)
         } else {
-            replays.append(PageReplay(touch: id, tool: delivery.tool, events: [delivery]))
+            replays.append(PageReplay(touch: id, tool: delivery.tool, document: document, source: pageSource, events: [delivery]))
         }
+    }
+
+    /// The page's document changed (`HitTestBroker.documentEpoch`): every touch the old
+    /// document had down on a path the engine chose (replayed or handed over) is cancelled
+    /// there, as the platform's cancel would: its pointer's `cancel` goes to the old document
+    /// (a replay naming it, which another document refuses; under hand-over the page's
+    /// `cancel`), and the platform's later samples of the touch are refused and counted
+    /// (``InputRefusal``), never delivered into the new document. Touches the platform gave
+    /// the page natively are the platform's (the web view ends them itself).
+    private mutating func cancelPageTouches(of old: PageDocumentID?, now time: Double, into events: inout [EngineEvent]) {
+        let held = pagePointers.pointersDown
+        guard !held.isEmpty else { return }
+        deliveryDocument = .some(old)
+        defer { deliveryDocument = nil }
+        for id in held {
+            let platform = named(id).platform
+            let cancel = TouchEvent(touch: platform, phase: .cancelled, samples: [])
+            guard (try? router.handle(cancel, as: id, routedToPage: false, into: &actions)) != nil else { continue }
+            pageTouchesCancelledByNewDocument += 1
+        }
+        drain(now: time, into: &events)
     }
 }
 

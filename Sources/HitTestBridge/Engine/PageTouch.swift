@@ -78,6 +78,9 @@ package struct PagePointers: Sendable {
 
     package init() {}
 
+    /// The touches whose pointer the page has down, in the order of their ids.
+    package var pointersDown: [TouchID] { down.keys.sorted { $0.rawValue < $1.rawValue } }
+
     /// Whether the page has this touch's pointer down.
     package func isDown(_ touch: TouchID) -> Bool { down[touch] != nil }
 

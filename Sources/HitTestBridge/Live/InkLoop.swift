@@ -55,9 +55,11 @@ public protocol InkLoopShell: AnyObject {
     /// the inputs taken together), then submit the new ``EngineInput/layout(_:generation:)``.
     /// Default: nothing.
     func scrollPage(dx: Double, dy: Double)
-    /// Ask the page script to push a region snapshot now (`scratchpadInk.pushRegions()`): a
-    /// pointer hovers and none is fresh, or the view was resized
-    /// (``EngineInput/viewResized(_:)``: the snapshot of the old layout was dropped).
+    /// Ask the page script to push a region snapshot now, saying which document it shows
+    /// (``PageScript/pushRegionsInvocation``): a pointer hovers and none is fresh, the view
+    /// was resized (``EngineInput/viewResized(_:)``: the snapshot of the old layout was
+    /// dropped), or a new document began (a report of a navigation: the live page's answer
+    /// names the document the view shows).
     /// Default: nothing.
     func askForRegions()
 }
@@ -284,6 +286,8 @@ public final class InkLoop {
     private var regions: TouchDownRegions?
     private var regionsDirty = true
     private var askAfterResize = false
+    private var askWhichDocument = false
+    private var resizeWakeUp: (() -> Void)?
     private var hoverAskedAt = -Double.infinity
     private var hoverRequests = 0
     private var firstInk = LatencyHistogram()
@@ -434,6 +438,8 @@ public final class InkLoop {
         wakeUp?()
         wakeUp = nil
         armedDeadline = nil
+        resizeWakeUp?()
+        resizeWakeUp = nil
         for request in inFlight.values { shell?.cancelSend(request) }
         inFlight.removeAll()
         sentAt.removeAll()
@@ -494,9 +500,15 @@ public final class InkLoop {
                 shell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
             }
             noticeRegions()
+            if askWhichDocument {
+                // After a report of a navigation, the live page says which document it shows
+                // (its snapshot says `shown`), whether or not the cache routes.
+                askWhichDocument = false
+                shell?.askForRegions()
+            }
             if askAfterResize {
                 askAfterResize = false
-                if engine.configuration.useRegionCache { shell?.askForRegions() }
+                if engine.configuration.useRegionCache { askOnceResizeSettles() }
             }
         } while !inbox.isEmpty
         taking = false
@@ -538,7 +550,10 @@ public final class InkLoop {
             case let .scrollPage(dx, dy):
                 pendingScroll.dx += dx
                 pendingScroll.dy += dy
-            case .layout, .newDocument:
+            case .newDocument:
+                regionsDirty = true
+                askWhichDocument = true
+            case .layout:
                 regionsDirty = true
             case .viewResized:
                 // The snapshot of the old layout is gone: ask for one of the new layout now
@@ -617,6 +632,23 @@ public final class InkLoop {
         guard current != regions else { return }
         regions = current
         (shell as? any TouchDownRegionsObserver)?.touchDownRegionsChanged(current)
+    }
+
+    /// How long the view's size must hold still before the page is asked for the snapshot
+    /// of its new layout, seconds: a live resize (Stage Manager, Split View, a window
+    /// dragged) changes the size at every frame; the page is asked once, when it settles.
+    public static let resizeSettleTime = 0.1
+
+    /// Asks the page for regions ``resizeSettleTime`` after the latest resize (an earlier
+    /// pending ask is moved there).
+    private func askOnceResizeSettles() {
+        resizeWakeUp?()
+        let at = max(clock.now, engine.now) + Self.resizeSettleTime
+        resizeWakeUp = clock.wake(at: at) { [weak self] in
+            guard let self, !isStopped else { return }
+            resizeWakeUp = nil
+            shell?.askForRegions()
+        }
     }
 
     /// Arms the one wake-up for the engine's next deadline, or for the moment the region

@@ -9,7 +9,10 @@
 /// over a page needs:
 /// - **Ink on the page**: actions go into ``ink`` (``PageInk``, page coordinates) through the
 ///   transform the loop holds, and each change is redrawn where it shows now; a scroll, a zoom
-///   or a resize redraws the overlay (the ink moves with the page).
+///   or a resize redraws the overlay (the ink moves with the page). Ink belongs to its
+///   document: a new document starts with clean paper, and going back to one of the last
+///   ``inkDocumentsKept`` documents (the page restored, it says it is shown) brings its ink
+///   back.
 /// - **The page's deliveries**: replays are evaluated in the page; under hand-over routing each
 ///   ``PageTouch`` is injected (``Page/inject``), cancel included.
 /// - **Sends**: each request is evaluated in the page; a page whose script is missing (the
@@ -84,6 +87,13 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
     /// Called with each input's events after the page side has carried them out (an app's
     /// own observer; `nil`, the default, observes nothing).
     public var onEvents: (([EngineEvent]) -> Void)?
+    /// How many documents' ink is kept besides the current one's (the oldest is forgotten):
+    /// Back and Forward over the last eight exercises find their ink again.
+    public static let inkDocumentsKept = 8
+    /// The document ``ink`` was drawn on (`nil` until the page names one).
+    package private(set) var inkDocument: PageDocumentID?
+    /// The ink of the documents left, oldest first.
+    package private(set) var keptInk: [(document: PageDocumentID, ink: PageInk)] = []
     private let page: Page
 
     /// Creates the page side and its loop.
@@ -180,7 +190,11 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
             case let .pageTouch(touch):
                 pageTouchesInjected += 1
                 page.inject(touch)
-            case let .layout(view, _), let .newDocument(view), let .viewResized(view):
+            case let .newDocument(view):
+                if view != transform { transform = view }
+                documentChanged(to: loop.engine.pageDocument)
+                page.redraw(nil)
+            case let .layout(view, _), let .viewResized(view):
                 if view != transform {
                     transform = view
                     page.redraw(nil)   // the ink moves with the page
@@ -191,7 +205,36 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
                 break
             }
         }
+        if inkDocument == nil, let shown = loop.engine.pageDocument {
+            // The page a report announced spoke: the ink drawn since the report is its own,
+            // unless it is a page left earlier, whose ink comes back.
+            if let index = keptInk.firstIndex(where: { $0.document == shown }) {
+                ink = keptInk.remove(at: index).ink
+                page.redraw(nil)
+            }
+            inkDocument = shown
+        }
         onEvents?(events)
+    }
+
+    /// The page's document changed (or a navigation was reported): the ink of the document
+    /// left is kept, the paper of the document shown is its own (clean, or the ink it had).
+    private func documentChanged(to shown: PageDocumentID?) {
+        if let shown, shown == inkDocument { return }   // the report of the page shown
+        if let left = inkDocument {
+            keptInk.removeAll { $0.document == left }
+        }
+        if let left = inkDocument, !ink.finished.isEmpty {   // clean paper needs no keeping
+            keptInk.append((left, ink))
+            if keptInk.count > Self.inkDocumentsKept { keptInk.removeFirst(keptInk.count - Self.inkDocumentsKept) }
+        }
+        let style = ink.layer.style
+        if let shown, let index = keptInk.firstIndex(where: { $0.document == shown }) {
+            ink = keptInk.remove(at: index).ink
+        } else {
+            ink = PageInk(style: style)
+        }
+        inkDocument = shown
     }
 
     /// Evaluates the request in the page; a page script that is not there fails the send
@@ -219,7 +262,9 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
 }
 
 extension PageScript {
-    /// JavaScript that asks the page script to push a region snapshot now; evaluates to
-    /// `true` when the page script was there.
-    public static let pushRegionsInvocation = "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(), true) : false)"
+    /// JavaScript that asks the page script to push a region snapshot now, saying that its
+    /// document is the one shown (`"shown":true`: the live page answers, so after a
+    /// navigation was reported the engine learns which document the view shows); evaluates
+    /// to `true` when the page script was there.
+    public static let pushRegionsInvocation = "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(true), true) : false)"
 }

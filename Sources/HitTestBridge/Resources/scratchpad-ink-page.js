@@ -46,7 +46,13 @@
  * message it posts as "document". The native side refuses the messages of a document it was
  * told was replaced, and takes a new id for a new document, so nothing an old document says
  * (a late answer, a snapshot still in flight) is taken for the new one's, whose generations
- * start at 1 again.
+ * start at 1 again. The page says which document is shown: a snapshot carries
+ * "shown":true when it is the script's first, the first after the page is shown again from
+ * the back/forward cache (a pageshow event with persisted; the generation increases, so a
+ * snapshot of its earlier life still in flight is older), and when the native side asks
+ * (pushRegions(true), after it heard of a navigation). A shown snapshot makes its document
+ * the native side's current one again, even one it retired. A replay naming another
+ * document than this one ("document") is refused whole: replay() returns false.
  *
  * Generation: starts at 1 and increases by 1 whenever the layout may have changed
  * (window resize; any scroll, seen by a capturing listener on window; DOM mutations;
@@ -87,7 +93,7 @@
  * synthesized DOM events (untrusted: the page's handlers run; default actions such as
  * focus, scrolling or text selection do not):
  *   {"type":"replay","touch":<safe integer >= 1>,"pointerType":"touch"|"pen"|"mouse",
- *    "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
+ *    "document":<this document's id, optional>, "source":<the native loop's id, optional>, "events":[{"phase":"down"|"move"|"up"|"cancel","x":<page x>,"y":<page y>,"t":<seconds>,
  *               "pressure":<0...1, optional>}, ...]}
  * x and y are page (document) coordinates, as in hitTest; each event is dispatched at
  * client (viewport) coordinates = page - window scroll, the scroll read at that event.
@@ -254,6 +260,7 @@
   var cooling = false;   // a throttle window is open
   var pending = false;   // a change happened inside it: push when it closes
   var heartbeat = null;  // id of the pending heartbeat timer, or null
+  var sayShown = true;  // the next snapshot says this document is the one shown
 
   // Message objects and arrays without prototypes: no inherited toJSON or setters.
   function record() { return createObject(null); }
@@ -396,6 +403,7 @@
     message.type = 'regions';
     message.generation = generation;
     message.document = documentId;
+    if (sayShown) { message.shown = true; }
     message.maxAge = options.maxAge;
     message.regions = regions;
     return message;
@@ -410,7 +418,7 @@
   // restarts the heartbeat.
   function sendNow() {
     pending = false;
-    try { post(snapshot()); } catch (e) { /* a broken DOM: skip this snapshot */ }
+    try { post(snapshot()); sayShown = false; } catch (e) { /* a broken DOM: skip this snapshot */ }
     if (!cooling) {
       cooling = true;
       apply(timeout, w, [closeWindow, options.throttle]);
@@ -483,8 +491,14 @@
   var POINTER_ID_SPAN = 2147483647 - 1000; // pointerId is a 32-bit signed integer
   var TAP_SLOP = 10, TAP_SECONDS = 0.5;
   var CATCH_UP_MS = 100, MIN_SPEED = 2; // see "Pacing"
-  var replaying = record(); // accepted touches not yet ended, by touch id: what batches are checked against
+  var replaying = record(); // accepted touches not yet ended, by source and touch id: what batches are checked against
   var replayingCount = 0;
+  // Pointer ids are unique in this document, not per native loop: the source (the native loop)
+  // each touch number was last used by, and the highest pointer id used so far. A touch number
+  // a new loop uses again goes down under a pointer id this page has never seen.
+  var sourceOfTouch = record();
+  var highestPointerId = 0;
+  var renumbering = false;  // a second source was seen: every new pointer id is above all used
   var active = record();    // replayed pointers down on the page (pointerdown dispatched, pointerup or cancel not yet), by pointerId
   var queue = list();       // accepted samples not yet dispatched, in order: { state, sample, due }
   var queueHead = 0;
@@ -518,13 +532,21 @@
 
   // The pointer id a replayed touch goes down under: its own (pointerIdFor), stepped up past
   // every id a live replayed touch or a native pointer has; -1 when none is free within
-  // MAX_POINTER_STEPS.
-  function freePointerId(touch) {
+  // MAX_POINTER_STEPS. Once a touch number came from a second source (a new native loop over
+  // the same document), every new pointer goes down under an id above every one used.
+  function freePointerId(touch, source) {
     var id = pointerIdFor(touch);
+    var previous = sourceOfTouch[touch];
+    sourceOfTouch[touch] = source;
+    if (previous !== undefined && previous !== source) { renumbering = true; }
+    if (renumbering) { id = highestPointerId >= 2147483647 || highestPointerId < 1000 ? 1000 : highestPointerId + 1; }
     for (var step = 0; step < MAX_POINTER_STEPS; step += 1) {
       var taken = nativeDown[id] === true;
       for (var key in replaying) { if (replaying[key].pointerId === id) { taken = true; } }
-      if (!taken) { return id; }
+      if (!taken) {
+        if (id > highestPointerId) { highestPointerId = id; }
+        return id;
+      }
       id = id >= 2147483647 ? 1000 : id + 1;
     }
     return -1;
@@ -904,6 +926,11 @@
       if (batch === null || typeof batch !== 'object') { return; }
       // Each field read once (see hitTest).
       var type = batch.type, touch = batch.touch, pointerType = batch.pointerType, given = batch.events;
+      var named = batch.document, source = batch.source;
+      if (source === undefined) { source = ''; }
+      if (typeof source !== 'string' || source.length > 64) { return; }
+      // A touch another document had (the page before a navigation) never reaches this one.
+      if (named !== undefined && named !== documentId) { return false; }
       if (type !== 'replay' || !isSafeInteger(touch) || touch < 1) { return; }
       if (pointerType !== 'touch' && pointerType !== 'pen' && pointerType !== 'mouse') { return; }
       if (!isArray(given)) { return; }
@@ -917,14 +944,15 @@
         if ((sample.phase === 'up' || sample.phase === 'cancel') && i !== count - 1) { return; }
         samples[i] = sample;
       }
-      var state = replaying[touch];
+      var key = source + ':' + touch;
+      var state = replaying[key];
       if (samples[0].phase === 'down') {
         if (state !== undefined || replayingCount >= MAX_REPLAY_TOUCHES) { return; }
-        var pointerId = freePointerId(touch);
+        var pointerId = freePointerId(touch, source);
         if (pointerId < 0) { return; }
         var primary = true;
-        for (var key in replaying) {
-          if (replaying[key].pointerType === pointerType) { primary = false; }
+        for (var live in replaying) {
+          if (replaying[live].pointerType === pointerType) { primary = false; }
         }
         state = record();
         state.touch = touch;
@@ -936,14 +964,14 @@
         state.touchPoint = null;
         state.capture = null;
         state.pendingCapture = null;
-        replaying[touch] = state;
+        replaying[key] = state;
         replayingCount += 1;
       } else if (state === undefined || state.pointerType !== pointerType) {
         return;
       }
       var lastPhase = samples[count - 1].phase;
       if (lastPhase === 'up' || lastPhase === 'cancel') {
-        delete replaying[touch]; // ended: a later batch for it is refused, its place is free
+        delete replaying[key]; // ended: a later batch for it is refused, its place is free
         replayingCount -= 1;
       }
       var wasIdle = queueHead >= queue.length;
@@ -964,7 +992,10 @@
   var api = {
     hitTest: hitTest,
     configure: configure,
-    pushRegions: function () { sendNow(); },
+    pushRegions: function (shown) {
+      if (shown === true) { sayShown = true; }
+      sendNow();
+    },
     replay: replay,
     get replayPending() { return queue.length - queueHead; },
     get generation() { return generation; },
@@ -987,6 +1018,16 @@
   // Scroll events of the document and of scrollable elements all pass window in the capture phase.
   w.addEventListener('scroll', layoutChanged, { capture: true, passive: true });
   doc.addEventListener('visibilitychange', visibilityChanged);
+  // Shown again from the back/forward cache: this document is the one shown, in a layout
+  // that may have changed while it was away.
+  w.addEventListener('pageshow', function (event) {
+    try {
+      if (event && event.persisted === true) {
+        sayShown = true;
+        layoutChanged();
+      }
+    } catch (e) { /* never throw into the event loop */ }
+  });
   for (var request in CAPTURE_REQUESTS) { w.addEventListener(request, captureRequest, true); }
   if (typeof w.MutationObserver === 'function' && doc.documentElement) {
     new w.MutationObserver(layoutChanged).observe(doc.documentElement,

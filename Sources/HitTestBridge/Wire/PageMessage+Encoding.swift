@@ -60,7 +60,8 @@ extension RegionSnapshot {
     /// The snapshot as the page script posts it:
     /// `{"type":"regions","generation":N,"document":"<id>","maxAge":<ms>,"regions":[{"x":…,"y":…,"width":…,"height":…,"element":"…"}…]}`.
     ///
-    /// - `document` is left out when ``document`` is `nil`.
+    /// - `document` is left out when ``document`` is `nil`; `"shown":true` follows it when
+    ///   ``shown`` is set, and is left out otherwise.
     /// - `maxAge` is written in milliseconds, as the page posts it (``maxAge`` is in
     ///   seconds), and left out when it is `nil`. The milliseconds are chosen so that the
     ///   decoder's division by 1000 gives back ``maxAge`` exactly whenever some number of
@@ -80,6 +81,7 @@ extension RegionSnapshot {
             out += #","document":"#
             out += JSONValue.string(document.text).serialized()
         }
+        if shown { out += #","shown":true"# }
         if let maxAge {
             out += #","maxAge":"#
             out += JSONValue.format(Self.wireMilliseconds(seconds: maxAge))

@@ -33,6 +33,15 @@ public struct PageReplay: Sendable, Hashable {
     /// The tool that drew the touch: the page sees a finger as `pointerType` `"touch"`, a
     /// stylus as `"pen"`.
     public private(set) var tool: ToolKind
+    /// The page document the replay is for (`PageDocumentID`, the one current when the
+    /// engine made it; `nil` before any page named its document): the page script refuses a
+    /// replay naming another document, so no touch crosses from one page into the next.
+    @_spi(Tooling) public private(set) var document: PageDocumentID?
+    /// The engine that made the replay (a random number per engine, `InkEngine.pageSource`):
+    /// the page script keeps the touches of two engines over one document apart, and gives a
+    /// touch number a new engine uses again a pointer id the page has not seen (page pointer
+    /// ids are unique per page, not per loop). `nil`: not named.
+    @_spi(Tooling) public private(set) var source: UInt64?
     /// The events, in order.
     public package(set) var events: [PageTouch]
 
@@ -40,21 +49,34 @@ public struct PageReplay: Sendable, Hashable {
     public var eventCount: Int { events.count }
 
     /// Creates a replay.
-    package init(touch: TouchID, tool: ToolKind, events: [Event] = []) {
+    package init(touch: TouchID, tool: ToolKind, document: PageDocumentID? = nil, source: UInt64? = nil, events: [Event] = []) {
         self.touch = touch
         self.tool = tool
+        self.document = document
+        self.source = source
         self.events = events
     }
 
     /// The replay as a JSON object:
-    /// `{"type":"replay","touch":N,"pointerType":"touch"|"pen","events":[{"phase":"down","x":…,"y":…,"t":…,"pressure":…}…]}`.
+    /// `{"type":"replay","touch":N,"pointerType":"touch"|"pen","document":"<id>"?,"events":[{"phase":"down","x":…,"y":…,"t":…,"pressure":…}…]}`
+    /// (`document` only when ``document`` is set; `"source":"<16 hex>"` after it when ``source`` is).
     /// A non-finite number (which the engine never emits) is written 0.
     public var json: String {
         var out = #"{"type":"replay","touch":"#
         out += String(touch.rawValue)
         out += #","pointerType":""#
         out += tool == .finger ? "touch" : "pen"
-        out += #"","events":["#
+        out += #"""#
+        if let document {
+            out += #","document":"#
+            out += JSONValue.string(document.text).serialized()
+        }
+        if let source {
+            out += #","source":""#
+            out += Self.hex(source)
+            out += #"""#
+        }
+        out += #","events":["#
         for (i, event) in events.enumerated() {
             if i > 0 { out += "," }
             var fields: [(String, JSONValue)] = [
@@ -70,10 +92,17 @@ public struct PageReplay: Sendable, Hashable {
 
     /// JavaScript that hands the replay to the page script; like
     /// ``HitTestRequest/scriptInvocation`` it is built only from the engine's own numbers
-    /// and evaluates to `true` when the page script was there to take it, `false` when not.
+    /// (and the document id, letters and digits) and evaluates to `true` when the page script
+    /// was there to take it, `false` when not, or when the page script refused it (it names
+    /// another document than the page's).
     public var scriptInvocation: String {
-        "(window.scratchpadInk && window.scratchpadInk.replay ? (window.scratchpadInk.replay(\(json)), true) : false);"
+        "(window.scratchpadInk && window.scratchpadInk.replay ? window.scratchpadInk.replay(\(json)) !== false : false);"
     }
 
     private static func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 }

@@ -120,7 +120,7 @@ public struct HitTestRequest: Sendable, Hashable {
 @_spi(Tooling) public enum PageMessage: Sendable, Hashable {
     /// `{"type":"answer","id":"<32 hex>","interactive":1|0|true|false,"generation":N,"document":"<id>"?}`
     case answer(PageAnswer)
-    /// `{"type":"regions","generation":N,"document":"<id>"?,"maxAge":<ms>,"regions":[{"x","y","width","height","element"?}…]}`
+    /// `{"type":"regions","generation":N,"document":"<id>"?,"shown":true?,"maxAge":<ms>,"regions":[{"x","y","width","height","element"?}…]}`
     case regions(RegionSnapshot)
 
     /// The page document the message names, if any.
@@ -193,7 +193,7 @@ public struct HitTestRequest: Sendable, Hashable {
                                               element: try region.optionalString("element")))
                 }
                 return .regions(RegionSnapshot(generation: generation, maxAge: maxAge.map { $0 / 1000 }, regions: regions,
-                                               document: document))
+                                               document: document, shown: try reader.optionalBool("shown") ?? false))
             default:
                 throw JSONShapeError(field: "type", message: "expected \"answer\" or \"regions\", found \"\(type.prefix(40))\"")
             }

@@ -10,10 +10,16 @@ public struct SampleLedger: Sendable, Hashable, Codable {
     public var received: Int = 0
     /// Samples that ended up as ink (a retracted sample is not counted here).
     public var inked: Int = 0
-    /// Samples the page got, with their original timestamps, however they reached it
-    /// (``releasedNatively`` and ``replayed`` say how many of them went which way; the rest
-    /// were handed over after the decision), including those of a touch the system cancelled
-    /// afterwards: the page keeps what it got and gets the cancel.
+    /// Samples the page got from this engine, with their original timestamps, however they
+    /// reached it (``releasedNatively`` and ``replayed`` say how many of them went which way;
+    /// the rest were handed over after the decision), including those of a touch the system
+    /// cancelled afterwards: the page keeps what it got and gets the cancel.
+    ///
+    /// It covers the samples the engine took while it ran, no more. A touch the platform gave
+    /// the web view natively goes on there after the loop stopped or was replaced: its later
+    /// samples, handed to the stopped loop, are refused and counted in ``refused`` (though
+    /// the page got them), and a new loop never sees them (its ledger starts at the touches it
+    /// was handed). An app that reconciles with its own count adds what it handed no live loop.
     public var released: Int = 0
     /// Of ``released``: samples of touches the platform gave the page itself, routed there at
     /// touch-down (native, trusted events; the engine only counted them).

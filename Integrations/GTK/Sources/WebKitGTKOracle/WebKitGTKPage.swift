@@ -61,6 +61,14 @@ public final class WebKitGTKPage {
     /// engine (`EngineInput.newDocument`), so nothing the old document said is taken for the
     /// new one's.
     public var onNewDocument: (() -> Void)?
+    /// Whether the page reloads when its web content process terminated (default `true`: a
+    /// crashed or killed page comes back, as WebKit on iOS reloads one, rather than leaving
+    /// the dead page's last frame). The reload is a new document.
+    public var reloadsAfterTermination = true
+    /// How many times the web content process terminated.
+    public private(set) var processTerminations = 0
+    /// Whether the last load (or the reload after a terminated process) finished.
+    public var isLoaded: Bool { loadFinished }
     /// The most messages held for ``takePostedMessages()`` (at least 1); the oldest are
     /// dropped beyond it.
     public var messageLimit = 1_000 {
@@ -113,11 +121,12 @@ public final class WebKitGTKPage {
                 if event == WEBKIT_LOAD_FINISHED { page.loadFinished = true }
             } as @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void,
             to: GCallback.self), me))
-        // The web content process terminated: its document is gone (a reload makes a new one).
+        // The web content process terminated: its document is gone; the page reloads (a new
+        // document), as WebKit on iOS reloads a page whose process the system killed.
         _ = (scratchpad_connect(widget, "web-process-terminated", unsafeBitCast(
             { (_: UnsafeMutableRawPointer?, _: WebKitWebProcessTerminationReason, context: UnsafeMutableRawPointer?) in
                 guard let context else { return }
-                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().onNewDocument?()
+                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().processTerminated()
             } as @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void,
             to: GCallback.self), me))
         _ = (scratchpad_connect(widget, "load-failed", unsafeBitCast(
@@ -155,6 +164,19 @@ public final class WebKitGTKPage {
         gtk_widget_show_all(window)
         return window
     }
+
+    /// The web content process terminated: the document is gone (the front end hears it
+    /// through ``onNewDocument``), and the page reloads unless ``reloadsAfterTermination`` is off.
+    private func processTerminated() {
+        processTerminations += 1
+        loadFinished = false
+        onNewDocument?()
+        if reloadsAfterTermination { webkit_web_view_reload(view) }
+    }
+
+    /// Ends the web content process, as the system does to a page in the background (the
+    /// page then reloads, ``reloadsAfterTermination``).
+    public func terminateWebProcess() { webkit_web_view_terminate_web_process(view) }
 
     /// Loads `url` and waits until it has loaded (the page script is installed at document
     /// start, so it is there by then).

@@ -331,3 +331,73 @@ extension WebKitGTK {
         }
     }
 }
+
+extension WebKitGTK.RealScreenTests {
+    /// Clicks the real primary button at a page-area point (a link: a hole in the overlay).
+    static func click(_ window: ScratchpadWindow, at point: CanvasPoint) {
+        let (ox, oy) = origin(window)
+        scratchpad_xtest_move(gint(ox + Int(point.x.rounded())), gint(oy + Int(point.y.rounded())))
+        GTK.spin(for: 0.05)
+        scratchpad_xtest_button(1, 1)
+        GTK.spin(for: 0.03)
+        scratchpad_xtest_button(1, 0)
+        GTK.spin(for: 0.05)
+        scratchpad_xtest_move(0, 0)
+    }
+
+    /// The page's title, as JSON text.
+    static func title(_ window: ScratchpadWindow) -> String? { try? window.page.evaluate("document.title", inPageWorld: true) }
+
+    @Test("Next then Back (history.back(): WebKitGTK restores the page from its page cache), then the real mouse drags a block on the restored page: the block moves, no ink (issue 51, case 1)")
+    func backRestoresThePage() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("next-blocks.html")
+            Self.click(window, at: CanvasPoint(x: 140, y: 692))                      // Next
+            #expect(GTK.spin(timeout: 5) { Self.title(window) == #""The next exercise""# }, "Next did not navigate")
+            GTK.spin(for: 1)
+            Self.click(window, at: CanvasPoint(x: 140, y: 52))                       // Back
+            #expect(GTK.spin(timeout: 5) { Self.title(window) == #""Order the blocks, then Next""# }, "Back did not navigate")
+            GTK.spin(for: 1)
+            let restored = try window.page.bodyData("restored")
+            Self.drag(window, from: CanvasPoint(x: 168, y: 348), to: CanvasPoint(x: 420, y: 350))
+            GTK.spin(for: 0.3)
+            let ink = try Self.screen(window).inkBounds
+            let report = window.finish()
+            #expect(restored == "1", "the page came back from WebKitGTK's page cache (pageshow persisted)")
+            #expect(report.strokes == 0, "a drag on a block of the restored page is the page's, not ink")
+            #expect(ink == nil, "no ink on the real screen: \(String(describing: ink))")
+            #expect(try window.page.bodyData("drags") == "1")
+            #expect(try window.page.bodyData("order") == "block-2,block-3,block-1,block-4")
+            #expect(window.engine.bridgeMetrics.restoredDocuments >= 1, "\(window.engine.bridgeMetrics)")
+            #expect(report.ledger.dropped == 0)
+        }
+    }
+
+    @Test("the web content process killed: the page reloads (a new document) and a block dragged with the real mouse moves, no ink (issue 51, case 5)")
+    func killedWebProcessReloads() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("blocks.html")
+            let before = window.engine.bridgeMetrics.newDocuments
+            window.page.terminateWebProcess()
+            #expect(GTK.spin(timeout: 5) { window.page.processTerminations == 1 })
+            #expect(GTK.spin(timeout: 10) { window.page.isLoaded }, "the page reloaded")
+            GTK.spin(for: 1)   // painted, its snapshot held
+            Self.drag(window, from: CanvasPoint(x: 168, y: 348), to: CanvasPoint(x: 420, y: 350))
+            GTK.spin(for: 0.3)
+            let ink = try Self.screen(window).inkBounds
+            let report = window.finish()
+            #expect(window.engine.bridgeMetrics.newDocuments > before)
+            #expect(report.strokes == 0 && ink == nil, "strokes \(report.strokes), ink \(String(describing: ink))")
+            #expect(try window.page.bodyData("drags") == "1")
+            #expect(report.ledger.dropped == 0)
+        }
+    }
+}
