@@ -22,6 +22,4 @@ if [ -z "$baseline" ]; then
   exit 0
 fi
 echo "API-breaking changes against $baseline (InkCore, HitTestBridge, InkTesting):"
-swift package diagnose-api-breaking-changes "$baseline" \
-  --products InkCore HitTestBridge InkTesting \
-  --scratch-path .build-api
+swift package diagnose-api-breaking-changes "$baseline" --products InkCore HitTestBridge InkTesting
