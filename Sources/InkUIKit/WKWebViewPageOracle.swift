@@ -21,9 +21,12 @@ import HitTestBridge
 /// `WKScriptMessage.webView` to the oracle of the web view that sent it, and the page script is
 /// added once per content controller. A second oracle on the same web view (a second
 /// controller, made before the first was invalidated) takes that web view's messages over;
-/// the first hears no more. The handler is removed when the last oracle on the content
-/// controller detaches (the user script stays: WebKit has no public call that removes one
-/// script; with no handler, what the script posts reaches nobody).
+/// the first hears no more. When the last oracle on the content controller detaches, the
+/// handler is removed, the page script in the page shown is stopped
+/// (`PageScript.stopInvocation`), and the user script is removed: WebKit removes user scripts
+/// all at once (`removeAllUserScripts()`), so the content controller's other scripts
+/// (`userScripts`, the app's) are added back, in their order. Later documents run no page
+/// script of ours.
 ///
 /// Type-checked against stand-ins for WebKit; never run on a device.
 @MainActor
@@ -63,7 +66,7 @@ public final class WKWebViewPageOracle {
             let script = WKUserScript(source: try PageScript.source, injectionTime: .atDocumentStart,
                                       forMainFrameOnly: true, in: world)
             controller.addUserScript(script)
-            dispatcher = ScriptMessageDispatcher(key: key)
+            dispatcher = ScriptMessageDispatcher(key: key, script: script)
             // A handler name must be unique within the user content controller
             // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:),
             // iOS 14); on a duplicate WebKit raises `NSInvalidArgumentException`, which Swift
@@ -100,16 +103,22 @@ public final class WKWebViewPageOracle {
     }
 
     /// Stops taking this web view's messages (unless a later oracle on the same web view has
-    /// taken them over); the handler is removed once no oracle on its content controller is
-    /// left. No message reaches ``onMessage`` after this. Call it when the page goes away;
-    /// calling it again does nothing.
+    /// taken them over); once no oracle on its content controller is left, the handler and
+    /// the page script go (the script in the page shown is stopped, the user script removed).
+    /// No message reaches ``onMessage`` after this. Call it when the page goes away; calling
+    /// it again does nothing.
     public func detach() {
         guard let dispatcher else { return }
         self.dispatcher = nil
-        guard dispatcher.detach(self), let controller = webView?.configuration.userContentController else { return }
-        // The last oracle on this content controller: its handler goes.
+        guard dispatcher.detach(self), let webView else { return }
+        // The last oracle on this content controller: its handler and its script go.
+        let controller = webView.configuration.userContentController
         ScriptMessageDispatcher.installed[dispatcher.key] = nil
         controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
+        webView.evaluateJavaScript(PageScript.stopInvocation, in: nil, in: world) { _ in }
+        let others = controller.userScripts.filter { $0 !== dispatcher.script }
+        controller.removeAllUserScripts()
+        for script in others { controller.addUserScript(script) }
     }
 
     fileprivate func received(_ message: WKScriptMessage) {
@@ -148,13 +157,18 @@ private final class ScriptMessageDispatcher: NSObject, WKScriptMessageHandler {
     static var installed: [Key: WeakDispatcher] = [:]
 
     let key: Key
+    /// The page script, added once to the content controller.
+    let script: WKUserScript
     /// The oracle of each web view, by the web view.
     private var oracles: [ObjectIdentifier: Attached] = [:]
     /// Oracles attached and not detached (an oracle replaced on its web view still counts
     /// until it detaches).
     private var attachedCount = 0
 
-    init(key: Key) { self.key = key }
+    init(key: Key, script: WKUserScript) {
+        self.key = key
+        self.script = script
+    }
 
     func attach(_ oracle: WKWebViewPageOracle, for webView: WKWebView) {
         oracles[ObjectIdentifier(webView)] = Attached(webView: webView, oracle: oracle)

@@ -45,8 +45,12 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/adduserscript(_:) (iOS 8)
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:) (iOS 14)
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:) (iOS 14)
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/userscripts (iOS 8; read-only, a copy)
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removealluserscripts() (iOS 8)
 @MainActor open class WKUserContentController: NSObject {
     open func addUserScript(_ userScript: WKUserScript) { standIn() }
+    open var userScripts: [WKUserScript] { standIn() }
+    open func removeAllUserScripts() { standIn() }
     /// Raises `NSInvalidArgumentException` when a handler named `name` is already added in
     /// `world`: "Attempt to add script message handler with name '…' when one already exists."
     /// (WebKit/WebKit, `Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm`:
