@@ -354,8 +354,9 @@ package final class HostProtocolSession {
 
     func cancelSend(_ request: HitTestRequest) { asked[request.token] = nil }
 
-    /// A `push_regions` line: the view was resized and the snapshot dropped; the front end
-    /// has the page script push one of the new layout.
+    /// A `push_regions` line: a navigation was reported (the page says which document it
+    /// shows), or the view's size settled after a resize (the snapshot was dropped); the front
+    /// end has the page script push one (`PageScript.pushRegionsInvocation`).
     func askForRegions() { emit([("kind", .string("push_regions")), ("t", .number(now))]) }
 
     func emitStroke(_ touch: EngineTouch, at time: Double) {

@@ -79,10 +79,14 @@ public enum FakePage {
     ///   - maxAge: How long the snapshot stays fresh, seconds (`nil`: the engine's default).
     ///   - document: The page document's id, as the page script names it, if any (an id the
     ///     page script would never write is written as given, as in ``answer(to:verdict:generation:document:)``).
+    ///   - shown: Whether the snapshot says its document is the one shown (`"shown":true`),
+    ///     as the page script's first snapshot, the first after a page is restored from the
+    ///     back/forward cache, and the one the loop asks for after a navigation do.
     public static func regions(_ regions: [Region], generation: UInt64 = firstGeneration, maxAge: Double? = nil,
-                               document: String? = nil) -> String {
+                               document: String? = nil, shown: Bool = false) -> String {
         var snapshot = RegionSnapshot(generation: generation, maxAge: maxAge,
-                                      regions: regions.map { PageRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height, element: $0.element) })
+                                      regions: regions.map { PageRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height, element: $0.element) },
+                                      shown: shown)
         return naming(document, snapshot.json) { snapshot.document = $0; return snapshot.json }
     }
 }

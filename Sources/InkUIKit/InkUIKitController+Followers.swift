@@ -3,9 +3,8 @@ import WebKit
 import InkCore
 import HitTestBridge
 
-// The controller's helpers: its teardown off the main thread, and the delegates it installs
-// when the app has none (scroll and zoom, the pencil's gestures, the page's documents), and
-// the page's background.
+// The controller's helpers: its teardown off the main thread, the followers of the web view
+// (key-value observation, no delegates), the pencil's delegate, and the page's background.
 
 /// What a controller released off the main thread leaves for the main queue to tear down.
 /// Every part is used on the main thread only: the loop (not `Sendable`, it lives there) is
@@ -16,8 +15,10 @@ struct Teardown: @unchecked Sendable {
     let recognizers: [UIGestureRecognizer]
     let interaction: UIPencilInteraction
     let oracle: WKWebViewPageOracle
+    let followers: PageFollowers
 
     @MainActor func run() {
+        followers.invalidate()
         side.close()
         overlay.router = nil
         overlay.onResize = nil
@@ -30,13 +31,40 @@ struct Teardown: @unchecked Sendable {
     }
 }
 
-/// The web view's scroll view delegate when the app has none.
+/// Follows the web view without owning any of its delegates, so an app (or a SwiftUI wrapper)
+/// may set `scrollView.delegate` and `navigationDelegate` whenever it likes: key-value
+/// observation of the scroll view's `contentOffset` and `zoomScale` (scroll and zoom) and of
+/// the web view's `isLoading` (a navigation begins: reported to the loop; it ends: the page's
+/// background is read again). The page itself says which document it shows (the document
+/// rule), so the report needs no delegate's commit; a page restored from the back/forward
+/// cache, or reloaded by WebKit after its web content process terminated (WebKit reloads it
+/// because no navigation delegate of ours implements `webViewWebContentProcessDidTerminate(_:)`),
+/// names its document in its first snapshot.
 @MainActor
-final class ScrollFollower: NSObject, UIScrollViewDelegate {
-    weak var controller: InkUIKitController?
+final class PageFollowers {
+    private var observations: [NSKeyValueObservation] = []
 
-    func scrollViewDidScroll(_ scrollView: UIScrollView) { controller?.pageDidScroll() }
-    func scrollViewDidZoom(_ scrollView: UIScrollView) { controller?.pageDidScroll() }
+    init(webView: WKWebView, controller: InkUIKitController) {
+        let scrollView = webView.scrollView
+        observations.append(scrollView.observe(\.contentOffset, options: []) { [weak controller] _, _ in
+            MainActor.assumeIsolated { controller?.pageDidScroll() }
+        })
+        observations.append(scrollView.observe(\.zoomScale, options: []) { [weak controller] _, _ in
+            MainActor.assumeIsolated { controller?.pageDidScroll() }
+        })
+        observations.append(webView.observe(\.isLoading, options: [.new]) { [weak controller] _, change in
+            let loading = change.newValue ?? false
+            MainActor.assumeIsolated {
+                if loading { controller?.pageDidChangeDocument() } else { controller?.pageAppearanceDidChange() }
+            }
+        })
+    }
+
+    /// Stops observing.
+    func invalidate() {
+        for observation in observations { observation.invalidate() }
+        observations.removeAll()
+    }
 }
 
 /// The pencil interaction's delegate: a double tap or a squeeze goes to the controller.
@@ -61,26 +89,14 @@ final class PencilFollower: NSObject, UIPencilInteractionDelegate {
     }
 }
 
-/// The web view's navigation delegate when the app has none: each committed navigation and
-/// each terminated web content process is a new document for the loop.
-@MainActor
-final class DocumentFollower: NSObject, WKNavigationDelegate {
-    weak var controller: InkUIKitController?
-
-    func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) { controller?.pageDidChangeDocument() }
-    func webViewWebContentProcessDidTerminate(_ webView: WKWebView) { controller?.pageDidChangeDocument() }
-    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) { controller?.pageAppearanceDidChange() }
-}
-
 // MARK: - The page's background (the ink's colour)
 
 extension InkUIKitController {
     /// Reads the page's background (`PageBackground.probeScript`, in the page script's content
     /// world) into the overlay's `InkOverlayView/pageBackground`, from which the overlay picks
     /// an ink that shows on the page (unless the app set `InkOverlayView/inkColor`). Called
-    /// when a navigation finished (by the navigation delegate this controller installs; an app
-    /// that is the navigation delegate calls it from its own `webView(_:didFinish:)`) and when
-    /// the system's appearance changed; call it too when the page changes its colours.
+    /// when a navigation finished (the web view's `isLoading` became `false`) and when the
+    /// system's appearance changed; call it too when the page changes its colours.
     public func pageAppearanceDidChange() {
         guard !isInvalidated, let webView else { return }
         webView.evaluateJavaScript(PageBackground.probeScript, in: nil, in: oracle.world) { [weak self] result in

@@ -47,13 +47,24 @@ import HitTestBridge
 /// touches down are cancelled and counted and a recording is finished; the overlay, the
 /// recognizers, the interaction and the message handler are removed). A second controller
 /// made on the same web view while the first is still live invalidates the first before it
-/// sets up (one front end per web view) and takes the message handler over
-/// (``WKWebViewPageOracle``): nothing raises, and the first hears no more messages.
+/// sets up (one front end per web view) and takes that web view's messages over
+/// (``WKWebViewPageOracle``): nothing raises, and the first hears no more messages. Any number
+/// of web views may share one `WKUserContentController`: each message goes to the controller
+/// of the web view that sent it, and the page script is added once per content controller.
+///
+/// The controller takes none of the web view's delegates: it follows scroll, zoom and
+/// navigation by key-value observation (the scroll view's `contentOffset` and `zoomScale`,
+/// the web view's `isLoading`), so an app sets `scrollView.delegate` and
+/// `navigationDelegate` whenever it likes. Not implementing
+/// `webViewWebContentProcessDidTerminate(_:)` leaves WebKit's own reload of a page whose web
+/// content process terminated in place: the page comes back as in a plain web view, and
+/// names its new document.
 ///
 /// The overlay is pinned to the web view with Auto Layout constraints, so it follows the web
 /// view through rotation, split view, Stage Manager and safe-area changes; each change of
 /// size is submitted as `EngineInput.viewResized(_:)`: the page reflows, so the region
-/// snapshot of the old layout stops routing at once and the page is asked for a new one.
+/// snapshot of the old layout stops routing at once (a snapshot measured before the resize
+/// is refused) and the page is asked for a new one once the size has held still for 100 ms.
 ///
 /// Apple Pencil: with ``PencilOnlyDrawing/followSystem`` (the default) the system's "Only
 /// Draw with Apple Pencil" setting (`UIPencilInteraction.prefersPencilOnlyDrawing`, read
@@ -130,8 +141,7 @@ public final class InkUIKitController {
     /// The parts a `deinit` off the main thread hands to the main queue.
     private var teardown: Teardown!
 
-    private var scrollFollower: ScrollFollower?
-    private var documentFollower: DocumentFollower?
+    private var followers: PageFollowers!
 
     /// Errors setting up the front end.
     public enum SetupError: Error, Sendable, Hashable {
@@ -184,8 +194,6 @@ public final class InkUIKitController {
             scroll: { [weak self] dx, dy in self?.scroll(dx: dx, dy: dy) },
             redraw: { [weak self] area in self?.inkChanged(in: area) }))
         overlay.side = side
-        teardown = Teardown(side: side, overlay: overlay, recognizers: [recognizer, hoverRecognizer],
-                            interaction: pencilInteraction, oracle: oracle)
 
         container.insertSubview(overlay, aboveSubview: webView)
         // Pinned to the web view, not sized once: it follows rotation, split view, Stage
@@ -212,25 +220,11 @@ public final class InkUIKitController {
         recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
         oracle.onMessage = { [weak self] body in self?.side.pageSaid(body) }
-        // Follow scroll and zoom; when the app already is the scroll view's delegate, it calls
-        // pageDidScroll() from its own scrollViewDidScroll(_:) and scrollViewDidZoom(_:). A
-        // follower left by an earlier controller on this web view is replaced.
-        let scrollView = webView.scrollView
-        if scrollView.delegate == nil || scrollView.delegate is ScrollFollower {
-            let follower = ScrollFollower()
-            follower.controller = self
-            scrollView.delegate = follower
-            scrollFollower = follower
-        }
-        // Follow the page's documents the same way; an app that is the navigation delegate
-        // calls pageDidChangeDocument() from its own webView(_:didCommit:) and
-        // webViewWebContentProcessDidTerminate(_:).
-        if webView.navigationDelegate == nil || webView.navigationDelegate is DocumentFollower {
-            let follower = DocumentFollower()
-            follower.controller = self
-            webView.navigationDelegate = follower
-            documentFollower = follower
-        }
+        // Follow scroll, zoom and navigation by key-value observation: no delegate of the web
+        // view's is taken, so the app sets its own whenever it likes.
+        followers = PageFollowers(webView: webView, controller: self)
+        teardown = Teardown(side: side, overlay: overlay, recognizers: [recognizer, hoverRecognizer],
+                            interaction: pencilInteraction, oracle: oracle, followers: followers)
     }
 
     // MARK: - State
@@ -246,7 +240,8 @@ public final class InkUIKitController {
     // MARK: - The app's calls
 
     /// The page scrolled or zoomed: moves the ink with it and submits the new layout. Called
-    /// by the scroll view delegate this controller installs, or by the app's own.
+    /// by the controller's key-value observation of the scroll view (an app need not call it;
+    /// calling it again changes nothing).
     public func pageDidScroll() {
         guard !isInvalidated, let webView else { return }
         side.viewMoved(Self.transform(of: webView.scrollView))
@@ -261,13 +256,13 @@ public final class InkUIKitController {
         side.viewResized(Self.transform(of: webView.scrollView))
     }
 
-    /// The page's document was replaced: a navigation committed (`WKNavigationDelegate`'s
-    /// `webView(_:didCommit:)`, before the new document's scripts run) or the web content
-    /// process terminated (`webViewWebContentProcessDidTerminate(_:)`: the document is gone;
-    /// an app usually reloads the page). Submits ``EngineInput/newDocument(_:)`` with the scroll view's
-    /// transform: questions in flight get the fallback, the old snapshot is dropped, and
-    /// nothing the old document says is taken for the new one's. Called by the navigation
-    /// delegate this controller installs, or by the app's own.
+    /// A navigation is under way (the web view's `isLoading` became `true`: a link, Back, a
+    /// reload, WebKit's own reload after the web content process terminated): submits
+    /// ``EngineInput/newDocument(_:)`` with the scroll view's transform. The report is
+    /// idempotent (the document rule): the loop asks the page which document it shows, and
+    /// the page's answer, or the new page's first snapshot, names it. Called by the
+    /// controller's key-value observation of the web view; an app may call it too (from its
+    /// own `webView(_:didCommit:)`, say): a repeated report is harmless.
     public func pageDidChangeDocument() {
         guard !isInvalidated, let webView else { return }
         side.navigated(Self.transform(of: webView.scrollView))
@@ -318,16 +313,7 @@ public final class InkUIKitController {
         overlay.removeFromSuperview()
         oracle.onMessage = nil
         oracle.detach()
-        if let scrollFollower, let webView, webView.scrollView.delegate === scrollFollower {
-            webView.scrollView.delegate = nil
-        }
-        scrollFollower?.controller = nil
-        scrollFollower = nil
-        if let documentFollower, let webView, webView.navigationDelegate === documentFollower {
-            webView.navigationDelegate = nil
-        }
-        documentFollower?.controller = nil
-        documentFollower = nil
+        followers.invalidate()
     }
 
     /// Invalidates a controller its app dropped without ``invalidate()``. A main-actor

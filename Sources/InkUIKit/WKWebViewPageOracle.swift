@@ -14,11 +14,19 @@ import HitTestBridge
 /// world. Each message the page script posts from the main frame, a `String`, goes to
 /// ``onMessage`` as it came: the engine validates it.
 ///
-/// One oracle per web view holds the handler: a second oracle on the same web view (a second
-/// controller, made before the first was invalidated) takes the handler over rather than
-/// raising on the duplicate name, and the first hears no more messages. The page script is
-/// installed again as a second user script; the page keeps its first instance (the script
-/// returns at once when `window.scratchpadInk` is there).
+/// One front end per web view, any number of web views. Web views made from one
+/// `WKWebViewConfiguration` share its `WKUserContentController` (the configuration copies it
+/// by reference), so the handler and the user script belong to the content controller, not
+/// to a web view: one handler per content controller and world dispatches each message by
+/// `WKScriptMessage.webView` to the oracle of the web view that sent it, and the page script is
+/// added once per content controller. A second oracle on the same web view (a second
+/// controller, made before the first was invalidated) takes that web view's messages over;
+/// the first hears no more. When the last oracle on the content controller detaches, the
+/// handler is removed, the page script in the page shown is stopped
+/// (`PageScript.stopInvocation`), and the user script is removed: WebKit removes user scripts
+/// all at once (`removeAllUserScripts()`), so the content controller's other scripts
+/// (`userScripts`, the app's) are added back, in their order. Later documents run no page
+/// script of ours.
 ///
 /// Type-checked against stand-ins for WebKit; never run on a device.
 @MainActor
@@ -29,15 +37,17 @@ public final class WKWebViewPageOracle {
     public let world: WKContentWorld
     /// The web view (not retained).
     public private(set) weak var webView: WKWebView?
-    /// Receives each message the page script posted from the main frame, as text.
+    /// Receives each message the page script posted from the main frame of this oracle's web
+    /// view, as text.
     public var onMessage: ((String) -> Void)?
     /// Evaluations the page script did not take (the evaluation failed, or the script was
     /// not there): `PageSide` turns a request's into `EngineInput.sendFailed(_:)` and counts
     /// a replay's in `PageSide.replaysLost`.
     public private(set) var evaluationsNotTaken = 0
-    private var proxy: ScriptMessageProxy?
+    private var dispatcher: ScriptMessageDispatcher?
 
-    /// Installs the page script and the message handler in `webView`'s user content controller.
+    /// Installs the page script (once per content controller) and the message handler in
+    /// `webView`'s user content controller.
     /// - Parameters:
     ///   - webView: The web view showing the exercise.
     ///   - worldName: The name of the content world the page script runs in.
@@ -46,44 +56,33 @@ public final class WKWebViewPageOracle {
         let world = WKContentWorld.world(name: worldName)
         self.world = world
         self.webView = webView
-        let script = WKUserScript(source: try PageScript.source, injectionTime: .atDocumentStart,
-                                  forMainFrameOnly: true, in: world)
-        let proxy = ScriptMessageProxy()
-        self.proxy = proxy
         let controller = webView.configuration.userContentController
-        controller.addUserScript(script)
-        // A handler name must be unique within the user content controller
-        // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:),
-        // iOS 14); on a duplicate WebKit raises `NSInvalidArgumentException`, which Swift cannot
-        // catch (`Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm` in WebKit/WebKit,
-        // read, not observed on a device). A handler left by an earlier oracle on this
-        // web view is removed first; removing a name that is not there does nothing
-        // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:),
-        // iOS 14).
-        controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
-        // The controller keeps its handlers strongly: it holds the proxy, the proxy holds
-        // this oracle weakly.
-        controller.add(proxy, contentWorld: world, name: Self.handlerName)
-        proxy.oracle = self
-        Self.installed = Self.installed.filter { $0.value.proxy != nil }   // web views gone
-        Self.installed[Self.key(controller, world)] = WeakProxy(proxy: proxy)
-    }
-
-    /// The proxy that holds the handler, per user content controller and content world name:
-    /// ``detach()`` removes the handler only while it is its own.
-    private static var installed: [HandlerKey: WeakProxy] = [:]
-
-    private struct HandlerKey: Hashable {
-        let controller: ObjectIdentifier
-        let world: String
-    }
-
-    private struct WeakProxy {
-        weak var proxy: ScriptMessageProxy?
-    }
-
-    private static func key(_ controller: WKUserContentController, _ world: WKContentWorld) -> HandlerKey {
-        HandlerKey(controller: ObjectIdentifier(controller), world: world.name ?? "")
+        let key = ScriptMessageDispatcher.Key(controller: ObjectIdentifier(controller), world: world.name ?? "")
+        ScriptMessageDispatcher.installed = ScriptMessageDispatcher.installed.filter { $0.value.dispatcher != nil }
+        let dispatcher: ScriptMessageDispatcher
+        if let existing = ScriptMessageDispatcher.installed[key]?.dispatcher {
+            dispatcher = existing   // the script and the handler are there already: one per content controller
+        } else {
+            let script = WKUserScript(source: try PageScript.source, injectionTime: .atDocumentStart,
+                                      forMainFrameOnly: true, in: world)
+            controller.addUserScript(script)
+            dispatcher = ScriptMessageDispatcher(key: key, script: script)
+            // A handler name must be unique within the user content controller
+            // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:),
+            // iOS 14); on a duplicate WebKit raises `NSInvalidArgumentException`, which Swift
+            // cannot catch (`Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm` in
+            // WebKit/WebKit, read, not observed on a device). A handler of ours no dispatcher
+            // holds any more is removed first; removing a name that is not there does nothing
+            // (https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:),
+            // iOS 14).
+            controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
+            // The controller keeps its handlers strongly: it holds the dispatcher, which holds
+            // the oracles weakly.
+            controller.add(dispatcher, contentWorld: world, name: Self.handlerName)
+            ScriptMessageDispatcher.installed[key] = ScriptMessageDispatcher.WeakDispatcher(dispatcher: dispatcher)
+        }
+        self.dispatcher = dispatcher
+        dispatcher.attach(self, for: webView)
     }
 
     /// Evaluates one of the page side's scripts (`HitTestRequest.scriptInvocation`,
@@ -103,19 +102,23 @@ public final class WKWebViewPageOracle {
         }
     }
 
-    /// Removes the message handler, unless a later oracle on the same web view has taken it
-    /// over (the user script stays until the controller's scripts are removed); no message
-    /// reaches ``onMessage`` after this. Call it when the page goes away; calling it again
-    /// does nothing.
+    /// Stops taking this web view's messages (unless a later oracle on the same web view has
+    /// taken them over); once no oracle on its content controller is left, the handler and
+    /// the page script go (the script in the page shown is stopped, the user script removed).
+    /// No message reaches ``onMessage`` after this. Call it when the page goes away; calling
+    /// it again does nothing.
     public func detach() {
-        guard let proxy else { return }
-        proxy.oracle = nil
-        self.proxy = nil
-        guard let controller = webView?.configuration.userContentController else { return }
-        let key = Self.key(controller, world)
-        guard Self.installed[key]?.proxy === proxy else { return }
-        Self.installed[key] = nil
+        guard let dispatcher else { return }
+        self.dispatcher = nil
+        guard dispatcher.detach(self), let webView else { return }
+        // The last oracle on this content controller: its handler and its script go.
+        let controller = webView.configuration.userContentController
+        ScriptMessageDispatcher.installed[dispatcher.key] = nil
         controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: world)
+        webView.evaluateJavaScript(PageScript.stopInvocation, in: nil, in: world) { _ in }
+        let others = controller.userScripts.filter { $0 !== dispatcher.script }
+        controller.removeAllUserScripts()
+        for script in others { controller.addUserScript(script) }
     }
 
     fileprivate func received(_ message: WKScriptMessage) {
@@ -124,7 +127,9 @@ public final class WKWebViewPageOracle {
     }
 }
 
-/// The object the user content controller retains; forwards to the oracle, held weakly.
+/// The one handler of a content controller and content world, which the controller retains:
+/// it hands each message to the oracle of the web view that sent it (`WKScriptMessage.webView`),
+/// holding the oracles weakly.
 ///
 /// Its witness is `nonisolated`, so the conformance compiles with both declarations of
 /// `WKScriptMessageHandler`: the iOS 17 SDK's (no main-actor annotation) and later SDKs'
@@ -133,12 +138,55 @@ public final class WKWebViewPageOracle {
 /// not so.
 /// `scripts/apple-typecheck.sh` type-checks this file against both declarations.
 @MainActor
-private final class ScriptMessageProxy: NSObject, WKScriptMessageHandler {
-    weak var oracle: WKWebViewPageOracle?
+private final class ScriptMessageDispatcher: NSObject, WKScriptMessageHandler {
+    struct Key: Hashable {
+        let controller: ObjectIdentifier
+        let world: String
+    }
+
+    struct WeakDispatcher {
+        weak var dispatcher: ScriptMessageDispatcher?
+    }
+
+    private struct Attached {
+        weak var webView: WKWebView?
+        weak var oracle: WKWebViewPageOracle?
+    }
+
+    /// The dispatcher of each content controller and world.
+    static var installed: [Key: WeakDispatcher] = [:]
+
+    let key: Key
+    /// The page script, added once to the content controller.
+    let script: WKUserScript
+    /// The oracle of each web view, by the web view.
+    private var oracles: [ObjectIdentifier: Attached] = [:]
+    /// Oracles attached and not detached (an oracle replaced on its web view still counts
+    /// until it detaches).
+    private var attachedCount = 0
+
+    init(key: Key, script: WKUserScript) {
+        self.key = key
+        self.script = script
+    }
+
+    func attach(_ oracle: WKWebViewPageOracle, for webView: WKWebView) {
+        oracles[ObjectIdentifier(webView)] = Attached(webView: webView, oracle: oracle)
+        attachedCount += 1
+    }
+
+    /// Returns `true` when no oracle is left.
+    func detach(_ oracle: WKWebViewPageOracle) -> Bool {
+        oracles = oracles.filter { $0.value.oracle != nil && $0.value.oracle !== oracle && $0.value.webView != nil }
+        attachedCount = max(0, attachedCount - 1)
+        return attachedCount == 0
+    }
 
     nonisolated func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
         MainActor.assumeIsolated {
-            oracle?.received(message)
+            guard let webView = message.webView, let attached = oracles[ObjectIdentifier(webView)],
+                  attached.webView === webView else { return }
+            attached.oracle?.received(message)
         }
     }
 }

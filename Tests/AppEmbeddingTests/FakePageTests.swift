@@ -42,4 +42,26 @@ struct FakePageTests {
         loop.submit(.pageMessage(snapshot))
         #expect(loop.metrics.malformedMessages == 2)
     }
+
+    @Test("a page restored from the back/forward cache, written with FakePage (shown): after Next and Back its button routes to it again and its answer is taken")
+    func restoredPage() throws {
+        let clock = ManualClock(start: 1)
+        let loop = InkLoop(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), clock: clock, seed: 4)
+        let shell = RecordingShell()
+        loop.shell = shell
+        let button = [FakePage.Region(x: 300, y: 500, width: 200, height: 100)]
+        let a = "aaaaaaaaaaaaaaaa", b = "bbbbbbbbbbbbbbbb"
+        #expect(FakePage.regions(button, document: a, shown: true).contains(#""shown":true"#))
+        loop.submit(.pageMessage(FakePage.regions(button, document: a, shown: true)))
+        clock.advance(to: 2)
+        loop.submit(.newDocument(.identity))                                             // Next
+        loop.submit(.pageMessage(FakePage.regions([], document: b, shown: true)))
+        #expect(loop.route(at: CanvasPoint(x: 400, y: 550), tool: .finger) == .ink)
+        clock.advance(to: 3)
+        loop.submit(.newDocument(.identity))                                             // Back
+        loop.submit(.pageMessage(FakePage.regions(button, generation: 2, document: a, shown: true)))
+        #expect(loop.route(at: CanvasPoint(x: 400, y: 550), tool: .finger) == .page)
+        loop.stop()
+        #expect(loop.ledger.isBalanced)
+    }
 }

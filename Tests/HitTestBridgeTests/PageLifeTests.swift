@@ -181,6 +181,8 @@ struct PageLifeTests {
         #expect(loop.ledger.refused >= 1, "the move after the navigation is refused and counted")
         #expect(Self.balanced(loop.ledger), "\(loop.ledger)")
         #expect(loop.engine.isSettled)
+        loop.stop()
+        #expect(loop.metrics.auditFailures.isEmpty, "\(loop.metrics.auditFailures)")
     }
 
     @Test("under hand-over routing the page's pointer is cancelled at the navigation; nothing more of the touch is injected",
@@ -202,6 +204,8 @@ struct PageLifeTests {
         loop.submit(Self.touch(1, .ended, CanvasPoint(x: 420, y: 560), 3.03 + latency))
         #expect(Self.pageTouches(shell.events[mark...]).map(\.phase) == [.cancelled])
         #expect(Self.balanced(loop.ledger), "\(loop.ledger)")
+        loop.stop()
+        #expect(loop.metrics.auditFailures.isEmpty, "\(loop.metrics.auditFailures)")
     }
 
     @Test("page B speaks first: page A's answer still in flight is refused, the tap gets the fallback and nothing reaches page B",

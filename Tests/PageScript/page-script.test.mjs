@@ -630,3 +630,17 @@ test('a replay naming another document is refused whole and replay() returns fal
   assert.ok(ink.replayPending >= 0);
   assert.equal(ink.replay({ type: 'replay', touch: 3, pointerType: 'touch', events }), undefined);
 });
+
+test('stop(): the native side went away: no heartbeat, no push, no answer is posted any more', () => {
+  const page = examplePage();
+  const ink = page.load();
+  page.clear();
+  assert.equal(ink.stop(), true);
+  page.clock.advance(3000);               // heartbeats would have come every 500 ms
+  page.mutate();                          // a layout change
+  page.clock.advance(300);
+  ink.pushRegions(true);
+  ink.hitTest(request(20, 20));
+  assert.deepEqual(page.texts(), []);
+  assert.equal(page.clock.pending, 0, 'no timer left running');
+});

@@ -359,7 +359,7 @@ test('replay is part of the frozen api', () => {
   const ink = page.load();
   assert.equal(typeof ink.replay, 'function');
   assert.throws(() => { ink.replay = () => {}; }, TypeError);
-  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'document', 'generation', 'hitTest', 'pushRegions', 'replay', 'replayPending']);
+  assert.deepEqual(Object.keys(ink).sort(), ['configure', 'document', 'generation', 'hitTest', 'pushRegions', 'replay', 'replayPending', 'stop']);
 });
 
 test('pacing: a backlog is spread over time at its own gaps, at least twice as fast, all of it within 100 ms; a live sample goes at once', () => {

@@ -327,3 +327,35 @@ open class RunLoop: NSObject {
 
 // MARK: stat(2), named like Darwin's `struct stat` (declared in the Darwin stand-in)
 @discardableResult public func stat(_ path: UnsafePointer<CChar>, _ buf: UnsafeMutablePointer<Darwin.stat>) -> Int32 { standIn() }
+
+// MARK: Key-value observing in Swift (Foundation's overlay)
+// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/observe(_:options:changehandler:) (iOS 8):
+//   `@preconcurrency func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+//    changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation`
+//   "when the returned NSKeyValueObservation is deinited or invalidated, it will stop observing"
+// https://developer.apple.com/documentation/foundation/nskeyvalueobservation (iOS 8)
+// https://developer.apple.com/documentation/foundation/nskeyvalueobservedchange (iOS 8)
+// https://developer.apple.com/documentation/foundation/nskeyvalueobservingoptions
+public protocol _KeyValueCodingAndObserving {}
+extension NSObject: _KeyValueCodingAndObserving {}
+extension _KeyValueCodingAndObserving {
+    @preconcurrency public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+                                               changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void)
+        -> NSKeyValueObservation { standIn() }
+}
+open class NSKeyValueObservation: NSObject {
+    open func invalidate() { standIn() }
+}
+public struct NSKeyValueObservedChange<Value> {
+    public let newValue: Value?
+    public let oldValue: Value?
+}
+extension NSKeyValueObservedChange: Sendable where Value: Sendable {}
+public struct NSKeyValueObservingOptions: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let new = NSKeyValueObservingOptions(rawValue: 1)
+    public static let old = NSKeyValueObservingOptions(rawValue: 2)
+    public static let initial = NSKeyValueObservingOptions(rawValue: 4)
+    public static let prior = NSKeyValueObservingOptions(rawValue: 8)
+}

@@ -16,8 +16,18 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 //    in contentWorld: WKContentWorld, completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil)`
 //   iOS 14, macOS 11
 // https://developer.apple.com/documentation/webkit/wkwebview/navigationdelegate (weak)
+// https://developer.apple.com/documentation/webkit/wkwebview/isloading ("WKWebView is key-value
+//   observing (KVO) compliant for this property")
+// What WebKit does when the web content process terminates (WebKit/WebKit, read, not observed on
+// a device): `NavigationState::NavigationClient::processDidTerminate` calls the navigation
+// delegate's `webViewWebContentProcessDidTerminate(_:)` when it implements it, and returns
+// `false` otherwise, after which `WebPageProxy::dispatchProcessDidTerminate` reloads the page
+// (`tryReloadAfterProcessTermination()`): a front end that wants WebKit's own reload must not
+// implement that method. The stand-in cannot run it; InkUIKit implements no navigation
+// delegate at all.
 @MainActor open class WKWebView: UIView {
     open var configuration: WKWebViewConfiguration { standIn() }
+    open var isLoading: Bool { standIn() }
     open var navigationDelegate: (any WKNavigationDelegate)? { get { standIn() } set { standIn() } }   // weak in Apple's SDK
     open var scrollView: UIScrollView { standIn() }
     @available(iOS 14.0, macOS 11.0, *)
@@ -35,8 +45,12 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/adduserscript(_:) (iOS 8)
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/add(_:contentworld:name:) (iOS 14)
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:) (iOS 14)
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/userscripts (iOS 8; read-only, a copy)
+// https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removealluserscripts() (iOS 8)
 @MainActor open class WKUserContentController: NSObject {
     open func addUserScript(_ userScript: WKUserScript) { standIn() }
+    open var userScripts: [WKUserScript] { standIn() }
+    open func removeAllUserScripts() { standIn() }
     /// Raises `NSInvalidArgumentException` when a handler named `name` is already added in
     /// `world`: "Attempt to add script message handler with name '…' when one already exists."
     /// (WebKit/WebKit, `Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm`:
@@ -98,8 +112,12 @@ public protocol WKScriptMessageHandler: NSObjectProtocol {
 // https://developer.apple.com/documentation/webkit/wkscriptmessage/body (Any)
 // https://developer.apple.com/documentation/webkit/wkscriptmessage/frameinfo
 // https://developer.apple.com/documentation/webkit/wkscriptmessage/world (iOS 14)
+// https://developer.apple.com/documentation/webkit/wkscriptmessage/webview (weak, iOS 8): the web
+//   view sending the message (one content controller may serve several web views: a
+//   configuration copies it by reference)
 @MainActor open class WKScriptMessage: NSObject {
     open var body: Any { standIn() }
+    open var webView: WKWebView? { standIn() }   // weak in Apple's SDK
     open var name: String { standIn() }
     open var frameInfo: WKFrameInfo { standIn() }
     @available(iOS 14.0, macOS 11.0, *) open var world: WKContentWorld { standIn() }

@@ -267,4 +267,9 @@ extension PageScript {
     /// navigation was reported the engine learns which document the view shows); evaluates
     /// to `true` when the page script was there.
     public static let pushRegionsInvocation = "(window.scratchpadInk ? (window.scratchpadInk.pushRegions(true), true) : false)"
+
+    /// JavaScript that stops the page script in the page shown (it posts nothing more: no
+    /// snapshot, no heartbeat, no answer), for a front end whose last user on the page went
+    /// away; evaluates to `true` when the page script was there.
+    public static let stopInvocation = "(window.scratchpadInk && window.scratchpadInk.stop ? window.scratchpadInk.stop() === true : false)"
 }

@@ -11,7 +11,9 @@
  *   configure(options)  { selector, maxAge, throttle, maxRegions, overlayScrollbar }; invalid values (and
  *                       selectors the browser rejects) are ignored; a new selector or
  *                       overlayScrollbar counts as a layout change
- *   pushRegions()       post a snapshot now
+ *   pushRegions(shown)  post a snapshot now (saying the document is shown when `shown` is true)
+ *   stop()              the native side went away: post nothing more (no snapshot, no
+ *                       heartbeat, no answer); returns true
  *   replay(batch)       replay a touch's samples into the page as DOM events (see
  *                       "Replay"); returns nothing, never throws
  *   replayPending       samples accepted and not yet dispatched (read-only; see "Pacing")
@@ -261,12 +263,14 @@
   var pending = false;   // a change happened inside it: push when it closes
   var heartbeat = null;  // id of the pending heartbeat timer, or null
   var sayShown = true;  // the next snapshot says this document is the one shown
+  var stopped = false;  // stop(): the native side went away, nothing is posted any more
 
   // Message objects and arrays without prototypes: no inherited toJSON or setters.
   function record() { return createObject(null); }
   function list() { return setPrototypeOf([], null); }
 
   function post(message) {
+    if (stopped) { return; }
     var text;
     try { text = stringify(message); } catch (e) { return; }
     try {
@@ -418,6 +422,7 @@
   // restarts the heartbeat.
   function sendNow() {
     pending = false;
+    if (stopped) { return; }
     try { post(snapshot()); sayShown = false; } catch (e) { /* a broken DOM: skip this snapshot */ }
     if (!cooling) {
       cooling = true;
@@ -449,6 +454,7 @@
   // The next heartbeat, maxAge / 2 after the push that just happened (see "Heartbeat").
   function scheduleHeartbeat() {
     stopHeartbeat();
+    if (stopped) { return; }
     if (!isVisible() || !(options.maxAge > 0)) { return; }
     heartbeat = apply(timeout, w, [beat, options.maxAge / 2]);
   }
@@ -992,6 +998,12 @@
   var api = {
     hitTest: hitTest,
     configure: configure,
+    stop: function () {
+      stopped = true;
+      pending = false;
+      stopHeartbeat();
+      return true;
+    },
     pushRegions: function (shown) {
       if (shown === true) { sayShown = true; }
       sendNow();

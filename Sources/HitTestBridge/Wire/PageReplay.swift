@@ -59,7 +59,7 @@ public struct PageReplay: Sendable, Hashable {
 
     /// The replay as a JSON object:
     /// `{"type":"replay","touch":N,"pointerType":"touch"|"pen","document":"<id>"?,"events":[{"phase":"down","x":…,"y":…,"t":…,"pressure":…}…]}`
-    /// (`document` only when ``document`` is set; `"source":"<16 hex>"` after it when ``source`` is).
+    /// (`document` only when `document` is set; `"source":"<16 hex>"` after it when `source` is).
     /// A non-finite number (which the engine never emits) is written 0.
     public var json: String {
         var out = #"{"type":"replay","touch":"#

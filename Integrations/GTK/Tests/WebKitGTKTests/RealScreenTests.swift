@@ -401,3 +401,47 @@ extension WebKitGTK.RealScreenTests {
         }
     }
 }
+
+extension WebKitGTK.RealScreenTests {
+    @Test("the window resized while the page's snapshot of the old layout is in flight (its messages held 200 ms): the old snapshot never routes after the resize (no hole where the block was), the new one does: the real mouse drags the block where it is now, and writes on the paper (issue 51, case 4)")
+    func resizeWithTheSnapshotInFlight() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("reflow.html")
+            let wide = CanvasRect(minX: 864, minY: 300, maxX: 984, maxY: 420), narrow = CanvasRect(minX: 740, minY: 300, maxX: 860, maxY: 420)
+            // By its top-left corner and height: a hole is cut no wider than the canvas.
+            func isHole(_ rect: CanvasRect) -> Bool {
+                window.inputShapeHoles?.contains { abs($0.minX - rect.minX) <= 1
+                    && abs($0.minY - rect.minY) <= 1 && abs($0.maxY - rect.maxY) <= 1 } ?? false
+            }
+            #expect(isHole(wide), "\(window.inputShapeHoles ?? [])")
+            window.page.messageDelay = 0.2
+            // The page posts a snapshot of the wide layout (and opens its 100 ms throttle window,
+            // so its push after the resize event comes at the window's end); the window shrinks
+            // at once, while that snapshot is held.
+            _ = try window.page.evaluate("scratchpadInk.pushRegions(); true")
+            gtk_window_resize(UnsafeMutableRawPointer(window.window).assumingMemoryBound(to: GtkWindow.self), 900, 768)
+            var wideHoleAfterResize = false
+            let end = GTK.now + 0.8
+            while GTK.now < end {
+                GTK.spin(for: 0.004)
+                if gtk_widget_get_allocated_width(window.canvas) == 900, isHole(wide) { wideHoleAfterResize = true }
+            }
+            #expect(!wideHoleAfterResize, "the snapshot of the old layout routed after the resize")
+            #expect(GTK.spin(timeout: 3) { isHole(narrow) }, "\(window.inputShapeHoles ?? [])")
+            // The block where it is now is the page's (the real mouse drags it natively); a
+            // stroke on the paper is ink. (Where the block was is outside the narrowed window.)
+            Self.drag(window, from: CanvasPoint(x: 800, y: 360), to: CanvasPoint(x: 780, y: 380), steps: 8)
+            Self.drag(window, from: CanvasPoint(x: 300, y: 500), to: CanvasPoint(x: 500, y: 520), steps: 12)
+            GTK.spin(for: 0.4)
+            let report = window.finish()
+            #expect(try window.page.bodyData("drags") == "1")
+            #expect(report.strokes == 1, "\(report.strokes)")
+            #expect(window.engine.bridgeMetrics.snapshotsFromBeforeResize >= 1, "\(window.engine.bridgeMetrics)")
+            #expect(report.ledger.dropped == 0)
+        }
+    }
+}
