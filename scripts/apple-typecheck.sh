@@ -4,7 +4,7 @@
 #   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkTesting, InkRecording, SessionReplay, InkHost
 #                                            and InkUIKit for iOS 17 (arm64) and macOS 14 (x86_64;
 #                                            InkUIKit is empty there), ChromiumBridge and ink-replay
-#                                            for macOS 14; then two planted-regression self-tests
+#                                            for macOS 14; then three planted-regression self-tests
 #   scripts/apple-typecheck.sh --no-self-test   the checks alone
 #
 # How: the toolchain's own textual interfaces of the standard library and Swift concurrency
@@ -189,4 +189,21 @@ if [ $self_test -eq 1 ]; then
   grep -q "TouchObservingRecognizer.swift:$planted_line:.*main actor-isolated instance method 'location(in:)'" "$work/planted/uikit-log" \
     || { cat "$work/planted/uikit-log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
   echo "apple-typecheck: self-test passed: a nonisolated read of UITouch.location(in:) is refused (main actor)"
+
+  # The Darwin stand-in models the SDKs before macOS 15.4 (Xcode 16.0-16.2): `mach_task_self_`
+  # is a plain global var there, which Swift 6 refuses to read. ink-replay with the read put
+  # back must be refused.
+  original="Sources/ink-replay/System.swift"
+  copy="$work/planted/System.swift"
+  sed 's/task_info(taskSelf,/task_info(mach_task_self_,/' "$original" > "$copy"
+  grep -q 'task_info(mach_task_self_,' "$copy" || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
+  files=()
+  while IFS= read -r -d '' file; do [ "$file" = "$original" ] || files+=("$file"); done < <(find Sources/ink-replay -name '*.swift' -print0 | sort -z)
+  if compile x86_64-apple-macosx14.0 ink-replay "${package_flags[@]}" "${files[@]}" "$copy" 2>"$work/planted/mach-log"; then
+    echo "apple-typecheck: self-test FAILED: a read of mach_task_self_ type-checked in Swift 6" >&2
+    exit 1
+  fi
+  grep -q "System.swift:.*reference to var 'mach_task_self_' is not concurrency-safe" "$work/planted/mach-log" \
+    || { cat "$work/planted/mach-log"; echo "apple-typecheck: self-test FAILED: refused, but not for mach_task_self_" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: a read of mach_task_self_ is refused (the SDKs before macOS 15.4)"
 fi

@@ -12,6 +12,14 @@ import Musl
 import Foundation
 #endif
 
+#if canImport(Darwin)
+/// The task's own port, read once from `task_self_trap()`, a function. `mach_task_self_` is a
+/// global `var` that SDKs before macOS 15.4 (Xcode 16.0-16.2) do not annotate, and Swift 6
+/// refuses to read it there (apple/swift-system#369 and #373 took the same way out). The
+/// Apple type-check models the older SDK's declaration, so a read of it fails CI.
+private let taskSelf: mach_port_t = task_self_trap()
+#endif
+
 /// The process's resident memory, for the soak's memory check and the peak it prints.
 enum ProcessMemory {
     /// Resident memory now, bytes: `task_info(MACH_TASK_BASIC_INFO)` on Darwin,
@@ -22,7 +30,7 @@ enum ProcessMemory {
         var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
         let result = withUnsafeMutablePointer(to: &info) { pointer in
             pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+                task_info(taskSelf, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
             }
         }
         return result == KERN_SUCCESS ? Int(info.resident_size) : nil

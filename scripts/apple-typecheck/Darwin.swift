@@ -155,7 +155,15 @@ public struct mach_task_basic_info {
 /// Macros, imported as `Int32`.
 public var MACH_TASK_BASIC_INFO: Int32 { standIn() }
 public var KERN_SUCCESS: Int32 { standIn() }
-public var mach_task_self_: mach_port_t { standIn() }
+/// `extern mach_port_t mach_task_self_;` (mach/mach_init.h), imported as a stored global
+/// `var`: SDKs before macOS 15.4 / iOS 18.4 (Xcode 16.0-16.2, which the manifest allows) do
+/// not mark it `__swift_nonisolated_unsafe`, so Swift 6 refuses to read it ("reference to var
+/// 'mach_task_self_' is not concurrency-safe"; apple/swift-system#373). Modelled as the older
+/// SDK has it, so that a read of it is refused here too.
+public var mach_task_self_: mach_port_t = 0
+public typealias mach_port_name_t = natural_t
+/// `task_self_trap()` (mach/mach_traps.h): the task's own port, from a function.
+public func task_self_trap() -> mach_port_name_t { standIn() }
 @discardableResult public func task_info(_ target_task: task_name_t, _ flavor: task_flavor_t, _ task_info_out: task_info_t!,
                       _ task_info_outCnt: UnsafeMutablePointer<mach_msg_type_number_t>!) -> kern_return_t { standIn() }
 
