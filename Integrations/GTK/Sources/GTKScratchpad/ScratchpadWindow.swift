@@ -132,6 +132,15 @@ public final class ScratchpadWindow {
         self.init(page: try WebKitGTKPage(), options: options)
     }
 
+    /// Opens a second window whose web view shares `other`'s user content manager, as two
+    /// `WKWebView`s made from one configuration share a `WKUserContentController`: the page
+    /// script and the handler are there once, and each window's loop hears its own page only
+    /// (the messages go by the document they name: `SharedUserContent`).
+    /// - Throws: ``WebKitGTKError`` without a display.
+    public convenience init(sharingUserContentWith other: ScratchpadWindow, options: Options = Options()) throws(WebKitGTKError) {
+        self.init(page: try WebKitGTKPage(sharingUserContentWith: other.page), options: options)
+    }
+
     /// A new front end over the page another window shows (the twin of a second
     /// `InkUIKitController` made on the same web view): the old window lets go of the page
     /// first (``releasePage()``: its loop stops, so its touches down are cancelled and

@@ -47,6 +47,9 @@ public final class WebKitGTKPage {
     /// The web view, as a GTK widget (place it in a container; the page keeps a reference).
     public let widget: UnsafeMutablePointer<GtkWidget>
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
+    /// The user content manager's handler and page script, shared with the pages made
+    /// ``init(sharingUserContentWith:)`` this one.
+    let content: SharedUserContent
     private var queued: [PostedMessage] = []
     private var loadFinished = false
     /// Evaluations sent and not completed.
@@ -90,28 +93,29 @@ public final class WebKitGTKPage {
     var view: UnsafeMutablePointer<WebKitWebView> { cast(widget) }
 
     /// Creates a web view with the page script installed. Call on the GTK thread.
+    /// - Parameter other: A page whose user content manager the new web view shares (the
+    ///   twin of two `WKWebView`s made from one `WKWebViewConfiguration`, whose
+    ///   `WKUserContentController` is shared by reference). The page script and the message
+    ///   handler are installed once per manager; each message goes to the page whose
+    ///   document it names (``SharedUserContent``). `nil` (the default): a manager of its own.
     /// - Throws: ``WebKitGTKError/noDisplay`` without a display;
     ///   ``WebKitGTKError/pageScriptMissing(_:)`` when the script cannot be read.
-    public init() throws(WebKitGTKError) {
+    public init(sharingUserContentWith other: WebKitGTKPage? = nil) throws(WebKitGTKError) {
         try GTK.initialize()
-        let source: String
-        do { source = try PageScript.source } catch { throw .pageScriptMissing("\(error)") }
-        manager = webkit_user_content_manager_new()
+        let content: SharedUserContent
+        if let other {
+            content = other.content
+        } else {
+            let source: String
+            do { source = try PageScript.source } catch { throw .pageScriptMissing("\(error)") }
+            content = SharedUserContent(pageScript: source, world: Self.worldName, handler: Self.handlerName)
+        }
+        self.content = content
+        manager = content.manager
         widget = scratchpad_web_view_new(manager)
         g_object_ref_sink(widget)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        // Connected before the handler is registered, as WebKit recommends.
-        _ = (scratchpad_connect(manager, "script-message-received::\(Self.handlerName)", unsafeBitCast(
-            { (_: UnsafeMutableRawPointer?, result: OpaquePointer?, context: UnsafeMutableRawPointer?) in
-                guard let result, let context else { return }
-                Unmanaged<WebKitGTKPage>.fromOpaque(context).takeUnretainedValue().received(result)
-            } as @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
-            to: GCallback.self), me))
-        webkit_user_content_manager_register_script_message_handler_in_world(manager, Self.handlerName, Self.worldName)
-        let script = webkit_user_script_new_for_world(
-            source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, Self.worldName, nil, nil)
-        webkit_user_content_manager_add_script(manager, script)
-        webkit_user_script_unref(script)
+        content.attach(self)
         _ = (scratchpad_connect(widget, "load-changed", unsafeBitCast(
             { (_: UnsafeMutableRawPointer?, event: WebKitLoadEvent, context: UnsafeMutableRawPointer?) in
                 guard let context else { return }
@@ -145,11 +149,9 @@ public final class WebKitGTKPage {
         // By data: a destroyed widget has already dropped its handlers. Evaluations still
         // in flight hold references of their own on the view (see `evaluate`).
         let me = Unmanaged.passUnretained(self).toOpaque()
-        g_signal_handlers_disconnect_matched(manager, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         g_signal_handlers_disconnect_matched(widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
-        webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.handlerName, Self.worldName)
+        content.detach(self)   // the last page on the manager unregisters the handler
         g_object_unref(widget)
-        g_object_unref(manager)
     }
 
     /// Opens a top-level window of `width` × `height` holding only this page (the oracle
@@ -190,15 +192,9 @@ public final class WebKitGTKPage {
         if let loadFailure { throw .loadFailed(loadFailure) }
     }
 
-    private func received(_ result: OpaquePointer) {
-        let value = webkit_javascript_result_get_js_value(result)
-        let bytes: [UInt8]
-        if let value, jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) {
-            bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)))
-            g_free(text)
-        } else {
-            bytes = []  // not a string: the bridge refuses it like any malformed message
-        }
+    /// A message the page script posted in this page's web view (``SharedUserContent`` has
+    /// told which).
+    func received(_ bytes: [UInt8]) {
         receivedMessages += 1
         let message = PostedMessage(bytes: bytes, sequence: UInt64(receivedMessages))
         if messageDelay > 0 {
