@@ -14,6 +14,17 @@ import Foundation
 
 /// The process's resident memory, for the soak's memory check and the peak it prints.
 enum ProcessMemory {
+    #if canImport(Darwin)
+    /// The task's own port, asked of the kernel once through `task_self_trap()` (a function;
+    /// the C library fills `mach_task_self_` the same way at start). Not `mach_task_self_`
+    /// itself: it is a C global variable, which Swift 6 refuses to read ("reference to var
+    /// 'mach_task_self_' is not concurrency-safe") with an SDK before macOS 15.4, where it
+    /// gained its concurrency annotation (Xcode 16.0-16.2, which the manifest allows; see
+    /// apple/swift-system issue 373 and pull request 369). Not type-checked here: the Apple
+    /// type-check has no Darwin module; check with Xcode 16.0-16.2.
+    private static let machTask: mach_port_t = task_self_trap()
+    #endif
+
     /// Resident memory now, bytes: `task_info(MACH_TASK_BASIC_INFO)` on Darwin,
     /// `/proc/self/statm` on Linux. `nil` only when the system refuses to say.
     @Sendable static func residentBytes() -> Int? {
@@ -22,7 +33,7 @@ enum ProcessMemory {
         var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
         let result = withUnsafeMutablePointer(to: &info) { pointer in
             pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+                task_info(machTask, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
             }
         }
         return result == KERN_SUCCESS ? Int(info.resident_size) : nil
