@@ -133,6 +133,13 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
 
     // MARK: - Ink
 
+    /// The page side's ink changed in `area` (canvas points), or the page moved (`nil`): the
+    /// overlay follows the page side's transform and redraws (the page side's `redraw`).
+    func pageSideChanged(in area: CanvasRect?) {
+        if area == nil, let side { pageTransform = side.transform }
+        inkChanged(in: area)
+    }
+
     /// The page side's ink changed in `area` (canvas points; `nil`: anywhere, or the page
     /// moved): redraws it there, and the tiles whose revision changed.
     public func inkChanged(in area: CanvasRect?) {

@@ -192,7 +192,9 @@ public final class InkUIKitController {
                 oracle.evaluate(script, done)
             },
             scroll: { [weak self] dx, dy in self?.scroll(dx: dx, dy: dy) },
-            redraw: { [weak self] area in self?.inkChanged(in: area) }))
+            // Through the overlay, not the controller: a teardown in the controller's deinit
+            // (where a weak reference to it is already nil) still draws what the stop decides.
+            redraw: { [weak overlay] area in overlay?.pageSideChanged(in: area) }))
         overlay.side = side
 
         container.insertSubview(overlay, aboveSubview: webView)
@@ -338,13 +340,6 @@ public final class InkUIKitController {
     }
 
     // MARK: - The shell's side, on the main thread
-
-    /// The page side's ink changed in `area` (canvas points), or the page moved (`nil`): the
-    /// overlay follows the page side's transform and redraws.
-    private func inkChanged(in area: CanvasRect?) {
-        if area == nil { overlay.pageTransform = side.transform }
-        overlay.inkChanged(in: area)
-    }
 
     /// Scrolls the web view's scroll view by a gesture's movement, clamped to its content,
     /// without animation; then makes sure the loop hears the new layout.

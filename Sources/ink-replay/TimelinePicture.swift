@@ -213,6 +213,7 @@ struct TimelinePicture {
             case .ink: shown = "its stroke was discarded"
             case .page: shown = "the page was sent a touch-cancel"
             case .nativePage: shown = "the platform cancelled it in the page"
+            case .palm: shown = "it was held as a palm: nothing was shown, the page got nothing"
             }
             out += cross(x: axis.x(cancelled.time), y: mid, colour: Self.cancelColour, kind: "cancel",
                          title: "cancelled by the platform at \(seconds(cancelled.time)): \(shown)")

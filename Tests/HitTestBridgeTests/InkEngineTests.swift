@@ -29,9 +29,9 @@ struct InkEngineTests {
         let taken = Self.took(events)
         #expect(taken.map(\.platform.rawValue) == [5, 6] && Set(taken.map(\.engine)).count == 2)
         #expect(Self.refusals(events).isEmpty && engine.ledger.received == 2)
-        // A gesture: both go to the page, each named by its platform id.
-        let decided = events.filter { if case .decided(_, .page, .multiTouchGesture)? = $0.action { true } else { false } }
-        #expect(Set(decided.compactMap(\.platformTouch?.rawValue)) == [5, 6])
+        // Each asks the page, each named by its platform id.
+        let asked = events.filter { if case .queryPage? = $0.action { true } else { false } }
+        #expect(asked.compactMap(\.platformTouch?.rawValue) == [5, 6])
     }
 
     @Test("a refused event in the middle of a batch: the rest are taken, its samples counted refused")

@@ -266,8 +266,10 @@ struct PageFacingTests {
     @Test("the gesture rule is stated word for word in the engine, README, ARCHITECTURE, EngineEvent.Kind.scrollPage and the iPad article")
     func gestureRuleWordForWord() throws {
         let rule = "Two fingers that begin on the scratch paper within 150 ms of each other, both still down, make a gesture: "
-            + "the page gets them (replayed, or handed over) and the front end scrolls the page by them; a finger the page has "
-            + "natively (routed to it at touch-down) is never part of a gesture."
+            + "the page gets them (replayed, or handed over) and the front end scrolls the page by them; a finger is on the "
+            + "scratch paper once the page (or a fresh region snapshot) decided its touch-down ink, so a finger still waiting "
+            + "for its answer, one the page claimed or has natively (routed to it at touch-down), and one a fallback decided "
+            + "are never part of a gesture."
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for path in ["README.md", "ARCHITECTURE.md", "Sources/InkCore/Decision/TouchRouter.swift",
                      "Sources/HitTestBridge/Engine/EngineEvent.swift", "Sources/HitTestBridge/HitTestBridge.docc/EmbeddingInWKWebView.md"] {

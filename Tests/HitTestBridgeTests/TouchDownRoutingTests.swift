@@ -76,11 +76,11 @@ struct TouchDownRoutingTests {
         #expect(engine.touchDownRegions(now: 1.2) == nil && engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 1.2) == nil)
     }
 
-    @Test("pencil-only: the tool routes when it is known; an unknown tool falls to the snapshot")
+    @Test("pencil-only: the route is the snapshot's, tool known or not; the overlay's touches are decided by tool once they begin")
     func pencilOnlyRoute() {
         let engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true, routing: .decideAtTouchDown), seed: 1)
-        #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: .finger, now: 0) == .page)
-        #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: .pencil, now: 0) == .ink)
+        #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: .finger, now: 0) == nil)
+        #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: .pencil, now: 0) == nil)
         #expect(engine.route(at: CanvasPoint(x: 1, y: 1), tool: nil, now: 0) == nil)
     }
 
@@ -209,6 +209,10 @@ struct TouchDownRoutingTests {
         var events: [EngineEvent] = []
         engine.take([.touch(Self.event(1, .began, Self.sample(300, 300, 1))), .touch(Self.event(2, .began, Self.sample(400, 300, 1.02)))],
                     now: 1.02, into: &events)
+        // The page says both are on the paper: the gesture.
+        for request in events.compactMap({ if case let .send(request, _) = $0.kind { request } else { nil } }) {
+            engine.take(.pageMessage(PageAnswer(token: request.token, verdict: .ink, generation: 1).json), now: 1.02, into: &events)
+        }
         for i in 1...10 {
             let t = 1.02 + Double(i) * 0.016
             engine.take([.touch(Self.event(1, .moved, Self.sample(300, 300 - Double(i) * 3, t))),

@@ -77,15 +77,17 @@ struct TouchRouterSpeculationTests {
         #expect(router.answer(.q(1), .ink).outcome == .late)
     }
 
-    @Test("a second finger takes a speculative finger touch to the page as a gesture")
+    @Test("a speculative finger is no gesture partner until answered ink; then a second finger on the paper takes both to the page")
     func gesture() throws {
         var router = TouchRouter()
         _ = try router.handle(.began(t1, [sample(1.0)]))
         var actions: [RouterAction] = []
         router.speculate(.q(1), into: &actions)
         let produced = try router.handle(.began(TouchID(2), [sample(1.05, x: 200)]))
-        #expect(produced.prefix(4) == [.abandonQuery(.q(1), touch: t1), .retractInk(t1), .decided(t1, .page, .multiTouchGesture),
-                                       .release(t1, sample(1.0))])
+        #expect(produced == [.queryPage(.q(2), touch: TouchID(2), point: CanvasPoint(x: 200, y: 60), askedAt: 1.05)])
+        #expect(router.answer(.q(1), .ink).actions == [.decided(t1, .ink, .answered)])   // the tentative ink stands
+        let gesture = router.answer(.q(2), .ink).actions
+        #expect(gesture.dropFirst(2).prefix(3) == [.retractInk(t1), .decided(t1, .page, .multiTouchGesture), .release(t1, sample(1.0))])
         #expect(router.ledger.isBalanced && router.ledger.inked == 0)
     }
 

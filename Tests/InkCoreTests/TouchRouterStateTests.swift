@@ -104,7 +104,7 @@ struct TouchRouterStateTests {
         #expect(router.counters.updatesApplied == 1 && router.counters.updatesIgnored == 2)
     }
 
-    @Test("the page's touches: native at touch-down (never a gesture), handed over, then taken into a gesture, which a third finger joins")
+    @Test("the page's touches: native at touch-down (never a gesture), fingers on the paper taken into a gesture, which a third joins; one the page claimed is handed over")
     func pageRoutes() throws {
         var router = TouchRouter()
         var actions: [RouterAction] = []
@@ -113,9 +113,10 @@ struct TouchRouterStateTests {
         _ = try router.handle(.began(t2, [sample(1.01, x: 200)]))
         #expect(router.state(of: t2) == deciding(1, [sample(1.01, x: 200)]))  // no gesture with a native touch
 
-        #expect(router.answer(.q(1), .page).actions == [.decided(t2, .page, .answered), .release(t2, sample(1.01, x: 200))])
-        #expect(router.state(of: t2) == .page(.handedOver))
+        #expect(router.answer(.q(1), .ink).actions == [.decided(t2, .ink, .answered), .ink(t2, sample(1.01, x: 200))])
+        #expect(router.state(of: t2) == .inking(Inking(window: [sample(1.01, x: 200)])))
         _ = try router.handle(.began(t3, [sample(1.02, x: 300)]))
+        _ = router.answer(.q(2), .ink)   // both on the paper, within the window: a gesture
         #expect(router.state(of: t2) == .page(.gesture))
         #expect(router.state(of: t3) == .page(.gesture))
         #expect(router.state(of: t1) == .page(.native))
@@ -123,8 +124,14 @@ struct TouchRouterStateTests {
 
         let t4 = TouchID(4)
         _ = try router.handle(.began(t4, [sample(1.03, x: 400)]))
+        _ = router.answer(.q(3), .ink)
         #expect(router.state(of: t4) == .page(.gesture))
         #expect(router.counters.gestures == 1)  // joined, not a new gesture
+
+        let t5 = TouchID(5)
+        _ = try router.handle(.began(t5, [sample(1.04, x: 500)]))
+        _ = router.answer(.q(4), .page)
+        #expect(router.state(of: t5) == .page(.handedOver))  // the page's: no partner
 
         let ended = try router.handle(.ended(t1))
         #expect(ended.count == 1 && ended.allSatisfy(\.isTouchFinished))  // no endRelease: the platform ends it
@@ -140,9 +147,10 @@ struct TouchRouterStateTests {
         let refined = sample(1.0, force: 0.7, update: 4)
         #expect(router.state(of: t1) == .inking(Inking(window: [refined, s1])))
 
-        let produced = try router.handle(.began(t2, [sample(1.05, x: 200)]))
-        #expect(produced.prefix(4) == [.retractInk(t1), .decided(t1, .page, .multiTouchGesture),
-                                       .release(t1, refined), .release(t1, s1)])
+        _ = try router.handle(.began(t2, [sample(1.05, x: 200)]))
+        let produced = router.answer(.q(2), .ink).actions
+        #expect(produced.dropFirst(2).prefix(4) == [.retractInk(t1), .decided(t1, .page, .multiTouchGesture),
+                                                    .release(t1, refined), .release(t1, s1)])
         #expect(router.state(of: t1) == .page(.gesture))
         // Released now: a later update to its sample is ignored, not drawn.
         #expect(try router.applying(EstimatedPropertyUpdate(touch: PlatformTouchID(t1.rawValue), updateIndex: 4, force: 0.9)).isEmpty)

@@ -11,7 +11,8 @@ struct RecordingFormatTests {
     @Test("the recorder block names the configuration (fields left out keep their defaults), the page generation and the element-id choice")
     func header() throws {
         let log = try SessionLog.parse(Self.header + "\n").get()
-        var expected = InkEngineConfiguration(decisionTimeout: 0.1, useRegionCache: false)
+        // A header that names no palm rule was written without one (engine 1.0): none.
+        var expected = InkEngineConfiguration(decisionTimeout: 0.1, useRegionCache: false, palmHold: 0, palmRadius: nil)
         expected.limits.activeTouches = 8
         #expect(log.header.engineConfiguration == expected)
         #expect(log.header.pageGeneration == 3 && !log.header.elementIDs && log.header.engineVersion == "1.0" && log.header.isRecording)

@@ -306,8 +306,10 @@ public struct EngineEvent: Sendable, Hashable {
         /// Under ``TouchRouting/decideAtTouchDown``, the gesture rule:
         /// Two fingers that begin on the scratch paper within 150 ms of each other, both still
         /// down, make a gesture: the page gets them (replayed, or handed over) and the front
-        /// end scrolls the page by them; a finger the page has natively (routed to it at
-        /// touch-down) is never part of a gesture.
+        /// end scrolls the page by them; a finger is on the scratch paper once the page (or a
+        /// fresh region snapshot) decided its touch-down ink, so a finger still waiting for its
+        /// answer, one the page claimed or has natively (routed to it at touch-down), and one a
+        /// fallback decided are never part of a gesture.
         /// The engine gave such a gesture to the page (and, with
         /// ``InkEngineConfiguration/pencilOnly``, so does one finger on the overlay: fingers
         /// scroll, the pencil writes), but the page cannot scroll natively for touches the

@@ -177,11 +177,16 @@
     /// inputs, so that a replay can tell a recording made by another engine and read it as
     /// it was written.
     ///
+    /// - 1.2: palms (a finger on the paper while a pencil is down or just lifted, or a wide
+    ///   contact) are held and counted cancelled; two fingers make a gesture only once both
+    ///   are known to have begun on the scratch paper (decided ink by the page or a fresh
+    ///   snapshot), in both routings. A 1.1 recording's header names no palm rule, so it
+    ///   replays with none; its gestures are made by the 1.2 rule.
     /// - 1.1: a cancelled touch's samples the page got before the cancel are counted
     ///   released (natively, replayed or handed over), no longer cancelled; `verify` compares
     ///   a 1.0 recording's `finished` lines by the 1.0 count.
     /// - 1.0: the first recorded engine.
-    public static let version = "1.1"
+    public static let version = "1.2"
 
     // MARK: - Routing at touch-down
 
@@ -190,10 +195,13 @@
     /// routes a touch (an overlay's `hitTest(_:with:)`, the GTK overlay's input shape).
     ///
     /// Synchronous and free of side effects: it changes nothing and counts nothing, so a
-    /// platform may call it as often as it hit-tests. It reads the pencil-only policy (when
-    /// `tool` is known) and the page's region snapshot, when one is fresh for the current
-    /// layout at `now`. Gestures are not predicted: a second finger is routed like the
-    /// first, and the engine makes the gesture when both are down.
+    /// platform may call it as often as it hit-tests. It reads the page's region snapshot,
+    /// when one is fresh for the current layout at `now`, and nothing else: the verdict is the
+    /// same whether the platform knows the tool at hit-test time or not (`tool` is accepted
+    /// and not read; UIKit does not know it there, and the iPad front end passes `nil`). The
+    /// pencil-only policy and the palm rule decide the touches the overlay takes, once they
+    /// begin. Gestures are not predicted: a second finger is routed like the first, and the
+    /// engine makes the gesture when both are known to be on the paper.
     ///
     /// - Returns: `HitTestVerdict.page`: let the web view have the native touch (an
     ///   overlay's `hitTest(_:with:)` returns `nil`) and feed it as
@@ -203,8 +211,7 @@
     ///   asks the page, and a late page verdict is replayed to the page
     ///   (``EngineEvent/Kind-swift.enum/replay(_:)``).
     public func route(at point: CanvasPoint, tool: ToolKind?, now: Double) -> HitTestVerdict? {
-        if configuration.pencilOnly, let tool { return tool == .pencil ? .ink : .page }
-        return broker.freshVerdict(at: point, now: max(now, self.now))
+        broker.freshVerdict(at: point, now: max(now, self.now))
     }
 
     /// The canvas areas ``route(at:tool:now:)`` gives to the page at `now`, for a front end
@@ -492,6 +499,8 @@
                 case let .decided(touch, _, _):
                     if let query = queryOfTouch[touch] { forget(query) }
                 case .touchFinished:
+                    // A palm held once its answer came has no decision: its question ends here.
+                    if let query = queryOfTouch[id] { forget(query) }
                     identities.finished(id)
                 default:
                     break
@@ -564,7 +573,9 @@
         case let .decided(id, .page, reason) where reason == .multiTouchGesture || reason == .toolPolicy:
             if !gestureTouches.contains(id) { gestureTouches.append(id) }
         case let .release(id, sample) where id == gestureTouches.first:
-            if let lead = gestureLead {
+            // No one-finger scroll under the pen: while a pencil is down, a finger the tool
+            // policy gave the page moves nothing (a two-finger gesture still scrolls).
+            if let lead = gestureLead, !(router.pencilIsDown && gestureTouches.count < 2) {
                 // The content follows the finger: the view's offset moves against it.
                 gestureScroll.dx += lead.x - sample.x
                 gestureScroll.dy += lead.y - sample.y

@@ -62,6 +62,17 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     @_spi(Tooling) public var limits = Limits()
     /// How touches reach the page on this platform. Default ``TouchRouting/handOverAfterDecision``.
     public var routing: TouchRouting
+    /// Palms: while a pencil touch is down, and for this many seconds after the last one
+    /// lifted, a finger-type touch that begins on the scratch paper (not routed to the page at
+    /// touch-down) is held: neither ink nor the page's, no scroll, its samples counted
+    /// cancelled (`RouterCounters.palmsHeld`; its cancel says `CancelledRoute.palm`). Under
+    /// hand-over routing every finger that begins then is held. 0 holds none this way.
+    /// Default 0.3 s.
+    public var palmHold: Double
+    /// A finger-type touch whose touch-down `TouchSample.majorRadius` is at least this many
+    /// canvas points is held as a palm, pencil or not; `nil` judges no radius. Default 30
+    /// (UIKit reports a fingertip's major radius at roughly 5-20 points).
+    public var palmRadius: Double?
 
     /// The longest ``decisionTimeout`` the engine runs with, seconds: one hour (the most
     /// `ink-replay host --timeout` takes).
@@ -119,8 +130,10 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     public init(decisionTimeout: Double = 0.25, fallback: HitTestVerdict = .ink, pencilOnly: Bool = false,
                 gestureWindow: Double = 0.15, useRegionCache: Bool = true, speculativeInk: Bool = false,
                 speculationMargin: Double = 24, shareRadius: Double = 4, defaultRegionMaxAge: Double = 1,
-                routing: TouchRouting = .handOverAfterDecision) {
+                routing: TouchRouting = .handOverAfterDecision, palmHold: Double = 0.3, palmRadius: Double? = 30) {
         self.routing = routing
+        self.palmHold = palmHold
+        self.palmRadius = palmRadius
         self.decisionTimeout = decisionTimeout
         self.fallback = fallback
         self.pencilOnly = pencilOnly
@@ -154,7 +167,7 @@ public struct InkEngineConfiguration: Sendable, Hashable {
         TouchRouterConfiguration(pencilOnly: pencilOnly, gestureWindow: gestureWindow, decisionTimeout: decisionTimeout,
                                  maxQueuedSamplesPerTouch: limits.queuedSamplesPerTouch, boundFallback: limits.boundFallback,
                                  maxActiveTouches: limits.activeTouches,
-                                 replaysLateReleases: routing == .decideAtTouchDown)
+                                 replaysLateReleases: routing == .decideAtTouchDown, palmHold: palmHold, palmRadius: palmRadius)
     }
 
     /// The bridge's part.

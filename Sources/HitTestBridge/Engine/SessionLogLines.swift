@@ -113,9 +113,9 @@ package enum SessionLogLines {
         out.write(ascii: "}")
     }
 
-    /// The most bytes one sample's text takes: its keys and punctuation (under 80 bytes), six
+    /// The most bytes one sample's text takes: its keys and punctuation (under 96 bytes), seven
     /// numbers and an integer.
-    static let sampleTextLength = 80 + 7 * JSONTextCursor.numberLength
+    static let sampleTextLength = 96 + 8 * JSONTextCursor.numberLength
 
     private static func writeSamples(_ samples: [TouchSample], to out: inout some JSONTextOutput) {
         for (i, sample) in samples.enumerated() {
@@ -143,6 +143,10 @@ package enum SessionLogLines {
                 if let index = sample.estimationUpdateIndex {
                     text.put(ascii: #","update_index":"#)
                     text.put(integer: Int64(index))
+                }
+                if let radius = sample.majorRadius {
+                    text.put(ascii: #","radius":"#)
+                    text.put(number: radius)
                 }
                 text.put(ascii: "}")
             }
@@ -194,6 +198,7 @@ package enum SessionLogLines {
         object.append("altitude", ifPresent: sample.altitude.map(JSONValue.number))
         object.append("azimuth", ifPresent: sample.azimuth.map(JSONValue.number))
         object.append("update_index", ifPresent: sample.estimationUpdateIndex.map { .number(Double($0)) })
+        object.append("radius", ifPresent: sample.majorRadius.map(JSONValue.number))
         return .object(object)
     }
 
@@ -281,6 +286,7 @@ package enum SessionLogLines {
             ("region_cache", .bool(c.useRegionCache)), ("speculative_ink", .bool(c.speculativeInk)),
             ("speculation_margin", .number(c.speculationMargin)), ("share_radius", .number(c.shareRadius)),
             ("default_region_max_age", .number(c.defaultRegionMaxAge)), ("routing", .string(c.routing.rawValue)),
+            ("palm_hold", .number(c.palmHold)), ("palm_radius", .number(c.palmRadius ?? -1)),
             ("limits", .object(JSONObject([
                 ("queued_samples_per_touch", .number(Double(limits.queuedSamplesPerTouch))),
                 ("active_touches", .number(Double(limits.activeTouches))), ("bound_fallback", .string(limits.boundFallback.rawValue)),
@@ -299,6 +305,9 @@ package enum SessionLogLines {
     /// the recorded session.
     package static func configuration(from object: JSONFieldReader) throws(JSONShapeError) -> InkEngineConfiguration {
         var c = InkEngineConfiguration()
+        // A header that names no palm rule was written by an engine without one (before 1.2).
+        c.palmHold = 0
+        c.palmRadius = nil
         func seconds(_ key: String) throws(JSONShapeError) -> Double? {
             guard let value = try object.optionalDouble(key) else { return nil }
             guard value >= 0 else { throw JSONShapeError(field: object.fieldPath(key), message: "must not be negative") }
@@ -321,6 +330,9 @@ package enum SessionLogLines {
         if let v = try seconds("share_radius") { c.shareRadius = v }
         if let v = try seconds("default_region_max_age") { c.defaultRegionMaxAge = v }
         if object.has("routing") { c.routing = try object.choice("routing", as: TouchRouting.self) }
+        if let v = try seconds("palm_hold") { c.palmHold = v }
+        // -1: no radius rule.
+        if let v = try object.optionalDouble("palm_radius") { c.palmRadius = v == -1 ? nil : try seconds("palm_radius") }
         if let l = try object.optionalNested("limits") {
             let top = InkEngineConfiguration.Limits.maximum
             func count(_ key: String, maximum: Int) throws(JSONShapeError) -> Int? {

@@ -237,6 +237,11 @@ public final class InkLoop {
     public private(set) var recorder: SessionRecorder?
     /// The front end. Held weakly: the front end owns the loop.
     public weak var shell: (any InkLoopShell)?
+    /// The shell a stop in its owner's `deinit` carries out through (``stop(through:)``):
+    /// the weak ``shell`` is already `nil` there. Held only while that stop runs.
+    private var closingShell: (any InkLoopShell)?
+    /// The shell the loop carries out through now.
+    private var activeShell: (any InkLoopShell)? { closingShell ?? shell }
     /// The clock the loop reads and is woken by.
     public let clock: any InkLoopClock
     /// Whether ``stop()`` has run: inputs are refused from then on.
@@ -394,7 +399,7 @@ public final class InkLoop {
         guard now - hoverAskedAt >= Self.hoverInterval, engine.touchDownRegions(now: now) == nil else { return }
         hoverAskedAt = now
         hoverRequests += 1
-        shell?.askForRegions()
+        activeShell?.askForRegions()
     }
 
     /// Ends the loop (the page or the front end is going away): takes what is waiting, lets
@@ -440,10 +445,20 @@ public final class InkLoop {
         armedDeadline = nil
         resizeWakeUp?()
         resizeWakeUp = nil
-        for request in inFlight.values { shell?.cancelSend(request) }
+        for request in inFlight.values { activeShell?.cancelSend(request) }
         inFlight.removeAll()
         sentAt.removeAll()
         if !inbox.isEmpty { drain() }   // refused: the loop has stopped
+    }
+
+    /// Stops the loop (``stop()``) carrying out what the stop decides through `shell`: for a
+    /// shell's `deinit`, where the loop's weak ``shell`` is already `nil`, so the touches the
+    /// stop cancels and the undecided ones it settles still reach the drawing and the page
+    /// (a replay, a page touch's cancel). `shell` is held only while the stop runs.
+    package func stop(through shell: any InkLoopShell) {
+        closingShell = shell
+        stop()
+        closingShell = nil
     }
 
     /// Offers what the recorder holds to its sink now (a sink that was behind may have
@@ -497,14 +512,14 @@ public final class InkLoop {
             if pendingScroll.dx != 0 || pendingScroll.dy != 0 {
                 let scroll = pendingScroll
                 pendingScroll = (0, 0)
-                shell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
+                activeShell?.scrollPage(dx: scroll.dx, dy: scroll.dy)
             }
             noticeRegions()
             if askWhichDocument {
                 // After a report of a navigation, the live page says which document it shows
                 // (its snapshot says `shown`), whether or not the cache routes.
                 askWhichDocument = false
-                shell?.askForRegions()
+                activeShell?.askForRegions()
             }
             if askAfterResize {
                 askAfterResize = false
@@ -564,7 +579,7 @@ public final class InkLoop {
                 audit.observe(batch[index])
             }
         }
-        shell?.carryOut(batch)
+        activeShell?.carryOut(batch)
         for index in batch.indices {
             if case let .send(request, _) = batch[index].kind { outgoing.append(request) }
         }
@@ -580,7 +595,7 @@ public final class InkLoop {
         for request in requests where engine.isWaiting(for: request.token) && inFlight[request.token] == nil {
             inFlight[request.token] = request
             sentAt[request.token] = clock.now
-            shell?.send(request)
+            activeShell?.send(request)
         }
     }
 
@@ -616,7 +631,7 @@ public final class InkLoop {
         for (token, request) in inFlight where !engine.isWaiting(for: token) {
             inFlight[token] = nil
             sentAt[token] = nil
-            shell?.cancelSend(request)
+            activeShell?.cancelSend(request)
         }
     }
 
@@ -631,7 +646,7 @@ public final class InkLoop {
         let current = engine.touchDownRegions(now: now)
         guard current != regions else { return }
         regions = current
-        (shell as? any TouchDownRegionsObserver)?.touchDownRegionsChanged(current)
+        (activeShell as? any TouchDownRegionsObserver)?.touchDownRegionsChanged(current)
     }
 
     /// How long the view's size must hold still before the page is asked for the snapshot
@@ -647,7 +662,7 @@ public final class InkLoop {
         resizeWakeUp = clock.wake(at: at) { [weak self] in
             guard let self, !isStopped else { return }
             resizeWakeUp = nil
-            shell?.askForRegions()
+            activeShell?.askForRegions()
         }
     }
 

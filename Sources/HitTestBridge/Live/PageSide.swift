@@ -173,6 +173,16 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
     /// undecided settled, the recording ended.
     public func close() { loop.stop() }
 
+    /// A page side released without ``close()`` closes here, and what the stop decides is
+    /// carried out like any input's events: the cancelled and the settled touches reach
+    /// ``ink`` and the redraw, a replay or a page touch's cancel reaches the page. (The loop's
+    /// shell is weak, so it is already `nil` here: the stop goes through this page side.)
+    /// Released on another thread than the one that made it, debug builds trap, as for any
+    /// call into the loop.
+    deinit {
+        if !loop.isStopped { loop.stop(through: self) }
+    }
+
     // MARK: - The loop's shell
 
     /// Carries out one input's events: ink, the page's deliveries, the moving view.

@@ -76,4 +76,9 @@ public enum CancelledRoute: String, Sendable, Hashable, Codable {
     /// Given to the page natively at touch-down: the platform cancels it there; nothing to
     /// send. The samples the page got stay released natively.
     case nativePage
+    /// Held as a palm from touch-down (a finger-type touch on the scratch paper while a pencil
+    /// was down or had just lifted, or as wide as a palm; counted in `RouterCounters.palmsHeld`): nothing was shown and the page
+    /// got nothing; its samples are counted cancelled. A held touch ends this way whether the
+    /// platform cancels it or it lifts.
+    case palm
 }

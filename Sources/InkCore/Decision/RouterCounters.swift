@@ -44,6 +44,9 @@
     public var touchesReleased = 0
     /// Touches the system cancelled.
     public var touchesCancelled = 0
+    /// Finger-type touches held as palms (a pencil down or just lifted, or a wide contact):
+    /// neither ink nor the page's; their samples are counted cancelled.
+    public var palmsHeld = 0
 
     /// Creates zeroed counters.
     public init() {}

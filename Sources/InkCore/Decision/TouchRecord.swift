@@ -8,6 +8,14 @@ struct TouchRecord: Sendable {
     /// Timestamp of the latest sample, which the next must not precede.
     var lastTimestamp: Double
     var state: TouchState
+    /// The touch is known to have begun on the scratch paper: its touch-down was decided ink
+    /// by the page (answered, or a fresh region snapshot). The gesture rule reads it.
+    var onPaper = false
+    /// A finger that began while the palm rule held (``TouchRouterConfiguration/palmHold``,
+    /// ``TouchRouterConfiguration/palmRadius``) where the paper is not known at touch-down
+    /// (hand-over routing): the page is asked; its samples go to the page if it claims the
+    /// touch, and the touch is held as a palm if it is ink (on the paper).
+    var palmCandidate = false
     /// Routed samples whose estimated properties may still be refined (in every state: an
     /// update may come for a sample inked, released or discarded, even after the touch finished).
     var awaiting: [AwaitingUpdate] = []
@@ -66,6 +74,9 @@ enum TouchState: Sendable, Equatable {
     case inking(Inking)
     /// The page's, and how the page gets its samples.
     case page(PageRoute)
+    /// Held as a palm: neither ink nor the page's. Nobody gets its samples: each is counted
+    /// cancelled as it comes, so nothing waits and nothing is dropped.
+    case held
     /// Ended or cancelled, and how.
     case finished(Ending)
 
@@ -135,7 +146,7 @@ enum TouchState: Sendable, Equatable {
         switch self {
         case let .deciding(deciding): deciding.query
         case let .speculating(speculating): speculating.query
-        case .inking, .page, .finished: nil
+        case .inking, .page, .held, .finished: nil
         }
     }
 
@@ -150,7 +161,7 @@ enum TouchState: Sendable, Equatable {
         switch self {
         case let .deciding(deciding): deciding.lifted
         case let .speculating(speculating): speculating.lifted
-        case .inking, .page, .finished: false
+        case .inking, .page, .held, .finished: false
         }
     }
 
@@ -165,7 +176,7 @@ enum TouchState: Sendable, Equatable {
         switch self {
         case let .inking(inking): inking.showsPrediction
         case let .speculating(speculating): speculating.ink.showsPrediction
-        case .deciding, .page, .finished: nil
+        case .deciding, .page, .held, .finished: nil
         }
     }
 
@@ -174,7 +185,7 @@ enum TouchState: Sendable, Equatable {
     var inkStands: Bool {
         switch self {
         case .inking, .speculating, .finished(.inked): true
-        case .deciding, .page, .finished(.released), .finished(.cancelled): false
+        case .deciding, .page, .held, .finished(.released), .finished(.cancelled): false
         }
     }
 }

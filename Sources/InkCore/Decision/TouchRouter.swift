@@ -42,6 +42,13 @@ package struct TouchRouter: Sendable {
     private var totals = SampleLedger()
     private var lastQuery: UInt64 = 0
     private var answered = RecentQueries()
+    /// When the last pencil touch lifted or was cancelled (its last sample's time), for the
+    /// palm rule.
+    private var pencilLiftedAt = -Double.infinity
+
+    /// Whether a pencil touch is down (begun, not ended or cancelled): a front end does not
+    /// scroll the page for a finger then (`InkEngine` follows it).
+    package var pencilIsDown: Bool { touches.contains { $0.tool == .pencil && !$0.state.isLifted } }
 
     /// Creates a router with no touches.
     package init(configuration: TouchRouterConfiguration = TouchRouterConfiguration()) {
@@ -131,6 +138,9 @@ package struct TouchRouter: Sendable {
         case .moved, .ended, .cancelled:
             let index = index!  // validate() found the record
             for sample in event.samples { accept(sample, at: index, into: &actions) }
+            if event.phase != .moved, touches[index].tool == .pencil {
+                pencilLiftedAt = max(pencilLiftedAt, touches[index].lastTimestamp)
+            }
             if event.phase == .moved {
                 predict(event.predicted, at: index, into: &actions)
             } else if event.phase == .ended {
@@ -312,8 +322,9 @@ package struct TouchRouter: Sendable {
         assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         guard let index = touches.firstIndex(where: { $0.state.undecidedQuery == query }),
+              !touches[index].palmCandidate,  // a palm candidate shows no ink
               let deciding = touches[index].takeDeciding() else {
-            return false  // no such question, or already speculating
+            return false  // no such question, already speculating, or maybe a palm
         }
         counters.speculations += 1
         // The queue's samples, in order, are the tentative ink: its buffer carries over.
@@ -351,13 +362,18 @@ package struct TouchRouter: Sendable {
         }
     }
 
-    /// Settles every undecided touch by `fallback` now, whatever its deadline (for the end
-    /// of a session, or a host that is going away).
+    /// Settles every undecided touch by `fallback` now, whatever its deadline, and ends every
+    /// palm still held (as cancelled: nobody got it) (for the end of a session, or a host that
+    /// is going away).
     package mutating func flush(fallback: HitTestVerdict, into actions: inout [RouterAction]) {
         assertNextDeadlineFresh()
         defer { refreshNextDeadline() }
         var index = 0
         while index < touches.count {
+            if case .held = touches[index].state {
+                cancel(at: index, into: &actions)
+                continue
+            }
             if let query = touches[index].state.undecidedQuery {
                 counters.flushed += 1
                 actions.append(.abandonQuery(query, touch: touches[index].id))
@@ -409,21 +425,24 @@ package struct TouchRouter: Sendable {
             touches.append(record(.page(.native)))
             counters.routedAtTouchDown += 1
             actions.append(.decided(id, .page, .routedAtTouchDown))
-        } else if configuration.pencilOnly {
+        } else if tool == .finger, configuration.replaysLateReleases, isPalm(down) {
+            // Touch-down routing: the overlay's touches are on the paper. The hand beside the
+            // pen: neither ink nor the page's.
+            touches.append(record(.held))
+            counters.palmsHeld += 1
+        } else if configuration.pencilOnly, !(tool == .finger && isPalm(down)) {
             let verdict: HitTestVerdict = tool == .pencil ? .ink : .page
             touches.append(record(verdict == .ink ? .inking(TouchState.Inking()) : .page(.handedOver)))
             actions.append(.decided(id, verdict, .toolPolicy))
-        } else if tool == .finger, gestureStarts(at: down.timestamp) {
-            let joined = takeToPage(joining: down.timestamp, into: &actions)
-            if !joined { counters.gestures += 1 }
-            touches.append(record(.page(.gesture)))
-            actions.append(.decided(id, .page, .multiTouchGesture))
         } else {
             lastQuery += 1
             let query = QueryID(rawValue: lastQuery)
             var queue: [TouchSample] = []
             queue.reserveCapacity(32)
-            touches.append(record(.deciding(TouchState.Deciding(query: query, queue: queue, lifted: false))))
+            var deciding = record(.deciding(TouchState.Deciding(query: query, queue: queue, lifted: false)))
+            // Hand-over routing: where the finger began is known once the page answers.
+            deciding.palmCandidate = tool == .finger && isPalm(down)
+            touches.append(deciding)
             counters.queriesAsked += 1
             actions.append(.queryPage(query, touch: id, point: down.point, askedAt: down.timestamp))
         }
@@ -431,60 +450,66 @@ package struct TouchRouter: Sendable {
         predict(event.predicted, at: index, into: &actions)
     }
 
-    /// Whether another finger touch makes a gesture with a finger touch beginning at `time`.
-    ///
-    /// **The gesture rule**, the one place the engine makes it (`gestureWindow`, 150 ms; the
-    /// scratch paper is the overlay):
+    /// Whether a finger-type touch beginning with `down` is a palm: as wide as one, or on the
+    /// paper while a pencil is down or within ``TouchRouterConfiguration/palmHold`` of its lift.
+    private func isPalm(_ down: TouchSample) -> Bool {
+        if let limit = configuration.palmRadius, let radius = down.majorRadius, radius >= limit { return true }
+        guard configuration.palmHold > 0 else { return false }
+        return pencilIsDown || down.timestamp - pencilLiftedAt <= configuration.palmHold
+    }
+
+    /// Whether a touch may be one finger of a two-finger gesture: a finger known to have begun
+    /// on the scratch paper (``TouchRecord/onPaper``), still down, inking inside its gesture
+    /// window (so all its ink can be taken back), or already in a gesture.
+    private func mayJoinGesture(_ record: TouchRecord) -> Bool {
+        guard record.tool == .finger, record.onPaper else { return false }
+        switch record.state {
+        case let .inking(inking): return inking.window != nil
+        case .page(.gesture): return true
+        case .deciding, .speculating, .page(.native), .page(.handedOver), .held, .finished: return false
+        }
+    }
+
+    /// **The gesture rule**, the one place the engine makes it (`gestureWindow`, 150 ms), in both
+    /// routings (the scratch paper is the overlay):
     /// Two fingers that begin on the scratch paper within 150 ms of each other, both still
     /// down, make a gesture: the page gets them (replayed, or handed over) and the front end
-    /// scrolls the page by them; a finger the page has natively (routed to it at touch-down) is
-    /// never part of a gesture.
-    /// A partner inking past the window is no partner.
-    private func gestureStarts(at time: Double) -> Bool {
-        configuration.gestureWindow > 0 && touches.contains { isGesturePartner($0, beginningAt: time) }
-    }
-
-    private func isGesturePartner(_ record: TouchRecord, beginningAt time: Double) -> Bool {
-        guard record.tool == .finger, time - record.downTime <= configuration.gestureWindow else { return false }
-        switch record.state {
-        case let .deciding(deciding): return !deciding.lifted
-        case let .speculating(speculating): return !speculating.lifted
-        case let .inking(inking): return inking.window != nil
-        case .page(.handedOver), .page(.gesture): return true
-        case .page(.native), .finished: return false
+    /// scrolls the page by them; a finger is on the scratch paper once the page (or a fresh
+    /// region snapshot) decided its touch-down ink, so a finger still waiting for its answer,
+    /// one the page claimed or has natively (routed to it at touch-down), and one a fallback
+    /// decided are never part of a gesture.
+    /// So it is checked when a finger is decided ink by the page (the touch at `index`): a tap
+    /// on a button beside a finger on a block is no gesture, whatever the snapshot; the
+    /// partner's ink, inside its window, is taken back and released with the new finger's.
+    private mutating func formGesture(at index: Int, into actions: inout [RouterAction]) {
+        guard configuration.gestureWindow > 0, mayJoinGesture(touches[index]) else { return }
+        let down = touches[index].downTime
+        let members = touches.indices.filter {
+            mayJoinGesture(touches[$0]) && abs(touches[$0].downTime - down) <= configuration.gestureWindow
         }
-    }
-
-    /// Moves every gesture partner of a touch beginning at `time` to the page. Returns `true`
-    /// when a partner already belonged to a gesture: the new touch joins it, not a new one.
-    private mutating func takeToPage(joining time: Double, into actions: inout [RouterAction]) -> Bool {
+        guard members.count >= 2 else { return }
         var joined = false
-        var index = 0
-        while index < touches.count {
-            defer { index += 1 }
-            guard isGesturePartner(touches[index], beginningAt: time) else { continue }
-            if let query = touches[index].state.undecidedQuery {
-                actions.append(.abandonQuery(query, touch: touches[index].id))
-                settle(at: index, as: .page, because: .multiTouchGesture, into: &actions)  // not lifted: stays
-            } else if let inking = touches[index].takeInking() {
-                // A partner's window is open: it holds every sample the touch inked.
-                let id = touches[index].id
-                let shown = inking.window ?? []
-                counters.retractions += 1
-                counters.retractedSamples += shown.count
-                actions.append(.retractInk(id))
-                actions.append(.decided(id, .page, .multiTouchGesture))
-                touches[index].state = .page(.gesture)
-                touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
-                if configuration.replaysLateReleases { touches[index].count(shown.count, in: \.replayed, totals: &totals) }
-                for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
-                for sample in shown { actions.append(.release(id, sample)) }
-            } else {
-                if case .page(.gesture) = touches[index].state { joined = true }
-                touches[index].state = .page(.gesture)  // handed over, now in the gesture
-            }
+        for member in members {
+            if case .page(.gesture) = touches[member].state { joined = true } else { moveToGesture(at: member, into: &actions) }
         }
-        return joined
+        if !joined { counters.gestures += 1 }
+    }
+
+    /// Takes an inking finger (inside its window, which holds every sample it inked) to the
+    /// page for a gesture: its ink is retracted and every sample released, in order.
+    private mutating func moveToGesture(at index: Int, into actions: inout [RouterAction]) {
+        guard let inking = touches[index].takeInking() else { return }
+        let id = touches[index].id
+        let shown = inking.window ?? []
+        counters.retractions += 1
+        counters.retractedSamples += shown.count
+        actions.append(.retractInk(id))
+        actions.append(.decided(id, .page, .multiTouchGesture))
+        touches[index].state = .page(.gesture)
+        touches[index].move(shown.count, from: \.inked, to: \.released, totals: &totals)
+        if configuration.replaysLateReleases { touches[index].count(shown.count, in: \.replayed, totals: &totals) }
+        for a in touches[index].awaiting.indices { touches[index].awaiting[a].position = -1 }
+        for sample in shown { actions.append(.release(id, sample)) }
     }
 
     /// Accounts for one valid sample of the touch at `index` and routes it.
@@ -500,6 +525,13 @@ package struct TouchRouter: Sendable {
             ink(sample, at: index, into: &actions)
         } else if case .page = touches[index].state {
             emitRelease(sample, at: index, into: &actions)
+        } else if case .held = touches[index].state {
+            // A palm's sample: nobody gets it (an update for it is ignored, not refused).
+            touches[index].ledger.cancelled += 1
+            totals.cancelled += 1
+            if sample.estimationUpdateIndex != nil {
+                touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
+            }
         } else if var deciding = touches[index].takeDeciding() {
             deciding.queue.append(sample)
             let full = deciding.queue.count >= configuration.maxQueuedSamplesPerTouch
@@ -574,7 +606,9 @@ package struct TouchRouter: Sendable {
     }
 
     private mutating func end(at index: Int, into actions: inout [RouterAction]) {
-        if touches[index].state.undecidedQuery != nil {
+        if case .held = touches[index].state {
+            cancel(at: index, into: &actions)  // a palm lifted: nobody got it, as when cancelled
+        } else if touches[index].state.undecidedQuery != nil {
             touches[index].lift()  // stays queued until decided
         } else {
             finish(at: index, into: &actions)
@@ -607,10 +641,12 @@ package struct TouchRouter: Sendable {
             // released, by their way, and the page gets the cancel (the platform's own for a
             // native touch, the front end's or the replay's otherwise). Nothing was queued.
             previously = route == .native ? .nativePage : .page
+        case .held:
+            previously = .palm  // its samples were counted cancelled as they came
         case .finished:
             preconditionFailure("an active touch is never finished")
         }
-        counters.touchesCancelled += 1
+        if previously != .palm { counters.touchesCancelled += 1 }   // a palm is counted in palmsHeld
         actions.append(.cancel(id, previously: previously))
         actions.append(.touchFinished(id, touches[index].ledger))
         retire(at: index, as: .cancelled)
@@ -641,9 +677,23 @@ package struct TouchRouter: Sendable {
         into actions: inout [RouterAction]
     ) -> Bool {
         let id = touches[index].id
-        let route: TouchState.PageRoute = reason == .multiTouchGesture ? .gesture : .handedOver
+        let route: TouchState.PageRoute = .handedOver
         let lifted: Bool
-        if let deciding = touches[index].takeDeciding() {
+        if verdict == .ink, touches[index].palmCandidate, let deciding = touches[index].takeDeciding() {
+            // On the paper, beside the pen: a palm. What it queued nobody gets.
+            touches[index].state = .held
+            counters.palmsHeld += 1
+            touches[index].ledger.cancelled += deciding.queue.count
+            totals.cancelled += deciding.queue.count
+            for sample in deciding.queue where sample.estimationUpdateIndex != nil {
+                touches[index].awaiting.append(AwaitingUpdate(position: -1, sample: sample))
+            }
+            if deciding.lifted {
+                cancel(at: index, into: &actions)
+                return true
+            }
+            return false
+        } else if let deciding = touches[index].takeDeciding() {
             lifted = deciding.lifted
             actions.append(.decided(id, verdict, reason))
             if verdict == .ink {
@@ -670,6 +720,10 @@ package struct TouchRouter: Sendable {
             }
         } else {
             preconditionFailure("settling a decided touch")
+        }
+        if verdict == .ink, !lifted, reason == .answered || reason == .regionCache {
+            touches[index].onPaper = true
+            formGesture(at: index, into: &actions)
         }
         if lifted {
             finish(at: index, into: &actions)
@@ -702,7 +756,7 @@ package struct TouchRouter: Sendable {
             // The platform ends a native touch in the page itself.
             if route != .native { actions.append(.endRelease(id)) }
             ending = .released
-        case .deciding, .speculating, .finished:
+        case .deciding, .speculating, .held, .finished:
             preconditionFailure("only a decided touch finishes")
         }
         actions.append(.touchFinished(id, touches[index].ledger))

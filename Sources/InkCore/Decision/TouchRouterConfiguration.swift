@@ -30,13 +30,23 @@ package struct TouchRouterConfiguration: Sendable, Hashable {
     /// replays, and are counted in ``SampleLedger/replayed``. Default `false`: the host
     /// hands them over (Android WebView, Chromium).
     package var replaysLateReleases: Bool
+    /// Palms: while a pencil touch is down, and for this many seconds after the last one
+    /// lifted, a finger-type touch that begins on the scratch paper is held as a palm (neither
+    /// ink nor the page's; its samples counted cancelled when it ends or is cancelled). 0
+    /// holds none this way. Default 0 (the router alone; `InkEngineConfiguration` sets its own).
+    package var palmHold: Double
+    /// A finger-type touch whose touch-down sample's major radius is at least this (canvas
+    /// points) is held as a palm, pencil or not; `nil` judges no radius. Default `nil`.
+    package var palmRadius: Double?
 
     /// Creates a configuration.
     package init(
         pencilOnly: Bool = false, gestureWindow: Double = 0.15, decisionTimeout: Double = 0.25,
         maxQueuedSamplesPerTouch: Int = 4_096, boundFallback: HitTestVerdict = .ink, maxActiveTouches: Int = 32,
-        replaysLateReleases: Bool = false
+        replaysLateReleases: Bool = false, palmHold: Double = 0, palmRadius: Double? = nil
     ) {
+        self.palmHold = palmHold.isFinite ? max(0, palmHold) : 0
+        self.palmRadius = palmRadius
         self.replaysLateReleases = replaysLateReleases
         self.pencilOnly = pencilOnly
         self.gestureWindow = gestureWindow

@@ -39,6 +39,11 @@ public struct TouchSample: Sendable, Hashable {
     /// ``EstimatedPropertyUpdate`` will refine, the index that update will carry;
     /// `nil` when every property is final.
     public var estimationUpdateIndex: UInt64?
+    /// The radius of the contact along its major axis, canvas points (UIKit:
+    /// `UITouch.majorRadius`); `nil` when the platform does not report it. A finger-type
+    /// touch-down at least `InkEngineConfiguration.palmRadius` (HitTestBridge) wide is held
+    /// as a palm.
+    public var majorRadius: Double?
 
     /// Creates a sample.
     ///
@@ -51,11 +56,13 @@ public struct TouchSample: Sendable, Hashable {
     ///   - azimuth: Stylus azimuth in radians, or `nil`.
     ///   - tool: The tool that produced the sample.
     ///   - estimationUpdateIndex: The index of a pending estimated-property update, or `nil`.
+    ///   - majorRadius: The contact's major radius in canvas points, or `nil`.
     public init(
         x: Double, y: Double, timestamp: Double,
         force: Double? = nil, altitude: Double? = nil, azimuth: Double? = nil,
-        tool: ToolKind = .finger, estimationUpdateIndex: UInt64? = nil
+        tool: ToolKind = .finger, estimationUpdateIndex: UInt64? = nil, majorRadius: Double? = nil
     ) {
+        self.majorRadius = majorRadius
         self.x = x
         self.y = y
         self.timestamp = timestamp
@@ -97,6 +104,7 @@ public struct TouchSample: Sendable, Hashable {
         if let force, !(force.isFinite && force >= 0 && force <= 1) { return false }
         if let altitude, !altitude.isFinite { return false }
         if let azimuth, !azimuth.isFinite { return false }
+        if let majorRadius, !(majorRadius.isFinite && majorRadius >= 0) { return false }
         return true
     }
 }

@@ -196,7 +196,10 @@ struct SessionLineDecoder {
                 guard (0...1).contains(value) else { return nil }
                 sample.force = value
             case 16: sample.altitude = value
-            default: sample.azimuth = value
+            case 32: sample.azimuth = value
+            default:
+                guard value >= 0 else { return nil }
+                sample.majorRadius = value
             }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
@@ -294,7 +297,8 @@ struct SessionLineDecoder {
         return nil
     }
 
-    /// A sample key's bit: t 1, x 2, y 4, force 8, altitude 16, azimuth 32, update_index 64.
+    /// A sample key's bit: t 1, x 2, y 4, force 8, altitude 16, azimuth 32, update_index 64,
+    /// radius 128.
     private mutating func sampleKey() -> UInt8? {
         guard index + 1 < bytes.count else { return nil }
         switch bytes[index + 1] {
@@ -306,6 +310,7 @@ struct SessionLineDecoder {
             if literal(#""altitude""#) { return 16 }
             if literal(#""azimuth""#) { return 32 }
         case UInt8(ascii: "u"): if literal(#""update_index""#) { return 64 }
+        case UInt8(ascii: "r"): if literal(#""radius""#) { return 128 }
         default: break
         }
         return nil

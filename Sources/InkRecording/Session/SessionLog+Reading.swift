@@ -439,7 +439,10 @@ package struct SessionLogLineReader {
                 x: try s.double("x"), y: try s.double("y"), timestamp: try s.double("t"),
                 force: try s.optionalDouble("force"), altitude: try s.optionalDouble("altitude"),
                 azimuth: try s.optionalDouble("azimuth"), tool: tool,
-                estimationUpdateIndex: try s.optionalUnsigned("update_index"))
+                estimationUpdateIndex: try s.optionalUnsigned("update_index"), majorRadius: try s.optionalDouble("radius"))
+            if let radius = sample.majorRadius, radius < 0 {
+                throw JSONShapeError(field: s.fieldPath("radius"), message: "must not be negative, found \(JSONValue.format(radius))")
+            }
             if let force = sample.force, !(0...1).contains(force) {
                 throw JSONShapeError(field: s.fieldPath("force"), message: "must be within 0...1, found \(JSONValue.format(force))")
             }

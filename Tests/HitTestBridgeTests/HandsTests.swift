@@ -1,0 +1,260 @@
+import Foundation
+@_spi(Tooling) import InkCore
+import InkTesting
+import Testing
+@_spi(Tooling) @testable import HitTestBridge
+
+/// Hands on the glass (issue 52): a palm beside the pen, one gesture rule in both routings,
+/// the same route whether the tool is known at hit-test time or not, and a teardown that
+/// draws what it decides. Every time is the test's own (no clock but the one passed).
+@Suite("Hands: palms, gestures, the tool at hit-test, teardown")
+struct HandsTests {
+    static func sample(_ x: Double, _ t: Double, _ tool: ToolKind = .finger, y: Double = 300, radius: Double? = nil) -> TouchSample {
+        TouchSample(x: x, y: y, timestamp: t, tool: tool, majorRadius: radius)
+    }
+
+    static func touch(_ platform: UInt64, _ phase: TouchPhase, _ samples: TouchSample...) -> EngineInput {
+        .touch(TouchEvent(touch: PlatformTouchID(platform), phase: phase, samples: samples))
+    }
+
+    /// Every decision, by platform touch.
+    static func decisions(_ events: [EngineEvent]) -> [(touch: UInt64, verdict: HitTestVerdict, reason: DecisionReason)] {
+        events.compactMap { event in
+            guard case let .decided(_, verdict, reason)? = event.action, let touch = event.platformTouch else { return nil }
+            return (touch.rawValue, verdict, reason)
+        }
+    }
+
+    static func inked(_ events: [EngineEvent], platform: UInt64) -> Int {
+        events.filter { if case .ink? = $0.action, $0.platformTouch?.rawValue == platform { true } else { false } }.count
+    }
+
+    static func scrolls(_ events: [EngineEvent]) -> Int {
+        events.filter { if case .scrollPage = $0.kind { true } else { false } }.count
+    }
+
+    static func cancels(_ events: [EngineEvent]) -> [CancelledRoute] {
+        events.compactMap { if case let .cancel(_, previously)? = $0.action { previously } else { nil } }
+    }
+
+    /// The page's answers to every request sent so far that has none yet: `verdict(point)`.
+    static func answerAll(_ engine: inout InkEngine, _ events: inout [EngineEvent], answered: inout Set<String>, now: Double,
+                          _ verdict: (PagePoint) -> HitTestVerdict) {
+        let requests = events.compactMap { if case let .send(request, _) = $0.kind { request } else { nil } }
+        for request in requests where !answered.contains("\(request.token)") {
+            answered.insert("\(request.token)")
+            engine.take(.pageMessage(FakePage.answer(to: request, verdict: verdict(request.pagePoint))), now: now, into: &events)
+        }
+    }
+
+    // MARK: - Palms
+
+    @Test("a finger on the paper while the pencil writes is held: no ink, no page, no scroll; counted cancelled on the system's cancel",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func palmWhilePencilDown(routing: TouchRouting) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: routing), seed: 1)
+        var events: [EngineEvent] = []
+        // A fresh snapshot with nothing interactive: the pencil inks at once.
+        engine.take(.pageMessage(FakePage.regions([], maxAge: 60)), now: 1, into: &events)
+        engine.take(Self.touch(1, .began, Self.sample(400, 1.00, .pencil)), now: 1.00, into: &events)
+        engine.take(Self.touch(2, .began, Self.sample(600, 1.02)), now: 1.02, into: &events)   // the hand lands
+        for step in 1...10 {
+            let t = 1.02 + Double(step) * 0.01
+            engine.take([Self.touch(1, .moved, Self.sample(400 + Double(step), t, .pencil)),
+                         Self.touch(2, .moved, Self.sample(600 - Double(step) * 3, t))], now: t, into: &events)
+        }
+        engine.take(Self.touch(2, .cancelled), now: 1.13, into: &events)   // the system saw a palm
+        engine.take(Self.touch(1, .ended, Self.sample(411, 1.14, .pencil)), now: 1.14, into: &events)
+        #expect(Self.inked(events, platform: 2) == 0)
+        #expect(!events.contains { if case .replay = $0.kind { true } else if case .pageTouch = $0.kind { true } else { false } })
+        #expect(!events.contains { if case .send = $0.kind, $0.platformTouch?.rawValue == 2 { true } else { false } })
+        #expect(Self.decisions(events).allSatisfy { $0.touch != 2 }, "\(Self.decisions(events))")
+        #expect(Self.scrolls(events) == 0)
+        #expect(Self.cancels(events) == [.palm])
+        #expect(engine.counters.palmsHeld == 1)
+        let ledger = engine.ledger
+        #expect(ledger.received == 23 && ledger.inked == 12 && ledger.cancelled == 11 && ledger.released == 0)
+        #expect(ledger.received == ledger.inked + ledger.released + ledger.cancelled + ledger.refused)
+        #expect(ledger.dropped == 0 && ledger.pending == 0 && engine.isSettled)
+    }
+
+    @Test("under pencil-only, the hand resting beside the pen scrolls nothing; a finger more than 0.3 s after the pencil lifted is the page's again")
+    func pencilOnlyPalmScrollsNothing() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: true, routing: .decideAtTouchDown), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(Self.touch(1, .began, Self.sample(400, 1.00, .pencil)), now: 1.00, into: &events)
+        engine.take(Self.touch(2, .began, Self.sample(600, 1.02)), now: 1.02, into: &events)
+        for step in 1...10 {
+            let t = 1.02 + Double(step) * 0.01
+            engine.take([Self.touch(1, .moved, Self.sample(400 + Double(step), t, .pencil)),
+                         Self.touch(2, .moved, Self.sample(600, t, y: 300 - Double(step) * 5))], now: t, into: &events)
+        }
+        engine.take([Self.touch(2, .ended), Self.touch(1, .ended)], now: 1.13, into: &events)
+        #expect(Self.scrolls(events) == 0 && engine.counters.palmsHeld == 1)
+        #expect(Self.cancels(events) == [.palm])
+        // Within the hold after the lift: still a palm. Past it: the tool policy, and a scroll.
+        engine.take([Self.touch(3, .began, Self.sample(600, 1.35)), Self.touch(3, .ended, Self.sample(600, 1.36))],
+                    now: 1.36, into: &events)
+        #expect(engine.counters.palmsHeld == 2)
+        engine.take(Self.touch(4, .began, Self.sample(600, 1.70)), now: 1.70, into: &events)
+        engine.take(Self.touch(4, .moved, Self.sample(600, 1.71, y: 250)), now: 1.71, into: &events)
+        engine.take(Self.touch(4, .moved, Self.sample(600, 1.72, y: 200)), now: 1.72, into: &events)
+        engine.take(Self.touch(4, .ended), now: 1.73, into: &events)
+        #expect(engine.counters.palmsHeld == 2)
+        #expect(Self.decisions(events).contains { $0.touch == 4 && $0.verdict == .page && $0.reason == .toolPolicy })
+        #expect(Self.scrolls(events) >= 1)
+        // A finger down before the pencil (the page's by the tool policy) scrolls nothing while
+        // the pencil is down, and again once it lifted.
+        engine.take(Self.touch(5, .began, Self.sample(600, 3.00)), now: 3.00, into: &events)
+        engine.take(Self.touch(5, .moved, Self.sample(600, 3.01, y: 280)), now: 3.01, into: &events)
+        let before = Self.scrolls(events)
+        #expect(before > Self.scrolls(Array(events.prefix(events.count - 1))) || before >= 2)
+        engine.take(Self.touch(6, .began, Self.sample(300, 3.02, .pencil)), now: 3.02, into: &events)
+        for step in 1...5 {
+            let t = 3.02 + Double(step) * 0.01
+            engine.take([Self.touch(5, .moved, Self.sample(600, t, y: 280 - Double(step) * 10)),
+                         Self.touch(6, .moved, Self.sample(300 + Double(step), t, .pencil))], now: t, into: &events)
+        }
+        #expect(Self.scrolls(events) == before, "the page scrolled under the pen")
+        engine.take([Self.touch(6, .ended), Self.touch(5, .ended)], now: 3.08, into: &events)
+        #expect(engine.ledger.dropped == 0 && engine.isSettled)
+    }
+
+    @Test("a contact as wide as a palm is held with no pencil near; a fingertip is not")
+    func wideContactIsAPalm() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(FakePage.regions([], maxAge: 60)), now: 1, into: &events)
+        engine.take([Self.touch(1, .began, Self.sample(400, 1.00, radius: 48)), Self.touch(1, .moved, Self.sample(402, 1.01, radius: 50)),
+                     Self.touch(1, .ended, Self.sample(404, 1.02, radius: 50))], now: 1.02, into: &events)
+        engine.take([Self.touch(2, .began, Self.sample(400, 2.00, radius: 9)), Self.touch(2, .ended, Self.sample(404, 2.02, radius: 9))],
+                    now: 2.02, into: &events)
+        #expect(engine.counters.palmsHeld == 1)
+        #expect(Self.inked(events, platform: 1) == 0 && Self.inked(events, platform: 2) == 2)
+        #expect(engine.ledger.cancelled == 3 && engine.ledger.inked == 2 && engine.ledger.dropped == 0)
+    }
+
+    @Test("a recording keeps a palm: the radius and the palm rule are in the log, and the replay holds it again")
+    func palmRecorded() throws {
+        let line = SessionLogLines.sample(Self.sample(400, 1, radius: 42.5))
+        #expect(line.serialized().contains(#""radius":42.5"#), "\(line.serialized())")
+        let configuration = SessionLogLines.configuration(InkEngineConfiguration())
+        let read = try SessionLogLines.configuration(from: JSONFieldReader(configuration))
+        #expect(read.palmHold == 0.3 && read.palmRadius == 30)
+        // A header that names no palm rule (an engine before 1.2) replays with none.
+        let old = try SessionLogLines.configuration(from: JSONFieldReader(.object(JSONObject([("pencil_only", .bool(false))]))))
+        #expect(old.palmHold == 0 && old.palmRadius == nil)
+    }
+
+    // MARK: - One gesture rule
+
+    @Test("no fresh snapshot: a tap on a button and a finger on a block 40 ms apart are no gesture; each is the page's by its answer",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func buttonAndBlockAreNoGesture(routing: TouchRouting) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: routing), seed: 1)
+        var events: [EngineEvent] = []
+        var answered: Set<String> = []
+        engine.take(Self.touch(1, .began, Self.sample(100, 1.00)), now: 1.00, into: &events)   // the button
+        engine.take(Self.touch(2, .began, Self.sample(500, 1.04)), now: 1.04, into: &events)   // the block
+        engine.take(Self.touch(1, .ended, Self.sample(100, 1.06)), now: 1.06, into: &events)
+        Self.answerAll(&engine, &events, answered: &answered, now: 1.07) { _ in .page }
+        for step in 1...5 {
+            engine.take(Self.touch(2, .moved, Self.sample(500 + Double(step) * 4, 1.07 + Double(step) * 0.01)),
+                        now: 1.07 + Double(step) * 0.01, into: &events)
+        }
+        engine.take(Self.touch(2, .ended), now: 1.13, into: &events)
+        let decisions = Self.decisions(events)
+        #expect(decisions.allSatisfy { $0.reason != .multiTouchGesture && $0.verdict == .page }, "\(decisions)")
+        #expect(engine.counters.gestures == 0 && Self.scrolls(events) == 0)
+        #expect(engine.ledger.dropped == 0 && engine.isSettled)
+    }
+
+    @Test("a finger on the paper 40 ms after a finger on a block (answered the page's) inks: no gesture",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func paperBesideBlockInks(routing: TouchRouting) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: routing), seed: 1)
+        var events: [EngineEvent] = []
+        var answered: Set<String> = []
+        engine.take(Self.touch(1, .began, Self.sample(100, 1.00)), now: 1.00, into: &events)   // the block
+        engine.take(Self.touch(2, .began, Self.sample(500, 1.04)), now: 1.04, into: &events)   // the paper
+        Self.answerAll(&engine, &events, answered: &answered, now: 1.06) { $0.x < 300 ? .page : .ink }
+        engine.take([Self.touch(1, .ended, Self.sample(100, 1.08)), Self.touch(2, .ended, Self.sample(520, 1.08))], now: 1.08, into: &events)
+        let decisions = Self.decisions(events)
+        #expect(decisions.contains { $0.touch == 2 && $0.verdict == .ink && $0.reason == .answered }, "\(decisions)")
+        #expect(!decisions.contains { $0.reason == .multiTouchGesture }, "\(decisions)")
+        #expect(Self.inked(events, platform: 2) == 2 && engine.counters.gestures == 0)
+    }
+
+    @Test("two fingers the page says are both on the paper, 40 ms apart, both down: one gesture, their ink taken back, the page scrolls",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func twoPaperFingersAreAGesture(routing: TouchRouting) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: routing), seed: 1)
+        var events: [EngineEvent] = []
+        var answered: Set<String> = []
+        engine.take(Self.touch(1, .began, Self.sample(400, 1.00)), now: 1.00, into: &events)
+        Self.answerAll(&engine, &events, answered: &answered, now: 1.02) { _ in .ink }
+        engine.take(Self.touch(2, .began, Self.sample(600, 1.04)), now: 1.04, into: &events)
+        Self.answerAll(&engine, &events, answered: &answered, now: 1.06) { _ in .ink }
+        for step in 1...5 {
+            let t = 1.06 + Double(step) * 0.01
+            engine.take([Self.touch(1, .moved, Self.sample(400, t, y: 300 - Double(step) * 6)),
+                         Self.touch(2, .moved, Self.sample(600, t, y: 300 - Double(step) * 6))], now: t, into: &events)
+        }
+        engine.take([Self.touch(1, .ended), Self.touch(2, .ended)], now: 1.12, into: &events)
+        let decisions = Self.decisions(events)
+        #expect(decisions.filter { $0.reason == .multiTouchGesture }.map(\.touch).sorted() == [1, 2], "\(decisions)")
+        #expect(engine.counters.gestures == 1 && engine.ledger.inked == 0)
+        if routing == .decideAtTouchDown { #expect(Self.scrolls(events) >= 1) }
+        #expect(engine.ledger.dropped == 0 && engine.isSettled)
+    }
+
+    // MARK: - The tool at hit-test time
+
+    @Test("route(at:tool:) gives the same verdict with the tool known or not, pencil-only or not, snapshot or not",
+          arguments: [false, true])
+    func toolKnownOrNot(pencilOnly: Bool) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: pencilOnly, routing: .decideAtTouchDown), seed: 1)
+        let field = CanvasPoint(x: 150, y: 300), paper = CanvasPoint(x: 600, y: 300)
+        for point in [field, paper] {
+            let unknown = engine.route(at: point, tool: nil, now: 1)
+            #expect(engine.route(at: point, tool: .pencil, now: 1) == unknown && engine.route(at: point, tool: .finger, now: 1) == unknown)
+        }
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(FakePage.regions([FakePage.Region(x: 100, y: 280, width: 100, height: 50)], maxAge: 60)),
+                    now: 1, into: &events)
+        for point in [field, paper] {
+            let unknown = engine.route(at: point, tool: nil, now: 1.1)
+            #expect(engine.route(at: point, tool: .pencil, now: 1.1) == unknown, "\(point)")
+            #expect(engine.route(at: point, tool: .finger, now: 1.1) == unknown, "\(point)")
+        }
+        #expect(engine.route(at: field, tool: .pencil, now: 1.1) == .page)
+    }
+
+    // MARK: - Teardown
+
+    /// What a page side did, seen from the platform's side.
+    final class Platform {
+        var evaluated: [String] = []
+        var redraws = 0
+    }
+
+    @Test("a page side released without close() stops its loop through itself: the replay and the redraw of what the stop decides reach the platform")
+    func teardownDrawsWhatItDecides() {
+        let clock = ManualClock(start: 1)
+        let platform = Platform()
+        var configuration = InkEngineConfiguration(fallback: .page, routing: .decideAtTouchDown)
+        configuration.useRegionCache = false
+        var side: PageSide? = PageSide(configuration: configuration, clock: clock, page: PageSide.Page(
+            evaluate: { script, done in platform.evaluated.append(script); done(true) },
+            redraw: { _ in platform.redraws += 1 }))
+        // A tap the overlay took with no snapshot: tentative ink, a question in flight.
+        side?.touched([TouchEvent(touch: PlatformTouchID(1), phase: .began, samples: [Self.sample(400, 1)]),
+                       TouchEvent(touch: PlatformTouchID(1), phase: .ended, samples: [Self.sample(400, 1)])], onOverlay: true)
+        let evaluatedBefore = platform.evaluated.count, redrawsBefore = platform.redraws
+        #expect(side?.ink.strokes.count == 1)
+        side = nil   // released: the deinit stops the loop; the fallback (page) retracts and replays
+        #expect(platform.redraws > redrawsBefore, "the retracted ink was never redrawn")
+        let replays = platform.evaluated.dropFirst(evaluatedBefore).filter { $0.contains("replay") }
+        #expect(replays.count == 1, "\(platform.evaluated)")
+    }
+}
