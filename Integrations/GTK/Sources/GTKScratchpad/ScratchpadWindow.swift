@@ -106,6 +106,9 @@ public final class ScratchpadWindow {
     /// The mapping from overlay to page the engine was last given.
     public var transform: PageTransform { layout.transform }
 
+    /// The page zooms Ctrl and the wheel may reach (``Options/zoomRange``).
+    public let zoomRange: ClosedRange<Double>
+
     /// The user asked to close the window (its close button); it stays open until freed.
     public internal(set) var closeRequested = false
     /// GTK destroyed the window (the application is quitting): nothing is drawn or played.
@@ -165,6 +168,8 @@ public final class ScratchpadWindow {
         guard ownsPage else { return }
         if !loop.isStopped { loop.stop() }
         ownsPage = false
+        g_signal_handlers_disconnect_matched(page.widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
         page.onMessage = nil
         page.onNewDocument = nil
         if gtk_widget_get_parent(page.widget) == overlay { gtk_container_remove(cast(overlay), page.widget) }
@@ -173,6 +178,7 @@ public final class ScratchpadWindow {
 
     private init(page: WebKitGTKPage, options: Options) {
         self.page = page
+        zoomRange = options.zoomRange
         page.messageDelay = options.pageMessageDelay
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
@@ -232,6 +238,7 @@ public final class ScratchpadWindow {
         let me = Unmanaged.passUnretained(self).toOpaque()
         g_signal_handlers_disconnect_matched(canvas, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+        g_signal_handlers_disconnect_matched(page.widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         // Dropped without finish(): the loop still stops (touches down cancelled and
         // counted, the recording finished), as InkUIKitController's deinit does.
         if !loop.isStopped { loop.stop() }

@@ -1,0 +1,106 @@
+import CWebKitGTK
+import Foundation
+@_spi(Tooling) import GTKScratchpad
+@_spi(Tooling) import HitTestBridge
+@_spi(Tooling) import InkCore
+import Testing
+@_spi(Tooling) import WebKitGTKOracle
+@_spi(Tooling) import GTKLogPlayer
+
+extension WebKitGTK.RealScreenTests {
+    /// Sets WebKitGTK's zoom and waits (at most 3 s) until the window's page transform follows
+    /// it; then lets the page and the overlay repaint.
+    static func zoom(_ window: ScratchpadWindow, to level: Double) {
+        window.page.zoomLevel = level
+        _ = GTK.spin(timeout: 3) { abs(window.transform.scale - 1 / level) < 1e-9 }
+        GTK.spin(for: 0.6)
+    }
+
+    @Test("zoom reaches the page: ink written at zoom 1 is at the same page place on the real screen at zoom 3 (three times as far from the page's corner, three times as large) and back at zoom 1; the page transform follows WebKitGTK's zoom-level")
+    func inkStaysOnThePageThroughZoom() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            // The blocks page does not scroll (overflow hidden): zoomed, its top-left corner
+            // stays at the view's, so page point p shows at p × zoom.
+            let window = try Self.open("blocks.html")
+            Self.stroke(window, along: Self.wave(from: CanvasPoint(x: 90, y: 200), to: CanvasPoint(x: 300, y: 230), amplitude: 10, waves: 1.5))
+            GTK.spin(for: 0.5)
+            let written = try #require(try Self.screen(window).inkBounds)
+            Self.zoom(window, to: 3)
+            #expect(abs(window.transform.scale - 1.0 / 3) < 1e-9, "the page transform at zoom 3: \(window.transform)")
+            let zoomed = try #require(try Self.screen(window).inkBounds, "no ink on the screen at zoom 3")
+            for (at1, at3, edge) in [(written.minX, zoomed.minX, "left"), (written.minY, zoomed.minY, "top"),
+                                     (written.maxX + 1, zoomed.maxX + 1, "right"), (written.maxY + 1, zoomed.maxY + 1, "bottom")] {
+                #expect(abs(Double(at3) - 3 * Double(at1)) <= 4, "\(edge) edge: \(at1) at zoom 1, \(at3) at zoom 3 (expected \(3 * at1))")
+            }
+            Self.zoom(window, to: 1)
+            let back = try #require(try Self.screen(window).inkBounds, "no ink on the screen back at zoom 1")
+            #expect(abs(back.minX - written.minX) <= 1 && abs(back.minY - written.minY) <= 1
+                    && abs(back.maxX - written.maxX) <= 1 && abs(back.maxY - written.maxY) <= 1,
+                    "ink at \(written) at zoom 1, \(back) back at zoom 1")
+            let report = window.finish()
+            #expect(report.isVerified, "\(report.verificationFailures)")
+            #expect(report.strokes == 1)
+        }
+    }
+
+    @Test("routing follows the zoomed page: at zoom 2 the real mouse pressed on a block (where it shows now) drags it natively, and a stroke on the paper is ink")
+    func routingFollowsTheZoom() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("blocks.html")
+            Self.zoom(window, to: 2)
+            // The page pushes a snapshot of its zoomed layout; the overlay's holes follow it.
+            _ = GTK.spin(timeout: 3) {
+                window.inputShapeHoles?.contains { $0.minX <= 336 && $0.maxX >= 336 && $0.minY <= 660 && $0.maxY >= 660 } == true
+            }
+            // Block 1 is at page (120...216, 300...396): at zoom 2, canvas (240...432, 600...792).
+            Self.drag(window, from: CanvasPoint(x: 336, y: 660), to: CanvasPoint(x: 840, y: 700))
+            GTK.spin(for: 0.5)
+            #expect(try window.page.bodyData("drags") == "1")
+            #expect(try window.page.bodyData("order") == "block-2,block-3,block-1,block-4")
+            // Paper at page (200...330, 200...250): canvas (400...660, 400...500).
+            Self.stroke(window, along: Self.wave(from: CanvasPoint(x: 400, y: 420), to: CanvasPoint(x: 660, y: 480), amplitude: 12, waves: 1))
+            GTK.spin(for: 0.5)
+            let report = window.finish()
+            #expect(report.isVerified, "\(report.verificationFailures)")
+            #expect(report.strokes == 1, "the stroke on the paper is ink (\(report.strokes) strokes)")
+            #expect(try window.page.bodyData("drags") == "1", "the stroke did not drag anything")
+        }
+    }
+
+    @Test("Ctrl and the real wheel over the scratch paper zoom the page (WebKitGTK's zoom-level), and the page transform follows")
+    func controlWheelZooms() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("blocks.html")
+            let (ox, oy) = Self.origin(window)
+            scratchpad_xtest_move(gint(ox + 700), gint(oy + 550))
+            GTK.spin(for: 0.1)
+            scratchpad_xtest_control(1)
+            for _ in 0..<3 {
+                scratchpad_xtest_button(4, 1)   // the wheel up: zoom in
+                scratchpad_xtest_button(4, 0)
+                GTK.spin(for: 0.05)
+            }
+            scratchpad_xtest_control(0)
+            scratchpad_xtest_move(0, 0)
+            let level = window.page.zoomLevel
+            _ = GTK.spin(timeout: 3) { abs(window.transform.scale - 1 / window.page.zoomLevel) < 1e-9 }
+            #expect(level > 1.2, "Ctrl and the wheel left the zoom at \(level)")
+            #expect(abs(window.transform.scale - 1 / window.page.zoomLevel) < 1e-9,
+                    "zoom \(window.page.zoomLevel), page transform \(window.transform)")
+            let report = window.finish()
+            #expect(report.strokes == 0 && report.ledger.received == 0, "the wheel wrote nothing: \(report.ledger)")
+        }
+    }
+}
