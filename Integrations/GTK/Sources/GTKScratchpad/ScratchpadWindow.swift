@@ -94,6 +94,26 @@ public final class ScratchpadWindow {
     public var usesInkCache = true { didSet { gtk_widget_queue_draw(canvas) } }
     /// Tiles of finished ink filled into pictures so far.
     public var inkTilesRendered: Int { inkTiles.tilesRendered }
+    /// The pixels of the finished ink's tile pictures held now (4 bytes each).
+    public var inkTilePixels: Int { inkTiles.pixelsHeld }
+    /// The most pixels of tile pictures held at once since the window opened.
+    public var inkTilePeakPixels: Int { inkTiles.peakPixelsHeld }
+    /// The largest side of any tile picture made, pixels (at most ``inkTileMaxSide``).
+    public var inkTileLargestSide: Int { inkTiles.largestSide }
+    /// The cap on a tile picture's side, pixels (1024): beyond the zoom that needs more, ink
+    /// is drawn from magnified pictures.
+    public static var inkTileMaxSide: Int { InkTileCache.maxPictureSide }
+    /// The pixel budget of the tile pictures held (16 Mi pixels, 64 MiB): the least recently
+    /// painted are dropped beyond it, never those the frame being drawn needs.
+    public static var inkTilePixelBudget: Int { InkTileCache.pixelBudget }
+    /// Seconds the zoom must rest before the ink's tile pictures are made again at its
+    /// resolution (0.15 by default); until then they are painted scaled.
+    public var zoomSettleDelay: Double {
+        get { inkTiles.settleDelay }
+        set { inkTiles.settleDelay = newValue }
+    }
+    /// The wake-up that redraws once the zoom has settled (armed while it settles).
+    var settleWake: (() -> Void)?
     /// The app's ink colour; `nil` (the default): the ink that shows best on the page's
     /// background (``effectiveInkColor``).
     public var inkColor: InkColor? { didSet { gtk_widget_queue_draw(canvas) } }
@@ -246,6 +266,7 @@ public final class ScratchpadWindow {
             page.onMessage = nil
             page.onNewDocument = nil
         }
+        settleWake?()
         if !isDestroyed { gtk_widget_destroy(window) }
         g_object_unref(canvas)
         g_object_unref(window)

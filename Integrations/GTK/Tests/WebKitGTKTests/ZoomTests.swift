@@ -104,3 +104,58 @@ extension WebKitGTK.RealScreenTests {
         }
     }
 }
+
+extension WebKitGTK.RealScreenTests {
+    /// Scrolls the page so that page point (`x`, `y`) is at the view's top-left corner (as far
+    /// as the page goes), and waits until the window follows.
+    static func scroll(_ window: ScratchpadWindow, toPage x: Double, _ y: Double) {
+        let view = window.transform
+        window.scrollPage(dx: (x - view.offsetX) / view.scale, dy: (y - view.offsetY) / view.scale)
+        let page = { (try? window.page.canvasToPage()) ?? view }
+        _ = GTK.spin(timeout: 2) { let p = page(); return window.transform == p && (p.offsetX != view.offsetX || p.offsetY != view.offsetY) }
+        GTK.spin(for: 0.3)
+    }
+
+    @Test("zoom as PencilKit does it, 500 strokes on the long worksheet: while the zoom changes (1 to 3 in eight steps) the tile pictures are painted scaled and none is filled again; once it has rested they are filled at the new resolution; at zoom 5, scrolled across all the ink, no picture is wider than the cap and the pixels held stay within the budget")
+    func zoomPaintsPicturesAndBoundsMemory() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("long.html")
+            // A second of rest, not 150 ms: a loaded machine must not settle the zoom between steps.
+            window.zoomSettleDelay = 1
+            var written = SyntheticInk.write(250, into: window, area: CanvasRect(minX: 30, minY: 160, maxX: 540, maxY: 640))
+            written += SyntheticInk.write(250, into: window, area: CanvasRect(minX: 560, minY: 170, maxX: 1000, maxY: 640), seed: 7)
+            #expect(written == 500)
+            GTK.spin(for: 0.5)
+            let before = window.inkTilesRendered, framesBefore = window.framesDrawn
+            #expect(before > 0)
+            for step in 1...8 {
+                let level = 1 + Double(step) / 4
+                window.page.zoomLevel = level
+                _ = GTK.spin(timeout: 0.5) { abs(window.transform.scale - 1 / level) < 1e-9 }
+                GTK.spin(for: 0.03)
+            }
+            let during = window.inkTilesRendered
+            #expect(abs(window.transform.scale - 1.0 / 3) < 1e-9, "\(window.transform)")
+            #expect(window.framesDrawn > framesBefore, "the zoom was drawn")
+            #expect(during == before, "tiles filled during the zoom: \(during - before)")
+            GTK.spin(for: 1.6)
+            #expect(window.inkTilesRendered > during, "the pictures were filled again at the new resolution once the zoom rested")
+            // Zoom 5: the pictures are capped and the pixels held bounded, wherever the view is.
+            Self.zoom(window, to: 5)
+            for y in stride(from: 0.0, through: 700, by: 150) {
+                for x in stride(from: 0.0, through: 900, by: 200) { Self.scroll(window, toPage: x, y) }
+            }
+            GTK.spin(for: 1.2)
+            #expect(window.inkTileLargestSide <= ScratchpadWindow.inkTileMaxSide, "a picture \(window.inkTileLargestSide) pixels wide")
+            #expect(window.inkTilePeakPixels <= ScratchpadWindow.inkTilePixelBudget,
+                    "\(window.inkTilePeakPixels) pixels of pictures held at once, budget \(ScratchpadWindow.inkTilePixelBudget)")
+            #expect(window.inkTilesRendered > during + 4, "the view crossed the ink at zoom 5")
+            let report = window.finish()
+            #expect(report.isVerified, "\(report.verificationFailures)")
+        }
+    }
+}
