@@ -49,6 +49,15 @@ extension ScratchpadWindow {
             return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handleKey(event) ? 1 : 0
         }
         _ = scratchpad_connect(window, "key-press-event", unsafeBitCast(key, to: GCallback.self), me)
+        // The overlay's drawing area lies exactly over the web view, wherever the web view is
+        // in the overlay (GtkOverlay gives an overlay child its whole area by default): ink is
+        // clipped to the web view and canvas points are the web view's.
+        let position: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkRectangle>?,
+                                       UnsafeMutableRawPointer?) -> gboolean = { _, child, allocation, context in
+            guard let child, let allocation, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().position(child, in: allocation) ? 1 : 0
+        }
+        _ = scratchpad_connect(overlay, "get-child-position", unsafeBitCast(position, to: GCallback.self), me)
         // WebKitGTK's page zoom, changed by the app (`zoom-level`) or by Ctrl and the wheel:
         // the page transform follows it.
         let zoomed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
@@ -64,6 +73,17 @@ extension ScratchpadWindow {
             return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().zoom(by: event) ? 1 : 0
         }
         _ = scratchpad_connect(page.widget, "scroll-event", unsafeBitCast(wheel, to: GCallback.self), me)
+    }
+
+    /// Places the drawing area over the web view's allocation (overlay coordinates); other
+    /// overlay children are left to GtkOverlay.
+    func position(_ child: UnsafeMutablePointer<GtkWidget>, in allocation: UnsafeMutablePointer<GdkRectangle>) -> Bool {
+        guard child == canvas, ownsPage, gtk_widget_get_parent(page.widget) == overlay else { return false }
+        var x: gint = 0, y: gint = 0
+        guard gtk_widget_translate_coordinates(page.widget, overlay, 0, 0, &x, &y) != 0 else { return false }
+        allocation.pointee = GdkRectangle(x: x, y: y, width: gtk_widget_get_allocated_width(page.widget),
+                                          height: gtk_widget_get_allocated_height(page.widget))
+        return true
     }
 
     /// The zoom one notch of Ctrl and the wheel multiplies or divides by.

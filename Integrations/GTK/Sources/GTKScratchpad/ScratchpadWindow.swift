@@ -134,7 +134,8 @@ public final class ScratchpadWindow {
     /// GTK destroyed the window (the application is quitting): nothing is drawn or played.
     public internal(set) var isDestroyed = false
 
-    private var overlay: UnsafeMutablePointer<GtkWidget>
+    /// The container of the web view and the drawing area above it.
+    var overlay: UnsafeMutablePointer<GtkWidget>
     /// The canvas's size at its last allocation (`nil` before the first).
     var allocatedSize: (width: Int, height: Int)?
     var layout: LayoutFollower!
@@ -267,7 +268,10 @@ public final class ScratchpadWindow {
             page.onNewDocument = nil
         }
         settleWake?()
-        if !isDestroyed { gtk_widget_destroy(window) }
+        if !isDestroyed {
+            g_signal_handlers_disconnect_matched(overlay, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+            gtk_widget_destroy(window)
+        }
         g_object_unref(canvas)
         g_object_unref(window)
     }

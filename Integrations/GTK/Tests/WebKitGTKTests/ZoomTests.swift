@@ -159,3 +159,74 @@ extension WebKitGTK.RealScreenTests {
         }
     }
 }
+
+extension WebKitGTK.RealScreenTests {
+    /// The real screen under the whole window (1024 × 768 from its top-left corner).
+    static func windowScreen(_ window: ScratchpadWindow) throws -> Screen {
+        var x: gint = 0, y: gint = 0
+        if let gdkWindow = gtk_widget_get_window(window.window) { gdk_window_get_origin(gdkWindow, &x, &y) }
+        let pixbuf = try #require(scratchpad_screen(x, y, 1024, 768))
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf)), channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let data = try #require(gdk_pixbuf_get_pixels(pixbuf))
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for row in 0..<height {
+            for column in 0..<width {
+                for c in 0..<3 { pixels[(row * width + column) * 3 + c] = data[row * stride + column * channels + c] }
+            }
+        }
+        return Screen(width: width, height: height, pixels: pixels)
+    }
+
+    @Test("the overlay clips to the web view: with the web view 120 points below the window's top (a header band of the app), ink written near the web view's top and scrolled up out of it by the real wheel shows nowhere in the band on the real screen; written, it was where the mouse drew it")
+    func inkIsClippedToTheWebView() throws {
+        try GTKThread.shared.run {
+            guard scratchpad_xtest_available() != 0 else {
+                Issue.record("no XTest on this display")
+                return
+            }
+            let window = try Self.open("long.html")
+            let band = 120
+            gtk_widget_set_margin_top(window.page.widget, gint(band))
+            GTK.spin(for: 1)
+            var wx: gint = 0, wy: gint = 0
+            if let gdkWindow = gtk_widget_get_window(window.window) { gdk_window_get_origin(gdkWindow, &wx, &wy) }
+            func move(_ x: Double, _ y: Double) { scratchpad_xtest_move(wx + gint(x.rounded()), wy + gint(y.rounded())) }
+            // A stroke on the paper just below the band (window coordinates), clear of the fields.
+            let path = Self.wave(from: CanvasPoint(x: 150, y: Double(band) + 70), to: CanvasPoint(x: 420, y: Double(band) + 100), amplitude: 10, waves: 1.5)
+            move(path[0].x, path[0].y)
+            GTK.spin(for: 0.05)
+            scratchpad_xtest_button(1, 1)
+            GTK.spin(for: 0.016)
+            for point in path.dropFirst() {
+                move(point.x, point.y)
+                GTK.spin(for: 0.016)
+            }
+            scratchpad_xtest_button(1, 0)
+            GTK.spin(for: 0.5)
+            let written = try #require(try Self.windowScreen(window).inkBounds, "no ink on the screen")
+            #expect(abs(written.minX - 140) <= 12 && written.minY >= band + 50 && written.maxY <= band + 125,
+                    "the ink is under the mouse's path: \(written)")
+            // The real wheel over the paper: the page scrolls the stroke up, out of the web view.
+            move(700, 500)
+            for _ in 0..<4 {
+                scratchpad_xtest_button(5, 1)
+                scratchpad_xtest_button(5, 0)
+                GTK.spin(for: 0.05)
+            }
+            scratchpad_xtest_move(0, 0)
+            GTK.spin(for: 1.5)
+            let scrolled = Double((try? window.page.evaluate("window.scrollY", inPageWorld: true)).flatMap { $0 } ?? "") ?? 0
+            _ = GTK.spin(timeout: 3) { window.transform.offsetY == scrolled }
+            GTK.spin(for: 0.3)
+            #expect(scrolled > Double(written.maxY - band) + 10, "the page scrolled \(scrolled): the stroke left the web view")
+            let after = try Self.windowScreen(window)
+            var inBand = 0
+            for y in 0..<band { for x in 0..<after.width where after.isInk(x, y) { inBand += 1 } }
+            #expect(inBand == 0, "\(inBand) ink pixels outside the web view (in the band above it)")
+            let report = window.finish()
+            #expect(report.strokes == 1 && report.isVerified, "\(report.strokes) strokes, \(report.verificationFailures)")
+        }
+    }
+}
