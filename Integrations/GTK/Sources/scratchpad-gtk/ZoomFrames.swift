@@ -58,7 +58,7 @@ func measureZoomFrames(strokes: Int, settles: Bool, steps: Int, page: URL) throw
 /// The process's peak resident memory so far, MiB (Linux: `ru_maxrss` is in KiB).
 func peakResidentMiB() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     return Double(usage.ru_maxrss) / 1024
 }
 
