@@ -14,7 +14,9 @@ import InkCore
 /// rested for ``settleDelay`` the pictures painted are made again at the new resolution. A
 /// picture's resolution is capped (``maxPictureSide`` pixels a side) and the pictures held
 /// are bounded by a pixel budget (``pixelBudget``, the least recently painted go first; never
-/// one the current frame needs), so memory is bounded whatever the zoom.
+/// one the current frame needs), so memory is bounded whatever the zoom. Each finished
+/// stroke is tessellated once (its outline kept, ``InkPainter/Outline``), and filled from it
+/// whenever a picture it lies in is made again.
 ///
 /// Use on the GTK thread only.
 final class InkTileCache {
@@ -52,6 +54,10 @@ final class InkTileCache {
     private(set) var largestSide = 0
 
     private var pictures: [InkTileIndex.Tile: Picture] = [:]
+    /// Each finished stroke's outline, tessellated once (``InkPainter/Outline``), by its touch.
+    private var outlines: [TouchID: InkPainter.Outline] = [:]
+    /// Strokes tessellated into outlines so far.
+    private(set) var outlinesMade = 0
     private var scale = 0.0
     private var scaleChanged = -Double.infinity
     private var color: InkColor?
@@ -171,7 +177,25 @@ final class InkTileCache {
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         for index in strokes where layer.finished.indices.contains(index) {
-            InkPainter.fill(layer.finished[index], in: rect, on: cr, tail: &tail)
+            let stroke = layer.finished[index]
+            tail.removeAll(keepingCapacity: true)
+            stroke.appendVolatileSegments(to: &tail)
+            guard tail.isEmpty else {
+                InkPainter.fill(stroke, in: rect, on: cr, tail: &tail)
+                continue
+            }
+            // Tessellated once per stroke (again only if it was refined since).
+            let fingerprint = InkPainter.fingerprint(of: stroke)
+            if outlines[stroke.touch]?.fingerprint != fingerprint {
+                outlines[stroke.touch] = InkPainter.outline(of: stroke, fingerprint: fingerprint)
+                outlinesMade += 1
+            }
+            if let outline = outlines[stroke.touch] { InkPainter.fill(outline, in: rect, on: cr) }
+        }
+        if outlines.count > 2 * layer.finished.count + 64 {
+            // Strokes undone or cleared: keep the outlines of the strokes still there.
+            let live = Set(layer.finished.map(\.touch))
+            outlines = outlines.filter { live.contains($0.key) }
         }
         cairo_destroy(cr)
         cairo_surface_flush(surface)

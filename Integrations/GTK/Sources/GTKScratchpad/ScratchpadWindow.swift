@@ -94,6 +94,9 @@ public final class ScratchpadWindow {
     public var usesInkCache = true { didSet { gtk_widget_queue_draw(canvas) } }
     /// Tiles of finished ink filled into pictures so far.
     public var inkTilesRendered: Int { inkTiles.tilesRendered }
+    /// Finished strokes tessellated into outlines for the tile pictures so far: once a stroke
+    /// (again only if it was refined), however often its tiles are filled again.
+    public var inkStrokesTessellated: Int { inkTiles.outlinesMade }
     /// The pixels of the finished ink's tile pictures held now (4 bytes each).
     public var inkTilePixels: Int { inkTiles.pixelsHeld }
     /// The most pixels of tile pictures held at once since the window opened.

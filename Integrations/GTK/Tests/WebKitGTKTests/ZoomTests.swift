@@ -131,7 +131,9 @@ extension WebKitGTK.RealScreenTests {
             #expect(written == 500)
             GTK.spin(for: 0.5)
             let before = window.inkTilesRendered, framesBefore = window.framesDrawn
+            let tessellated = window.inkStrokesTessellated
             #expect(before > 0)
+            #expect(tessellated >= 490 && tessellated <= 500, "\(tessellated) strokes tessellated for 500 on screen")
             for step in 1...8 {
                 let level = 1 + Double(step) / 4
                 window.page.zoomLevel = level
@@ -144,6 +146,7 @@ extension WebKitGTK.RealScreenTests {
             #expect(during == before, "tiles filled during the zoom: \(during - before)")
             GTK.spin(for: 1.6)
             #expect(window.inkTilesRendered > during, "the pictures were filled again at the new resolution once the zoom rested")
+            #expect(window.inkStrokesTessellated == tessellated, "filled again from the strokes' outlines, not tessellated anew")
             // Zoom 5: the pictures are capped and the pixels held bounded, wherever the view is.
             Self.zoom(window, to: 5)
             for y in stride(from: 0.0, through: 700, by: 150) {
