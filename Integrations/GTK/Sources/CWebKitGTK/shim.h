@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <gdk/gdkx.h>
 #include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 
 /// g_signal_connect, as a function.
 static inline gulong scratchpad_connect(gpointer instance, const char *signal, GCallback callback, gpointer data) {
@@ -297,6 +298,16 @@ static inline void scratchpad_xtest_button(unsigned int button, int pressed) {
     Display *display = scratchpad_x_display();
     if (!display) { return; }
     XTestFakeButtonEvent(display, button, pressed ? True : False, CurrentTime);
+    XFlush(display);
+}
+
+/// Presses (1) or releases (0) the real left Control key.
+static inline void scratchpad_xtest_control(int pressed) {
+    Display *display = scratchpad_x_display();
+    if (!display) { return; }
+    KeyCode code = XKeysymToKeycode(display, XK_Control_L);
+    if (code == 0) { return; }
+    XTestFakeKeyEvent(display, code, pressed ? True : False, CurrentTime);
     XFlush(display);
 }
 

@@ -39,7 +39,17 @@ extension ScratchpadWindow {
         let color = effectiveInkColor
         // Finished ink: each tile's picture, made once, painted where the tile is now.
         if usesInkCache {
-            inkTiles.paint(ink.layer, in: pageClip, view: view, color: color, deviceScale: gtk_widget_get_scale_factor(canvas), on: cr)
+            inkTiles.paint(ink.layer, in: pageClip, view: view, color: color, deviceScale: gtk_widget_get_scale_factor(canvas),
+                           now: start, on: cr)
+            if settleWake == nil, let due = inkTiles.settleDue(now: start) {
+                // The zoom is settling: once it has rested, the pictures are made again at
+                // its resolution.
+                settleWake = GLibClock().wake(at: start + due + 0.001) { [weak self] in
+                    guard let self else { return }
+                    settleWake = nil
+                    if !isDestroyed { gtk_widget_queue_draw(canvas) }
+                }
+            }
         }
         cairo_save(cr)
         let toCanvas = view.pageToCanvas

@@ -49,6 +49,70 @@ extension ScratchpadWindow {
             return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().handleKey(event) ? 1 : 0
         }
         _ = scratchpad_connect(window, "key-press-event", unsafeBitCast(key, to: GCallback.self), me)
+        // The overlay's drawing area lies exactly over the web view, wherever the web view is
+        // in the overlay (GtkOverlay gives an overlay child its whole area by default): ink is
+        // clipped to the web view and canvas points are the web view's.
+        let position: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkRectangle>?,
+                                       UnsafeMutableRawPointer?) -> gboolean = { _, child, allocation, context in
+            guard let child, let allocation, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().position(child, in: allocation) ? 1 : 0
+        }
+        _ = scratchpad_connect(overlay, "get-child-position", unsafeBitCast(position, to: GCallback.self), me)
+        // WebKitGTK's page zoom, changed by the app (`zoom-level`) or by Ctrl and the wheel:
+        // the page transform follows it.
+        let zoomed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+            _, _, context in
+            guard let context else { return }
+            Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().zoomChanged()
+        }
+        _ = scratchpad_connect(page.widget, "notify::zoom-level", unsafeBitCast(zoomed, to: GCallback.self), me)
+        // Ctrl and the wheel over the web view (through a hole) zoom, as over the paper.
+        let wheel: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = {
+            _, event, context in
+            guard let event, let context else { return 0 }
+            return Unmanaged<ScratchpadWindow>.fromOpaque(context).takeUnretainedValue().zoom(by: event) ? 1 : 0
+        }
+        _ = scratchpad_connect(page.widget, "scroll-event", unsafeBitCast(wheel, to: GCallback.self), me)
+    }
+
+    /// Places the drawing area over the web view's allocation (overlay coordinates); other
+    /// overlay children are left to GtkOverlay.
+    func position(_ child: UnsafeMutablePointer<GtkWidget>, in allocation: UnsafeMutablePointer<GdkRectangle>) -> Bool {
+        guard child == canvas, ownsPage, gtk_widget_get_parent(page.widget) == overlay else { return false }
+        var x: gint = 0, y: gint = 0
+        guard gtk_widget_translate_coordinates(page.widget, overlay, 0, 0, &x, &y) != 0 else { return false }
+        allocation.pointee = GdkRectangle(x: x, y: y, width: gtk_widget_get_allocated_width(page.widget),
+                                          height: gtk_widget_get_allocated_height(page.widget))
+        return true
+    }
+
+    /// The zoom one notch of Ctrl and the wheel multiplies or divides by.
+    static let zoomStep = 1.1
+
+    /// Ctrl and the wheel (WebKitGTK does not zoom on it by itself): one notch up zooms in by
+    /// ``zoomStep``, down zooms out, a smooth scroll by its vertical delta, within
+    /// ``Options/zoomRange``. Returns whether the event was a zoom (then nothing scrolls).
+    func zoom(by event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        guard event.pointee.type == GDK_SCROLL, event.pointee.scroll.state & GDK_CONTROL_MASK.rawValue != 0,
+              !isDestroyed, ownsPage else { return false }
+        let notches: Double
+        switch event.pointee.scroll.direction {
+        case GDK_SCROLL_UP: notches = 1
+        case GDK_SCROLL_DOWN: notches = -1
+        case GDK_SCROLL_SMOOTH: notches = -event.pointee.scroll.delta_y
+        default: return true
+        }
+        guard notches != 0, notches.isFinite else { return true }
+        let level = page.zoomLevel * pow(Self.zoomStep, notches)
+        page.zoomLevel = min(max(level, zoomRange.lowerBound), zoomRange.upperBound)
+        return true
+    }
+
+    /// WebKitGTK's zoom changed: the page transform follows (read again until it rests), and
+    /// the ink is redrawn through it.
+    func zoomChanged() {
+        guard !isDestroyed, ownsPage else { return }
+        layout.follow()
     }
 
     /// The canvas's own handler: wheel scrolling over the overlay goes to the web view below;
@@ -56,6 +120,7 @@ extension ScratchpadWindow {
     private func handle(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
         switch event.pointee.type {
         case GDK_SCROLL:
+            if zoom(by: event) { return true }
             _ = scratchpad_forward_scroll(page.widget, event)
             layout.follow()
             return true

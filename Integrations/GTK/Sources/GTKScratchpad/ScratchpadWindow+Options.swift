@@ -23,6 +23,9 @@ extension ScratchpadWindow {
         /// records every input and wake-up as the engine takes them, and flushes it in
         /// ``ScratchpadWindow/finish()``.
         public var recorder: SessionRecorder?
+        /// The page zooms Ctrl and the wheel may reach (WebKitGTK's `zoom-level`); the app can
+        /// set any zoom on the web view itself. Default 0.5 to 5.
+        public var zoomRange: ClosedRange<Double> = 0.5...5
 
         /// Settings for a `width` × `height` page. The default configuration routes at
         /// touch-down, as an iPad app must (``TouchRouting/decideAtTouchDown``).

@@ -94,6 +94,29 @@ public final class ScratchpadWindow {
     public var usesInkCache = true { didSet { gtk_widget_queue_draw(canvas) } }
     /// Tiles of finished ink filled into pictures so far.
     public var inkTilesRendered: Int { inkTiles.tilesRendered }
+    /// Finished strokes tessellated into outlines for the tile pictures so far: once a stroke
+    /// (again only if it was refined), however often its tiles are filled again.
+    public var inkStrokesTessellated: Int { inkTiles.outlinesMade }
+    /// The pixels of the finished ink's tile pictures held now (4 bytes each).
+    public var inkTilePixels: Int { inkTiles.pixelsHeld }
+    /// The most pixels of tile pictures held at once since the window opened.
+    public var inkTilePeakPixels: Int { inkTiles.peakPixelsHeld }
+    /// The largest side of any tile picture made, pixels (at most ``inkTileMaxSide``).
+    public var inkTileLargestSide: Int { inkTiles.largestSide }
+    /// The cap on a tile picture's side, pixels (1024): beyond the zoom that needs more, ink
+    /// is drawn from magnified pictures.
+    public static var inkTileMaxSide: Int { InkTileCache.maxPictureSide }
+    /// The pixel budget of the tile pictures held (16 Mi pixels, 64 MiB): the least recently
+    /// painted are dropped beyond it, never those the frame being drawn needs.
+    public static var inkTilePixelBudget: Int { InkTileCache.pixelBudget }
+    /// Seconds the zoom must rest before the ink's tile pictures are made again at its
+    /// resolution (0.15 by default); until then they are painted scaled.
+    public var zoomSettleDelay: Double {
+        get { inkTiles.settleDelay }
+        set { inkTiles.settleDelay = newValue }
+    }
+    /// The wake-up that redraws once the zoom has settled (armed while it settles).
+    var settleWake: (() -> Void)?
     /// The app's ink colour; `nil` (the default): the ink that shows best on the page's
     /// background (``effectiveInkColor``).
     public var inkColor: InkColor? { didSet { gtk_widget_queue_draw(canvas) } }
@@ -106,12 +129,16 @@ public final class ScratchpadWindow {
     /// The mapping from overlay to page the engine was last given.
     public var transform: PageTransform { layout.transform }
 
+    /// The page zooms Ctrl and the wheel may reach (``Options/zoomRange``).
+    public let zoomRange: ClosedRange<Double>
+
     /// The user asked to close the window (its close button); it stays open until freed.
     public internal(set) var closeRequested = false
     /// GTK destroyed the window (the application is quitting): nothing is drawn or played.
     public internal(set) var isDestroyed = false
 
-    private var overlay: UnsafeMutablePointer<GtkWidget>
+    /// The container of the web view and the drawing area above it.
+    var overlay: UnsafeMutablePointer<GtkWidget>
     /// The canvas's size at its last allocation (`nil` before the first).
     var allocatedSize: (width: Int, height: Int)?
     var layout: LayoutFollower!
@@ -174,6 +201,8 @@ public final class ScratchpadWindow {
         guard ownsPage else { return }
         if !loop.isStopped { loop.stop() }
         ownsPage = false
+        g_signal_handlers_disconnect_matched(page.widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
         page.onMessage = nil
         page.onNewDocument = nil
         if gtk_widget_get_parent(page.widget) == overlay { gtk_container_remove(cast(overlay), page.widget) }
@@ -182,6 +211,7 @@ public final class ScratchpadWindow {
 
     private init(page: WebKitGTKPage, options: Options) {
         self.page = page
+        zoomRange = options.zoomRange
         page.messageDelay = options.pageMessageDelay
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         g_object_ref(window)  // ours until freed, even once GTK destroys it
@@ -241,6 +271,7 @@ public final class ScratchpadWindow {
         let me = Unmanaged.passUnretained(self).toOpaque()
         g_signal_handlers_disconnect_matched(canvas, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+        g_signal_handlers_disconnect_matched(page.widget, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
         // Dropped without finish(): the loop still stops (touches down cancelled and
         // counted, the recording finished), as InkUIKitController's deinit does.
         if !loop.isStopped { loop.stop() }
@@ -248,7 +279,11 @@ public final class ScratchpadWindow {
             page.onMessage = nil
             page.onNewDocument = nil
         }
-        if !isDestroyed { gtk_widget_destroy(window) }
+        settleWake?()
+        if !isDestroyed {
+            g_signal_handlers_disconnect_matched(overlay, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, me)
+            gtk_widget_destroy(window)
+        }
         g_object_unref(canvas)
         g_object_unref(window)
     }

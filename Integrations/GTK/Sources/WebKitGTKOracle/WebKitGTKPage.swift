@@ -322,23 +322,39 @@ public final class WebKitGTKPage {
         return (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)) as? String
     }
 
-    /// Where the view, one point per CSS pixel, lands on the page: page = view / zoom + the
-    /// visual viewport's page offset. Read in the script's world (the page cannot fake it).
+    /// WebKitGTK's page zoom (`zoom-level`: CSS pixels are drawn this many points wide; 1 by
+    /// default), read and set on the web view. A user changes it too (Ctrl and the wheel, where
+    /// the front end allows it).
+    public var zoomLevel: Double {
+        get { webkit_web_view_get_zoom_level(cast(widget)) }
+        set { webkit_web_view_set_zoom_level(cast(widget), newValue) }
+    }
+
+    /// Where the view lands on the page: page = view / (zoom × ``zoomLevel``) + the visual
+    /// viewport's page offset, where zoom is the visual viewport's scale (a pinch) and
+    /// ``zoomLevel`` WebKitGTK's page zoom, which the page cannot see as a scale (it shows as
+    /// fewer, larger CSS pixels). The viewport is read in the script's world (the page cannot
+    /// fake it); the zoom level from the web view when the answer arrives.
     public func canvasToPage() throws(WebKitGTKError) -> PageTransform {
-        try Self.transform(fromJSON: try evaluate(PageTransform.viewportScript))
+        try Self.transform(fromJSON: try evaluate(PageTransform.viewportScript), zoomLevel: zoomLevel)
     }
 
     /// ``canvasToPage()`` without waiting: `completion` gets the transform later.
     public func canvasToPage(completion: @escaping (Result<PageTransform, WebKitGTKError>) -> Void) {
-        evaluate(PageTransform.viewportScript) { result in
-            completion(result.flatMap { json in Result { () throws(WebKitGTKError) in try Self.transform(fromJSON: json) } })
+        evaluate(PageTransform.viewportScript) { [weak self] result in
+            let level = self?.zoomLevel ?? 1
+            completion(result.flatMap { json in
+                Result { () throws(WebKitGTKError) in try Self.transform(fromJSON: json, zoomLevel: level) }
+            })
         }
     }
 
-    static func transform(fromJSON json: String?) throws(WebKitGTKError) -> PageTransform {
-        guard let json, let transform = PageTransform(viewportResult: json) else {
+    static func transform(fromJSON json: String?, zoomLevel: Double = 1) throws(WebKitGTKError) -> PageTransform {
+        guard let json, var transform = PageTransform(viewportResult: json) else {
             throw .scriptFailed("visual viewport: \(json ?? "undefined")")
         }
+        if zoomLevel.isFinite, zoomLevel > 0 { transform.scale /= zoomLevel }
+        guard transform.isValid else { throw .scriptFailed("visual viewport: \(json) at zoom level \(zoomLevel)") }
         return transform
     }
 

@@ -5,6 +5,7 @@
 //   scratchpad-gtk round-trips [PAGE.html] [--count N]
 //   scratchpad-gtk latency [--trials N] [--out FILE.md]
 //   scratchpad-gtk scroll-frames [PAGE.html] [--strokes 50,200,500] [--frames N]
+//   scratchpad-gtk zoom-frames [PAGE.html] [--strokes 500] [--steps N]
 //
 // The first opens the page with the scratchpad over it, routing as an iPad app must
 // (touch-down: the overlay's input shape gives interactive regions to the web view, late
@@ -32,6 +33,12 @@
 // scrolls the page 8 points a frame, down and up; it prints the overlay's draw handler time
 // per frame, with the finished ink painted from its tiles' pictures and filled stroke by
 // stroke in every frame (ScrollFrames.swift).
+//
+// zoom-frames writes 500 strokes on the first screen of the long worksheet and zooms the page
+// (WebKitGTK's zoom-level) from 1 to 5 in 40 steps, one a frame; it prints the draw handler's
+// time per frame, the tiles filled during the zoom and the pixels of tile pictures held, with
+// the pictures painted scaled until the zoom rests and filled again at every step
+// (ZoomFrames.swift).
 @_spi(Tooling) import ChromiumBridge
 import CWebKitGTK
 import Foundation
@@ -54,6 +61,7 @@ let usage = """
            scratchpad-gtk round-trips [PAGE.html] [--count N]
            scratchpad-gtk latency [--trials N] [--out FILE.md]
            scratchpad-gtk scroll-frames [PAGE.html] [--strokes 50,200,500] [--frames N]
+           scratchpad-gtk zoom-frames [PAGE.html] [--strokes 500] [--steps N]
     PAGE defaults to Fixtures/pages/blocks.html. Needs a display (on a server: xvfb-run -a scratchpad-gtk …).
     """
 
@@ -235,6 +243,9 @@ do {
     }
     if argv.first == "scroll-frames" {
         exit(try runScrollFrames(try Arguments(argv.dropFirst(), known: ["strokes", "frames"])))
+    }
+    if argv.first == "zoom-frames" {
+        exit(try runZoomFrames(try Arguments(argv.dropFirst(), known: ["strokes", "steps"])))
     }
     if argv.first == "round-trips" {
         exit(try compareRoundTrips(try Arguments(argv.dropFirst(), known: ["count"])))
