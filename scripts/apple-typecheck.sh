@@ -189,4 +189,16 @@ if [ $self_test -eq 1 ]; then
   grep -q "TouchObservingRecognizer.swift:$planted_line:.*main actor-isolated instance method 'location(in:)'" "$work/planted/uikit-log" \
     || { cat "$work/planted/uikit-log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
   echo "apple-typecheck: self-test passed: a nonisolated read of UITouch.location(in:) is refused (main actor)"
+
+  # The Darwin stand-in must model mach_task_self_ as SDKs before macOS 15.4 do (a plain C
+  # global): ink-replay reading it must be refused in Swift 6 mode (issue 52).
+  planted="$work/planted/PlantedTaskPort.swift"
+  printf '#if canImport(Darwin)\nimport Darwin\nfunc plantedTaskPort() -> mach_port_t {\n    mach_task_self_\n}\n#endif\n' > "$planted"
+  if check x86_64-apple-macosx14.0 ink-replay "$planted" 2>"$work/planted/mach-log"; then
+    echo "apple-typecheck: self-test FAILED: a read of mach_task_self_ type-checked" >&2
+    exit 1
+  fi
+  grep -q "PlantedTaskPort.swift:4:.*mach_task_self_.*not concurrency-safe" "$work/planted/mach-log" \
+    || { cat "$work/planted/mach-log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: a read of mach_task_self_ (SDKs before macOS 15.4) is refused"
 fi

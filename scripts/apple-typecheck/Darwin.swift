@@ -155,7 +155,14 @@ public struct mach_task_basic_info {
 /// Macros, imported as `Int32`.
 public var MACH_TASK_BASIC_INFO: Int32 { standIn() }
 public var KERN_SUCCESS: Int32 { standIn() }
-public var mach_task_self_: mach_port_t { standIn() }
+/// `extern mach_port_t mach_task_self_;` (mach/mach_init.h) as SDKs before macOS 15.4 and
+/// iOS 18.4 declare it, with no concurrency annotation: a stored, mutable C global, which a
+/// Swift 6 module refuses to read (Xcode 16.0-16.2; apple/swift-system issue 373). Modelled
+/// as the oldest SDK the manifest allows, so a read of it is caught here.
+public var mach_task_self_: mach_port_t = 0
+public typealias mach_port_name_t = natural_t
+/// `mach_port_name_t task_self_trap(void);` (mach/mach_traps.h): the task's own port.
+public func task_self_trap() -> mach_port_name_t { standIn() }
 @discardableResult public func task_info(_ target_task: task_name_t, _ flavor: task_flavor_t, _ task_info_out: task_info_t!,
                       _ task_info_outCnt: UnsafeMutablePointer<mach_msg_type_number_t>!) -> kern_return_t { standIn() }
 
