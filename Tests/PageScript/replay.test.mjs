@@ -537,3 +537,34 @@ test('pointer ids: a second native loop (another source) over the same document 
   assert.ok(!moves.includes(1002), 'the new loop never moves the old loop\'s pointer');
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 52: a tap the page claimed late arrives as one batch (down, moves, up). Paced, its
+// pointerup and click ran on the script's timer, outside the host's evaluation, and lost the
+// evaluation's user activation (WebKit evaluates with a forced user gesture). A whole tap is
+// dispatched inside replay(); a drag is still paced.
+test('a late-claimed whole tap is dispatched inside replay(), click included; a drag of the same length is paced', () => {
+  const page = boxesPage();
+  const ink = page.load();   // no clock advanced: only what replay() itself dispatches
+  const seen = record(page, ['pointerdown', 'pointerup', 'click']);
+  ink.replay(batch(1, [ev('down', 50, 50, 10.0), ev('move', 52, 51, 10.05), ev('move', 53, 51, 10.1), ev('up', 53, 51, 10.2)]));
+  assert.deepEqual(names(seen), ['pointerdown@a', 'pointerup@a', 'click@a']);
+  assert.equal(ink.replayPending, 0);
+  seen.length = 0;
+  ink.replay(batch(2, [ev('down', 50, 50, 11.0), ev('move', 90, 50, 11.05), ev('move', 130, 50, 11.1), ev('up', 150, 50, 11.2)]));
+  assert.deepEqual(names(seen), ['pointerdown@a']);   // the drag's first sample at once, the rest paced
+  assert.ok(ink.replayPending > 0);
+  page.clock.advance(100);
+  assert.deepEqual(names(seen), ['pointerdown@a', 'pointerup@a']);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a whole tap arriving while a drag still waits goes inside replay() after the drag\'s waiting samples, in order', () => {
+  const page = boxesPage();
+  const ink = page.load();
+  const seen = record(page, ['pointerdown', 'pointermove', 'pointerup', 'click']);
+  ink.replay(batch(1, [ev('down', 150, 50, 1.0), ev('move', 160, 50, 1.05), ev('move', 170, 50, 1.1)]));
+  assert.ok(ink.replayPending > 0);
+  ink.replay(batch(2, [ev('down', 50, 50, 1.12), ev('up', 50, 50, 1.2)]));
+  assert.equal(ink.replayPending, 0);
+  assert.deepEqual(names(seen), ['pointerdown@b', 'pointermove@b', 'pointermove@b', 'pointerdown@a', 'pointerup@a', 'click@a']);
+});

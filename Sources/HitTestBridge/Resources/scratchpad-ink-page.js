@@ -163,7 +163,12 @@
  * batch that carried it was handed over (a sample already due earlier keeps its time).
  * So a backlog of any length (a late verdict's: the samples from touch-down to the
  * answer) reaches the page within 100 ms of being handed over, over six or so frames at
- * 60 Hz, and the replay catches up with live samples, which then go as they come. A timer
+ * 60 Hz, and the replay catches up with live samples, which then go as they come. A batch
+ * that is a whole tap (a down and the up ending it, by the click rule's time and distance
+ * in 3. above) is not paced: it and everything waiting before it are dispatched inside
+ * replay(), so its pointerup and click run inside the host's evaluation and keep its user
+ * activation (WebKit evaluates with a forced user gesture; a timer task has none). Only
+ * drags are paced. A timer
  * dispatches what is due (one task per due time; what a late timer finds overdue goes
  * in the same task); times are performance.now() (else Date.now()).
  * Pointer capture: the browser does not know replayed pointers, so its
@@ -821,6 +826,23 @@
   var TOUCH_TYPES = { down: 'touchstart', move: 'touchmove', up: 'touchend', cancel: 'touchcancel' };
   var MOUSE_TYPES = { down: 'mousedown', move: 'mousemove', up: 'mouseup' };
 
+  // The click rule's time and distance (see 3. above), written once: the up is 0 to 0.5 s
+  // after the down, and no sample is more than 10 px from the down.
+  function isTapDuration(downT, upT) { return upT >= downT && upT - downT <= TAP_SECONDS; }
+
+  // Whether a batch is a whole tap by the click rule's time and distance: a down, then an up
+  // ending it, every sample within 10 px of the down (see "Pacing": a whole tap is
+  // dispatched inside replay()).
+  function isWholeTap(samples, count) {
+    var down = samples[0], up = samples[count - 1];
+    if (down.phase !== 'down' || up.phase !== 'up' || !isTapDuration(down.t, up.t)) { return false; }
+    for (var i = 1; i < count; i += 1) {
+      var dx = samples[i].x - down.x, dy = samples[i].y - down.y;
+      if (dx * dx + dy * dy > TAP_SLOP * TAP_SLOP) { return false; }
+    }
+    return true;
+  }
+
   function replaySample(state, sample) {
     var phase = sample.phase;
     var ending = phase === 'up' || phase === 'cancel';
@@ -862,7 +884,7 @@
         dispatchReplayed(target, mouse, sample.t);
       } catch (e) { /* no compatibility mouse event */ }
     }
-    if (phase === 'up' && !state.far && sample.t >= state.downT && sample.t - state.downT <= TAP_SECONDS &&
+    if (phase === 'up' && !state.far && isTapDuration(state.downT, sample.t) &&
         isInside(under, state.target) && typeof MouseEventType === 'function') {
       try {
         dispatchReplayed(state.target, new MouseEventType('click', eventInit(true, cx, cy, 0, 0, 1)), sample.t);
@@ -989,6 +1011,12 @@
         queue[queue.length] = item;
       }
       schedule(now(), wasIdle);
+      if (isWholeTap(samples, count)) {
+        // A late-claimed tap keeps the evaluation's user activation (WebKit runs
+        // evaluateJavaScript with a forced user gesture): everything waiting, the tap last,
+        // is due now and dispatched before replay() returns, in order.
+        for (var k = queueHead; k < queue.length; k += 1) { queue[k].due = 0; }
+      }
       pump();
     } catch (e) { /* never throw into the host's evaluateJavaScript */ }
   }
