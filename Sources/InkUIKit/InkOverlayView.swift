@@ -108,8 +108,21 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public override func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? {
         guard isUserInteractionEnabled, !isHidden, Double(alpha) > 0.01, self.point(inside: point, with: event),
               let router, !(yieldsToVoiceOver && UIAccessibility.isVoiceOverRunning) else { return nil }
+        // An indirect pointer's scroll, pinch (transform) and hover events are not touches: they
+        // pass to the web view, which scrolls and zooms as it would without the overlay. A
+        // trackpad's or mouse's click is a touch (`.touches`) and is routed like a finger's.
+        if let event, Self.passesThrough(event.type) { return nil }
         // `nil` (no fresh snapshot): the overlay takes the touch and the engine asks the page.
         return router(CanvasPoint(x: Double(point.x), y: Double(point.y)), nil) == .page ? nil : self
+    }
+
+    /// Whether an event of this type goes past the overlay to the web view: an indirect
+    /// pointer's scroll, transform (pinch) and hover (UIKit, iOS 13.4).
+    static func passesThrough(_ type: UIEvent.EventType) -> Bool {
+        switch type {
+        case .scroll, .transform, .hover: true
+        default: false
+        }
     }
 
     // The touches the overlay takes end here: the observing recognizer feeds them to the

@@ -70,8 +70,8 @@ import HitTestBridge
 /// Draw with Apple Pencil" setting (`UIPencilInteraction.prefersPencilOnlyDrawing`, read
 /// when the controller is made) turns on the engine's pencil-only policy: the pencil writes
 /// and a finger on the scratch paper scrolls the page. A double tap or a squeeze of the
-/// pencil (`UIPencilInteraction`) goes to ``onPencilGesture``; by default it undoes the last
-/// stroke unless the user's preferred action for it is "Ignore".
+/// pencil (`UIPencilInteraction`) goes to ``onPencilGesture``; with none set, nothing happens.
+/// A trackpad's or mouse's scroll, pinch and hover pass through the overlay to the web view.
 ///
 /// Type-checked against stand-ins for UIKit and WebKit; never run on a device.
 @MainActor
@@ -103,10 +103,11 @@ public final class InkUIKitController {
     public private(set) var isInvalidated = false
     /// What a double tap or a squeeze of Apple Pencil does, given the gesture and the user's
     /// preferred action for it in Settings (`UIPencilInteraction.preferredTapAction`,
-    /// `preferredSqueezeAction`). The default undoes the last stroke (the scratch paper has
-    /// one tool, so "switch to the eraser" or "to the previous tool" is taken as taking the
-    /// last stroke back), and does nothing when the preference is `.ignore`. An app with tools
-    /// of its own sets its own.
+    /// `preferredSqueezeAction`). `nil`, the default: nothing happens. The scratch paper has
+    /// no eraser, tool or palette, and an undo the user never chose (the old default, for
+    /// "switch to eraser" and for Apple Pencil Pro's "show tool palette") silently took
+    /// strokes away. An app with tools of its own performs the user's preferred action here,
+    /// as Apple asks (Human Interface Guidelines, "Apple Pencil and Scribble").
     public var onPencilGesture: ((PencilGesture, UIPencilPreferredAction) -> Void)?
     /// The pencil interaction on the overlay.
     public let pencilInteraction: UIPencilInteraction
@@ -270,15 +271,12 @@ public final class InkUIKitController {
         side.navigated(Self.transform(of: webView.scrollView))
     }
 
-    /// A double tap or a squeeze of the pencil: the app's ``onPencilGesture``, or undo
-    /// unless the user's preference is to ignore it.
+    /// A double tap or a squeeze of the pencil: the app's ``onPencilGesture``; with none,
+    /// nothing (the scratch paper has no tool to switch to and no palette to show, and taking a
+    /// stroke away unasked is no action the user chose).
     func pencilGesture(_ gesture: PencilGesture, preferred: UIPencilPreferredAction) {
         guard !isInvalidated else { return }
-        if let onPencilGesture {
-            onPencilGesture(gesture, preferred)
-        } else if preferred != .ignore {
-            undoLastStroke()
-        }
+        onPencilGesture?(gesture, preferred)
     }
 
     /// Clear: removes every finished stroke (strokes being drawn stay). The ledger is

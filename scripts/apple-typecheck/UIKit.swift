@@ -115,7 +115,15 @@ open class UIBezierPath: NSObject {
 // https://developer.apple.com/documentation/uikit/uievent
 // https://developer.apple.com/documentation/uikit/uievent/coalescedtouches(for:) (iOS 9)
 // https://developer.apple.com/documentation/uikit/uievent/predictedtouches(for:) (iOS 9)
+// https://developer.apple.com/documentation/uikit/uievent/eventtype (scroll, hover, transform: iOS 13.4)
 @MainActor open class UIEvent: NSObject {
+    public enum EventType: Int, Sendable {
+        case touches, motion, remoteControl, presses
+        @available(iOS 13.4, *) case scroll = 10
+        @available(iOS 13.4, *) case hover = 11
+        @available(iOS 13.4, *) case transform = 14
+    }
+    open var type: EventType { standIn() }
     open var timestamp: TimeInterval { standIn() }
     @available(iOS 9.0, *) open func coalescedTouches(for touch: UITouch) -> [UITouch]? { standIn() }
     @available(iOS 9.0, *) open func predictedTouches(for touch: UITouch) -> [UITouch]? { standIn() }
