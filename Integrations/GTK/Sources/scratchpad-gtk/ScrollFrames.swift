@@ -54,14 +54,8 @@ func measureScrollFrames(strokes: Int, cached: Bool, frames: Int, page: URL) thr
 }
 
 func runScrollFrames(_ arguments: Arguments) throws -> Int32 {
-    let counts = try (arguments.options["strokes"] ?? "50,200,500").split(separator: ",").map { text in
-        guard let value = Int(text), value >= 0, value <= 20_000 else { throw UsageError(description: "--strokes takes counts 0...20000, comma separated") }
-        return value
-    }
-    let frames = try arguments.options["frames"].map { text in
-        guard let value = Int(text), value > 0, value <= 10_000 else { throw UsageError(description: "--frames takes 1...10000") }
-        return value
-    } ?? 60
+    let counts = try strokeCounts(arguments, default: "50,200,500")
+    let frames = try positiveOption(arguments, "frames", upTo: 10_000, default: 60)
     let page = try pageURL(arguments.positional.first ?? "Fixtures/pages/long.html")
     try GTK.initialize()
     func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
@@ -75,4 +69,19 @@ func runScrollFrames(_ arguments: Arguments) throws -> Int32 {
         }
     }
     return 0
+}
+
+/// `--strokes`: stroke counts, comma separated, each 0...20000 (the measuring commands').
+func strokeCounts(_ arguments: Arguments, default given: String) throws -> [Int] {
+    try (arguments.options["strokes"] ?? given).split(separator: ",").map { text in
+        guard let value = Int(text), value >= 0, value <= 20_000 else { throw UsageError(description: "--strokes takes counts 0...20000, comma separated") }
+        return value
+    }
+}
+
+/// A whole-number option `--name` of 1...`limit`, or `given` when absent.
+func positiveOption(_ arguments: Arguments, _ name: String, upTo limit: Int, default given: Int) throws -> Int {
+    guard let text = arguments.options[name] else { return given }
+    guard let value = Int(text), value > 0, value <= limit else { throw UsageError(description: "--\(name) takes 1...\(limit)") }
+    return value
 }

@@ -63,14 +63,8 @@ func peakResidentMiB() -> Double {
 }
 
 func runZoomFrames(_ arguments: Arguments) throws -> Int32 {
-    let counts = try (arguments.options["strokes"] ?? "500").split(separator: ",").map { text in
-        guard let value = Int(text), value >= 0, value <= 20_000 else { throw UsageError(description: "--strokes takes counts 0...20000, comma separated") }
-        return value
-    }
-    let steps = try arguments.options["steps"].map { text in
-        guard let value = Int(text), value > 0, value <= 1_000 else { throw UsageError(description: "--steps takes 1...1000") }
-        return value
-    } ?? 40
+    let counts = try strokeCounts(arguments, default: "500")
+    let steps = try positiveOption(arguments, "steps", upTo: 1_000, default: 40)
     let page = try pageURL(arguments.positional.first ?? "Fixtures/pages/long.html")
     try GTK.initialize()
     func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }

@@ -52,7 +52,12 @@ extension WebKitGTK {
         /// The part of the real screen the page covers (1024 × 768 from the overlay's corner).
         static func screen(_ window: ScratchpadWindow) throws -> Screen {
             let (x, y) = origin(window)
-            let pixbuf = try #require(scratchpad_screen(gint(x), gint(y), 1024, 768))
+            return try screen(x: x, y: y, width: 1024, height: 768)
+        }
+
+        /// A `width` × `height` rectangle of the real screen at (x, y), read from the X server.
+        static func screen(x: Int, y: Int, width: Int, height: Int) throws -> Screen {
+            let pixbuf = try #require(scratchpad_screen(gint(x), gint(y), gint(width), gint(height)))
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
             let stride = Int(gdk_pixbuf_get_rowstride(pixbuf)), channels = Int(gdk_pixbuf_get_n_channels(pixbuf))

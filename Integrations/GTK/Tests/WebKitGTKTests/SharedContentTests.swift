@@ -12,17 +12,10 @@ extension WebKitGTK {
     struct SharedContentTests {
         /// Ink pixels in a `width` × `height` area of the real screen at (x, y).
         static func inkPixels(x: Int, y: Int, width: Int, height: Int) throws -> Int {
-            let pixbuf = try #require(scratchpad_screen(gint(x), gint(y), gint(width), gint(height)))
-            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-            let stride = Int(gdk_pixbuf_get_rowstride(pixbuf)), channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
-            let data = try #require(gdk_pixbuf_get_pixels(pixbuf))
+            let screen = try RealScreenTests.screen(x: x, y: y, width: width, height: height)
             var count = 0
-            for row in 0..<Int(gdk_pixbuf_get_height(pixbuf)) {
-                for column in 0..<Int(gdk_pixbuf_get_width(pixbuf)) {
-                    let i = row * stride + column * channels
-                    let (r, g, b) = (Int(data[i]), Int(data[i + 1]), Int(data[i + 2]))
-                    if b > 110 && r < 90 && g < 110 && b - r > 60 { count += 1 }
-                }
+            for row in 0..<screen.height {
+                for column in 0..<screen.width where screen.isInk(column, row) { count += 1 }
             }
             return count
         }

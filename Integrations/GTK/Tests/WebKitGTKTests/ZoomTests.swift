@@ -168,18 +168,7 @@ extension WebKitGTK.RealScreenTests {
     static func windowScreen(_ window: ScratchpadWindow) throws -> Screen {
         var x: gint = 0, y: gint = 0
         if let gdkWindow = gtk_widget_get_window(window.window) { gdk_window_get_origin(gdkWindow, &x, &y) }
-        let pixbuf = try #require(scratchpad_screen(x, y, 1024, 768))
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
-        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf)), channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
-        let data = try #require(gdk_pixbuf_get_pixels(pixbuf))
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for row in 0..<height {
-            for column in 0..<width {
-                for c in 0..<3 { pixels[(row * width + column) * 3 + c] = data[row * stride + column * channels + c] }
-            }
-        }
-        return Screen(width: width, height: height, pixels: pixels)
+        return try screen(x: Int(x), y: Int(y), width: 1024, height: 768)
     }
 
     @Test("the overlay clips to the web view: with the web view 120 points below the window's top (a header band of the app), ink written with the real mouse near the web view's top and scrolled 140 points up out of it shows nowhere in the band on the real screen; written, it was where the mouse drew it")
