@@ -83,6 +83,10 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         super.init(frame: frame)
         isOpaque = false
         backgroundColor = .clear
+        // The overlay covers the web view exactly: ink that scrolled out of the web view (its
+        // tiles reach a tile beyond the visible area) is cut at the web view's edge, never
+        // drawn over the app's header or question panel beside it.
+        clipsToBounds = true
         isMultipleTouchEnabled = true
         isAccessibilityElement = false
         accessibilityElementsHidden = true
