@@ -49,6 +49,22 @@ struct HandsTests {
 
     // MARK: - Palms
 
+    @Test("a finger beside the pen still waiting for its answer when the session finishes with the ink fallback is a palm, and the finish ends it: cancelled, nothing pending, the audit closes clean (the engine fuzzer's crash, seed engine-palm-flushed)")
+    func palmFlushedAtFinish() {
+        var engine = InkEngine(configuration: InkEngineConfiguration(fallback: .ink, useRegionCache: false,
+                                                                     routing: .handOverAfterDecision), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(Self.touch(1, .began, Self.sample(400, 1.00, .pencil)), now: 1.00, into: &events)
+        engine.take(Self.touch(2, .began, Self.sample(600, 1.04), Self.sample(603, 1.05)), now: 1.05, into: &events)
+        engine.finish(into: &events)   // no answer came: both settled by the fallback
+        #expect(engine.ledger.pending == 0 && engine.ledger.dropped == 0, "\(engine.ledger)")
+        #expect(Self.cancels(events) == [.palm], "\(Self.cancels(events))")
+        var audit = DeliveryAudit(routing: .handOverAfterDecision)
+        for event in events { audit.observe(event) }
+        _ = audit.close()
+        #expect(audit.verify(against: engine.ledger).isEmpty, "\(audit.verify(against: engine.ledger))")
+    }
+
     @Test("a finger on the paper while the pencil writes is held: no ink, no page, no scroll; counted cancelled on the system's cancel",
           arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
     func palmWhilePencilDown(routing: TouchRouting) {

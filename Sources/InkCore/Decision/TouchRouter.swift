@@ -378,6 +378,11 @@ package struct TouchRouter: Sendable {
                 counters.flushed += 1
                 actions.append(.abandonQuery(query, touch: touches[index].id))
                 if settle(at: index, as: fallback, because: .flushed, into: &actions) { continue }
+                if case .held = touches[index].state {
+                    // Settled as ink beside the pen: a palm, held; a flush ends it like any held palm.
+                    cancel(at: index, into: &actions)
+                    continue
+                }
             }
             index += 1
         }
