@@ -219,8 +219,8 @@ package final class HostProtocolSession {
                     // Refused by the engine, which counts it and says why.
                     input = .pageMessage(Array(message.serialized().utf8))
                 }
-            case _ where PageViewInput.kinds.contains(kind):
-                input = try PageViewInput.decode(kind: kind, object)?.input
+            case _ where FrontEndInput.kinds.contains(kind):
+                input = try FrontEndInput.decode(kind: kind, object)?.input
             default:
                 switch try reader.decodeEvent(value: value, number: lineCount) {
                 case let .touch(event, _): input = .touch(event)

@@ -21,6 +21,14 @@ import UIKit.UIGestureRecognizerSubclass
 public final class HoverObservingRecognizer: UIHoverGestureRecognizer {
     /// Called on the main actor for each hover update (the hover began or moved).
     public var onHover: (() -> Void)?
+    /// Called on the main actor with `true` when a hover is known to be Apple Pencil's (an
+    /// update reports a `zOffset` above 0: the pencil's normalized height, iOS 16.1; a pointer,
+    /// and any device that cannot tell its height, reports 0), and with `false` when that
+    /// hover ends or is cancelled.
+    /// https://developer.apple.com/documentation/uikit/uihovergesturerecognizer/zoffset
+    public var onPencilHover: ((Bool) -> Void)?
+    /// Whether the hover in progress was reported as the pencil's.
+    public private(set) var pencilHovers = false
 
     /// Creates a hover recognizer that observes.
     public init() {
@@ -36,7 +44,21 @@ public final class HoverObservingRecognizer: UIHoverGestureRecognizer {
     /// The hover's state, as UIKit sets it: `.began` and `.changed` are hover updates.
     public override var state: UIGestureRecognizer.State {
         didSet {
-            if state == .began || state == .changed { onHover?() }
+            switch state {
+            case .began, .changed:
+                onHover?()
+                if !pencilHovers, #available(iOS 16.1, *), zOffset > 0 {
+                    pencilHovers = true
+                    onPencilHover?(true)
+                }
+            case .ended, .cancelled, .failed:
+                if pencilHovers {
+                    pencilHovers = false
+                    onPencilHover?(false)
+                }
+            default:
+                break
+            }
         }
     }
 

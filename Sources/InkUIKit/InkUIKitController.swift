@@ -68,8 +68,11 @@ import HitTestBridge
 ///
 /// Apple Pencil: with ``PencilOnlyDrawing/followSystem`` (the default) the system's "Only
 /// Draw with Apple Pencil" setting (`UIPencilInteraction.prefersPencilOnlyDrawing`, read
-/// when the controller is made) turns on the engine's pencil-only policy: the pencil writes
-/// and a finger on the scratch paper scrolls the page. A double tap or a squeeze of the
+/// again at each touch-down, since the user can change it in Settings or the pencil's palette
+/// while the app runs) turns on the engine's pencil-only policy: the pencil writes and a
+/// finger on the scratch paper scrolls the page. A pencil hovering over the paper (iPads with
+/// Apple Pencil hover) counts for the palm rule as a pencil down does: a hand that lands as the
+/// pen approaches is held, neither ink nor the page's (`EngineInput.pencilHovering(_:)`). A double tap or a squeeze of the
 /// pencil (`UIPencilInteraction`) goes to ``onPencilGesture``; with none set, nothing happens.
 /// A trackpad's or mouse's scroll, pinch and hover pass through the overlay to the web view.
 ///
@@ -124,7 +127,9 @@ public final class InkUIKitController {
     public enum PencilOnlyDrawing: Sendable, Hashable {
         /// The system's setting, "Only Draw with Apple Pencil"
         /// (`UIPencilInteraction.prefersPencilOnlyDrawing`, iOS 14), read when the controller
-        /// is made.
+        /// is made and again at each touch-down; a change applies from that touch on
+        /// (`EngineInput.pencilOnly(_:)`, recorded). The configuration's own `pencilOnly`,
+        /// when `true`, keeps it on.
         case followSystem
         /// Only the pencil writes; a finger on the scratch paper scrolls the page.
         case always
@@ -139,6 +144,11 @@ public final class InkUIKitController {
     }
     private var sizeConstraints: [NSLayoutConstraint] = []
     private var pencilFollower: PencilFollower?
+    /// Whether the system's pencil-only setting is followed (``PencilOnlyDrawing/followSystem``),
+    /// the configuration's own `pencilOnly`, and the policy the loop was last given.
+    private var followsPencilSetting = false
+    private var configuredPencilOnly = false
+    private var pencilOnlyGiven = false
     /// The parts a `deinit` off the main thread hands to the main queue.
     private var teardown: Teardown!
 
@@ -173,11 +183,14 @@ public final class InkUIKitController {
         Self.live[ObjectIdentifier(webView)]?.controller?.invalidate()
         var configuration = configuration
         configuration.routing = .decideAtTouchDown
+        configuredPencilOnly = configuration.pencilOnly
+        followsPencilSetting = pencilOnly == .followSystem
         switch pencilOnly {
         case .followSystem: if #available(iOS 14.0, *) { configuration.pencilOnly = configuration.pencilOnly || UIPencilInteraction.prefersPencilOnlyDrawing }
         case .always: configuration.pencilOnly = true
         case .never: break
         }
+        pencilOnlyGiven = configuration.pencilOnly
         let transform = Self.transform(of: webView.scrollView)
         oracle = try WKWebViewPageOracle(webView: webView)
         self.webView = webView
@@ -220,14 +233,30 @@ public final class InkUIKitController {
         overlay.router = { [weak self] point, tool in self?.loop.route(at: point, tool: tool) ?? .page }
         overlay.onResize = { [weak self] _ in self?.viewDidResize() }
         overlay.onAppearanceChange = { [weak self] in self?.pageAppearanceDidChange() }   // the ink's colour
-        recognizer.deliver = { [weak self] inputs in self?.loop.submit(inputs) }
+        recognizer.deliver = { [weak self] inputs in self?.deliver(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
+        hoverRecognizer.onPencilHover = { [weak self] hovering in self?.loop.submit(.pencilHovering(hovering)) }
         oracle.onMessage = { [weak self] body in self?.side.pageSaid(body) }
         // Follow scroll, zoom and navigation by key-value observation: no delegate of the web
         // view's is taken, so the app sets its own whenever it likes.
         followers = PageFollowers(webView: webView, controller: self)
         teardown = Teardown(side: side, overlay: overlay, recognizers: [recognizer, hoverRecognizer],
                             interaction: pencilInteraction, oracle: oracle, followers: followers)
+    }
+
+    /// The recognizer's inputs, to the loop; at a touch-down, the system's pencil-only setting
+    /// is read first, and a change is given to the loop before the touch.
+    private func deliver(_ inputs: [EngineInput]) {
+        if followsPencilSetting, inputs.contains(where: { if case let .touch(event) = $0 { event.phase == .began } else { false } }) {
+            if #available(iOS 14.0, *) {
+                let on = configuredPencilOnly || UIPencilInteraction.prefersPencilOnlyDrawing
+                if on != pencilOnlyGiven {
+                    pencilOnlyGiven = on
+                    loop.submit(.pencilOnly(on))
+                }
+            }
+        }
+        loop.submit(inputs)
     }
 
     // MARK: - State

@@ -61,10 +61,10 @@ struct IdentityCheck {
     }
 
     /// The engine versions whose recordings a replay by this engine compares: its own, and
-    /// the older ones whose counting rules it keeps (``LedgerRule``; 1.1 counts as 1.2 does).
-    /// A recording of any other
-    /// version diverges at its header.
-    static let comparableEngineVersions: Set<String> = ["1.0", "1.1", InkEngine.version]
+    /// the older ones whose counting rules it keeps (``LedgerRule``; 1.1 and 1.2 count as 1.3
+    /// does, and 1.3 only adds the `pencil_hover` and `pencil_only` lines, which an older
+    /// recording does not have). A recording of any other version diverges at its header.
+    static let comparableEngineVersions: Set<String> = ["1.0", "1.1", "1.2", InkEngine.version]
 
     /// The rule the recording's `finished` lines were written by.
     let ledgerRule: LedgerRule

@@ -213,9 +213,9 @@ private struct ReplayRun {
                 let token = known ?? QueryToken(high: .max - 1, low: UInt64(unknownRoundTrips))
                 input = .decodedPageMessage(.answer(PageAnswer(token: token, verdict: verdict, generation: generation,
                                                                document: document)))
-            case let .pageView(view):
+            case let .frontEnd(view):
                 switch view {
-                case .layout: break
+                case .layout, .pencilHovering, .pencilOnly: break
                 // A new document: the old one's snapshots no longer answer for the simulated
                 // page. A resize: the page reflowed, its earlier snapshots no longer describe it.
                 case .newDocument, .viewResized: snapshot = nil
@@ -357,8 +357,8 @@ private struct ReplayRun {
             guard event.time <= time else { break }
             if case let .regions(regions, _) = event { latest = regions }
             // A new page: its own snapshots only; reflowed: the new layout's only.
-            if case .recorded(.pageView(.newDocument), _) = event { latest = nil }
-            if case .recorded(.pageView(.viewResized), _) = event { latest = nil }
+            if case .recorded(.frontEnd(.newDocument), _) = event { latest = nil }
+            if case .recorded(.frontEnd(.viewResized), _) = event { latest = nil }
         }
         return latest
     }

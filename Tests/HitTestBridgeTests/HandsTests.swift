@@ -150,6 +150,59 @@ struct HandsTests {
         #expect(engine.ledger.cancelled == 3 && engine.ledger.inked == 2 && engine.ledger.dropped == 0)
     }
 
+    @Test("a finger on the paper while the pencil hovers is held, and for 0.3 s after the hover ends; a repeated end moves nothing; later a finger inks",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func palmWhilePencilHovers(routing: TouchRouting) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: routing), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(FakePage.regions([], maxAge: 60)), now: 1, into: &events)
+        engine.take(.pencilHovering(true), now: 1.00, into: &events)    // the pen approaches
+        engine.take([Self.touch(1, .began, Self.sample(600, 1.05)), Self.touch(1, .moved, Self.sample(590, 1.06)),
+                     Self.touch(1, .ended, Self.sample(580, 1.07))], now: 1.07, into: &events)   // the hand lands first
+        engine.take(.pencilHovering(false), now: 1.20, into: &events)
+        engine.take([Self.touch(2, .began, Self.sample(600, 1.40)), Self.touch(2, .ended, Self.sample(601, 1.41))],
+                    now: 1.41, into: &events)   // within 0.3 s of the hover's end
+        engine.take(.pencilHovering(false), now: 2.00, into: &events)   // no hover was on: nothing moves
+        engine.take([Self.touch(3, .began, Self.sample(600, 2.05)), Self.touch(3, .ended, Self.sample(604, 2.06))],
+                    now: 2.06, into: &events)
+        #expect(engine.counters.palmsHeld == 2, "\(engine.counters.palmsHeld)")
+        #expect(Self.inked(events, platform: 1) == 0 && Self.inked(events, platform: 2) == 0)
+        #expect(Self.inked(events, platform: 3) == 2)
+        #expect(Self.cancels(events) == [.palm, .palm], "\(Self.cancels(events))")
+        #expect(!events.contains { if case .replay = $0.kind { true } else if case .pageTouch = $0.kind { true } else { false } })
+        let ledger = engine.ledger
+        #expect(ledger.received == 7 && ledger.cancelled == 5 && ledger.inked == 2, "\(ledger)")
+        #expect(ledger.dropped == 0 && ledger.pending == 0 && engine.isSettled)
+    }
+
+    @Test("the pencil-only setting read again applies from the next touch-down: a finger inks, then is the page's, then inks again; a touch down across the change keeps its decision",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func pencilOnlyReadAgain(routing: TouchRouting) {
+        var engine = InkEngine(configuration: InkEngineConfiguration(pencilOnly: false, routing: routing), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(FakePage.regions([], maxAge: 60)), now: 1, into: &events)
+        func tap(_ platform: UInt64, at t: Double) {
+            engine.take([Self.touch(platform, .began, Self.sample(500, t)), Self.touch(platform, .ended, Self.sample(502, t + 0.01))],
+                        now: t + 0.01, into: &events)
+        }
+        tap(1, at: 1.0)
+        engine.take(Self.touch(2, .began, Self.sample(300, 1.5)), now: 1.5, into: &events)   // down across the change
+        engine.take(.pencilOnly(true), now: 1.55, into: &events)
+        engine.take(.pencilOnly(true), now: 1.56, into: &events)   // the same value: nothing changes
+        engine.take(Self.touch(2, .moved, Self.sample(310, 1.6)), now: 1.6, into: &events)
+        engine.take(Self.touch(2, .ended, Self.sample(320, 1.65)), now: 1.65, into: &events)
+        tap(3, at: 2.0)
+        engine.take(.pencilOnly(false), now: 2.5, into: &events)
+        tap(4, at: 3.0)
+        let decisions = Self.decisions(events)
+        #expect(decisions.contains { $0.touch == 1 && $0.verdict == .ink }, "\(decisions)")
+        #expect(decisions.contains { $0.touch == 2 && $0.verdict == .ink }, "\(decisions)")
+        #expect(decisions.contains { $0.touch == 3 && $0.verdict == .page && $0.reason == .toolPolicy }, "\(decisions)")
+        #expect(decisions.contains { $0.touch == 4 && $0.verdict == .ink && $0.reason != .toolPolicy }, "\(decisions)")
+        #expect(Self.inked(events, platform: 2) == 3 && Self.inked(events, platform: 3) == 0)
+        #expect(engine.ledger.dropped == 0 && engine.ledger.pending == 0 && engine.isSettled)
+    }
+
     @Test("a recording keeps a palm: the radius and the palm rule are in the log, and the replay holds it again")
     func palmRecorded() throws {
         let line = SessionLogLines.sample(Self.sample(400, 1, radius: 42.5))

@@ -12,6 +12,11 @@ import InkTesting
 struct LoopRecordingTests {
     typealias Shell = RecordingShell
 
+    static func fingerTap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
+        [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .finger)])),
+         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .finger)]))]
+    }
+
     static func tap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
         [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)])),
          .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .pencil)]))]
@@ -75,11 +80,41 @@ struct LoopRecordingTests {
         loop.stop()
         #expect(lines.text.contains(#"{"kind":"resize","t":1.5,"page_transform":{"scale":1"#), "\(lines.text)")
         let log = try SessionLog.parse(lines.text, file: "resize.jsonl").get()
-        #expect(log.events.contains(.recorded(.pageView(.viewResized(.identity)), time: 1.5)))
+        #expect(log.events.contains(.recorded(.frontEnd(.viewResized(.identity)), time: 1.5)))
         let decided = log.events.compactMap { if case let .recorded(.decided(touch, _, reason, _), _) = $0 { (touch.platform.rawValue, reason) } else { nil } }
         #expect(decided.map(\.1) == [.regionCache, .deadline], "\(decided)")
         let report = SessionReplayer().replay(log, file: "resize.jsonl")
         #expect(report.isIdentical, "\(report.identity ?? "no identity") \(report.divergence ?? "")")
         #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced)
+    }
+
+    @Test("the pencil's hover and the pencil-only setting are recorded as they were taken, and the replay decides the same: a palm beside the hovering pen, a finger the page's by the setting",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func pencilInputs(routing: TouchRouting) throws {
+        let lines = CollectedLines(), clock = ManualClock(start: 1), shell = Shell()
+        let recorder = SessionRecorder(canvasWidth: 800, canvasHeight: 600, sink: lines.offer)
+        let loop = InkLoop(configuration: InkEngineConfiguration(decisionTimeout: 0.25, routing: routing), clock: clock, seed: 5,
+                           recorder: recorder)
+        loop.shell = shell
+        loop.submit(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 60, regions: [])).json))
+        loop.submit(.pencilHovering(true))
+        loop.submit(Self.fingerTap(1, x: 300, y: 300, at: 1))    // the hand beside the hovering pen: a palm
+        clock.advance(to: 1.1)
+        loop.submit(.pencilHovering(false))
+        clock.advance(to: 2)
+        loop.submit(.pencilOnly(true))
+        loop.submit(Self.fingerTap(2, x: 300, y: 300, at: 2))    // a finger: the page's by the setting
+        clock.advance(to: 2.5)
+        loop.stop()
+        #expect(lines.text.contains(#"{"kind":"pencil_hover","t":1,"hovering":true,"#), "\(lines.text)")
+        #expect(lines.text.contains(#"{"kind":"pencil_only","t":2,"on":true,"#), "\(lines.text)")
+        let log = try SessionLog.parse(lines.text, file: "pencil.jsonl").get()
+        #expect(log.events.contains(.recorded(.frontEnd(.pencilHovering(false)), time: 1.1)))
+        #expect(loop.metrics.auditFailures.isEmpty && loop.ledger.isBalanced)
+        let report = SessionReplayer().replay(log, file: "pencil.jsonl")
+        #expect(report.isIdentical, "\(report.identity ?? "no identity") \(report.divergence ?? "")")
+        let decided = log.events.compactMap { if case let .recorded(.decided(touch, verdict, reason, _), _) = $0 { (touch.platform.rawValue, verdict, reason) } else { nil } }
+        #expect(decided.contains { $0.0 == 2 && $0.1 == .page && $0.2 == .toolPolicy }, "\(decided)")
+        #expect(!decided.contains { $0.0 == 1 }, "\(decided)")   // a palm is never decided
     }
 }

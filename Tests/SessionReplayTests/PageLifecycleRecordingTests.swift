@@ -73,7 +73,7 @@ struct PageLifecycleRecordingTests {
         #expect(unchained(text).contains(#"{"kind":"document","t":2.05,"page_transform":{"scale":1,"offset_x":0,"offset_y":40}}"#), "\(text)")
         #expect(text.contains(#""document":"aaaaaaaaaaaaaaaa""#) && text.contains(#""document":"cccccccccccccccc""#))
         let log = try SessionLog.parse(text, file: "lifecycle.jsonl").get()
-        #expect(log.events.contains(.recorded(.pageView(.newDocument(PageTransform(scale: 1, offsetX: 0, offsetY: 40))), time: 2.05)))
+        #expect(log.events.contains(.recorded(.frontEnd(.newDocument(PageTransform(scale: 1, offsetX: 0, offsetY: 40))), time: 2.05)))
 
         // What happened live.
         let metrics = live.bridgeMetrics

@@ -225,8 +225,13 @@ open class UIBezierPath: NSObject {
 //   a continuous recognizer; Apple Pencil hover reports through it on supporting iPads, iOS 16.1:
 //   https://developer.apple.com/documentation/uikit/adopting-hover-support-for-apple-pencil)
 // Its initializers are UIGestureRecognizer's, inherited.
+// https://developer.apple.com/documentation/uikit/uihovergesturerecognizer/zoffset (iOS 16.1;
+//   `var zOffset: CGFloat { get }`: 1 at the maximum distance, towards 0 closer; 0 for devices
+//   that don't support it)
 @available(iOS 13.0, *)
-@MainActor open class UIHoverGestureRecognizer: UIGestureRecognizer {}
+@MainActor open class UIHoverGestureRecognizer: UIGestureRecognizer {
+    @available(iOS 16.1, *) open var zOffset: CGFloat { standIn() }
+}
 
 // MARK: UIInteraction, UIScribbleInteraction
 // https://developer.apple.com/documentation/uikit/uiinteraction (iOS 11)

@@ -92,6 +92,21 @@ public enum EngineInput: Sendable, Hashable {
     /// once, not at every step). A transform that is not finite and positive refuses the input
     /// (``InputRefusal/invalidTransform(_:)``), and nothing changes.
     case viewResized(PageTransform)
+    /// Apple Pencil began (`true`) or stopped (`false`) hovering over the overlay (Apple
+    /// Pencil hover on the iPads that have it, iOS 16.1; a pen's proximity on a tablet). The
+    /// palm rule (``InkEngineConfiguration/palmHold``) holds a finger-type touch that begins
+    /// on the scratch paper while the pencil hovers, as while it is down, and for `palmHold`
+    /// after the hover ends: the hand comes down as the pen approaches. Feed `true` when a
+    /// hover begins and `false` when it ends or is cancelled; a repeated value changes
+    /// nothing.
+    case pencilHovering(Bool)
+    /// The user's pencil-only setting as read now (on an iPad, "Only Draw with Apple Pencil",
+    /// `UIPencilInteraction.prefersPencilOnlyDrawing`, which the user can change in Settings
+    /// or the pencil's palette while the app runs): from the next touch-down on it replaces
+    /// ``InkEngineConfiguration/pencilOnly``; touches already down keep their decision. Feed
+    /// it when the setting may have changed (at a touch-down, or when the scene becomes
+    /// active); a value equal to the current one changes nothing.
+    case pencilOnly(Bool)
 
     /// A page message posted as text.
     public static func pageMessage(_ text: String) -> EngineInput { .pageMessage(Array(text.utf8)) }

@@ -177,6 +177,9 @@
     /// inputs, so that a replay can tell a recording made by another engine and read it as
     /// it was written.
     ///
+    /// - 1.3: two inputs, with their lines: the pencil hovering (the palm rule holds a finger
+    ///   that begins on the paper while it hovers and for the palm hold after) and the user's
+    ///   pencil-only setting read again. A 1.2 recording has neither and replays as it was.
     /// - 1.2: palms (a finger on the paper while a pencil is down or just lifted, or a wide
     ///   contact) are held and counted cancelled; two fingers make a gesture only once both
     ///   are known to have begun on the scratch paper (decided ink by the page or a fresh
@@ -186,7 +189,7 @@
     ///   released (natively, replayed or handed over), no longer cancelled; `verify` compares
     ///   a 1.0 recording's `finished` lines by the 1.0 count.
     /// - 1.0: the first recorded engine.
-    public static let version = "1.2"
+    public static let version = "1.3"
 
     // MARK: - Routing at touch-down
 
@@ -357,6 +360,12 @@
             events.append(EngineEvent(time: time, kind: .viewResized(transform)))
             drain(now: time, into: &events)
             finishEmitting(now: time, into: &events)
+        case let .pencilHovering(hovering):
+            // The palm rule's other witness of a pencil near the glass (`TouchRouter.isPalm`).
+            router.pencilHovering(hovering, at: time)
+        case let .pencilOnly(on):
+            // The tool policy from the next touch-down on; touches down keep their decision.
+            router.setPencilOnly(on)
         }
     }
 

@@ -36,7 +36,9 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     /// Default `.ink`.
     public var fallback: HitTestVerdict
     /// When `true`, finger touches go straight to the page and pencil touches become ink,
-    /// without asking the page. Default `false`.
+    /// without asking the page. Default `false`. The engine starts with it;
+    /// ``EngineInput/pencilOnly(_:)`` changes it from the next touch-down on (the user's
+    /// setting, read as the app runs).
     public var pencilOnly: Bool
     /// Seconds after a touch begins within which another finger beginning makes both a
     /// multi-finger gesture (scroll, zoom) that goes to the page; 0 turns this off.
@@ -62,8 +64,9 @@ public struct InkEngineConfiguration: Sendable, Hashable {
     @_spi(Tooling) public var limits = Limits()
     /// How touches reach the page on this platform. Default ``TouchRouting/handOverAfterDecision``.
     public var routing: TouchRouting
-    /// Palms: while a pencil touch is down, and for this many seconds after the last one
-    /// lifted, a finger-type touch that begins on the scratch paper (not routed to the page at
+    /// Palms: while a pencil touch is down or the pencil hovers over the overlay
+    /// (``EngineInput/pencilHovering(_:)``), and for this many seconds after the last touch
+    /// lifted or the hover ended, a finger-type touch that begins on the scratch paper (not routed to the page at
     /// touch-down) is held: neither ink nor the page's, no scroll, its samples counted
     /// cancelled (`RouterCounters.palmsHeld`; its cancel says `CancelledRoute.palm`). Under
     /// hand-over routing every finger that begins then is held. 0 holds none this way.

@@ -217,7 +217,7 @@ package enum SessionLogLines {
         return .object(object)
     }
 
-    // The `layout`, `document` and `resize` lines are `PageViewInput`'s (its encoder beside
+    // The `layout`, `document` and `resize` lines are `FrontEndInput`'s (its encoder beside
     // its decoder).
 
     /// A `send_failed` line: the transport could not send the `roundTrip`-th round trip.

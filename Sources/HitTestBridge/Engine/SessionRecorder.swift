@@ -203,8 +203,8 @@ public struct SessionRecorder: Sendable {
                 write(SessionLogLines.answer(touch: touch, verdict: verdict, time: time), time: time, samples: 0)
             case let .sendFailed(request):
                 if let order = roundTrips[request.token] { write(SessionLogLines.sendFailed(roundTrip: order, time: time), time: time, samples: 0) }
-            case .layout, .newDocument, .viewResized:
-                if let view = PageViewInput(input) { write(view.line(time: time), time: time, samples: 0) }
+            case .layout, .newDocument, .viewResized, .pencilHovering, .pencilOnly:
+                if let view = FrontEndInput(input) { write(view.line(time: time), time: time, samples: 0) }
             }
         }
         recordDecisions(events, time: time)

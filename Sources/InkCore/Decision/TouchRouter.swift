@@ -32,7 +32,9 @@
 /// once, and the decision confirms it or retracts it and releases every sample to the page.
 package struct TouchRouter: Sendable {
     /// The router's settings.
-    package let configuration: TouchRouterConfiguration
+    /// The configuration; its ``TouchRouterConfiguration/pencilOnly`` changes with
+    /// ``setPencilOnly(_:)``.
+    package private(set) var configuration: TouchRouterConfiguration
     /// What the router has done, counted.
     package private(set) var counters = RouterCounters()
 
@@ -42,9 +44,11 @@ package struct TouchRouter: Sendable {
     private var totals = SampleLedger()
     private var lastQuery: UInt64 = 0
     private var answered = RecentQueries()
-    /// When the last pencil touch lifted or was cancelled (its last sample's time), for the
-    /// palm rule.
+    /// When the pencil last left the glass: its last touch lifted or was cancelled (its last
+    /// sample's time), or its hover ended; for the palm rule.
     private var pencilLiftedAt = -Double.infinity
+    /// Whether the pencil hovers over the overlay (``pencilHovering(_:at:)``), for the palm rule.
+    private var pencilHovers = false
 
     /// Whether a pencil touch is down (begun, not ended or cancelled): a front end does not
     /// scroll the page for a finger then (`InkEngine` follows it).
@@ -55,6 +59,18 @@ package struct TouchRouter: Sendable {
         self.configuration = configuration
         touches.reserveCapacity(8)
     }
+
+    /// The pencil began (`true`) or stopped (`false`) hovering at `time`: while it hovers, and
+    /// for ``TouchRouterConfiguration/palmHold`` after the hover ends, a finger-type touch
+    /// that begins on the paper is a palm, as while the pencil is down.
+    package mutating func pencilHovering(_ hovering: Bool, at time: Double) {
+        if pencilHovers, !hovering { pencilLiftedAt = max(pencilLiftedAt, time) }
+        pencilHovers = hovering
+    }
+
+    /// Only the pencil writes (`true`) or every tool does, from the next touch-down on;
+    /// touches already down keep their decision.
+    package mutating func setPencilOnly(_ on: Bool) { configuration.pencilOnly = on }
 
     // MARK: - Reading the state
 
@@ -456,11 +472,12 @@ package struct TouchRouter: Sendable {
     }
 
     /// Whether a finger-type touch beginning with `down` is a palm: as wide as one, or on the
-    /// paper while a pencil is down or within ``TouchRouterConfiguration/palmHold`` of its lift.
+    /// paper while a pencil is down or hovers, or within ``TouchRouterConfiguration/palmHold``
+    /// of its lift or the end of its hover.
     private func isPalm(_ down: TouchSample) -> Bool {
         if let limit = configuration.palmRadius, let radius = down.majorRadius, radius >= limit { return true }
         guard configuration.palmHold > 0 else { return false }
-        return pencilIsDown || down.timestamp - pencilLiftedAt <= configuration.palmHold
+        return pencilIsDown || pencilHovers || down.timestamp - pencilLiftedAt <= configuration.palmHold
     }
 
     /// Whether a touch may be one finger of a two-finger gesture: a finger known to have begun

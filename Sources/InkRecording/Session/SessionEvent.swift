@@ -38,8 +38,8 @@ public enum RecordedEvent: Sendable, Hashable {
     /// by the page document `document` (`nil`: the answer named none).
     @_spi(Tooling) case pageAnswer(roundTrip: Int?, verdict: HitTestVerdict, generation: UInt64, document: PageDocumentID? = nil)
     /// An input about the page's view or document (`EngineInput.layout`, `.newDocument`,
-    /// `.viewResized`), in its one wire form (`PageViewInput`, HitTestBridge).
-    @_spi(Tooling) case pageView(PageViewInput)
+    /// `.viewResized`), in its one wire form (`FrontEndInput`, HitTestBridge).
+    @_spi(Tooling) case frontEnd(FrontEndInput)
     /// The transport could not send the `roundTrip`-th round trip (`EngineInput.sendFailed`).
     case sendFailed(roundTrip: Int)
     /// The front end settled every undecided touch by the fallback (`InkEngine.finish`).

@@ -45,7 +45,7 @@ extension SessionLogLineReader {
                 guard value <= UInt64(Int.max) else { throw JSONShapeError(field: key, message: "too large") }
                 return Int(value)
             }
-            if let view = try PageViewInput.decode(kind: kind, object) { return .pageView(view) }
+            if let view = try FrontEndInput.decode(kind: kind, object) { return .frontEnd(view) }
             switch kind {
             case "page_answer":
                 return .pageAnswer(roundTrip: try roundTrip("round_trip"), verdict: try object.choice("verdict", as: HitTestVerdict.self),

@@ -63,7 +63,7 @@ extension SessionLog {
             case let .pageAnswer(roundTrip, verdict, generation, document):
                 value = SessionLogLines.pageAnswer(roundTrip: roundTrip, verdict: verdict, generation: generation, document: document,
                                                    time: time)
-            case let .pageView(view): value = view.line(time: time)
+            case let .frontEnd(view): value = view.line(time: time)
             case let .sendFailed(roundTrip): value = SessionLogLines.sendFailed(roundTrip: roundTrip, time: time)
             case .finish: value = SessionLogLines.finish(time: time)
             case let .decided(touch, owner, reason, at):
