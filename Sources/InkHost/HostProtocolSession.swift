@@ -389,7 +389,7 @@ package final class HostProtocolSession {
     func emit(_ event: EngineEvent) {
         let t = ("t", JSONValue.number(event.time))
         switch event.kind {
-        case .took, .layout, .newDocument, .viewResized, .replay, .pageTouch, .scrollPage:
+        case .took, .layout, .newDocument, .viewResized, .replay, .pageTouch, .scrollPage, .zoomPage:
             return   // the host routes by hand-over: no replays, no gesture scrolls
         case let .refused(_, refusal):
             error(refusal.description)

@@ -3,7 +3,7 @@ import InkCore
 
 /// A shell (`InkLoopShell`) that records what its loop asked of it, for an app's tests and
 /// the package's own: the events it was handed, in order, the requests it was to send and
-/// those it may cancel, the gesture scrolls, the requests for region snapshots. It performs
+/// those it may cancel, the gesture scrolls and zooms, the requests for region snapshots. It performs
 /// nothing: a test answers the requests itself (through `FakePage`) and reads what the loop
 /// did. A front end's real shell is `PageSide`; this is the loop's contract seen from outside.
 ///
@@ -26,6 +26,8 @@ public final class RecordingShell: InkLoopShell, TouchDownRegionsObserver {
     public private(set) var cancelledSends: [HitTestRequest] = []
     /// The gesture scrolls the loop asked for, canvas points.
     public private(set) var scrolls: [(dx: Double, dy: Double)] = []
+    /// The gesture zooms (two fingers pinching) the loop asked for: factor and anchor.
+    public private(set) var zooms: [(scale: Double, about: CanvasPoint)] = []
     /// How many times the loop asked for a region snapshot.
     public private(set) var regionRequests = 0
     /// The areas routed at touch-down, each time they changed (under touch-down routing).
@@ -48,6 +50,8 @@ public final class RecordingShell: InkLoopShell, TouchDownRegionsObserver {
     public func cancelSend(_ request: HitTestRequest) { cancelledSends.append(request) }
     /// Records the scroll.
     public func scrollPage(dx: Double, dy: Double) { scrolls.append((dx, dy)) }
+    /// Records the zoom.
+    public func zoomPage(scale: Double, about: CanvasPoint) { zooms.append((scale, about)) }
     /// Counts the request for regions.
     public func askForRegions() { regionRequests += 1 }
     /// Records the areas routed at touch-down.

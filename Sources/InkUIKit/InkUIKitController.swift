@@ -102,6 +102,8 @@ public final class InkUIKitController {
     }
     /// How many times a two-finger gesture on the overlay scrolled the web view.
     public private(set) var gestureScrolls = 0
+    /// How many times two fingers pinching on the overlay zoomed the web view.
+    public private(set) var gestureZooms = 0
     /// Whether ``invalidate()`` has run.
     public private(set) var isInvalidated = false
     /// What a double tap or a squeeze of Apple Pencil does, given the gesture and the user's
@@ -206,6 +208,7 @@ public final class InkUIKitController {
                 oracle.evaluate(script, done)
             },
             scroll: { [weak self] dx, dy in self?.scroll(dx: dx, dy: dy) },
+            zoom: { [weak self] scale, about in self?.zoom(by: scale, about: about) },
             // Through the overlay, not the controller: a teardown in the controller's deinit
             // (where a weak reference to it is already nil) still draws what the stop decides.
             redraw: { [weak overlay] area in overlay?.pageSideChanged(in: area) }))
@@ -384,19 +387,47 @@ public final class InkUIKitController {
         let pageMove = (x: dx / zoom, y: dy / zoom)                    // CSS pixels
         let offsetMove = (x: pageMove.x * zoom, y: pageMove.y * zoom)  // scroll-view points
         // The offsets the scroll view rests at: from -inset to content - bounds + inset.
+        let current = scrollView.contentOffset
+        let target = Self.resting(x: Double(current.x) + offsetMove.x, y: Double(current.y) + offsetMove.y, in: scrollView)
+        guard target != current else { return }
+        gestureScrolls += 1
+        scrollView.setContentOffset(target, animated: false)
+        // The scroll view's delegate (the follower, or the app's, which calls pageDidScroll())
+        // reports the scroll, and the layout is submitted; if nothing did, report it here.
+        if Self.transform(of: scrollView) != overlay.pageTransform { pageDidScroll() }
+    }
+
+    /// The offset nearest `(x, y)` the scroll view rests at: from -inset to content - bounds
+    /// + inset.
+    private static func resting(x: Double, y: Double, in scrollView: UIScrollView) -> CGPoint {
         let inset = scrollView.adjustedContentInset
         let content = scrollView.contentSize, visible = scrollView.bounds.size
         let minX = -Double(inset.left), minY = -Double(inset.top)
         let maxX = max(minX, Double(content.width) - Double(visible.width) + Double(inset.right))
         let maxY = max(minY, Double(content.height) - Double(visible.height) + Double(inset.bottom))
-        let current = scrollView.contentOffset
-        let x = min(max(Double(current.x) + offsetMove.x, minX), maxX)
-        let y = min(max(Double(current.y) + offsetMove.y, minY), maxY)
-        guard x != Double(current.x) || y != Double(current.y) else { return }
-        gestureScrolls += 1
-        scrollView.setContentOffset(CGPoint(x: x, y: y), animated: false)
-        // The scroll view's delegate (the follower, or the app's, which calls pageDidScroll())
-        // reports the scroll, and the layout is submitted; if nothing did, report it here.
+        return CGPoint(x: min(max(x, minX), maxX), y: min(max(y, minY), maxY))
+    }
+
+    /// Zooms the web view's scroll view by a pinch's factor (two fingers on the paper, which
+    /// the scroll view cannot see), within its `minimumZoomScale`...`maximumZoomScale`, about
+    /// `about`: the page's content under that canvas point stays under it. A canvas point `c`
+    /// shows the content point `(c + contentOffset) / zoomScale` (``transform(of:)``), so at
+    /// the new scale the offset is `(about + offset) / old × new - about`, then clamped as a
+    /// scroll is. The ink follows through the key-value observation of `zoomScale` and
+    /// `contentOffset` (``pageDidScroll()``); if nothing reported it, it is reported here.
+    private func zoom(by scale: Double, about: CanvasPoint) {
+        guard !isInvalidated, scale.isFinite, scale > 0, let webView else { return }
+        let scrollView = webView.scrollView
+        let old = Double(scrollView.zoomScale)
+        guard old > 0 else { return }
+        let new = min(max(old * scale, Double(scrollView.minimumZoomScale)), Double(scrollView.maximumZoomScale))
+        guard new != old else { return }
+        let offset = scrollView.contentOffset
+        let content = (x: (about.x + Double(offset.x)) / old, y: (about.y + Double(offset.y)) / old)
+        gestureZooms += 1
+        scrollView.setZoomScale(CGFloat(new), animated: false)
+        scrollView.setContentOffset(Self.resting(x: content.x * new - about.x, y: content.y * new - about.y, in: scrollView),
+                                    animated: false)
         if Self.transform(of: scrollView) != overlay.pageTransform { pageDidScroll() }
     }
 }

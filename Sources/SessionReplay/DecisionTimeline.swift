@@ -259,7 +259,7 @@ public struct DecisionTimeline: Sendable {
             }
         case let .action(action):
             apply(action, at: time)
-        case .replay, .pageTouch, .scrollPage:
+        case .replay, .pageTouch, .scrollPage, .zoomPage:
             break  // the release actions they follow are drawn already
         }
     }

@@ -274,6 +274,58 @@ struct HandsTests {
         #expect(decisions.filter { $0.reason == .multiTouchGesture }.map(\.touch).sorted() == [1, 2], "\(decisions)")
         #expect(engine.counters.gestures == 1 && engine.ledger.inked == 0)
         if routing == .decideAtTouchDown { #expect(Self.scrolls(events) >= 1) }
+        #expect(Self.zooms(events).isEmpty, "two fingers moving together scroll, never zoom: \(Self.zooms(events))")
+        #expect(engine.ledger.dropped == 0 && engine.isSettled)
+    }
+
+    static func zooms(_ events: [EngineEvent]) -> [(scale: Double, about: CanvasPoint)] {
+        events.compactMap { if case let .zoomPage(scale, about) = $0.kind { (scale, about) } else { nil } }
+    }
+
+    @Test("two fingers on the paper that pinch zoom the page's view about their midpoint, by the ratio of their distances, once past the 10 % threshold; their midpoint then scrolls; a drift under it zooms nothing")
+    func pinchZooms() throws {
+        var engine = InkEngine(configuration: InkEngineConfiguration(routing: .decideAtTouchDown), seed: 1)
+        var events: [EngineEvent] = []
+        engine.take(.pageMessage(FakePage.regions([], maxAge: 60)), now: 1, into: &events)
+        engine.take(Self.touch(1, .began, Self.sample(400, 1.00)), now: 1.00, into: &events)
+        engine.take(Self.touch(2, .began, Self.sample(600, 1.04)), now: 1.04, into: &events)
+        // One frame of both fingers, as a platform delivers it (and the loop sums it): what it
+        // zoomed (the product, and the last anchor) and scrolled (the sum).
+        func frame(_ x1: Double, _ x2: Double, at t: Double) -> (scale: Double, about: CanvasPoint?, dx: Double, dy: Double) {
+            let from = events.count
+            engine.take([Self.touch(1, .moved, Self.sample(x1, t)), Self.touch(2, .moved, Self.sample(x2, t))], now: t, into: &events)
+            var result: (scale: Double, about: CanvasPoint?, dx: Double, dy: Double) = (1, nil, 0, 0)
+            for event in events[from...] {
+                if case let .zoomPage(scale, about) = event.kind { result.scale *= scale; result.about = about }
+                if case let .scrollPage(dx, dy) = event.kind { result.dx += dx; result.dy += dy }
+            }
+            return result
+        }
+        // A drift of 5 % (the fingers of a scroll): no zoom.
+        let drift = frame(395, 605, at: 1.05)
+        #expect(drift.about == nil && drift.scale == 1)
+        // Apart, symmetrically about x 500, to 300 points: 1.5 times the 200 they began at.
+        var total = 1.0
+        for step in 1...5 {
+            let d = 5 + Double(step) * 9
+            let moved = frame(400 - d, 600 + d, at: 1.05 + Double(step) * 0.01)
+            total *= moved.scale
+            if step >= 2 { #expect(moved.about == CanvasPoint(x: 500, y: 300), "\(moved)") }
+            if step >= 3 { #expect(moved.dx == 0 && moved.dy == 0, "the midpoint stayed: \(moved)") }
+        }
+        #expect(abs(total - 300.0 / 200.0) < 1e-9, "zoomed by \(total)")
+        // Each input's zoom comes before its scroll.
+        for index in events.indices where index > 0 {
+            if case .zoomPage = events[index].kind, case .scrollPage = events[index - 1].kind, events[index - 1].time == events[index].time {
+                Issue.record("a scroll before its input's zoom")
+            }
+        }
+        // Both move right 30 points: the midpoint scrolls the view by 30 against them; the
+        // distance is the same, so what the frame zooms comes to nothing.
+        let pan = frame(380, 680, at: 1.20)
+        #expect(abs(pan.scale - 1) < 1e-9 && pan.dx == -30 && pan.dy == 0, "\(pan)")
+        engine.take([Self.touch(1, .ended), Self.touch(2, .ended)], now: 1.25, into: &events)
+        #expect(engine.counters.gestures == 1 && engine.ledger.inked == 0)
         #expect(engine.ledger.dropped == 0 && engine.isSettled)
     }
 

@@ -277,6 +277,9 @@ extension UIScribbleInteractionDelegate {
 @MainActor open class UIScrollView: UIView {
     open var contentOffset: CGPoint { get { standIn() } set { standIn() } }
     open var zoomScale: CGFloat { get { standIn() } set { standIn() } }
+    open var minimumZoomScale: CGFloat { get { standIn() } set { standIn() } }   // .../minimumzoomscale
+    open var maximumZoomScale: CGFloat { get { standIn() } set { standIn() } }   // .../maximumzoomscale
+    open func setZoomScale(_ scale: CGFloat, animated: Bool) { standIn() }      // .../setzoomscale(_:animated:)
     open var contentSize: CGSize { get { standIn() } set { standIn() } }
     @available(iOS 11.0, *) open var adjustedContentInset: UIEdgeInsets { standIn() }
     open func setContentOffset(_ contentOffset: CGPoint, animated: Bool) { standIn() }

@@ -222,7 +222,7 @@
             refusedInputs += 1
             ledger.received += input.sampleCount
             ledger.refused += input.sampleCount
-        case .send, .pageMessage, .layout, .newDocument, .viewResized, .replay, .pageTouch, .scrollPage:
+        case .send, .pageMessage, .layout, .newDocument, .viewResized, .replay, .pageTouch, .scrollPage, .zoomPage:
             break
         }
         return nil

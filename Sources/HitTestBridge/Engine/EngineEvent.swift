@@ -329,10 +329,20 @@ public struct EngineEvent: Sendable, Hashable {
         /// ``InkEngineConfiguration/pencilOnly``, so does one finger on the overlay: fingers
         /// scroll, the pencil writes), but the page cannot scroll natively for touches the
         /// overlay holds: scroll the page's view by this much, canvas points (the lead
-        /// finger's movement, reversed: the content follows the fingers). A
-        /// `UIScrollView` moves its `contentOffset` by it; a web page scrolls by it times
-        /// the page transform's scale.
+        /// finger's movement, reversed: the content follows the fingers; while two fingers
+        /// pinch, their midpoint's). A `UIScrollView` moves its `contentOffset` by it; a web
+        /// page scrolls by it times the page transform's scale. It follows the input's
+        /// ``zoomPage(scale:about:)``, if any.
         case scrollPage(dx: Double, dy: Double)
+        /// Under ``TouchRouting/decideAtTouchDown``: the two fingers of a gesture on the overlay
+        /// pinch (their distance changed by more than ``InkEngine/pinchThreshold`` since both
+        /// were known, then every change): zoom the page's view by `scale` (the ratio of their
+        /// distance now to before) about `about`, their midpoint, canvas points, so the
+        /// content under it stays there. The web view cannot see the pinch, as it cannot see
+        /// the scroll. A `UIScrollView` multiplies its `zoomScale` by it (within its limits)
+        /// and moves its `contentOffset` to keep `about` fixed; then comes the input's
+        /// ``scrollPage(dx:dy:)``, if any, and the front end reports the new transform.
+        case zoomPage(scale: Double, about: CanvasPoint)
     }
 
     /// The engine action, when this event is one.

@@ -77,6 +77,21 @@
     private var gestureTouches: [TouchID] = []
     private var gestureLead: CanvasPoint?
     private var gestureScroll = (dx: 0.0, dy: 0.0)
+    /// The pinch of a gesture's first two fingers: where each gesture finger last was, their
+    /// distance when both were first known, whether they pinch (past ``pinchThreshold``),
+    /// and the zoom for the input being emitted (a factor and its anchor).
+    private var gesturePoints: [TouchID: CanvasPoint] = [:]
+    private var pinchBase: Double?
+    private var pinching = false
+    private var gestureZoom: (scale: Double, about: CanvasPoint?) = (1, nil)
+
+    /// How much two gesture fingers' distance must change, as a fraction of their distance
+    /// when both were first known, before they pinch (a two-finger scroll's fingers drift
+    /// a little): 0.1. From then on every change zooms.
+    public static let pinchThreshold = 0.1
+    /// Fingers closer than this when both are first known (canvas points) never pinch: their
+    /// distance is too small to measure a ratio by.
+    static let minimumPinchSpan = 8.0
 
     /// Creates an engine.
     /// - Parameters:
@@ -565,6 +580,10 @@
             events.append(EngineEvent(time: time, touch: touch, kind: .replay(replay)))
         }
         replays.removeAll(keepingCapacity: true)
+        if let about = gestureZoom.about {
+            if gestureZoom.scale != 1 { events.append(EngineEvent(time: time, kind: .zoomPage(scale: gestureZoom.scale, about: about))) }
+            gestureZoom = (1, nil)
+        }
         if gestureScroll.dx != 0 || gestureScroll.dy != 0 {
             events.append(EngineEvent(time: time, kind: .scrollPage(dx: gestureScroll.dx, dy: gestureScroll.dy)))
             gestureScroll = (0, 0)
@@ -581,10 +600,13 @@
         switch action {
         case let .decided(id, .page, reason) where reason == .multiTouchGesture || reason == .toolPolicy:
             if !gestureTouches.contains(id) { gestureTouches.append(id) }
-        case let .release(id, sample) where id == gestureTouches.first:
+        case let .release(id, sample) where gestureTouches.contains(id):
+            let pinched = followPinch(id, to: sample.point)
+            guard id == gestureTouches.first else { break }
             // No one-finger scroll under the pen: while a pencil is down, a finger the tool
-            // policy gave the page moves nothing (a two-finger gesture still scrolls).
-            if let lead = gestureLead, !(router.pencilIsDown && gestureTouches.count < 2) {
+            // policy gave the page moves nothing (a two-finger gesture still scrolls). While
+            // two fingers pinch, their midpoint scrolls (`followPinch`), not the lead.
+            if !pinched, let lead = gestureLead, !(router.pencilIsDown && gestureTouches.count < 2) {
                 // The content follows the finger: the view's offset moves against it.
                 gestureScroll.dx += lead.x - sample.x
                 gestureScroll.dy += lead.y - sample.y
@@ -592,10 +614,47 @@
             gestureLead = sample.point
         case let .touchFinished(id, _):
             if id == gestureTouches.first { gestureLead = nil }
+            if gestureTouches.prefix(2).contains(id) { pinchBase = nil; pinching = false }
+            gesturePoints[id] = nil
             gestureTouches.removeAll { $0 == id }
         default:
             break
         }
+    }
+
+    /// Follows a gesture finger that moved to `point`: once the gesture's first two fingers
+    /// are both known, their distance then is the base; once it changed by more than
+    /// ``pinchThreshold`` of it they pinch, and from then on each change zooms the view about
+    /// their midpoint (``EngineEvent/Kind-swift.enum/zoomPage(scale:about:)``) and the
+    /// midpoint's movement scrolls it. Returns whether the fingers pinch.
+    private mutating func followPinch(_ id: TouchID, to point: CanvasPoint) -> Bool {
+        func span(_ a: CanvasPoint, _ b: CanvasPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        func mid(_ a: CanvasPoint, _ b: CanvasPoint) -> CanvasPoint { CanvasPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
+        let pair = gestureTouches.prefix(2)
+        let before: (CanvasPoint, CanvasPoint)? = pair.count == 2
+            ? gesturePoints[pair[pair.startIndex]].flatMap { a in gesturePoints[pair[pair.startIndex + 1]].map { (a, $0) } } : nil
+        gesturePoints[id] = point
+        guard pair.count == 2, pair.contains(id), let a = gesturePoints[pair[pair.startIndex]],
+              let b = gesturePoints[pair[pair.startIndex + 1]] else { return false }
+        let now = span(a, b)
+        guard let base = pinchBase else {
+            pinchBase = now   // both known: the base to measure the pinch by
+            return false
+        }
+        guard base >= Self.minimumPinchSpan, now >= Self.minimumPinchSpan / 2 else { return pinching }
+        if !pinching {
+            guard abs(now / base - 1) > Self.pinchThreshold else { return false }
+            pinching = true
+            gestureZoom.scale *= now / base   // the content keeps up with the fingers at once
+        } else if let (p, q) = before {
+            let was = span(p, q)
+            if was >= Self.minimumPinchSpan / 2 { gestureZoom.scale *= now / was }
+            let from = mid(p, q), to = mid(a, b)
+            gestureScroll.dx += from.x - to.x
+            gestureScroll.dy += from.y - to.y
+        }
+        gestureZoom.about = mid(a, b)
+        return true
     }
 
     /// Adds a page touch to the replay of its touch for the input being emitted

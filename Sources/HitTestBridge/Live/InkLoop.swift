@@ -55,6 +55,11 @@ public protocol InkLoopShell: AnyObject {
     /// the inputs taken together), then submit the new ``EngineInput/layout(_:generation:)``.
     /// Default: nothing.
     func scrollPage(dx: Double, dy: Double)
+    /// The two fingers of such a gesture pinch: zoom the page's view by `scale` (the
+    /// product over the inputs taken together) about `about` (canvas points: the content
+    /// under it stays there), before their ``scrollPage(dx:dy:)``, then submit the new
+    /// ``EngineInput/layout(_:generation:)``. Default: nothing.
+    func zoomPage(scale: Double, about: CanvasPoint)
     /// Ask the page script to push a region snapshot now, saying which document it shows
     /// (``PageScript/pushRegionsInvocation``): a pointer hovers and none is fresh, the view
     /// was resized (``EngineInput/viewResized(_:)``: the snapshot of the old layout was
@@ -69,6 +74,8 @@ extension InkLoopShell {
     public func cancelSend(_ request: HitTestRequest) {}
     /// Does nothing.
     public func scrollPage(dx: Double, dy: Double) {}
+    /// Does nothing.
+    public func zoomPage(scale: Double, about: CanvasPoint) {}
     /// Does nothing.
     public func askForRegions() {}
 }
@@ -288,6 +295,7 @@ public final class InkLoop {
     private var sentAt: [QueryToken: Double] = [:]
     private var outgoing: [HitTestRequest] = []
     private var pendingScroll = (dx: 0.0, dy: 0.0)
+    private var pendingZoom: (scale: Double, about: CanvasPoint?) = (1, nil)
     private var regions: TouchDownRegions?
     private var regionsDirty = true
     private var askAfterResize = false
@@ -509,6 +517,12 @@ public final class InkLoop {
             inbox.removeAllBounded()
             sendOutgoing()
             settleSends()
+            if let about = pendingZoom.about {
+                let scale = pendingZoom.scale
+                pendingZoom = (1, nil)
+                // Fingers that moved one after the other in a frame may zoom and unzoom.
+                if abs(scale - 1) > 1e-9 { activeShell?.zoomPage(scale: scale, about: about) }
+            }
             if pendingScroll.dx != 0 || pendingScroll.dy != 0 {
                 let scroll = pendingScroll
                 pendingScroll = (0, 0)
@@ -565,6 +579,9 @@ public final class InkLoop {
             case let .scrollPage(dx, dy):
                 pendingScroll.dx += dx
                 pendingScroll.dy += dy
+            case let .zoomPage(scale, about):
+                pendingZoom.scale *= scale
+                pendingZoom.about = about
             case .newDocument:
                 regionsDirty = true
                 askWhichDocument = true

@@ -45,6 +45,11 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
         /// overlay, which the web view cannot see); the front end reports where the view
         /// lands through ``PageSide/viewMoved(_:)`` (a scroll view's delegate does).
         public var scroll: (_ dx: Double, _ dy: Double) -> Void
+        /// Zooms the page's view by `scale` about `about`, canvas points (two fingers pinching
+        /// on the overlay, which the web view cannot see), keeping the content under `about`
+        /// where it is; the front end reports where the view lands through
+        /// ``PageSide/viewMoved(_:)``. Called before the same gesture's ``scroll``.
+        public var zoom: (_ scale: Double, _ about: CanvasPoint) -> Void
         /// Redraws this area of the overlay, canvas points (`nil`: all of it).
         public var redraw: (_ area: CanvasRect?) -> Void
         /// Under ``TouchRouting/handOverAfterDecision``: injects one of the page's touch
@@ -59,11 +64,13 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
         /// Creates what a platform does for the page side.
         public init(evaluate: @escaping (_ script: String, _ done: @escaping (Bool) -> Void) -> Void,
                     scroll: @escaping (_ dx: Double, _ dy: Double) -> Void = { _, _ in },
+                    zoom: @escaping (_ scale: Double, _ about: CanvasPoint) -> Void = { _, _ in },
                     redraw: @escaping (_ area: CanvasRect?) -> Void = { _ in },
                     inject: @escaping (_ touch: PageTouch) -> Void = { _ in },
                     regionsChanged: @escaping (_ regions: TouchDownRegions?) -> Void = { _ in }) {
             self.evaluate = evaluate
             self.scroll = scroll
+            self.zoom = zoom
             self.redraw = redraw
             self.inject = inject
             self.regionsChanged = regionsChanged
@@ -84,6 +91,8 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
     public private(set) var pageTouchesInjected = 0
     /// Gesture scrolls asked of the page's view.
     public private(set) var gestureScrolls = 0
+    /// Zooms of the page's view for two fingers pinching on the overlay.
+    public private(set) var gestureZooms = 0
     /// Called with each input's events after the page side has carried them out (an app's
     /// own observer; `nil`, the default, observes nothing).
     public var onEvents: (([EngineEvent]) -> Void)?
@@ -209,9 +218,9 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
                     transform = view
                     page.redraw(nil)   // the ink moves with the page
                 }
-            case .took, .refused, .send, .pageMessage, .scrollPage:
-                // Counted by the loop; the loop sends and scrolls through this shell's
-                // `send(_:)` and `scrollPage(dx:dy:)`.
+            case .took, .refused, .send, .pageMessage, .scrollPage, .zoomPage:
+                // Counted by the loop; the loop sends, zooms and scrolls through this shell's
+                // `send(_:)`, `zoomPage(scale:about:)` and `scrollPage(dx:dy:)`.
                 break
             }
         }
@@ -260,6 +269,12 @@ public final class PageSide: InkLoopShell, TouchDownRegionsObserver {
     public func scrollPage(dx: Double, dy: Double) {
         gestureScrolls += 1
         page.scroll(dx, dy)
+    }
+
+    /// Zooms the page's view for a pinch the overlay holds.
+    public func zoomPage(scale: Double, about: CanvasPoint) {
+        gestureZooms += 1
+        page.zoom(scale, about)
     }
 
     /// Hands the areas that route to the page at touch-down to the front end.

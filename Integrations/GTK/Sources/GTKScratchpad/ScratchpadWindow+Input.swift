@@ -201,6 +201,16 @@ extension ScratchpadWindow {
             cancelPointer()
             return
         }
+        switch event.pointee.type {
+        case GDK_PROXIMITY_IN, GDK_PROXIMITY_OUT:
+            // A pen came into (or left) the tablet's range over the window: the twin of Apple
+            // Pencil hover, the palm rule's witness that the pen is near. Only pen devices
+            // (a tablet's stylus or eraser) send proximity events; a mouse never does.
+            deliver(.pencilHovering(event.pointee.type == GDK_PROXIMITY_IN))
+            return
+        default:
+            break
+        }
         let input = scratchpad_read_input(event)
         let now = GTK.now
         if input.phase == SCRATCHPAD_INPUT_OTHER, event.pointee.type == GDK_MOTION_NOTIFY {

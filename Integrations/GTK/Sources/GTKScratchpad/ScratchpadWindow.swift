@@ -52,6 +52,12 @@ public final class ScratchpadWindow {
     /// performing the page's deliveries; this window does only what GTK and WebKitGTK do for
     /// it (evaluate, scroll, redraw, inject, cut the input shape).
     public private(set) var side: PageSide!
+    /// The view the last pinch zoom (or the scroll after it) asked for, and when
+    /// (``zoomPage(scale:about:)``).
+    private var zoomTarget: (view: PageTransform, at: Double)?
+    /// How long a pinch's asked-for view stands for the page's (seconds): longer than a
+    /// frame, shorter than a pause between two pinches.
+    static let zoomTargetLifetime = 0.3
     /// What GTK and WebKitGTK do for the page side (evaluate, scroll, redraw, inject, cut the
     /// input shape): the window's whole page-facing code, which `PageConformance` (InkTesting)
     /// checks against the real page.
@@ -234,7 +240,8 @@ public final class ScratchpadWindow {
         g_object_ref_sink(canvas)
         gtk_widget_set_can_focus(canvas, 0)
         gtk_widget_add_events(canvas, gint(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
-            | GDK_POINTER_MOTION_MASK.rawValue | GDK_TOUCH_MASK.rawValue | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
+            | GDK_POINTER_MOTION_MASK.rawValue | GDK_TOUCH_MASK.rawValue | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue
+            | GDK_PROXIMITY_IN_MASK.rawValue | GDK_PROXIMITY_OUT_MASK.rawValue))
         gtk_overlay_add_overlay(cast(overlay), canvas)
         // The overlay's own child window lets events through; the canvas's input shape
         // decides which reach the canvas (the rest fall to the web view below).
@@ -247,6 +254,7 @@ public final class ScratchpadWindow {
                 page.evaluate(script) { result in done((try? result.get()) == "true") }
             },
             scroll: { [weak self] dx, dy in self?.scrollPage(dx: dx, dy: dy) },
+            zoom: { [weak self] scale, about in self?.zoomPage(scale: scale, about: about) },
             redraw: { [weak self] area in
                 guard let self, !isDestroyed else { return }
                 if let area { invalidate(area) } else { gtk_widget_queue_draw(canvas) }
@@ -331,7 +339,39 @@ public final class ScratchpadWindow {
 
     /// Scrolls the page for a two-finger gesture on the overlay, then follows where it lands.
     public func scrollPage(dx: Double, dy: Double) {
-        page.evaluate("window.scrollBy(\(dx * transform.scale), \(dy * transform.scale)), true", inPageWorld: true) { _ in }
+        var scale = transform.scale
+        if let (view, at) = zoomTarget, GTK.now - at < Self.zoomTargetLifetime {
+            // Within a pinch: the view it asked for, not the one followed so far.
+            scale = view.scale
+            zoomTarget = (PageTransform(scale: scale, offsetX: view.offsetX + dx * scale, offsetY: view.offsetY + dy * scale), GTK.now)
+        }
+        page.evaluate("window.scrollBy(\(dx * scale), \(dy * scale)), true", inPageWorld: true) { _ in }
+        layout.follow()
+    }
+
+    /// Zooms the page for two fingers pinching on the overlay: WebKitGTK's `zoom-level` by
+    /// `scale`, within ``zoomRange``, and the page scrolled so that the content under `about`
+    /// stays under it where the page can scroll that far (`page = canvas × scale + offset`:
+    /// the new offset is the anchor's page point less `about` at the new scale); the page
+    /// transform follows.
+    ///
+    /// A pinch zooms at every frame, faster than the page reports where it landed (the zoom
+    /// level is the UI process's at once, the scroll the web process's later): while zooms
+    /// and scrolls follow each other within ``zoomTargetLifetime``, each starts from the view
+    /// the last one asked for; after a pause, from the followed transform (where the page
+    /// could not scroll as far as asked, that is where it corrects).
+    public func zoomPage(scale: Double, about: CanvasPoint) {
+        let old = page.zoomLevel
+        let level = min(max(old * scale, zoomRange.lowerBound), zoomRange.upperBound)
+        guard level != old, old > 0 else { return }
+        let now = GTK.now
+        let current = zoomTarget.flatMap { now - $0.at < Self.zoomTargetLifetime ? $0.view : nil } ?? transform
+        let anchor = current.pagePoint(for: about)
+        let target = PageTransform(scale: current.scale * old / level, offsetX: anchor.x - about.x * current.scale * old / level,
+                                   offsetY: anchor.y - about.y * current.scale * old / level)
+        zoomTarget = (target, now)
+        page.zoomLevel = level
+        page.evaluate("window.scrollTo(\(target.offsetX), \(target.offsetY)), true", inPageWorld: true) { _ in }
         layout.follow()
     }
 
