@@ -71,6 +71,8 @@ extension WebKitGTK {
 
         /// The resting palm (its sequence) and the sliding one, and the later finger.
         static let resting: UInt64 = 901, sliding: UInt64 = 902, later: UInt64 = 903
+        /// The hand touching again just after the pen lifted (within the hold).
+        static let justLifted: UInt64 = 904
 
         /// Where the pen writes, where the hand rests and slides and where the later finger
         /// goes, on the long worksheet's blank paper (clear of its answer fields and buttons,
@@ -83,10 +85,12 @@ extension WebKitGTK {
         /// Upward: a finger given to the page scrolls it down from the top (content follows the finger).
         static let slideFrom = CanvasPoint(x: 620, y: 600), slideTo = CanvasPoint(x: 800, y: 500)
         static let slideBox = Box(minX: 595, minY: 475, maxX: 825, maxY: 625)
+        static let liftedAt = CanvasPoint(x: 500, y: 520)
+        static let liftedBox = Box(minX: 475, minY: 495, maxX: 525, maxY: 545)
         static let laterFrom = CanvasPoint(x: 150, y: 590), laterTo = CanvasPoint(x: 420, y: 540)
         static let laterBox = Box(minX: 130, minY: 520, maxX: 440, maxY: 610)
 
-        @Test("the real mouse writes while a GDK touch rests beside the pen (a few small moves, then ends) and another slides across the paper: the pen's stroke is ink where the mouse drew it, no ink ever shows under or along either touch, the page does not scroll and gets no event from the hand, the engine holds both as palms (palmsHeld 2, their samples cancelled) and the ledger balances; a finger 0.5 s after the pen lifted is no palm: ink, or under pencil-only the page's by the tool policy",
+        @Test("the real mouse writes while a GDK touch rests beside the pen (a few small moves, then ends) and another slides across the paper, and a third touches just after the pen lifts (within the 0.3 s hold): the pen's stroke is ink where the mouse drew it, no ink ever shows under or along the hand, the page does not scroll and gets no event from it, the engine holds all three as palms (palmsHeld 3, their samples cancelled) and the ledger balances; a finger 0.5 s after the pen lifted is no palm: ink, or under pencil-only the page's by the tool policy",
               arguments: [TouchRouting.decideAtTouchDown, .handOverAfterDecision], [false, true])
         func palmBesideThePen(routing: TouchRouting, pencilOnly: Bool) throws {
             try GTKThread.shared.run {
@@ -145,7 +149,15 @@ extension WebKitGTK {
                     GTK.spin(for: 0.016)
                 }
                 scratchpad_xtest_button(1, 0)
-                GTK.spin(for: 0.05)
+                // The pen lifted (its touch finished): the hand touches the paper again at once,
+                // within the hold after the lift.
+                _ = GTK.spin(timeout: 1) { window.outcomes.contains { $0.touch == PlatformTouchID(0) } }
+                let touchedAfterLift = GTK.now
+                Self.touch(window, GDK_TOUCH_BEGIN, Self.liftedAt, sequence: Self.justLifted)
+                Self.touch(window, GDK_TOUCH_UPDATE, CanvasPoint(x: Self.liftedAt.x + 2, y: Self.liftedAt.y + 1), sequence: Self.justLifted)
+                Self.touch(window, GDK_TOUCH_UPDATE, CanvasPoint(x: Self.liftedAt.x + 3, y: Self.liftedAt.y + 2), sequence: Self.justLifted)
+                GTK.spin(for: 0.016)
+                Self.touch(window, GDK_TOUCH_END, CanvasPoint(x: Self.liftedAt.x + 3, y: Self.liftedAt.y + 3), sequence: Self.justLifted)
                 scratchpad_xtest_move(0, 0)
                 GTK.spin(for: 0.5)
 
@@ -168,8 +180,8 @@ extension WebKitGTK {
                 // No ink under or along the hand, while it was down or after.
                 #expect(inkUnderRestingPalm == 0, "\(run): \(inkUnderRestingPalm) ink pixels under the resting touch while it was down")
                 #expect(inkAlongSlidingPalm == 0, "\(run): \(inkAlongSlidingPalm) ink pixels along the sliding touch while it was down")
-                #expect(Self.restBox.ink(on: written) == 0 && Self.slideBox.ink(on: written) == 0,
-                        "\(run): ink under the hand after the pen lifted: \(Self.restBox.ink(on: written)) resting, \(Self.slideBox.ink(on: written)) sliding")
+                #expect(Self.restBox.ink(on: written) == 0 && Self.slideBox.ink(on: written) == 0 && Self.liftedBox.ink(on: written) == 0,
+                        "\(run): ink under the hand after the pen lifted: \(Self.restBox.ink(on: written)) resting, \(Self.slideBox.ink(on: written)) sliding, \(Self.liftedBox.ink(on: written)) just after the lift")
                 if let ink = written.inkBounds {
                     #expect(ink.minX >= Self.penBox.minX && ink.maxX <= Self.penBox.maxX && ink.minY >= Self.penBox.minY
                             && ink.maxY <= Self.penBox.maxY, "\(run): ink on the real screen away from the pen's path: \(ink)")
@@ -180,9 +192,13 @@ extension WebKitGTK {
                 #expect(afterPalms.all == 0, "\(run): the page saw \(afterPalms.all) pointer, touch, mouse or click events (\(afterPalms.trusted) trusted)")
                 #expect(pageEventsAfterPalms == pageEventsBefore, "\(run): the page's handlers took events: \(String(describing: pageEventsAfterPalms))")
                 // The engine held both touches as palms; nobody got their samples.
-                #expect(palmsHeld == 2, "\(run): palmsHeld \(palmsHeld)")
+                #expect(palmsHeld == 3, "\(run): palmsHeld \(palmsHeld)")
+                // The third touch came after the lift, within the hold (the samples' own times).
+                let lifted = penTouch.inked.last?.timestamp ?? 0
+                #expect(touchedAfterLift > lifted && touchedAfterLift - lifted < 0.25,
+                        "\(run): the touch after the lift came \(touchedAfterLift - lifted) s after the pen's last sample")
                 let outcomes = window.outcomes
-                for sequence in [Self.resting, Self.sliding] {
+                for sequence in [Self.resting, Self.sliding, Self.justLifted] {
                     let palm = try #require(outcomes.first { $0.touch == PlatformTouchID(sequence) }, "touch \(sequence) finished")
                     #expect(palm.cancelled && palm.inked.isEmpty && palm.released.isEmpty && palm.verdict == nil,
                             "\(run): touch \(sequence): verdict \(String(describing: palm.verdict)), \(palm.inked.count) inked, \(palm.released.count) released, cancelled \(palm.cancelled)")
@@ -207,7 +223,7 @@ extension WebKitGTK {
                 let scrolledAfterFinger = Self.scrollY(window)
                 let report = window.finish()
                 let finger = try #require(report.outcomes.first { $0.touch == PlatformTouchID(Self.later) }, "the later finger finished")
-                #expect(window.engine.counters.palmsHeld == 2, "\(run): the later finger was held as a palm")
+                #expect(window.engine.counters.palmsHeld == 3, "\(run): the later finger was held as a palm")
                 if pencilOnly {
                     #expect(finger.verdict == .page && finger.reason == .toolPolicy && finger.released.count == 21,
                             "\(run): the later finger under pencil-only: \(String(describing: finger.verdict)) \(String(describing: finger.reason)), \(finger.released.count) released")
@@ -229,7 +245,7 @@ extension WebKitGTK {
                 #expect(report.isVerified, "\(run): \(report.verificationFailures)")
                 #expect(ledger.received == ledger.inked + ledger.released + ledger.cancelled + ledger.refused
                         && ledger.refused == 0 && ledger.dropped == 0 && ledger.pending == 0, "\(run): \(ledger)")
-                #expect(ledger.cancelled == 8 + 22, "\(run): the palms' samples (8 resting, 22 sliding) are the cancelled ones: \(ledger)")
+                #expect(ledger.cancelled == 8 + 22 + 4, "\(run): the palms' samples (8 resting, 22 sliding, 4 just after the lift) are the cancelled ones: \(ledger)")
             }
         }
     }
