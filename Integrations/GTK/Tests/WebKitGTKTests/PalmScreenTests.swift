@@ -223,7 +223,7 @@ extension WebKitGTK {
                 let scrolledAfterFinger = Self.scrollY(window)
                 let report = window.finish()
                 let finger = try #require(report.outcomes.first { $0.touch == PlatformTouchID(Self.later) }, "the later finger finished")
-                #expect(window.engine.counters.palmsHeld == 3, "\(run): the later finger was held as a palm")
+                #expect(window.engine.counters.palmsHeld == 3, "\(run): palmsHeld \(window.engine.counters.palmsHeld) after the later finger (3: the hand's three, not the later finger)")
                 if pencilOnly {
                     #expect(finger.verdict == .page && finger.reason == .toolPolicy && finger.released.count == 21,
                             "\(run): the later finger under pencil-only: \(String(describing: finger.verdict)) \(String(describing: finger.reason)), \(finger.released.count) released")
