@@ -238,6 +238,12 @@ extension ScratchpadWindow {
     /// The touch event one GDK input event makes: a touchscreen touch is a finger, named by
     /// its sequence; the pointer (mouse, pen, eraser) is a pencil-like tool, named 0, with the
     /// pressure and tilt its device gives. `nil` for events that do not draw.
+    ///
+    /// A touch carries no contact size: GDK 3 names no touch-ellipse axis (`GdkAxisUse` has
+    /// pressure, tilt, wheel, distance, rotation and slider) and a synthesized touch has no
+    /// device axes, so every sample's `TouchSample.majorRadius` is `nil` and the engine's
+    /// `InkEngineConfiguration.palmRadius` never applies in this twin; the palm rule beside
+    /// the pen (`palmHold`) does.
     static func touchEvent(from input: ScratchpadInput, timestamp: Double) -> TouchEvent? {
         guard let phase = phase(of: input), input.x.isFinite, input.y.isFinite else { return nil }
         let isTouch = input.is_touch != 0

@@ -24,6 +24,14 @@ struct InputMappingTests {
         }
     }
 
+    @Test("a GDK touch carries no contact size: its samples have no major radius, so the engine's palmRadius cannot apply in the twin")
+    func touchHasNoRadius() throws {
+        for phase in [SCRATCHPAD_INPUT_DOWN, SCRATCHPAD_INPUT_MOVE, SCRATCHPAD_INPUT_UP] {
+            let event = try #require(ScratchpadWindow.touchEvent(from: input(phase, touch: true, sequence: 7, pressure: 0.9), timestamp: 1))
+            #expect(event.samples.allSatisfy { $0.majorRadius == nil }, "\(event.samples)")
+        }
+    }
+
     @Test("the pointer is a pencil-like tool, id 0, with the pressure and tilt its device gives")
     func pointerIsAPencil() throws {
         let event = try #require(ScratchpadWindow.touchEvent(from: input(SCRATCHPAD_INPUT_DOWN, touch: false, pressure: 0.4, xtilt: 0, ytilt: 0), timestamp: 1))
