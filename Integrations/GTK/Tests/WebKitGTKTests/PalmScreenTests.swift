@@ -248,5 +248,61 @@ extension WebKitGTK {
                 #expect(ledger.cancelled == 8 + 22 + 4, "\(run): the palms' samples (8 resting, 22 sliding, 4 just after the lift) are the cancelled ones: \(ledger)")
             }
         }
-    }
+            /// A pen's proximity event (GDK's `proximity-in` or `-out`, which only a tablet's
+        /// stylus or eraser sends) for the overlay, delivered as the display server would.
+        static func proximity(_ window: ScratchpadWindow, in entering: Bool) {
+            guard let event = gdk_event_new(entering ? GDK_PROXIMITY_IN : GDK_PROXIMITY_OUT),
+                  let gdkWindow = gtk_widget_get_window(window.canvas) else { return }
+            defer { gdk_event_free(event) }
+            event.pointee.proximity.window = gdkWindow
+            g_object_ref(UnsafeMutableRawPointer(gdkWindow))   // the event's own reference, which gdk_event_free drops
+            event.pointee.proximity.send_event = 1
+            event.pointee.proximity.time = WebKitGTKPage.eventTime(for: GTK.now)
+            window.dispatchAsPlatform(event, to: window.canvas)
+        }
+
+        @Test("a pen in range over the window (GDK proximity-in, the twin of Apple Pencil hover) makes a finger that lands on the paper a palm: no ink on the real screen, nothing to the page; 0.5 s after the pen left (proximity-out), a finger inks again",
+              arguments: [TouchRouting.decideAtTouchDown, .handOverAfterDecision])
+        func palmWhileThePenHovers(routing: TouchRouting) throws {
+            try GTKThread.shared.run {
+                let window = try ScratchpadWindow(options: .init(configuration: Self.configuration(routing, pencilOnly: false)))
+                try window.show(loading: fixturePage("long.html"))
+                GTK.spin(for: 1)  // the page painted, the snapshot of its loaded layout held
+                #expect(try window.page.evaluate(TouchDownRoutingTests.countEvents, inPageWorld: true) == "true")
+                let before = try TouchDownRoutingTests.seen(window)
+                Self.proximity(window, in: true)
+                Self.touch(window, GDK_TOUCH_BEGIN, Self.restAt, sequence: Self.resting)
+                for step in 1...5 {
+                    GTK.spin(for: 0.016)
+                    Self.touch(window, GDK_TOUCH_UPDATE, CanvasPoint(x: Self.restAt.x + Double(step) * 3, y: Self.restAt.y), sequence: Self.resting)
+                }
+                Self.touch(window, GDK_TOUCH_END, CanvasPoint(x: Self.restAt.x + 15, y: Self.restAt.y), sequence: Self.resting)
+                _ = GTK.spin(timeout: 3) { window.engine.waitingQuestions == 0 }
+                GTK.spin(for: 0.3)
+                let held = try Self.restBox.inkNow(window)
+                let seenWhileHovering = try TouchDownRoutingTests.seen(window)
+                #expect(window.engine.counters.palmsHeld == 1, "\(routing): palmsHeld \(window.engine.counters.palmsHeld)")
+                #expect(held == 0, "\(routing): \(held) ink pixels under the finger while the pen hovered")
+                #expect(seenWhileHovering.all == before.all, "\(routing): the page saw \(seenWhileHovering.all - before.all) events of the hand")
+                Self.proximity(window, in: false)
+                GTK.spin(for: 0.5)
+                Self.touch(window, GDK_TOUCH_BEGIN, Self.laterFrom, sequence: Self.later)
+                for i in 1...20 {
+                    GTK.spin(for: 0.016)
+                    let f = Double(i) / 20
+                    Self.touch(window, i == 20 ? GDK_TOUCH_END : GDK_TOUCH_UPDATE,
+                               CanvasPoint(x: Self.laterFrom.x + (Self.laterTo.x - Self.laterFrom.x) * f,
+                                           y: Self.laterFrom.y + (Self.laterTo.y - Self.laterFrom.y) * f),
+                               sequence: Self.later)
+                }
+                _ = GTK.spin(timeout: 3) { window.engine.waitingQuestions == 0 }
+                GTK.spin(for: 0.3)
+                let inked = try Self.laterBox.inkNow(window)
+                let report = window.finish()
+                #expect(window.engine.counters.palmsHeld == 1, "\(routing): the finger after the pen left was held too")
+                #expect(inked > 200 && report.strokes == 1, "\(routing): \(inked) ink pixels along the finger after the pen left, \(report.strokes) strokes")
+                #expect(report.isVerified && report.ledger.dropped == 0 && report.ledger.cancelled == 7, "\(routing): \(report.ledger)")
+            }
+        }
+}
 }
