@@ -335,8 +335,8 @@ public struct EngineEvent: Sendable, Hashable {
         /// ``zoomPage(scale:about:)``, if any.
         case scrollPage(dx: Double, dy: Double)
         /// Under ``TouchRouting/decideAtTouchDown``: the two fingers of a gesture on the overlay
-        /// pinch (their distance changed by more than ``InkEngine/pinchThreshold`` since both
-        /// were known, then every change): zoom the page's view by `scale` (the ratio of their
+        /// pinch (their distance changed by more than `InkEngine.pinchThreshold` since both
+        /// were known, at two successive moves, then every change): zoom the page's view by `scale` (the ratio of their
         /// distance now to before) about `about`, their midpoint, canvas points, so the
         /// content under it stays there. The web view cannot see the pinch, as it cannot see
         /// the scroll. A `UIScrollView` multiplies its `zoomScale` by it (within its limits)

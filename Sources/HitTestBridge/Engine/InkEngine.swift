@@ -83,6 +83,8 @@
     private var gesturePoints: [TouchID: CanvasPoint] = [:]
     private var pinchBase: Double?
     private var pinching = false
+    /// Successive moves past the threshold, towards ``pinchStartMoves``.
+    private var pinchMoves = 0
     private var gestureZoom: (scale: Double, about: CanvasPoint?) = (1, nil)
 
     /// How much two gesture fingers' distance must change, as a fraction of their distance
@@ -92,6 +94,11 @@
     /// Fingers closer than this when both are first known (canvas points) never pinch: their
     /// distance is too small to measure a ratio by.
     static let minimumPinchSpan = 8.0
+    /// How many successive moves of the two fingers must find their distance past the
+    /// threshold before they pinch: 2. A platform hands over the fingers of one frame one
+    /// after the other, so two fingers scrolling together look, between the first's move and
+    /// the second's, as far apart as one frame's movement; the next move brings them back.
+    static let pinchStartMoves = 2
 
     /// Creates an engine.
     /// - Parameters:
@@ -614,7 +621,7 @@
             gestureLead = sample.point
         case let .touchFinished(id, _):
             if id == gestureTouches.first { gestureLead = nil }
-            if gestureTouches.prefix(2).contains(id) { pinchBase = nil; pinching = false }
+            if gestureTouches.prefix(2).contains(id) { pinchBase = nil; pinching = false; pinchMoves = 0 }
             gesturePoints[id] = nil
             gestureTouches.removeAll { $0 == id }
         default:
@@ -624,7 +631,7 @@
 
     /// Follows a gesture finger that moved to `point`: once the gesture's first two fingers
     /// are both known, their distance then is the base; once it changed by more than
-    /// ``pinchThreshold`` of it they pinch, and from then on each change zooms the view about
+    /// ``pinchThreshold`` of it at ``pinchStartMoves`` successive moves they pinch, and from then on each change zooms the view about
     /// their midpoint (``EngineEvent/Kind-swift.enum/zoomPage(scale:about:)``) and the
     /// midpoint's movement scrolls it. Returns whether the fingers pinch.
     private mutating func followPinch(_ id: TouchID, to point: CanvasPoint) -> Bool {
@@ -643,7 +650,12 @@
         }
         guard base >= Self.minimumPinchSpan, now >= Self.minimumPinchSpan / 2 else { return pinching }
         if !pinching {
-            guard abs(now / base - 1) > Self.pinchThreshold else { return false }
+            guard abs(now / base - 1) > Self.pinchThreshold else {
+                pinchMoves = 0
+                return false
+            }
+            pinchMoves += 1
+            guard pinchMoves >= Self.pinchStartMoves else { return false }
             pinching = true
             gestureZoom.scale *= now / base   // the content keeps up with the fingers at once
         } else if let (p, q) = before {
