@@ -1,0 +1,106 @@
+// Not fenced by `#if canImport(UIKit)`: plain Swift with no import, so that the zoom rules of
+// the iPad overlay's ink tiles are unit-tested on Linux (Tests/InkUIKitTests). Internal: no
+// public API.
+
+/// The zoom rules of the finished ink's tile pictures, as PencilKit zooms: while the zoom
+/// changes, only the pictures' transform changes (nothing is drawn again); once it rests
+/// (``isResting(now:interacting:)``) the pictures are drawn again, once, at the zoom's
+/// resolution (``resolution(forScale:displayScale:tileSize:tiles:)``), capped so that memory
+/// is bounded whatever the zoom.
+///
+/// The rules and names are the GTK twin's (`InkTileCache` in Integrations/GTK): a picture's
+/// side is at most ``maxPictureSide`` pixels, the pictures held at most ``pixelBudget``
+/// pixels, and the zoom rests once its scale has held still for ``settleDelay`` seconds.
+/// As in the twin, the tiles on screen are always kept and those around them only within the
+/// budget; the resolution is chosen so that the most tiles the visible area can overlap at
+/// the zoom (``tilesShown(viewWidth:viewHeight:scale:tileSize:limit:)``) fit the budget. One
+/// difference: an iPad tile view has no margin of its own (the twin's pictures carry one
+/// screen point on their far sides).
+///
+/// Time is given (``scaleSeen(_:now:)``, ``isResting(now:interacting:)``): the overlay reads
+/// its loop's clock; the tests move time by hand.
+struct InkTileZoom: Sendable, Equatable {
+    /// The largest side of a tile picture, pixels: 1024 (4 MiB at 4 bytes a pixel), the GTK
+    /// twin's. A 256-point tile is drawn at full resolution up to zoom 2 on a 2x screen;
+    /// beyond, from a picture of this side, magnified.
+    static let maxPictureSide = 1_024
+    /// The pixel budget of the tile pictures held: 16 Mi pixels (64 MiB at 4 bytes a pixel),
+    /// the GTK twin's.
+    static let pixelBudget = 16 * 1_024 * 1_024
+
+    /// Seconds the zoom's scale must hold still before the pictures are drawn again at its
+    /// resolution (0.15, the GTK twin's `settleDelay`).
+    var settleDelay = 0.15
+    /// The page transform's scale last seen; `nil` before the first.
+    private(set) var scale: Double?
+    /// When the scale last changed (the first one seen is not a change).
+    private(set) var scaleChanged = -Double.infinity
+
+    /// Notes the page transform's scale at `now`. Returns whether it changed (the first
+    /// scale seen is not a change: there is no zoom to settle).
+    @discardableResult
+    mutating func scaleSeen(_ newScale: Double, now: Double) -> Bool {
+        guard let scale else {
+            self.scale = newScale
+            return false
+        }
+        guard newScale != scale else { return false }
+        self.scale = newScale
+        scaleChanged = now
+        return true
+    }
+
+    /// Whether the zoom rests at `now`: its scale has held still for ``settleDelay`` and no
+    /// zoom is in progress (`interacting`: the scroll view's `isZooming` or
+    /// `isZoomBouncing`, fingers still pinching or the bounce back to the zoom range).
+    func isResting(now: Double, interacting: Bool) -> Bool {
+        !interacting && now >= scaleChanged + settleDelay
+    }
+
+    /// When to look again whether the zoom rests: when the scale will have held still for
+    /// ``settleDelay``, or, while a zoom is in progress with a still scale (fingers held
+    /// still), ``settleDelay`` from `now`. `nil` when it rests already.
+    func nextLook(now: Double, interacting: Bool) -> Double? {
+        guard !isResting(now: now, interacting: interacting) else { return nil }
+        return max(scaleChanged + settleDelay, interacting ? now + settleDelay : now)
+    }
+
+    /// The most tiles of `tileSize` page units that the visible area of a view of `viewWidth`
+    /// × `viewHeight` points overlaps at the page transform's `scale` (page units per view
+    /// point), wherever the page is scrolled; `limit` when more. An interval of length L
+    /// overlaps at most ⌊L / tileSize⌋ + 2 tiles.
+    static func tilesShown(viewWidth: Double, viewHeight: Double, scale: Double, tileSize: Double, limit: Int) -> Int {
+        guard tileSize > 0, scale > 0, viewWidth.isFinite, viewHeight.isFinite, scale.isFinite else { return max(limit, 1) }
+        func across(_ length: Double) -> Double { (max(length, 0) * scale / tileSize).rounded(.down) + 2 }
+        let count = across(viewWidth) * across(viewHeight)
+        return count >= Double(limit) ? max(limit, 1) : Int(count)
+    }
+
+    /// The resolution tile pictures are drawn at (pixels per page unit, a tile view's
+    /// `contentScaleFactor`) for the page transform's `scale` (page units per view point:
+    /// `1 / zoomScale`): the screen's pixels per page unit (`displayScale / scale`), capped
+    /// so that a picture's side (``pictureSide(resolution:tileSize:)``) stays within
+    /// ``maxPictureSide`` and `tiles` pictures of that side (the tiles shown,
+    /// ``tilesShown(viewWidth:viewHeight:scale:tileSize:limit:)``) within ``pixelBudget``.
+    static func resolution(forScale scale: Double, displayScale: Double, tileSize: Double, tiles: Int) -> Double {
+        let screen = displayScale > 0 && displayScale.isFinite ? displayScale : 2
+        let zoom = scale > 0 && scale.isFinite ? scale : 1
+        guard tileSize > 0, tileSize.isFinite else { return screen / zoom }
+        let shared = (Double(pixelBudget) / Double(max(tiles, 1))).squareRoot().rounded(.down)
+        let side = min(tileSize * screen / zoom, Double(maxPictureSide), max(shared, 1))
+        return side / tileSize
+    }
+
+    /// A picture's side, pixels, at `resolution` pixels per page unit: the tile's side
+    /// rounded up, as a backing store is.
+    static func pictureSide(resolution: Double, tileSize: Double) -> Int {
+        let side = (tileSize * resolution).rounded(.up)
+        return side.isFinite && side > 0 ? Int(side) : 1
+    }
+
+    /// Whether a picture of `side` pixels may be added to `pixelsHeld` pixels of pictures
+    /// within ``pixelBudget``.
+    static func fits(adding side: Int, to pixelsHeld: Int) -> Bool {
+        pixelsHeld + side * side <= pixelBudget
+    }
+}
