@@ -138,17 +138,19 @@ for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx1
   check "$target" InkHost || status=1
   check "$target" InkUIKit "$(accessor InkUIKit)" || status=1
   if [ "$platform" = iphoneos ]; then
-    # InkUIKit again, against the iOS 17 SDK's WebKit, whose `WKScriptMessageHandler` has no
-    # main-actor annotation (later SDKs add it): the message handler's conformance must
-    # compile with either.
+    # InkUIKit again, against the iOS 17 SDK's WebKit (Xcode 15), which has no main-actor
+    # annotation (later SDKs add them): no isolation on `WKScriptMessageHandler`,
+    # `WKNavigationDelegate`, `WKScriptMessage` (so not `Sendable`) and WebKit's other
+    # NSObject classes, a plain `evaluateJavaScript` handler. InkUIKit must compile with both.
     sdk17="$work/$target/modules-ios17-sdk"
     rm -rf "$sdk17" && cp -R "$work/$target/modules" "$sdk17"
     modules="$sdk17" compile "$target" WebKit -parse-as-library -swift-version 6 \
-      -D WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED "$stand_ins/WebKit.swift"
-    if modules="$sdk17" check "$target" InkUIKit "$(accessor InkUIKit)" >/dev/null; then
-      echo "apple-typecheck: InkUIKit type-checks for $target with the iOS 17 SDK's nonisolated WKScriptMessageHandler"
+      -D IOS17_SDK_WEBKIT "$stand_ins/WebKit.swift"
+    if modules="$sdk17" check "$target" InkUIKit "$(accessor InkUIKit)" >"$work/ios17-sdk.log" 2>&1; then
+      echo "apple-typecheck: InkUIKit type-checks for $target with the iOS 17 SDK's WebKit (no main-actor annotations)"
     else
-      echo "apple-typecheck: InkUIKit does NOT type-check with the iOS 17 SDK's nonisolated WKScriptMessageHandler" >&2
+      cat "$work/ios17-sdk.log" >&2
+      echo "apple-typecheck: InkUIKit does NOT type-check with the iOS 17 SDK's WebKit (no main-actor annotations)" >&2
       status=1
     fi
   fi

@@ -330,7 +330,8 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     private func pageTransformChanged(from old: PageTransform) {
         applyPageTransform()
         // A zoom: the tiles are scaled with the container; drawn again once it rests.
-        if zoom.scaleSeen(viewTransform.scale, now: clock?.now ?? 0) { lookWhetherZoomRests() }
+        let now = clock?.now ?? 0
+        if zoom.scaleSeen(viewTransform.scale, now: now.isFinite ? now : -.infinity) { lookWhetherZoomRests() }
         syncTiles(force: true)
         // The live strokes move with the page; with none drawn, nothing is redrawn.
         if drewLiveInk || !ink.active.isEmpty || !ink.tiles.oversized.isEmpty { setNeedsDisplay() }
