@@ -34,7 +34,8 @@ import HitTestBridge
 /// screen for a 256-point tile) ink is drawn from magnified tiles. The tiles on screen are
 /// always kept; those in the margin around them only within the budget, and a zoom out that
 /// would bring more pixels on screen than the budget holds draws the tiles again at once,
-/// at the new zoom's resolution. Each finished stroke's outline is tessellated once into
+/// at half the side the new zoom allows (room for the zoom to halve again), then at its
+/// resolution once it rests. Each finished stroke's outline is tessellated once into
 /// paths (one `CGPath` per segment, kept by the stroke's touch and a fingerprint of its
 /// stable segments, made again only when the stroke was refined), which every tile it lies
 /// in fills.
@@ -85,12 +86,12 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public var onAppearanceChange: (() -> Void)?
 
     /// The finished ink's tile views, inside a container that carries the page transform.
-    private let finishedInk = UIView(frame: .zero)
-    private var tileViews: [InkTileIndex.Tile: InkTileView] = [:]
-    private var tilesRevision: UInt64 = 0
+    let finishedInk = UIView(frame: .zero)
+    var tileViews: [InkTileIndex.Tile: InkTileView] = [:]
+    var tilesRevision: UInt64 = 0
     private var lastStyle: UIUserInterfaceStyle = .unspecified
     /// Whether the last ``draw(_:)`` filled any stroke: it must be redrawn when the page moves.
-    private var drewLiveInk = false
+    var drewLiveInk = false
 
     /// The clock a zoom settles on (``InkUIKitController`` gives its loop's); `nil`: tiles are
     /// drawn again at each change of zoom, at once.
@@ -99,17 +100,17 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     /// `isZoomBouncing`); `nil`: none is.
     var zoomInProgress: (() -> Bool)?
     /// The zoom rules and the zoom's last change.
-    private var zoom = InkTileZoom()
+    var zoom = InkTileZoom()
     /// The wake-up that looks whether the zoom rests (armed while it settles).
-    private var settleWake: (() -> Void)?
+    var settleWake: (() -> Void)?
     /// The pixels of the tile views held (their backing stores).
-    private(set) var tilePixels = 0
+    var tilePixels = 0
     /// Tile views drawn (filled) so far.
-    private(set) var tilesRendered = 0
+    var tilesRendered = 0
     /// Each finished stroke's outline, by its touch (``Outline``).
-    private var outlines: [TouchID: Outline] = [:]
+    var outlines: [TouchID: Outline] = [:]
     /// Finished strokes tessellated into outlines so far.
-    private(set) var outlinesMade = 0
+    var outlinesMade = 0
 
     /// Creates an overlay.
     /// - Parameter frame: The web view's frame, in the common superview.
@@ -230,67 +231,6 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         }
     }
 
-    /// One segment's polygons as one path, to fill with the non-zero rule: its body and, but
-    /// for a dot, its start cap and (the stroke's last segment) its end cap; each point mapped
-    /// by `map`.
-    fileprivate static func path(of segment: StrokeSegment, isLast: Bool, _ map: (CanvasPoint) -> CGPoint) -> CGPath {
-        let path = CGMutablePath()
-        var polygons = [segment.outline()]
-        if !segment.isDot {
-            polygons.append(segment.startCap())
-            if isLast { polygons.append(segment.endCap()) }
-        }
-        for polygon in polygons where !polygon.isEmpty {
-            path.addLines(between: polygon.map(map))
-            path.closeSubpath()
-        }
-        return path
-    }
-
-    /// A finished stroke's outline, tessellated once (the GTK twin's `InkPainter.Outline`):
-    /// for each stable segment, its path (page coordinates) and the area it reaches.
-    fileprivate struct Outline {
-        /// The stroke's stable segments it was made from, hashed with their count: a stroke
-        /// refined since no longer matches.
-        var fingerprint: Int
-        var pieces: [(bounds: CanvasRect, path: CGPath)]
-    }
-
-    /// Fills a finished stroke in page coordinates on `context` (whose transform maps them
-    /// where they belong) from its outline, made once and again only if the stroke was
-    /// refined; the segments outside `area` (page coordinates; `nil`: everywhere) skipped.
-    fileprivate func fill(_ stroke: InkLayer.Stroke, in area: CanvasRect?, on context: CGContext) {
-        var hasher = Hasher()
-        let stable = stroke.stableSegments
-        hasher.combine(stable.count)
-        for segment in stable { hasher.combine(segment) }
-        let fingerprint = hasher.finalize()
-        if outlines[stroke.touch]?.fingerprint != fingerprint {
-            var pieces: [(bounds: CanvasRect, path: CGPath)] = []
-            pieces.reserveCapacity(stable.count)
-            for (index, segment) in stable.enumerated() {
-                let bounds = segment.bounds, reach = max(segment.startWidth, segment.endWidth) / 2 + 1
-                pieces.append((CanvasRect(minX: bounds.minX - reach, minY: bounds.minY - reach,
-                                          maxX: bounds.maxX + reach, maxY: bounds.maxY + reach),
-                               Self.path(of: segment, isLast: index == stable.count - 1) { CGPoint(x: $0.x, y: $0.y) }))
-            }
-            outlines[stroke.touch] = Outline(fingerprint: fingerprint, pieces: pieces)
-            outlinesMade += 1
-            if outlines.count > 2 * ink.finished.count + 64 {
-                // Strokes undone or cleared: keep the outlines of the strokes still there.
-                let live = Set(ink.finished.map(\.touch))
-                outlines = outlines.filter { live.contains($0.key) }
-            }
-        }
-        guard let outline = outlines[stroke.touch] else { return }
-        for piece in outline.pieces {
-            if let area, piece.bounds.maxX < area.minX || piece.bounds.minX > area.maxX
-                || piece.bounds.maxY < area.minY || piece.bounds.minY > area.maxY { continue }
-            context.addPath(piece.path)
-            context.fillPath(using: .winding)
-        }
-    }
-
     // MARK: - Colour
 
     /// The colour ink is drawn with now: ``inkColor`` when the app set one; else the one rule,
@@ -325,157 +265,10 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         for view in tileViews.values { view.setNeedsDisplay() }
     }
 
-    // MARK: - Finished ink in tiles
-
-    private func pageTransformChanged(from old: PageTransform) {
-        applyPageTransform()
-        // A zoom: the tiles are scaled with the container; drawn again once it rests.
-        let now = clock?.now ?? 0
-        if zoom.scaleSeen(viewTransform.scale, now: now.isFinite ? now : -.infinity) { lookWhetherZoomRests() }
-        syncTiles(force: true)
-        // The live strokes move with the page; with none drawn, nothing is redrawn.
-        if drewLiveInk || !ink.active.isEmpty || !ink.tiles.oversized.isEmpty { setNeedsDisplay() }
-    }
-
-    /// The container's transform: page coordinates to the view's points. The container has no
-    /// size and its centre at the overlay's origin, so the scale is about the page's origin
-    /// and a page point lands at `pageToCanvas` of it, as the live ink does: the tiles stay
-    /// on the page at every zoom.
-    private func applyPageTransform() {
-        let m = viewTransform.pageToCanvas
-        finishedInk.center = .zero
-        finishedInk.transform = CGAffineTransform(a: CGFloat(m.a), b: 0, c: 0, d: CGFloat(m.a), tx: CGFloat(m.tx), ty: CGFloat(m.ty))
-    }
-
-    /// Whether the zoom rests now (``zoom``, on ``clock``; without a clock it always does).
-    private var zoomRests: Bool {
-        guard let now = clock?.now, now.isFinite else { return true }
-        return zoom.isResting(now: now, interacting: zoomInProgress?() ?? false)
-    }
-
-    /// While a zoom settles, arms one wake-up for the moment it may rest: then the tiles are
-    /// drawn again at its resolution, or, a pinch still held, it looks again later.
-    private func lookWhetherZoomRests() {
-        guard settleWake == nil, let clock else { return }
-        let now = clock.now
-        guard now.isFinite, let due = zoom.nextLook(now: now, interacting: zoomInProgress?() ?? false) else { return }
-        settleWake = clock.wake(at: due) { [weak self] in
-            guard let self else { return }
-            settleWake = nil
-            syncTiles(force: true)
-            lookWhetherZoomRests()
-        }
-    }
-
-    /// The resolution tiles are drawn at for the current zoom and view (pixels per page unit):
-    /// `InkTileZoom.resolution(forScale:displayScale:tileSize:tiles:)` over the most tiles
-    /// the view can show.
-    private func tileResolution(tileSize: Double) -> Double {
-        let scale = viewTransform.scale
-        let shown = InkTileZoom.tilesShown(viewWidth: Double(bounds.width), viewHeight: Double(bounds.height), scale: scale,
-                                           tileSize: tileSize, limit: 1_024)
-        return InkTileZoom.resolution(forScale: scale, displayScale: Double(traitCollection.displayScale), tileSize: tileSize,
-                                      tiles: shown)
-    }
-
-    /// Keeps a tile view for each tile with finished ink on screen, and, within the pixel
-    /// budget, for those within a tile of it; draws again those whose revision changed and,
-    /// once the zoom rests, those of another resolution; drops the others (their backing
-    /// stores go).
-    private func syncTiles(force: Bool = false) {
-        let index = ink.tiles
-        guard force || index.revision != tilesRevision else { return }
-        tilesRevision = index.revision
-        let tileSize = index.tileSize, margin = tileSize
-        let target = tileResolution(tileSize: tileSize), targetSide = InkTileZoom.pictureSide(resolution: target, tileSize: tileSize)
-        let rests = zoomRests
-        // The page area the view shows, and grown by a tile, in the layer's (page) coordinates.
-        let shown = viewTransform.pageRect(for: CanvasRect(minX: 0, minY: 0, maxX: Double(bounds.width), maxY: Double(bounds.height)))
-        let grown = PageRect(minX: shown.minX - margin, minY: shown.minY - margin,
-                             maxX: shown.maxX + margin, maxY: shown.maxY + margin)
-        let onScreen = (ink.tiles(covering: shown, limit: 1_024) ?? []).filter { !index.strokes(in: $0).isEmpty }
-        let around = (ink.tiles(covering: grown, limit: 1_024) ?? []).filter { !index.strokes(in: $0).isEmpty }
-        // The resolution each tile has after this pass: its own, or the target's when it is
-        // drawn again (new, changed, or of another resolution once the zoom rests).
-        func side(of tile: InkTileIndex.Tile) -> Int {
-            guard let view = tileViews[tile], view.revision == index.revision(of: tile), !rests || view.resolution == target else {
-                return targetSide
-            }
-            return view.side
-        }
-        // The tiles on screen first. Over the budget only after a zoom out (tiles of an
-        // earlier, finer resolution): all are drawn again at the target's, which fits.
-        var pixels = onScreen.reduce(0) { $0 + side(of: $1) * side(of: $1) }
-        let redrawAll = pixels > InkTileZoom.pixelBudget
-        if redrawAll { pixels = onScreen.count * targetSide * targetSide }
-        var wanted = Set(onScreen)
-        // The margin, as the budget allows, those already drawn first.
-        let onScreenSet = wanted
-        let marginTiles = around.filter { !onScreenSet.contains($0) }
-            .sorted { (tileViews[$0] != nil ? 0 : 1) < (tileViews[$1] != nil ? 0 : 1) }
-        for tile in marginTiles {
-            let tileSide = redrawAll ? targetSide : side(of: tile)
-            guard InkTileZoom.fits(adding: tileSide, to: pixels) else { continue }
-            pixels += tileSide * tileSide
-            wanted.insert(tile)
-        }
-        for (tile, view) in tileViews where !wanted.contains(tile) {
-            view.removeFromSuperview()
-            tileViews[tile] = nil
-        }
-        for tile in wanted {
-            let revision = index.revision(of: tile)
-            if let view = tileViews[tile] {
-                if redrawAll || view.revision != revision || (rests && view.resolution != target) {
-                    view.revision = revision
-                    view.redraw(at: target, side: targetSide)
-                }
-                continue
-            }
-            let rect = ink.tileRect(tile)
-            let view = InkTileView(frame: CGRect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height))
-            view.overlay = self
-            view.tile = tile
-            view.revision = revision
-            view.redraw(at: target, side: targetSide)
-            finishedInk.addSubview(view)
-            tileViews[tile] = view
-        }
-        tilePixels = tileViews.values.reduce(0) { $0 + $1.side * $1.side }
-    }
-
-    /// Fills the finished strokes of `tile`, oldest first, in the tile view's coordinates,
-    /// each from its outline (tessellated once).
-    fileprivate func drawTile(_ tile: InkTileIndex.Tile) {
-        guard let context = UIGraphicsGetCurrentContext() else { return }
-        tilesRendered += 1
-        let area = ink.tileRect(tile)
-        resolvedInkColor.setFill()
-        context.saveGState()
-        context.translateBy(x: CGFloat(-area.minX), y: CGFloat(-area.minY))
-        var tail: [StrokeSegment] = []
-        for index in ink.tiles.strokes(in: tile) where ink.finished.indices.contains(index) {
-            let stroke = ink.finished[index]
-            stroke.appendVolatileSegments(to: &tail)
-            guard tail.isEmpty else {
-                // Not expected of a finished stroke: filled as it is now, not kept.
-                let segments = stroke.segments
-                for (index, segment) in segments.enumerated() {
-                    context.addPath(Self.path(of: segment, isLast: index == segments.count - 1) { CGPoint(x: $0.x, y: $0.y) })
-                    context.fillPath(using: .winding)
-                }
-                tail.removeAll(keepingCapacity: true)
-                continue
-            }
-            fill(stroke, in: area.inkLayerRect, on: context)
-        }
-        context.restoreGState()
-    }
-
     // MARK: - Coordinates
 
     /// The page transform, its scale 1 where it is not positive.
-    private var viewTransform: PageTransform {
+    var viewTransform: PageTransform {
         var t = pageTransform
         if !(t.scale > 0) { t.scale = 1 }
         return t
@@ -486,40 +279,5 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         let point = viewTransform.canvasPoint(for: page)
         return CGPoint(x: point.x, y: point.y)
     }
-}
-
-/// One tile of finished ink: a view one tile of page space in size, inside the overlay's
-/// container (which carries the page transform), drawn once per revision of its tile.
-@MainActor
-private final class InkTileView: UIView {
-    weak var overlay: InkOverlayView?
-    var tile = InkTileIndex.Tile(column: 0, row: 0)
-    var revision: UInt64 = 0
-    /// Pixels per page unit it is drawn at (its `contentScaleFactor`); 0 before it is.
-    private(set) var resolution = 0.0
-    /// Its backing store's side, pixels.
-    private(set) var side = 0
-
-    /// Draws it again at `resolution` pixels per page unit, its backing store `side` pixels.
-    func redraw(at resolution: Double, side: Int) {
-        if resolution != self.resolution {
-            self.resolution = resolution
-            contentScaleFactor = CGFloat(resolution)
-        }
-        self.side = side
-        setNeedsDisplay()
-    }
-
-    override init(frame: CGRect) {
-        super.init(frame: frame)
-        isOpaque = false
-        backgroundColor = .clear
-        isUserInteractionEnabled = false
-        clipsToBounds = true
-    }
-
-    required init?(coder: NSCoder) { nil }
-
-    override func draw(_ rect: CGRect) { overlay?.drawTile(tile) }
 }
 #endif
