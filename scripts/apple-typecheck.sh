@@ -5,7 +5,7 @@
 #                                            and InkUIKit for iOS 17 (arm64) and macOS 14 (x86_64;
 #                                            InkUIKit is empty there), ChromiumBridge and ink-replay
 #                                            for macOS 14, InkUIKit again against the iOS 17 SDK's
-#                                            WebKit; then seven planted-regression self-tests
+#                                            WebKit; then eight planted-regression self-tests
 #   scripts/apple-typecheck.sh --no-self-test   the checks alone
 #
 # How: the toolchain's own textual interfaces of the standard library and Swift concurrency
@@ -78,16 +78,16 @@ prepare() {
     "$v" "$v" "$platform" "$v" "$platform" "$v" "$map" > "$dir/sdk/SDKSettings.json"
   # The stand-ins are rebuilt every time (they are ours and small).
   rm -rf "$dir/modules" && mkdir -p "$dir/modules"
-  compile "$target" Darwin -parse-as-library "$stand_ins/Darwin.swift"
-  compile "$target" Foundation -parse-as-library "$stand_ins/Foundation.swift"
+  compile "$target" Darwin -parse-as-library -enable-library-evolution "$stand_ins/Darwin.swift"
+  compile "$target" Foundation -parse-as-library -enable-library-evolution "$stand_ins/Foundation.swift"
   # UIKit exists on iOS only: on macOS `canImport(UIKit)` stays false, as with Apple's SDK.
   if [ "$platform" = iphoneos ]; then
-    compile "$target" CoreGraphics -parse-as-library -swift-version 6 "$stand_ins/CoreGraphics.swift"
+    compile "$target" CoreGraphics -parse-as-library -swift-version 6 -enable-library-evolution "$stand_ins/CoreGraphics.swift"
     # UIKit is a Swift overlay on a Clang module of the same name, as in Apple's SDK, so that
     # its submodule `UIKit.UIGestureRecognizerSubclass` can be imported (UIKitClang/).
     cp "$stand_ins"/UIKitClang/* "$dir/modules/"
-    compile "$target" UIKit -parse-as-library -swift-version 6 -import-underlying-module "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
-    compile "$target" WebKit -parse-as-library -swift-version 6 "$stand_ins/WebKit.swift"
+    compile "$target" UIKit -parse-as-library -swift-version 6 -enable-library-evolution -import-underlying-module "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
+    compile "$target" WebKit -parse-as-library -swift-version 6 -enable-library-evolution "$stand_ins/WebKit.swift"
   fi
 }
 
@@ -145,7 +145,7 @@ for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx1
     # NSObject classes, a plain `evaluateJavaScript` handler. InkUIKit must compile with both.
     sdk17="$work/$target/modules-ios17-sdk"
     rm -rf "$sdk17" && cp -R "$work/$target/modules" "$sdk17"
-    modules="$sdk17" compile "$target" WebKit -parse-as-library -swift-version 6 \
+    modules="$sdk17" compile "$target" WebKit -parse-as-library -swift-version 6 -enable-library-evolution \
       -D IOS17_SDK_WEBKIT "$stand_ins/WebKit.swift"
     if modules="$sdk17" check "$target" InkUIKit "$(accessor InkUIKit)" >"$work/ios17-sdk.log" 2>&1; then
       echo "apple-typecheck: InkUIKit type-checks for $target with the iOS 17 SDK's WebKit (no main-actor annotations)"
@@ -252,6 +252,19 @@ if [ $self_test -eq 1 ]; then
   expect_refused $st "setting isLoading" "$work/planted/reads-log" "PlantedNavigationDelegate.swift:4:.*'isLoading' is a get-only property"
   expect_refused $st "a non-optional WKScriptMessage.webView" "$work/planted/reads-log" "PlantedNavigationDelegate.swift:5:.*must be unwrapped"
   echo "apple-typecheck: self-test passed: WKWebView.isLoading is read-only and WKScriptMessage.webView optional (weak)"
+
+  # 5. UIKit's enums are open, as Apple's `NS_ENUM`s import (the stand-ins are built with
+  # library evolution, as Apple's frameworks are): the overlay's pass-through rule over
+  # `UIEvent.EventType` written as an exhaustive switch with no `default` must be refused.
+  original="Sources/InkUIKit/InkOverlayView.swift"
+  copy="$work/planted/InkOverlayView.swift"
+  sed 's/^        default: false$/        case .touches, .motion, .remoteControl, .presses: false/' "$original" > "$copy"
+  grep -q 'case .touches, .motion, .remoteControl, .presses: false' "$copy" \
+    || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
+  st=0; plant "$sdk18" "$work/planted/event-log" "$original" "$copy" || st=$?
+  expect_refused $st "an exhaustive switch over UIEvent.EventType" "$work/planted/event-log" \
+    "InkOverlayView.swift:.*switch covers known cases, but 'UIEvent.EventType' may have additional unknown values"
+  echo "apple-typecheck: self-test passed: a switch over UIEvent.EventType without default is refused (an open enum)"
 
   # The Darwin stand-in models the SDKs before macOS 15.4 (Xcode 16.0-16.2): `mach_task_self_`
   # is a plain global var there, which Swift 6 refuses to read. ink-replay with the read put
