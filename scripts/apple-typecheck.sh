@@ -247,10 +247,11 @@ if [ $self_test -eq 1 ]; then
 
   # 4. What the follower and the dispatcher read of WebKit, as Apple declares it: `isLoading`
   # is read-only (observed by KVO, never set), `WKScriptMessage.webView` optional (weak).
+  extra="$work/planted/PlantedWebKitReads.swift"
   printf '#if canImport(UIKit) && canImport(WebKit)\nimport WebKit\n@MainActor func plantedReads(_ webView: WKWebView, _ message: WKScriptMessage) {\n    webView.isLoading = false\n    let sender: WKWebView = message.webView\n    _ = sender\n}\n#endif\n' > "$extra"
   st=0; plant "$sdk18" "$work/planted/reads-log" "" "$extra" || st=$?
-  expect_refused $st "setting isLoading" "$work/planted/reads-log" "PlantedNavigationDelegate.swift:4:.*'isLoading' is a get-only property"
-  expect_refused $st "a non-optional WKScriptMessage.webView" "$work/planted/reads-log" "PlantedNavigationDelegate.swift:5:.*must be unwrapped"
+  expect_refused $st "setting isLoading" "$work/planted/reads-log" "PlantedWebKitReads.swift:4:.*'isLoading' is a get-only property"
+  expect_refused $st "a non-optional WKScriptMessage.webView" "$work/planted/reads-log" "PlantedWebKitReads.swift:5:.*must be unwrapped"
   echo "apple-typecheck: self-test passed: WKWebView.isLoading is read-only and WKScriptMessage.webView optional (weak)"
 
   # 5. UIKit's enums are open, as Apple's `NS_ENUM`s import (the stand-ins are built with
