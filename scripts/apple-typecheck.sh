@@ -245,14 +245,16 @@ if [ $self_test -eq 1 ]; then
     || { cat "$work/planted/navigation-log-18"; echo "apple-typecheck: self-test FAILED: the main-actor navigation delegate is refused by the iOS 18 model too" >&2; exit 1; }
   echo "apple-typecheck: self-test passed: a main-actor WKNavigationDelegate is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
 
-  # 4. What the follower and the dispatcher read of WebKit, as Apple declares it: `isLoading`
-  # is read-only (observed by KVO, never set), `WKScriptMessage.webView` optional (weak).
+  # 4. What the follower, the dispatcher and the overlay read, as Apple declares it:
+  # `isLoading` is read-only (observed by KVO, never set), `WKScriptMessage.webView` optional
+  # (weak), `UIScrollView.isZooming` read-only (the overlay reads whether a pinch is on).
   extra="$work/planted/PlantedWebKitReads.swift"
-  printf '#if canImport(UIKit) && canImport(WebKit)\nimport WebKit\n@MainActor func plantedReads(_ webView: WKWebView, _ message: WKScriptMessage) {\n    webView.isLoading = false\n    let sender: WKWebView = message.webView\n    _ = sender\n}\n#endif\n' > "$extra"
+  printf '#if canImport(UIKit) && canImport(WebKit)\nimport WebKit\n@MainActor func plantedReads(_ webView: WKWebView, _ message: WKScriptMessage) {\n    webView.isLoading = false\n    let sender: WKWebView = message.webView\n    _ = sender\n    webView.scrollView.isZooming = false\n}\n#endif\n' > "$extra"
   st=0; plant "$sdk18" "$work/planted/reads-log" "" "$extra" || st=$?
   expect_refused $st "setting isLoading" "$work/planted/reads-log" "PlantedWebKitReads.swift:4:.*'isLoading' is a get-only property"
   expect_refused $st "a non-optional WKScriptMessage.webView" "$work/planted/reads-log" "PlantedWebKitReads.swift:5:.*must be unwrapped"
-  echo "apple-typecheck: self-test passed: WKWebView.isLoading is read-only and WKScriptMessage.webView optional (weak)"
+  expect_refused $st "setting isZooming" "$work/planted/reads-log" "PlantedWebKitReads.swift:7:.*'isZooming' is a get-only property"
+  echo "apple-typecheck: self-test passed: WKWebView.isLoading and UIScrollView.isZooming are read-only, WKScriptMessage.webView optional (weak)"
 
   # 5. UIKit's enums are open, as Apple's `NS_ENUM`s import (the stand-ins are built with
   # library evolution, as Apple's frameworks are): the overlay's pass-through rule over
