@@ -123,64 +123,37 @@ extension InkOverlayView {
     /// Keeps a tile view for each tile with finished ink on screen, and, within the pixel
     /// budget, for those within a tile of it; draws again those whose revision changed and,
     /// once the zoom rests, those of another resolution; drops the others (their backing
-    /// stores go).
+    /// stores go). The decisions are `InkTileZoom.plan(onScreen:around:held:resolution:outOfBudget:tileSize:rests:)`,
+    /// tested on Linux.
     func syncTiles(force: Bool = false) {
         let index = ink.tiles
         guard force || index.revision != tilesRevision else { return }
         tilesRevision = index.revision
         let tileSize = index.tileSize, margin = tileSize
-        var target = tileResolution(tileSize: tileSize), targetSide = InkTileZoom.pictureSide(resolution: target, tileSize: tileSize)
-        let rests = zoomRests
         // The page area the view shows, and grown by a tile, in the layer's (page) coordinates.
         let shown = viewTransform.pageRect(for: CanvasRect(minX: 0, minY: 0, maxX: Double(bounds.width), maxY: Double(bounds.height)))
         let grown = PageRect(minX: shown.minX - margin, minY: shown.minY - margin,
                              maxX: shown.maxX + margin, maxY: shown.maxY + margin)
         let onScreen = (ink.tiles(covering: shown, limit: 1_024) ?? []).filter { !index.strokes(in: $0).isEmpty }
         let around = (ink.tiles(covering: grown, limit: 1_024) ?? []).filter { !index.strokes(in: $0).isEmpty }
-        // The resolution each tile has after this pass: its own, or the target's when it is
-        // drawn again (new, changed, or of another resolution once the zoom rests).
-        func side(of tile: InkTileIndex.Tile) -> Int {
-            guard let view = tileViews[tile], view.revision == index.revision(of: tile), !rests || view.resolution == target else {
-                return targetSide
-            }
-            return view.side
+        var held: [InkTileIndex.Tile: InkTileZoom.Held] = [:]
+        for (tile, view) in tileViews {
+            held[tile] = InkTileZoom.Held(resolution: view.resolution, side: view.side,
+                                          isCurrent: view.revision == index.revision(of: tile))
         }
-        // The tiles on screen first. Over the budget only during a zoom out (tiles of an
-        // earlier, finer resolution): all are drawn again at once, at the target's, which
-        // fits; while the zoom still changes, at the resolution four times the tiles would
-        // have (half the side), so that a zoom out goes on for a halving of the zoom before
-        // it needs this again. Once it rests, they are drawn at the target's.
-        var pixels = onScreen.reduce(0) { $0 + side(of: $1) * side(of: $1) }
-        let redrawAll = pixels > InkTileZoom.pixelBudget
-        if redrawAll {
-            if !rests {
-                target = tileResolution(tileSize: tileSize, headroom: 4)
-                targetSide = InkTileZoom.pictureSide(resolution: target, tileSize: tileSize)
-            }
-            pixels = onScreen.count * targetSide * targetSide
-        }
-        var wanted = Set(onScreen)
-        // The margin, as the budget allows, those already drawn first.
-        let onScreenSet = wanted
-        let marginTiles = around.filter { !onScreenSet.contains($0) }
-            .sorted { (tileViews[$0] != nil ? 0 : 1) < (tileViews[$1] != nil ? 0 : 1) }
-        for tile in marginTiles {
-            let tileSide = redrawAll ? targetSide : side(of: tile)
-            guard InkTileZoom.fits(adding: tileSide, to: pixels) else { continue }
-            pixels += tileSide * tileSide
-            wanted.insert(tile)
-        }
-        for (tile, view) in tileViews where !wanted.contains(tile) {
+        let plan = InkTileZoom.plan(onScreen: onScreen, around: around, held: held,
+                                    resolution: tileResolution(tileSize: tileSize),
+                                    outOfBudget: tileResolution(tileSize: tileSize, headroom: 4),
+                                    tileSize: tileSize, rests: zoomRests)
+        for (tile, view) in tileViews where !plan.kept.contains(tile) {
             view.removeFromSuperview()
             tileViews[tile] = nil
         }
-        for tile in wanted {
+        for tile in plan.drawn {
             let revision = index.revision(of: tile)
             if let view = tileViews[tile] {
-                if redrawAll || view.revision != revision || (rests && view.resolution != target) {
-                    view.revision = revision
-                    view.redraw(at: target, side: targetSide)
-                }
+                view.revision = revision
+                view.redraw(at: plan.resolution, side: plan.side)
                 continue
             }
             let rect = ink.tileRect(tile)
@@ -188,7 +161,7 @@ extension InkOverlayView {
             view.overlay = self
             view.tile = tile
             view.revision = revision
-            view.redraw(at: target, side: targetSide)
+            view.redraw(at: plan.resolution, side: plan.side)
             finishedInk.addSubview(view)
             tileViews[tile] = view
         }

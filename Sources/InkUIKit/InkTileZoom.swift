@@ -103,4 +103,72 @@ struct InkTileZoom: Sendable, Equatable {
     static func fits(adding side: Int, to pixelsHeld: Int) -> Bool {
         pixelsHeld + side * side <= pixelBudget
     }
+
+    /// A tile picture held: its resolution and side, and whether it shows its tile's current
+    /// revision.
+    struct Held: Sendable, Equatable {
+        var resolution: Double
+        var side: Int
+        var isCurrent: Bool
+    }
+
+    /// One pass over the tiles (``plan(onScreen:around:held:resolution:outOfBudget:tileSize:rests:)``):
+    /// the tiles kept (the others go), those of them drawn (again) and at which resolution.
+    struct Plan<Tile: Hashable> {
+        var kept: Set<Tile> = []
+        /// Drawn in this pass (new, changed, of another resolution once the zoom rests, or all
+        /// after a zoom out past the budget), at ``resolution``, ``side`` pixels a side.
+        var drawn: Set<Tile> = []
+        var resolution: Double
+        var side: Int
+        /// The pixels of the pictures kept, once drawn.
+        var pixels = 0
+        /// Whether every tile on screen is drawn again: the pictures held, of a finer
+        /// resolution than the zoom's, would pass the budget (a zoom out).
+        var drawsAll = false
+    }
+
+    /// What to keep and draw, given the tiles with ink `onScreen` (the visible area) and
+    /// `around` it (grown by a tile), the pictures `held`, the zoom's `resolution`, and whether
+    /// the zoom rests. The tiles on screen are always kept; a picture is drawn again when new,
+    /// changed, or, once the zoom rests, of another resolution; while the zoom changes, the
+    /// others keep theirs (scaled with the container). If the pictures on screen would then
+    /// pass ``pixelBudget`` (a zoom out), all are drawn again at `resolution`, or, while the
+    /// zoom still changes, at `outOfBudget` (the resolution for four times the tiles: half the
+    /// side, room for the zoom to halve again). The tiles around are kept only within the
+    /// budget, those already held first. The pixels kept never pass the budget as long as
+    /// `onScreen` has at most the tiles `resolution` was chosen for
+    /// (``tilesShown(viewWidth:viewHeight:scale:tileSize:limit:)``).
+    static func plan<Tile: Hashable>(onScreen: [Tile], around: [Tile], held: [Tile: Held], resolution: Double,
+                                     outOfBudget: Double, tileSize: Double, rests: Bool) -> Plan<Tile> {
+        var plan = Plan<Tile>(resolution: resolution, side: pictureSide(resolution: resolution, tileSize: tileSize))
+        func redrawn(_ tile: Tile) -> Bool {
+            guard let picture = held[tile] else { return true }
+            return plan.drawsAll || !picture.isCurrent || (rests && picture.resolution != resolution)
+        }
+        func side(_ tile: Tile) -> Int { redrawn(tile) ? plan.side : held[tile]?.side ?? plan.side }
+        var pixels = onScreen.reduce(0) { $0 + side($1) * side($1) }
+        if pixels > pixelBudget {
+            plan.drawsAll = true
+            if !rests {
+                plan.resolution = outOfBudget
+                plan.side = pictureSide(resolution: outOfBudget, tileSize: tileSize)
+            }
+            pixels = onScreen.count * plan.side * plan.side
+        }
+        for tile in onScreen {
+            plan.kept.insert(tile)
+            if redrawn(tile) { plan.drawn.insert(tile) }
+        }
+        let margin = around.filter { !plan.kept.contains($0) }.sorted { held[$0] != nil && held[$1] == nil }
+        for tile in margin {
+            let tileSide = side(tile)
+            guard fits(adding: tileSide, to: pixels) else { continue }
+            pixels += tileSide * tileSide
+            plan.kept.insert(tile)
+            if redrawn(tile) { plan.drawn.insert(tile) }
+        }
+        plan.pixels = pixels
+        return plan
+    }
 }

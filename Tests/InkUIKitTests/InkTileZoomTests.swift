@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Tooling) import InkCore
 @testable import InkUIKit
@@ -85,5 +86,94 @@ struct InkTileZoomTests {
         #expect(!zoom.isResting(now: last + 1, interacting: true))
         #expect(zoom.nextLook(now: last + 1, interacting: true) == last + 1.15)
         #expect(zoom.isResting(now: last + 1.2, interacting: false))
+    }
+
+    /// A pinch on a 12.9-inch iPad over a page with ink in every tile, about the page point at
+    /// the view's centre: each frame plans the tiles as the overlay does, and the pictures
+    /// held follow the plan.
+    struct Pinch {
+        var held: [InkTileIndex.Tile: InkTileZoom.Held] = [:]
+        let index = InkTileIndex(tileSize: InkTileZoomTests.tile)
+        var center = (x: 3_000.0, y: 4_000.0)
+
+        /// One frame at `zoom`; returns the plan and the tiles on screen.
+        mutating func frame(zoom: Double, rests: Bool) -> (plan: InkTileZoom.Plan<InkTileIndex.Tile>, onScreen: [InkTileIndex.Tile]) {
+            let scale = 1 / zoom, w = InkTileZoomTests.width * scale, h = InkTileZoomTests.height * scale
+            let t = InkTileZoomTests.tile
+            let shown = CanvasRect(minX: center.x - w / 2, minY: center.y - h / 2, maxX: center.x + w / 2, maxY: center.y + h / 2)
+            let grown = CanvasRect(minX: shown.minX - t, minY: shown.minY - t, maxX: shown.maxX + t, maxY: shown.maxY + t)
+            let onScreen = index.tiles(covering: shown, limit: 1_024) ?? []
+            let around = index.tiles(covering: grown, limit: 1_024) ?? []
+            let count = InkTileZoom.tilesShown(viewWidth: InkTileZoomTests.width, viewHeight: InkTileZoomTests.height,
+                                               scale: scale, tileSize: t, limit: 1_024)
+            let plan = InkTileZoom.plan(
+                onScreen: onScreen, around: around, held: held,
+                resolution: InkTileZoom.resolution(forScale: scale, displayScale: InkTileZoomTests.display, tileSize: t, tiles: count),
+                outOfBudget: InkTileZoom.resolution(forScale: scale, displayScale: InkTileZoomTests.display, tileSize: t,
+                                                    tiles: min(4 * count, 1_024)),
+                tileSize: t, rests: rests)
+            held = held.filter { plan.kept.contains($0.key) }
+            for tile in plan.drawn { held[tile] = InkTileZoom.Held(resolution: plan.resolution, side: plan.side, isCurrent: true) }
+            return (plan, onScreen)
+        }
+
+        var pixels: Int { held.values.reduce(0) { $0 + $1.side * $1.side } }
+    }
+
+    @Test("zooming in 1 → 5: no picture held is drawn again during the pinch; once it rests each is drawn once, within the budget")
+    func zoomInRedrawsOnlyAtRest() {
+        var pinch = Pinch()
+        _ = pinch.frame(zoom: 1, rests: true)
+        #expect(pinch.held.values.allSatisfy { $0.side == 512 }, "zoom 1 on a 2x screen: 512-pixel tiles")
+        for step in 1...60 {
+            let before = Set(pinch.held.keys)
+            let (plan, onScreen) = pinch.frame(zoom: pow(5, Double(step) / 60), rests: false)
+            #expect(plan.drawn.isDisjoint(with: before), "step \(step): a held picture drawn during the pinch")
+            #expect(Set(onScreen).isSubset(of: plan.kept))
+            #expect(pinch.pixels <= InkTileZoom.pixelBudget)
+        }
+        let (plan, _) = pinch.frame(zoom: 5, rests: true)
+        #expect(plan.drawn == plan.kept, "each picture drawn again once the zoom rests")
+        #expect(plan.side == InkTileZoom.maxPictureSide)
+        #expect(pinch.pixels <= InkTileZoom.pixelBudget)
+        let (again, _) = pinch.frame(zoom: 5, rests: true)
+        #expect(again.drawn.isEmpty, "and not again")
+    }
+
+    @Test("zooming out 5 → 0.5: the pictures held never pass the budget, and are drawn again a few times, not every frame")
+    func zoomOutStaysWithinBudget() {
+        var pinch = Pinch()
+        _ = pinch.frame(zoom: 5, rests: true)
+        var drawsAll = 0
+        for step in 1...90 {
+            let (plan, onScreen) = pinch.frame(zoom: 5 * pow(0.1, Double(step) / 90), rests: false)
+            if plan.drawsAll { drawsAll += 1 }
+            #expect(Set(onScreen).isSubset(of: plan.kept), "step \(step): every tile on screen kept")
+            #expect(pinch.pixels <= InkTileZoom.pixelBudget, "step \(step): \(pinch.pixels) pixels")
+            #expect(plan.pixels == pinch.pixels)
+        }
+        #expect(drawsAll >= 1 && drawsAll <= 6, "\(drawsAll) frames of 90 drew every tile again")
+        let (plan, onScreen) = pinch.frame(zoom: 0.5, rests: true)
+        #expect(Set(onScreen).isSubset(of: plan.kept))
+        #expect(pinch.held.values.allSatisfy { $0.resolution == plan.resolution }, "all at the zoom's resolution once it rests")
+        #expect(pinch.pixels <= InkTileZoom.pixelBudget)
+    }
+
+    @Test("a changed tile is drawn again during a pinch; the margin is kept only within the budget")
+    func changedAndMargin() {
+        var pinch = Pinch()
+        _ = pinch.frame(zoom: 2, rests: true)
+        let changed = pinch.held.keys.first!
+        pinch.held[changed]?.isCurrent = false
+        let (plan, _) = pinch.frame(zoom: 2.1, rests: false)
+        #expect(plan.drawn == [changed])
+        // At zoom 2 the margin's 1024-pixel tiles are kept only as far as the budget goes.
+        let (atTwo, onScreen) = pinch.frame(zoom: 2, rests: true)
+        let around = pinch.index.tiles(covering: CanvasRect(minX: pinch.center.x - 683.0 / 2 - 256, minY: pinch.center.y - 256 - 256,
+                                                            maxX: pinch.center.x + 683.0 / 2 + 256, maxY: pinch.center.y + 256 + 256),
+                                       limit: 1_024) ?? []
+        #expect(atTwo.kept.count >= onScreen.count)
+        #expect(atTwo.kept.count < around.count, "some of the margin's \(around.count - onScreen.count) tiles left out")
+        #expect(atTwo.pixels <= InkTileZoom.pixelBudget)
     }
 }
