@@ -11,11 +11,14 @@
 /// The rules and names are the GTK twin's (`InkTileCache` in Integrations/GTK): a picture's
 /// side is at most ``maxPictureSide`` pixels, the pictures held at most ``pixelBudget``
 /// pixels, and the zoom rests once its scale has held still for ``settleDelay`` seconds.
-/// As in the twin, the tiles on screen are always kept and those around them only within the
-/// budget; the resolution is chosen so that the most tiles the visible area can overlap at
-/// the zoom (``tilesShown(viewWidth:viewHeight:scale:tileSize:limit:)``) fit the budget. One
-/// difference: an iPad tile view has no margin of its own (the twin's pictures carry one
-/// screen point on their far sides).
+/// As in the twin, the pictures on screen are always kept. Where the twin drops the least
+/// recently painted pictures beyond the budget (and keeps those a frame paints even beyond
+/// it), the overlay chooses the resolution so that the most tiles the visible area can
+/// overlap at the zoom (``tilesShown(viewWidth:viewHeight:scale:tileSize:limit:)``) fit the
+/// budget, and keeps the tiles in the margin around them only within it
+/// (``plan(onScreen:around:held:resolution:outOfBudget:tileSize:rests:)``). And an iPad tile
+/// view has no margin of its own (the twin's pictures carry one screen point on their far
+/// sides).
 ///
 /// Time is given (``scaleSeen(_:now:)``, ``isResting(now:interacting:)``): the overlay reads
 /// its loop's clock; the tests move time by hand.
