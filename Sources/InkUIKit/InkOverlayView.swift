@@ -26,7 +26,8 @@ import HitTestBridge
 /// ``draw(_:)``.
 ///
 /// Zoom, as PencilKit does it: while the zoom changes (a pinch, its bounce), only the
-/// container's transform changes; the tiles are scaled with it and none is drawn again. Once
+/// container's transform changes; the tiles are scaled with it and none is drawn again (but
+/// one whose ink changed, and one coming into view, drawn at the zoom's resolution). Once
 /// the zoom rests (its scale has held still for 0.15 s on the loop's clock and the scroll
 /// view is neither zooming nor bouncing: `InkTileZoom`), the tiles are drawn again, once, at
 /// the zoom's resolution, capped: at most 1024 pixels a side and 16 Mi pixels (64 MiB) over
