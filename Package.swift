@@ -39,7 +39,8 @@ let package = Package(
                         .copy("Resources/PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
-        // The iOS front end: overlay view, observing recognizer, WKWebView oracle. Every file is
+        // The iOS front end: overlay view, observing recognizer, WKWebView oracle. Every file but
+        // InkTileZoom.swift (plain Swift, the tile zoom rules, tested on Linux) is
         // `#if canImport(UIKit) && canImport(WebKit)`; type-checked by scripts/apple-typecheck.sh
         // against UIKit/WebKit stand-ins, never run on a device.
         .target(
@@ -86,6 +87,12 @@ let package = Package(
         .executableTarget(
             name: "ink-replay",
             dependencies: ["InkCore", "HitTestBridge", "InkRecording", "SessionReplay", "ChromiumBridge", "InkHost"],
+            swiftSettings: strictSettings
+        ),
+        // The one file of InkUIKit that is not UIKit-only: its tile zoom rules (InkTileZoom).
+        .testTarget(
+            name: "InkUIKitTests",
+            dependencies: ["InkUIKit", "InkCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,7 +4,8 @@
 #   scripts/apple-typecheck.sh               InkCore, HitTestBridge, InkTesting, InkRecording, SessionReplay, InkHost
 #                                            and InkUIKit for iOS 17 (arm64) and macOS 14 (x86_64;
 #                                            InkUIKit is empty there), ChromiumBridge and ink-replay
-#                                            for macOS 14; then three planted-regression self-tests
+#                                            for macOS 14, InkUIKit again against the iOS 17 SDK's
+#                                            WebKit; then eight planted-regression self-tests
 #   scripts/apple-typecheck.sh --no-self-test   the checks alone
 #
 # How: the toolchain's own textual interfaces of the standard library and Swift concurrency
@@ -77,16 +78,16 @@ prepare() {
     "$v" "$v" "$platform" "$v" "$platform" "$v" "$map" > "$dir/sdk/SDKSettings.json"
   # The stand-ins are rebuilt every time (they are ours and small).
   rm -rf "$dir/modules" && mkdir -p "$dir/modules"
-  compile "$target" Darwin -parse-as-library "$stand_ins/Darwin.swift"
-  compile "$target" Foundation -parse-as-library "$stand_ins/Foundation.swift"
+  compile "$target" Darwin -parse-as-library -enable-library-evolution "$stand_ins/Darwin.swift"
+  compile "$target" Foundation -parse-as-library -enable-library-evolution "$stand_ins/Foundation.swift"
   # UIKit exists on iOS only: on macOS `canImport(UIKit)` stays false, as with Apple's SDK.
   if [ "$platform" = iphoneos ]; then
-    compile "$target" CoreGraphics -parse-as-library -swift-version 6 "$stand_ins/CoreGraphics.swift"
+    compile "$target" CoreGraphics -parse-as-library -swift-version 6 -enable-library-evolution "$stand_ins/CoreGraphics.swift"
     # UIKit is a Swift overlay on a Clang module of the same name, as in Apple's SDK, so that
     # its submodule `UIKit.UIGestureRecognizerSubclass` can be imported (UIKitClang/).
     cp "$stand_ins"/UIKitClang/* "$dir/modules/"
-    compile "$target" UIKit -parse-as-library -swift-version 6 -import-underlying-module "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
-    compile "$target" WebKit -parse-as-library -swift-version 6 "$stand_ins/WebKit.swift"
+    compile "$target" UIKit -parse-as-library -swift-version 6 -enable-library-evolution -import-underlying-module "$stand_ins/UIKit.swift" "$stand_ins/UIKit+FrontEnd.swift"
+    compile "$target" WebKit -parse-as-library -swift-version 6 -enable-library-evolution "$stand_ins/WebKit.swift"
   fi
 }
 
@@ -138,17 +139,19 @@ for spec in "arm64-apple-ios17.0 iphoneos arm64-apple-ios" "x86_64-apple-macosx1
   check "$target" InkHost || status=1
   check "$target" InkUIKit "$(accessor InkUIKit)" || status=1
   if [ "$platform" = iphoneos ]; then
-    # InkUIKit again, against the iOS 17 SDK's WebKit, whose `WKScriptMessageHandler` has no
-    # main-actor annotation (later SDKs add it): the message handler's conformance must
-    # compile with either.
+    # InkUIKit again, against the iOS 17 SDK's WebKit (Xcode 15), which has no main-actor
+    # annotation (later SDKs add them): no isolation on `WKScriptMessageHandler`,
+    # `WKNavigationDelegate`, `WKScriptMessage` (so not `Sendable`) and WebKit's other
+    # NSObject classes, a plain `evaluateJavaScript` handler. InkUIKit must compile with both.
     sdk17="$work/$target/modules-ios17-sdk"
     rm -rf "$sdk17" && cp -R "$work/$target/modules" "$sdk17"
-    modules="$sdk17" compile "$target" WebKit -parse-as-library -swift-version 6 \
-      -D WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED "$stand_ins/WebKit.swift"
-    if modules="$sdk17" check "$target" InkUIKit "$(accessor InkUIKit)" >/dev/null; then
-      echo "apple-typecheck: InkUIKit type-checks for $target with the iOS 17 SDK's nonisolated WKScriptMessageHandler"
+    modules="$sdk17" compile "$target" WebKit -parse-as-library -swift-version 6 -enable-library-evolution \
+      -D IOS17_SDK_WEBKIT "$stand_ins/WebKit.swift"
+    if modules="$sdk17" check "$target" InkUIKit "$(accessor InkUIKit)" >"$work/ios17-sdk.log" 2>&1; then
+      echo "apple-typecheck: InkUIKit type-checks for $target with the iOS 17 SDK's WebKit (no main-actor annotations)"
     else
-      echo "apple-typecheck: InkUIKit does NOT type-check with the iOS 17 SDK's nonisolated WKScriptMessageHandler" >&2
+      cat "$work/ios17-sdk.log" >&2
+      echo "apple-typecheck: InkUIKit does NOT type-check with the iOS 17 SDK's WebKit (no main-actor annotations)" >&2
       status=1
     fi
   fi
@@ -189,6 +192,82 @@ if [ $self_test -eq 1 ]; then
   grep -q "TouchObservingRecognizer.swift:$planted_line:.*main actor-isolated instance method 'location(in:)'" "$work/planted/uikit-log" \
     || { cat "$work/planted/uikit-log"; echo "apple-typecheck: self-test FAILED: refused, but not at the planted line" >&2; exit 1; }
   echo "apple-typecheck: self-test passed: a nonisolated read of UITouch.location(in:) is refused (main actor)"
+
+  # The iOS 17 SDK's WebKit (-D IOS17_SDK_WEBKIT) must refuse what Xcode 15 refuses, and the
+  # default (iOS 18) WebKit accept it: the model, not the plant, makes the difference.
+  ios=arm64-apple-ios17.0
+  sdk17="$work/$ios/modules-ios17-sdk" sdk18="$work/$ios/modules"
+  # plant INTO LOG ORIGINAL COPY [MORE FILES…]: InkUIKit with COPY in place of ORIGINAL,
+  # compiled against the modules in INTO.
+  plant() {
+    local into=$1 log=$2 original=$3 copy=$4; shift 4
+    local files=()
+    while IFS= read -r -d '' file; do [ "$file" = "$original" ] || files+=("$file"); done < <(find Sources/InkUIKit -name '*.swift' -print0 | sort -z)
+    modules="$into" compile "$ios" InkUIKit -parse-as-library "${package_flags[@]}" "${files[@]}" "$copy" "$(accessor InkUIKit)" "$@" 2>"$log"
+  }
+  # expect_refused STATUS NAME LOG PATTERN: the plant was refused (STATUS), with PATTERN (a
+  # grep pattern: Swift 6.0's wording of an isolated witness, "cannot be used to satisfy
+  # nonisolated requirement", or later compilers', "crosses into main actor-isolated code").
+  expect_refused() {
+    local status=$1 name=$2 log=$3 pattern=$4
+    [ "$status" -ne 0 ] || { echo "apple-typecheck: self-test FAILED: $name type-checked" >&2; exit 1; }
+    grep -q -- "$pattern" "$log" || { cat "$log"; echo "apple-typecheck: self-test FAILED: $name refused, but not for: $pattern" >&2; exit 1; }
+  }
+  original="Sources/InkUIKit/WKWebViewPageOracle.swift"
+
+  # 1. The message captured into the main actor's closure without its box (the handler as it
+  # was): WKScriptMessage is not Sendable in the iOS 17 SDK.
+  copy="$work/planted/WKWebViewPageOracle.swift"
+  sed '/let delivered = MainThreadMessage(message: message)/d; /let message = delivered.message/d' "$original" > "$copy"
+  ! grep -q 'MainThreadMessage(message: message)\|delivered.message' "$copy" && grep -q 'received(message)' "$copy" \
+    || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
+  st=0; plant "$sdk17" "$work/planted/message-log" "$original" "$copy" || st=$?; expect_refused $st "a script message captured unboxed" \
+    "$work/planted/message-log" "WKWebViewPageOracle.swift:.*sending 'message' risks causing data races"
+  plant "$sdk18" "$work/planted/message-log-18" "$original" "$copy" \
+    || { cat "$work/planted/message-log-18"; echo "apple-typecheck: self-test FAILED: the unboxed message is refused by the iOS 18 model too" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: a script message captured unboxed is refused with the iOS 17 SDK's WebKit (not Sendable), accepted with the iOS 18 SDK's"
+
+  # 2. A main-actor witness for the iOS 17 SDK's nonisolated WKScriptMessageHandler.
+  sed 's/^    nonisolated func userContentController(/    func userContentController(/' "$original" > "$copy"
+  grep -q '^    func userContentController(' "$copy" || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
+  st=0; plant "$sdk17" "$work/planted/handler-log" "$original" "$copy" || st=$?; expect_refused $st "a main-actor message handler" \
+    "$work/planted/handler-log" "WKWebViewPageOracle.swift:.*\(conformance of 'ScriptMessageDispatcher' to protocol 'WKScriptMessageHandler' crosses into main actor-isolated code\|cannot be used to satisfy nonisolated requirement from protocol 'WKScriptMessageHandler'\)"
+  plant "$sdk18" "$work/planted/handler-log-18" "$original" "$copy" \
+    || { cat "$work/planted/handler-log-18"; echo "apple-typecheck: self-test FAILED: the main-actor handler is refused by the iOS 18 model too" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: a main-actor WKScriptMessageHandler witness is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
+
+  # 3. A main-actor navigation delegate (InkUIKit has none; an app's would be refused so).
+  extra="$work/planted/PlantedNavigationDelegate.swift"
+  printf '#if canImport(UIKit) && canImport(WebKit)\nimport WebKit\n@MainActor final class PlantedNavigationDelegate: NSObject, WKNavigationDelegate {\n    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {}\n}\n#endif\n' > "$extra"
+  st=0; plant "$sdk17" "$work/planted/navigation-log" "" "$extra" || st=$?; expect_refused $st "a main-actor WKNavigationDelegate" \
+    "$work/planted/navigation-log" "PlantedNavigationDelegate.swift:[34]:.*\(conformance of 'PlantedNavigationDelegate' to protocol 'WKNavigationDelegate' crosses into main actor-isolated code\|cannot be used to satisfy nonisolated requirement from protocol 'WKNavigationDelegate'\)"
+  plant "$sdk18" "$work/planted/navigation-log-18" "" "$extra" \
+    || { cat "$work/planted/navigation-log-18"; echo "apple-typecheck: self-test FAILED: the main-actor navigation delegate is refused by the iOS 18 model too" >&2; exit 1; }
+  echo "apple-typecheck: self-test passed: a main-actor WKNavigationDelegate is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
+
+  # 4. What the follower, the dispatcher and the overlay read, as Apple declares it:
+  # `isLoading` is read-only (observed by KVO, never set), `WKScriptMessage.webView` optional
+  # (weak), `UIScrollView.isZooming` read-only (the overlay reads whether a pinch is on).
+  extra="$work/planted/PlantedWebKitReads.swift"
+  printf '#if canImport(UIKit) && canImport(WebKit)\nimport WebKit\n@MainActor func plantedReads(_ webView: WKWebView, _ message: WKScriptMessage) {\n    webView.isLoading = false\n    let sender: WKWebView = message.webView\n    _ = sender\n    webView.scrollView.isZooming = false\n}\n#endif\n' > "$extra"
+  st=0; plant "$sdk18" "$work/planted/reads-log" "" "$extra" || st=$?
+  expect_refused $st "setting isLoading" "$work/planted/reads-log" "PlantedWebKitReads.swift:4:.*'isLoading' is a get-only property"
+  expect_refused $st "a non-optional WKScriptMessage.webView" "$work/planted/reads-log" "PlantedWebKitReads.swift:5:.*must be unwrapped"
+  expect_refused $st "setting isZooming" "$work/planted/reads-log" "PlantedWebKitReads.swift:7:.*'isZooming' is a get-only property"
+  echo "apple-typecheck: self-test passed: WKWebView.isLoading and UIScrollView.isZooming are read-only, WKScriptMessage.webView optional (weak)"
+
+  # 5. UIKit's enums are open, as Apple's `NS_ENUM`s import (the stand-ins are built with
+  # library evolution, as Apple's frameworks are): the overlay's pass-through rule over
+  # `UIEvent.EventType` written as an exhaustive switch with no `default` must be refused.
+  original="Sources/InkUIKit/InkOverlayView.swift"
+  copy="$work/planted/InkOverlayView.swift"
+  sed 's/^        default: false$/        case .touches, .motion, .remoteControl, .presses: false/' "$original" > "$copy"
+  grep -q 'case .touches, .motion, .remoteControl, .presses: false' "$copy" \
+    || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
+  st=0; plant "$sdk18" "$work/planted/event-log" "$original" "$copy" || st=$?
+  expect_refused $st "an exhaustive switch over UIEvent.EventType" "$work/planted/event-log" \
+    "InkOverlayView.swift:.*switch covers known cases, but 'UIEvent.EventType' may have additional unknown values"
+  echo "apple-typecheck: self-test passed: a switch over UIEvent.EventType without default is refused (an open enum)"
 
   # The Darwin stand-in models the SDKs before macOS 15.4 (Xcode 16.0-16.2): `mach_task_self_`
   # is a plain global var there, which Swift 6 refuses to read. ink-replay with the read put

@@ -21,8 +21,25 @@ import HitTestBridge
 /// that holds finished ink, near the visible area: `InkLayer.tiles`), inside a container
 /// whose `transform` is the page transform: scrolling changes that one transform and redraws
 /// nothing. A tile view is redrawn only when its tile's revision changes (a stroke finished,
-/// refined, undone or cleared there) or the zoom or the ink's colour changes. Only the
-/// strokes being drawn (and any stroke too large for tiles) are filled in ``draw(_:)``.
+/// refined, undone or cleared there), the ink's colour changes, or a zoom has come to rest.
+/// Only the strokes being drawn (and any stroke too large for tiles) are filled in
+/// ``draw(_:)``.
+///
+/// Zoom, as PencilKit does it: while the zoom changes (a pinch, its bounce), only the
+/// container's transform changes; the tiles are scaled with it and none is drawn again (but
+/// one whose ink changed, and one coming into view, drawn at the zoom's resolution). Once
+/// the zoom rests (its scale has held still for 0.15 s on the loop's clock and the scroll
+/// view is neither zooming nor bouncing: `InkTileZoom`), the tiles are drawn again, once, at
+/// the zoom's resolution, capped: at most 1024 pixels a side and 16 Mi pixels (64 MiB) over
+/// the tiles held, the GTK twin's figures. Beyond the zoom that needs more (zoom 2 on a 2x
+/// screen for a 256-point tile) ink is drawn from magnified tiles. The tiles on screen are
+/// always kept; those in the margin around them only within the budget, and a zoom out that
+/// would bring more pixels on screen than the budget holds draws the tiles again at once,
+/// at half the side the new zoom allows (room for the zoom to halve again), then at its
+/// resolution once it rests. Each finished stroke's outline is tessellated once into
+/// paths (one `CGPath` per segment, kept by the stroke's touch and a fingerprint of its
+/// stable segments, made again only when the stroke was refined), which every tile it lies
+/// in fills.
 ///
 /// The ink's colour is the app's ``inkColor`` when set; otherwise the ink that contrasts most
 /// with the page's background (`pageBackground`, which ``InkUIKitController`` reads from
@@ -70,12 +87,31 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     public var onAppearanceChange: (() -> Void)?
 
     /// The finished ink's tile views, inside a container that carries the page transform.
-    private let finishedInk = UIView(frame: .zero)
-    private var tileViews: [InkTileIndex.Tile: InkTileView] = [:]
-    private var tilesRevision: UInt64 = 0
+    let finishedInk = UIView(frame: .zero)
+    var tileViews: [InkTileIndex.Tile: InkTileView] = [:]
+    var tilesRevision: UInt64 = 0
     private var lastStyle: UIUserInterfaceStyle = .unspecified
     /// Whether the last ``draw(_:)`` filled any stroke: it must be redrawn when the page moves.
-    private var drewLiveInk = false
+    var drewLiveInk = false
+
+    /// The clock a zoom settles on (``InkUIKitController`` gives its loop's); `nil`: tiles are
+    /// drawn again at each change of zoom, at once.
+    var clock: (any InkLoopClock)?
+    /// Whether a zoom is in progress (``InkUIKitController``: the scroll view's `isZooming` or
+    /// `isZoomBouncing`); `nil`: none is.
+    var zoomInProgress: (() -> Bool)?
+    /// The zoom rules and the zoom's last change.
+    var zoom = InkTileZoom()
+    /// The wake-up that looks whether the zoom rests (armed while it settles).
+    var settleWake: (() -> Void)?
+    /// The pixels of the tile views held (their backing stores).
+    var tilePixels = 0
+    /// Tile views drawn (filled) so far.
+    var tilesRendered = 0
+    /// Each finished stroke's outline, by its touch (``Outline``).
+    var outlines: [TouchID: Outline] = [:]
+    /// Finished strokes tessellated into outlines so far.
+    var outlinesMade = 0
 
     /// Creates an overlay.
     /// - Parameter frame: The web view's frame, in the common superview.
@@ -169,36 +205,31 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
     }
 
     /// Fills the strokes being drawn (and any finished stroke too large for tiles), each
-    /// segment's outline (`StrokeSegment.outline(maxStep:)` and its caps) mapped from page coordinates to the view through
+    /// segment's outline (`StrokeSegment.outline(maxStep:)` and its caps, as the GTK twin's
+    /// painter fills them) mapped from page coordinates to the view through
     /// ``pageTransform``. Finished strokes are in the tile views.
     public override func draw(_ rect: CGRect) {
+        guard let context = UIGraphicsGetCurrentContext() else { return }
         resolvedInkColor.setFill()
         drewLiveInk = !ink.active.isEmpty || !ink.tiles.oversized.isEmpty
+        let m = viewTransform.pageToCanvas
         for index in ink.tiles.oversized where ink.finished.indices.contains(index) {
-            fill(ink.finished[index]) { self.viewPoint(for: PagePoint(inkLayerPoint: $0)) }
+            // Finished: its outline, tessellated once, drawn through the page transform.
+            context.saveGState()
+            context.translateBy(x: CGFloat(m.tx), y: CGFloat(m.ty))
+            context.scaleBy(x: CGFloat(m.a), y: CGFloat(m.a))
+            fill(ink.finished[index], in: nil, on: context)
+            context.restoreGState()
         }
-        for stroke in ink.active { fill(stroke) { self.viewPoint(for: PagePoint(inkLayerPoint: $0)) } }
-    }
-
-    /// Fills one stroke's segments, each point mapped by `map`.
-    fileprivate func fill(_ stroke: InkLayer.Stroke, _ map: (CanvasPoint) -> CGPoint) {
-        let segments = stroke.segments
-        for (index, segment) in segments.enumerated() {
-            Self.fill(segment.outline(), map)
-            Self.fill(segment.startCap(), map)
-            if index == segments.count - 1 {
-                Self.fill(segment.endCap(), map)
+        for stroke in ink.active {
+            let segments = stroke.segments
+            for (index, segment) in segments.enumerated() {
+                context.addPath(Self.path(of: segment, isLast: index == segments.count - 1) {
+                    self.viewPoint(for: PagePoint(inkLayerPoint: $0))
+                })
+                context.fillPath(using: .winding)
             }
         }
-    }
-
-    fileprivate static func fill(_ polygon: [CanvasPoint], _ map: (CanvasPoint) -> CGPoint) {
-        guard let first = polygon.first else { return }
-        let path = UIBezierPath()
-        path.move(to: map(first))
-        for point in polygon.dropFirst() { path.addLine(to: map(point)) }
-        path.close()
-        path.fill()
     }
 
     // MARK: - Colour
@@ -235,86 +266,10 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         for view in tileViews.values { view.setNeedsDisplay() }
     }
 
-    // MARK: - Finished ink in tiles
-
-    private func pageTransformChanged(from old: PageTransform) {
-        applyPageTransform()
-        if old.scale != pageTransform.scale {
-            // Redrawn sharp at the new zoom.
-            for view in tileViews.values {
-                view.contentScaleFactor = tileScale
-                view.setNeedsDisplay()
-            }
-        }
-        syncTiles(force: true)
-        // The live strokes move with the page; with none drawn, nothing is redrawn.
-        if drewLiveInk || !ink.active.isEmpty || !ink.tiles.oversized.isEmpty { setNeedsDisplay() }
-    }
-
-    /// The container's transform: page coordinates to the view's points.
-    private func applyPageTransform() {
-        let m = viewTransform.pageToCanvas
-        finishedInk.center = .zero
-        finishedInk.transform = CGAffineTransform(a: CGFloat(m.a), b: 0, c: 0, d: CGFloat(m.a), tx: CGFloat(m.tx), ty: CGFloat(m.ty))
-    }
-
-    /// Backing-store pixels per page point: the screen's scale at the page's zoom.
-    private var tileScale: CGFloat {
-        let screen = Double(traitCollection.displayScale) > 0 ? Double(traitCollection.displayScale) : 2
-        let scale = pageTransform.scale > 0 ? pageTransform.scale : 1
-        return CGFloat(screen / scale)
-    }
-
-    /// Keeps a tile view for each tile with finished ink within a tile of the visible area,
-    /// redraws those whose revision changed, and drops the others (their backing stores go).
-    private func syncTiles(force: Bool = false) {
-        let index = ink.tiles
-        guard force || index.revision != tilesRevision else { return }
-        tilesRevision = index.revision
-        let margin = index.tileSize
-        // The page area the view shows, grown by a tile, in the layer's (page) coordinates.
-        let shown = viewTransform.pageRect(for: CanvasRect(minX: 0, minY: 0, maxX: Double(bounds.width), maxY: Double(bounds.height)))
-        let visible = PageRect(minX: shown.minX - margin, minY: shown.minY - margin,
-                               maxX: shown.maxX + margin, maxY: shown.maxY + margin)
-        var wanted = Set<InkTileIndex.Tile>()
-        for tile in ink.tiles(covering: visible, limit: 1_024) ?? [] where !index.strokes(in: tile).isEmpty {
-            wanted.insert(tile)
-            let revision = index.revision(of: tile)
-            if let view = tileViews[tile] {
-                if view.revision != revision {
-                    view.revision = revision
-                    view.setNeedsDisplay()
-                }
-                continue
-            }
-            let rect = ink.tileRect(tile)
-            let view = InkTileView(frame: CGRect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height))
-            view.overlay = self
-            view.tile = tile
-            view.revision = revision
-            view.contentScaleFactor = tileScale
-            finishedInk.addSubview(view)
-            tileViews[tile] = view
-        }
-        for (tile, view) in tileViews where !wanted.contains(tile) {
-            view.removeFromSuperview()
-            tileViews[tile] = nil
-        }
-    }
-
-    /// Fills the finished strokes of `tile`, oldest first, in the tile view's coordinates.
-    fileprivate func drawTile(_ tile: InkTileIndex.Tile) {
-        let origin = ink.tileRect(tile)
-        resolvedInkColor.setFill()
-        for index in ink.tiles.strokes(in: tile) where ink.finished.indices.contains(index) {
-            fill(ink.finished[index]) { CGPoint(x: $0.x - origin.minX, y: $0.y - origin.minY) }
-        }
-    }
-
     // MARK: - Coordinates
 
     /// The page transform, its scale 1 where it is not positive.
-    private var viewTransform: PageTransform {
+    var viewTransform: PageTransform {
         var t = pageTransform
         if !(t.scale > 0) { t.scale = 1 }
         return t
@@ -325,26 +280,5 @@ public final class InkOverlayView: UIView, UIScribbleInteractionDelegate {
         let point = viewTransform.canvasPoint(for: page)
         return CGPoint(x: point.x, y: point.y)
     }
-}
-
-/// One tile of finished ink: a view one tile of page space in size, inside the overlay's
-/// container (which carries the page transform), drawn once per revision of its tile.
-@MainActor
-private final class InkTileView: UIView {
-    weak var overlay: InkOverlayView?
-    var tile = InkTileIndex.Tile(column: 0, row: 0)
-    var revision: UInt64 = 0
-
-    override init(frame: CGRect) {
-        super.init(frame: frame)
-        isOpaque = false
-        backgroundColor = .clear
-        isUserInteractionEnabled = false
-        clipsToBounds = true
-    }
-
-    required init?(coder: NSCoder) { nil }
-
-    override func draw(_ rect: CGRect) { overlay?.drawTile(tile) }
 }
 #endif

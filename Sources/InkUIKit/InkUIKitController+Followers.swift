@@ -22,6 +22,8 @@ struct Teardown: @unchecked Sendable {
         side.close()
         overlay.router = nil
         overlay.onResize = nil
+        overlay.clock = nil
+        overlay.zoomInProgress = nil
         for recognizer in recognizers { recognizer.view?.removeGestureRecognizer(recognizer) }
         interaction.delegate = nil
         overlay.removeInteraction(interaction)

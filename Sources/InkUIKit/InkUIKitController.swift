@@ -236,6 +236,13 @@ public final class InkUIKitController {
         overlay.router = { [weak self] point, tool in self?.loop.route(at: point, tool: tool) ?? .page }
         overlay.onResize = { [weak self] _ in self?.viewDidResize() }
         overlay.onAppearanceChange = { [weak self] in self?.pageAppearanceDidChange() }   // the ink's colour
+        // A zoom settles on the loop's clock (then the ink's tiles are drawn again at its
+        // resolution); one is in progress while the scroll view zooms or bounces back.
+        overlay.clock = loop.clock
+        overlay.zoomInProgress = { [weak webView] in
+            guard let scrollView = webView?.scrollView else { return false }
+            return scrollView.isZooming || scrollView.isZoomBouncing
+        }
         recognizer.deliver = { [weak self] inputs in self?.deliver(inputs) }
         hoverRecognizer.onHover = { [weak self] in self?.loop.pointerHovered() }
         hoverRecognizer.onPencilHover = { [weak self] hovering in self?.loop.submit(.pencilHovering(hovering)) }

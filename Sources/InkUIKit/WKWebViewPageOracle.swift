@@ -132,11 +132,19 @@ public final class WKWebViewPageOracle {
 /// holding the oracles weakly.
 ///
 /// Its witness is `nonisolated`, so the conformance compiles with both declarations of
-/// `WKScriptMessageHandler`: the iOS 17 SDK's (no main-actor annotation) and later SDKs'
-/// (`@MainActor`). WebKit calls the handler on the main thread (later SDKs say so with that
-/// annotation), and `MainActor.assumeIsolated` states it: it stops the app if that is ever
-/// not so.
-/// `scripts/apple-typecheck.sh` type-checks this file against both declarations.
+/// `WKScriptMessageHandler`: the iOS 17 SDK's (no main-actor annotation: a main-actor
+/// witness does not satisfy it in Swift 6) and later SDKs' (`@MainActor`). WebKit calls the
+/// handler on the main thread (later SDKs say so with that annotation), and
+/// `MainActor.assumeIsolated` states it: it stops the app if that is ever not so. The
+/// message is carried into the main actor's closure in a ``MainThreadMessage``: with the
+/// iOS 17 SDK `WKScriptMessage` is not `Sendable` (the closure capturing it is refused:
+/// "sending 'message' risks causing data races"); with later SDKs it is main-actor isolated,
+/// so `Sendable`, and the box changes nothing.
+///
+/// Not a `@preconcurrency` conformance with a main-actor witness: with later SDKs the
+/// protocol is itself `@MainActor` and the attribute would say nothing (the compiler warns
+/// that it has no effect, an error under the package's warnings-as-errors check).
+/// `scripts/apple-typecheck.sh` type-checks this file against both SDKs' WebKit.
 @MainActor
 private final class ScriptMessageDispatcher: NSObject, WKScriptMessageHandler {
     struct Key: Hashable {
@@ -183,11 +191,21 @@ private final class ScriptMessageDispatcher: NSObject, WKScriptMessageHandler {
     }
 
     nonisolated func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
+        let delivered = MainThreadMessage(message: message)
         MainActor.assumeIsolated {
+            let message = delivered.message
             guard let webView = message.webView, let attached = oracles[ObjectIdentifier(webView)],
                   attached.webView === webView else { return }
             attached.oracle?.received(message)
         }
     }
+}
+
+/// A script message on its way from the handler's `nonisolated` witness into
+/// `MainActor.assumeIsolated`, on the main thread where WebKit delivered it: it never leaves
+/// that thread, which `assumeIsolated` checks. `@unchecked Sendable` because the iOS 17
+/// SDK's `WKScriptMessage` is not `Sendable` (it has no main-actor annotation).
+private struct MainThreadMessage: @unchecked Sendable {
+    let message: WKScriptMessage
 }
 #endif

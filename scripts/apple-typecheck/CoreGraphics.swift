@@ -59,3 +59,38 @@ public struct CGAffineTransform: Sendable, Hashable {
     public init(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat) { standIn() }
     public static var identity: CGAffineTransform { standIn() }
 }
+
+// https://developer.apple.com/documentation/coregraphics/cgpath (a Core Foundation type, a class in Swift)
+// https://developer.apple.com/documentation/coregraphics/cgmutablepath
+// https://developer.apple.com/documentation/coregraphics/cgmutablepath/addlines(between:transform:)
+// https://developer.apple.com/documentation/coregraphics/cgmutablepath/closesubpath()
+open class CGPath {
+    init() {}
+}
+public class CGMutablePath: CGPath {
+    public override init() { standIn() }
+    public func addLines(between points: [CGPoint], transform: CGAffineTransform = .identity) { standIn() }
+    public func closeSubpath() { standIn() }
+}
+
+// https://developer.apple.com/documentation/coregraphics/cgpathfillrule
+public enum CGPathFillRule: Int, Sendable {
+    case winding = 0, evenOdd = 1
+}
+
+// https://developer.apple.com/documentation/coregraphics/cgcontext
+// https://developer.apple.com/documentation/coregraphics/cgcontext/savegstate()
+// https://developer.apple.com/documentation/coregraphics/cgcontext/restoregstate()
+// https://developer.apple.com/documentation/coregraphics/cgcontext/translateby(x:y:)
+// https://developer.apple.com/documentation/coregraphics/cgcontext/scaleby(x:y:)
+// https://developer.apple.com/documentation/coregraphics/cgcontext/addpath(_:)
+// https://developer.apple.com/documentation/coregraphics/cgcontext/fillpath(using:)
+public class CGContext {
+    init() { standIn() }
+    public func saveGState() { standIn() }
+    public func restoreGState() { standIn() }
+    public func translateBy(x tx: CGFloat, y ty: CGFloat) { standIn() }
+    public func scaleBy(x sx: CGFloat, y sy: CGFloat) { standIn() }
+    public func addPath(_ path: CGPath) { standIn() }
+    public func fillPath(using rule: CGPathFillRule = .winding) { standIn() }
+}

@@ -93,23 +93,17 @@ public enum UIUserInterfaceStyle: Int, Sendable {
     case unspecified = 0, light = 1, dark = 2
 }
 
-// MARK: UIColor, UIBezierPath (not main-actor isolated)
+// MARK: UIColor, the current graphics context (not main-actor isolated)
 // https://developer.apple.com/documentation/uikit/uicolor (Sendable)
-// https://developer.apple.com/documentation/uikit/uicolor/setfill()
+// https://developer.apple.com/documentation/uikit/uicolor/setfill() (the current context's fill colour)
 open class UIColor: NSObject, @unchecked Sendable {
     public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) { standIn() }
     open class var clear: UIColor { standIn() }
     open func setFill() { standIn() }
 }
-// https://developer.apple.com/documentation/uikit/uibezierpath
-open class UIBezierPath: NSObject {
-    public override init() { standIn() }
-    open func move(to point: CGPoint) { standIn() }
-    open func addLine(to point: CGPoint) { standIn() }
-    open func close() { standIn() }
-    open func fill() { standIn() }
-    open var usesEvenOddFillRule: Bool { get { standIn() } set { standIn() } }
-}
+// https://developer.apple.com/documentation/uikit/uigraphicsgetcurrentcontext() (iOS 2; in
+//   `draw(_:)`, UIKit's context for the view)
+public func UIGraphicsGetCurrentContext() -> CGContext? { standIn() }
 
 // MARK: UIEvent, UITouch
 // https://developer.apple.com/documentation/uikit/uievent
@@ -270,6 +264,8 @@ extension UIScribbleInteractionDelegate {
 // https://developer.apple.com/documentation/uikit/uiscrollview/contentsize
 // https://developer.apple.com/documentation/uikit/uiscrollview/adjustedcontentinset (iOS 11, get-only)
 // https://developer.apple.com/documentation/uikit/uiscrollview/setcontentoffset(_:animated:)
+// https://developer.apple.com/documentation/uikit/uiscrollview/iszooming (get-only)
+// https://developer.apple.com/documentation/uikit/uiscrollview/iszoombouncing (get-only)
 // https://developer.apple.com/documentation/uikit/uiscrollview/delegate (weak)
 // https://developer.apple.com/documentation/uikit/uiscrollviewdelegate (`@MainActor protocol … : NSObjectProtocol`)
 // https://developer.apple.com/documentation/uikit/uiscrollviewdelegate/scrollviewdidscroll(_:) (optional)
@@ -282,6 +278,8 @@ extension UIScribbleInteractionDelegate {
     open func setZoomScale(_ scale: CGFloat, animated: Bool) { standIn() }      // .../setzoomscale(_:animated:)
     open var contentSize: CGSize { get { standIn() } set { standIn() } }
     @available(iOS 11.0, *) open var adjustedContentInset: UIEdgeInsets { standIn() }
+    open var isZooming: Bool { standIn() }
+    open var isZoomBouncing: Bool { standIn() }
     open func setContentOffset(_ contentOffset: CGPoint, animated: Bool) { standIn() }
     open var delegate: (any UIScrollViewDelegate)? { get { standIn() } set { standIn() } }   // weak in Apple's SDK
 }

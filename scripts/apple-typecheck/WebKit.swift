@@ -6,6 +6,19 @@
 // the page.
 @_exported import UIKit
 
+// Two SDKs. By default, today's: WebKit's classes and protocols carry `@MainActor`
+// (`WK_SWIFT_UI_ACTOR`, added to WebKit's headers in 278930@main, WebKit/WebKit#28206,
+// May 2024: "Annotate some main-thread-only classes and protocols in WebKit API"; first in
+// the iOS 18 SDK, Xcode 16), and the Swift overlay's completion handlers are
+// `@MainActor @Sendable` (WebKit/WebKit#36002, which refactored the overlay to match).
+// Built with `-D IOS17_SDK_WEBKIT`: the iOS 17 SDK's (Xcode 15), whose headers have no
+// such annotation: `WKScriptMessageHandler`, `WKNavigationDelegate`, `WKScriptMessage`,
+// `WKFrameInfo`, `WKUserContentController`, `WKContentWorld`, `WKUserScript`,
+// `WKWebViewConfiguration` and `WKNavigation` are not isolated (so `WKScriptMessage` is not
+// `Sendable`), and `evaluateJavaScript`'s handler is a plain closure. `WKWebView` is
+// `@MainActor` in both: it is a `UIView`. scripts/apple-typecheck.sh type-checks InkUIKit
+// against both.
+
 func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 
 // https://developer.apple.com/documentation/webkit/wkwebview
@@ -30,15 +43,26 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     open var isLoading: Bool { standIn() }
     open var navigationDelegate: (any WKNavigationDelegate)? { get { standIn() } set { standIn() } }   // weak in Apple's SDK
     open var scrollView: UIScrollView { standIn() }
+    #if IOS17_SDK_WEBKIT
+    @available(iOS 14.0, macOS 11.0, *)
+    public func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, in contentWorld: WKContentWorld,
+                                   completionHandler: ((Result<Any, any Error>) -> Void)? = nil) { standIn() }
+    #else
     @available(iOS 14.0, macOS 11.0, *)
     @preconcurrency public func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, in contentWorld: WKContentWorld,
                                                    completionHandler: (@MainActor @Sendable (Result<Any, any Error>) -> Void)? = nil) { standIn() }
+    #endif
 }
 
 // https://developer.apple.com/documentation/webkit/wkwebviewconfiguration
 // https://developer.apple.com/documentation/webkit/wkwebviewconfiguration/usercontentcontroller
-@MainActor open class WKWebViewConfiguration: NSObject {
-    open var userContentController: WKUserContentController { get { standIn() } set { standIn() } }
+#if IOS17_SDK_WEBKIT
+open class WKWebViewConfiguration: NSObject {}
+#else
+@MainActor open class WKWebViewConfiguration: NSObject {}
+#endif
+extension WKWebViewConfiguration {
+    public var userContentController: WKUserContentController { get { standIn() } set { standIn() } }
 }
 
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller
@@ -47,10 +71,21 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removescriptmessagehandler(forname:contentworld:) (iOS 14)
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/userscripts (iOS 8; read-only, a copy)
 // https://developer.apple.com/documentation/webkit/wkusercontentcontroller/removealluserscripts() (iOS 8)
+#if IOS17_SDK_WEBKIT
+open class WKUserContentController: NSObject {
+    /// The stand-in's record of the names added, per content world (not Apple API).
+    fileprivate var handlerNames: Set<String> = []
+}
+#else
 @MainActor open class WKUserContentController: NSObject {
-    open func addUserScript(_ userScript: WKUserScript) { standIn() }
-    open var userScripts: [WKUserScript] { standIn() }
-    open func removeAllUserScripts() { standIn() }
+    /// The stand-in's record of the names added, per content world (not Apple API).
+    fileprivate var handlerNames: Set<String> = []
+}
+#endif
+extension WKUserContentController {
+    public func addUserScript(_ userScript: WKUserScript) { standIn() }
+    public var userScripts: [WKUserScript] { standIn() }
+    public func removeAllUserScripts() { standIn() }
     /// Raises `NSInvalidArgumentException` when a handler named `name` is already added in
     /// `world`: "Attempt to add script message handler with name '…' when one already exists."
     /// (WebKit/WebKit, `Source/WebKit/UIProcess/API/Cocoa/WKUserContentController.mm`:
@@ -59,7 +94,7 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     /// exception: the app stops. The stand-in traps the same way, so a caller must remove
     /// the name first (`removeScriptMessageHandler(forName:contentWorld:)`) or know it is new.
     @available(iOS 14.0, macOS 11.0, *)
-    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) {
+    public func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) {
         let key = "\(world.name ?? "")\u{0}\(name)"
         precondition(!handlerNames.contains(key),
                      "NSInvalidArgumentException: Attempt to add script message handler with name '\(name)' when one already exists.")
@@ -67,38 +102,49 @@ func standIn() -> Never { fatalError("apple-typecheck stand-in: never run") }
     }
     /// Removing a name that is not there does nothing.
     @available(iOS 14.0, macOS 11.0, *)
-    open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {
+    public func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {
         handlerNames.remove("\(contentWorld.name ?? "")\u{0}\(name)")
     }
-    /// The stand-in's record of the names added, per content world (not Apple API).
-    private var handlerNames: Set<String> = []
 }
 
 // https://developer.apple.com/documentation/webkit/wkcontentworld (iOS 14)
 // https://developer.apple.com/documentation/webkit/wkcontentworld/world(name:)
+#if IOS17_SDK_WEBKIT
 @available(iOS 14.0, macOS 11.0, *)
-@MainActor open class WKContentWorld: NSObject {
-    open class func world(name: String) -> WKContentWorld { standIn() }
-    open var name: String? { standIn() }
+open class WKContentWorld: NSObject {}
+#else
+@available(iOS 14.0, macOS 11.0, *)
+@MainActor open class WKContentWorld: NSObject {}
+#endif
+@available(iOS 14.0, macOS 11.0, *)
+extension WKContentWorld {
+    public class func world(name: String) -> WKContentWorld { standIn() }
+    public var name: String? { standIn() }
 }
 
 // https://developer.apple.com/documentation/webkit/wkuserscript
 // https://developer.apple.com/documentation/webkit/wkuserscript/init(source:injectiontime:formainframeonly:in:) (iOS 14)
 // https://developer.apple.com/documentation/webkit/wkuserscriptinjectiontime
+#if IOS17_SDK_WEBKIT
+open class WKUserScript: NSObject {
+    @available(iOS 14.0, macOS 11.0, *)
+    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld) { standIn() }
+}
+#else
 @MainActor open class WKUserScript: NSObject {
     @available(iOS 14.0, macOS 11.0, *)
     public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld) { standIn() }
 }
+#endif
 public enum WKUserScriptInjectionTime: Int, Sendable {
     case atDocumentStart, atDocumentEnd
 }
 
 // https://developer.apple.com/documentation/webkit/wkscriptmessagehandler (`@MainActor protocol … : NSObjectProtocol`)
 // https://developer.apple.com/documentation/webkit/wkscriptmessagehandler/usercontentcontroller(_:didreceive:)
-// The iOS 17 SDK (Xcode 15) declares the protocol without the main-actor annotation; later
-// SDKs add it. scripts/apple-typecheck.sh type-checks InkUIKit against both: the default is
-// today's documentation, `-D WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED` the iOS 17 SDK's form.
-#if WK_SCRIPT_MESSAGE_HANDLER_NONISOLATED
+// The iOS 17 SDK (Xcode 15) declares the protocol without the main-actor annotation
+// (`-D IOS17_SDK_WEBKIT`); later SDKs add it.
+#if IOS17_SDK_WEBKIT
 public protocol WKScriptMessageHandler: NSObjectProtocol {
     func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
 }
@@ -115,24 +161,46 @@ public protocol WKScriptMessageHandler: NSObjectProtocol {
 // https://developer.apple.com/documentation/webkit/wkscriptmessage/webview (weak, iOS 8): the web
 //   view sending the message (one content controller may serve several web views: a
 //   configuration copies it by reference)
-@MainActor open class WKScriptMessage: NSObject {
-    open var body: Any { standIn() }
-    open var webView: WKWebView? { standIn() }   // weak in Apple's SDK
-    open var name: String { standIn() }
-    open var frameInfo: WKFrameInfo { standIn() }
-    @available(iOS 14.0, macOS 11.0, *) open var world: WKContentWorld { standIn() }
+// Not isolated, so not `Sendable`, in the iOS 17 SDK.
+#if IOS17_SDK_WEBKIT
+open class WKScriptMessage: NSObject {}
+#else
+@MainActor open class WKScriptMessage: NSObject {}
+#endif
+extension WKScriptMessage {
+    public var body: Any { standIn() }
+    public var webView: WKWebView? { standIn() }   // weak in Apple's SDK
+    public var name: String { standIn() }
+    public var frameInfo: WKFrameInfo { standIn() }
+    @available(iOS 14.0, macOS 11.0, *) public var world: WKContentWorld { standIn() }
 }
 
 // https://developer.apple.com/documentation/webkit/wkframeinfo
 // https://developer.apple.com/documentation/webkit/wkframeinfo/ismainframe
-@MainActor open class WKFrameInfo: NSObject {
-    open var isMainFrame: Bool { standIn() }
+#if IOS17_SDK_WEBKIT
+open class WKFrameInfo: NSObject {}
+#else
+@MainActor open class WKFrameInfo: NSObject {}
+#endif
+extension WKFrameInfo {
+    public var isMainFrame: Bool { standIn() }
 }
 
 // https://developer.apple.com/documentation/webkit/wknavigation
 // https://developer.apple.com/documentation/webkit/wknavigationdelegate
 // https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didcommit:) (iOS 8; optional)
 // https://developer.apple.com/documentation/webkit/wknavigationdelegate/webviewwebcontentprocessdidterminate(_:) (iOS 9; optional)
+// Neither is isolated in the iOS 17 SDK: a `@MainActor` type's main-actor witness does not
+// satisfy that protocol in Swift 6.
+#if IOS17_SDK_WEBKIT
+open class WKNavigation: NSObject {}
+public protocol WKNavigationDelegate: NSObjectProtocol {
+    func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!)
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
+    // https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didfinish:)
+    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!)
+}
+#else
 @MainActor open class WKNavigation: NSObject {}
 @MainActor public protocol WKNavigationDelegate: NSObjectProtocol {
     func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!)
@@ -140,6 +208,7 @@ public protocol WKScriptMessageHandler: NSObjectProtocol {
     // https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didfinish:)
     func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!)
 }
+#endif
 extension WKNavigationDelegate {
     /// `optional` in Apple's protocol.
     public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {}
