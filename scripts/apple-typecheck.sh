@@ -213,6 +213,17 @@ if [ $self_test -eq 1 ]; then
     [ "$status" -ne 0 ] || { echo "apple-typecheck: self-test FAILED: $name type-checked" >&2; exit 1; }
     grep -q -- "$pattern" "$log" || { cat "$log"; echo "apple-typecheck: self-test FAILED: $name refused, but not for: $pattern" >&2; exit 1; }
   }
+  # only_ios17_refuses NAME LOG ORIGINAL COPY PATTERN PASSED: the plant (COPY, in place of
+  # ORIGINAL, or an extra file when ORIGINAL is empty) is refused by the iOS 17 SDK's WebKit
+  # with PATTERN and accepted by the iOS 18 SDK's: the model makes the difference.
+  only_ios17_refuses() {
+    local name=$1 log=$2 original=$3 copy=$4 pattern=$5 passed=$6 st=0
+    plant "$sdk17" "$log" "$original" "$copy" || st=$?
+    expect_refused $st "$name" "$log" "$pattern"
+    plant "$sdk18" "$log-18" "$original" "$copy" \
+      || { cat "$log-18"; echo "apple-typecheck: self-test FAILED: $name is refused by the iOS 18 model too" >&2; exit 1; }
+    echo "apple-typecheck: self-test passed: $passed"
+  }
   original="Sources/InkUIKit/WKWebViewPageOracle.swift"
 
   # 1. The message captured into the main actor's closure without its box (the handler as it
@@ -221,29 +232,23 @@ if [ $self_test -eq 1 ]; then
   sed '/let delivered = MainThreadMessage(message: message)/d; /let message = delivered.message/d' "$original" > "$copy"
   ! grep -q 'MainThreadMessage(message: message)\|delivered.message' "$copy" && grep -q 'received(message)' "$copy" \
     || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
-  st=0; plant "$sdk17" "$work/planted/message-log" "$original" "$copy" || st=$?; expect_refused $st "a script message captured unboxed" \
-    "$work/planted/message-log" "WKWebViewPageOracle.swift:.*sending 'message' risks causing data races"
-  plant "$sdk18" "$work/planted/message-log-18" "$original" "$copy" \
-    || { cat "$work/planted/message-log-18"; echo "apple-typecheck: self-test FAILED: the unboxed message is refused by the iOS 18 model too" >&2; exit 1; }
-  echo "apple-typecheck: self-test passed: a script message captured unboxed is refused with the iOS 17 SDK's WebKit (not Sendable), accepted with the iOS 18 SDK's"
+  only_ios17_refuses "a script message captured unboxed" "$work/planted/message-log" "$original" "$copy" \
+    "WKWebViewPageOracle.swift:.*sending 'message' risks causing data races" \
+    "a script message captured unboxed is refused with the iOS 17 SDK's WebKit (not Sendable), accepted with the iOS 18 SDK's"
 
   # 2. A main-actor witness for the iOS 17 SDK's nonisolated WKScriptMessageHandler.
   sed 's/^    nonisolated func userContentController(/    func userContentController(/' "$original" > "$copy"
   grep -q '^    func userContentController(' "$copy" || { echo "apple-typecheck: self-test FAILED: nothing to plant in $original" >&2; exit 1; }
-  st=0; plant "$sdk17" "$work/planted/handler-log" "$original" "$copy" || st=$?; expect_refused $st "a main-actor message handler" \
-    "$work/planted/handler-log" "WKWebViewPageOracle.swift:.*\(conformance of 'ScriptMessageDispatcher' to protocol 'WKScriptMessageHandler' crosses into main actor-isolated code\|cannot be used to satisfy nonisolated requirement from protocol 'WKScriptMessageHandler'\)"
-  plant "$sdk18" "$work/planted/handler-log-18" "$original" "$copy" \
-    || { cat "$work/planted/handler-log-18"; echo "apple-typecheck: self-test FAILED: the main-actor handler is refused by the iOS 18 model too" >&2; exit 1; }
-  echo "apple-typecheck: self-test passed: a main-actor WKScriptMessageHandler witness is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
+  only_ios17_refuses "a main-actor message handler" "$work/planted/handler-log" "$original" "$copy" \
+    "WKWebViewPageOracle.swift:.*\(conformance of 'ScriptMessageDispatcher' to protocol 'WKScriptMessageHandler' crosses into main actor-isolated code\|cannot be used to satisfy nonisolated requirement from protocol 'WKScriptMessageHandler'\)" \
+    "a main-actor WKScriptMessageHandler witness is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
 
   # 3. A main-actor navigation delegate (InkUIKit has none; an app's would be refused so).
   extra="$work/planted/PlantedNavigationDelegate.swift"
   printf '#if canImport(UIKit) && canImport(WebKit)\nimport WebKit\n@MainActor final class PlantedNavigationDelegate: NSObject, WKNavigationDelegate {\n    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {}\n}\n#endif\n' > "$extra"
-  st=0; plant "$sdk17" "$work/planted/navigation-log" "" "$extra" || st=$?; expect_refused $st "a main-actor WKNavigationDelegate" \
-    "$work/planted/navigation-log" "PlantedNavigationDelegate.swift:[34]:.*\(conformance of 'PlantedNavigationDelegate' to protocol 'WKNavigationDelegate' crosses into main actor-isolated code\|cannot be used to satisfy nonisolated requirement from protocol 'WKNavigationDelegate'\)"
-  plant "$sdk18" "$work/planted/navigation-log-18" "" "$extra" \
-    || { cat "$work/planted/navigation-log-18"; echo "apple-typecheck: self-test FAILED: the main-actor navigation delegate is refused by the iOS 18 model too" >&2; exit 1; }
-  echo "apple-typecheck: self-test passed: a main-actor WKNavigationDelegate is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
+  only_ios17_refuses "a main-actor WKNavigationDelegate" "$work/planted/navigation-log" "" "$extra" \
+    "PlantedNavigationDelegate.swift:[34]:.*\(conformance of 'PlantedNavigationDelegate' to protocol 'WKNavigationDelegate' crosses into main actor-isolated code\|cannot be used to satisfy nonisolated requirement from protocol 'WKNavigationDelegate'\)" \
+    "a main-actor WKNavigationDelegate is refused with the iOS 17 SDK's WebKit, accepted with the iOS 18 SDK's"
 
   # 4. What the follower, the dispatcher and the overlay read, as Apple declares it:
   # `isLoading` is read-only (observed by KVO, never set), `WKScriptMessage.webView` optional

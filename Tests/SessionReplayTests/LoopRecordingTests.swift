@@ -12,24 +12,25 @@ import InkTesting
 struct LoopRecordingTests {
     typealias Shell = RecordingShell
 
-    static func fingerTap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
-        [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .finger)])),
-         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .finger)]))]
+    static func tap(_ touch: UInt64, x: Double, y: Double, at t: Double, tool: ToolKind = .pencil) -> [EngineInput] {
+        [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: tool)])),
+         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: tool)]))]
     }
 
-    static func tap(_ touch: UInt64, x: Double, y: Double, at t: Double) -> [EngineInput] {
-        [.touch(TouchEvent(touch: PlatformTouchID(touch), phase: .began, samples: [TouchSample(x: x, y: y, timestamp: t, tool: .pencil)])),
-         .touch(TouchEvent(touch: PlatformTouchID(touch), phase: .ended, samples: [TouchSample(x: x + 1, y: y, timestamp: t + 0.01, tool: .pencil)]))]
-    }
-
-    @Test("an unanswered touch and a page load, both routings: the loop's recording replays with the same decisions, at the same times",
-          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
-    func unansweredAndPageLoad(routing: TouchRouting) throws {
+    /// A loop in `routing` on a manual clock at 1 s, recording into `lines`, with a shell.
+    static func recordingLoop(_ routing: TouchRouting) -> (lines: CollectedLines, clock: ManualClock, shell: Shell, loop: InkLoop) {
         let lines = CollectedLines(), clock = ManualClock(start: 1), shell = Shell()
         let recorder = SessionRecorder(canvasWidth: 800, canvasHeight: 600, sink: lines.offer)
         let loop = InkLoop(configuration: InkEngineConfiguration(decisionTimeout: 0.25, routing: routing), clock: clock, seed: 5,
                            recorder: recorder)
         loop.shell = shell
+        return (lines, clock, shell, loop)
+    }
+
+    @Test("an unanswered touch and a page load, both routings: the loop's recording replays with the same decisions, at the same times",
+          arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
+    func unansweredAndPageLoad(routing: TouchRouting) throws {
+        let (lines, clock, shell, loop) = Self.recordingLoop(routing)
         let page = try PageDocumentID("1111222233334444"), next = try PageDocumentID("5555666677778888")
         loop.submit(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 0.3, regions: [PageRegion(x: 300, y: 300, width: 100, height: 100)],
                                                                     document: page)).json))
@@ -65,11 +66,7 @@ struct LoopRecordingTests {
     @Test("a resize drops the snapshot live and in the replay: the touch after it is asked in both, and the recording replays identically",
           arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
     func resize(routing: TouchRouting) throws {
-        let lines = CollectedLines(), clock = ManualClock(start: 1), shell = Shell()
-        let recorder = SessionRecorder(canvasWidth: 800, canvasHeight: 600, sink: lines.offer)
-        let loop = InkLoop(configuration: InkEngineConfiguration(decisionTimeout: 0.25, routing: routing), clock: clock, seed: 5,
-                           recorder: recorder)
-        loop.shell = shell
+        let (lines, clock, _, loop) = Self.recordingLoop(routing)
         let block = RegionSnapshot(generation: 1, maxAge: 5, regions: [PageRegion(x: 0, y: 0, width: 100, height: 100)])
         loop.submit(.pageMessage(PageMessage.regions(block).json))
         loop.submit(Self.tap(1, x: 50, y: 50, at: 1))            // the snapshot: page
@@ -91,19 +88,15 @@ struct LoopRecordingTests {
     @Test("the pencil's hover and the pencil-only setting are recorded as they were taken, and the replay decides the same: a palm beside the hovering pen, a finger the page's by the setting",
           arguments: [TouchRouting.handOverAfterDecision, .decideAtTouchDown])
     func pencilInputs(routing: TouchRouting) throws {
-        let lines = CollectedLines(), clock = ManualClock(start: 1), shell = Shell()
-        let recorder = SessionRecorder(canvasWidth: 800, canvasHeight: 600, sink: lines.offer)
-        let loop = InkLoop(configuration: InkEngineConfiguration(decisionTimeout: 0.25, routing: routing), clock: clock, seed: 5,
-                           recorder: recorder)
-        loop.shell = shell
+        let (lines, clock, _, loop) = Self.recordingLoop(routing)
         loop.submit(.pageMessage(PageMessage.regions(RegionSnapshot(generation: 1, maxAge: 60, regions: [])).json))
         loop.submit(.pencilHovering(true))
-        loop.submit(Self.fingerTap(1, x: 300, y: 300, at: 1))    // the hand beside the hovering pen: a palm
+        loop.submit(Self.tap(1, x: 300, y: 300, at: 1, tool: .finger))    // the hand beside the hovering pen: a palm
         clock.advance(to: 1.1)
         loop.submit(.pencilHovering(false))
         clock.advance(to: 2)
         loop.submit(.pencilOnly(true))
-        loop.submit(Self.fingerTap(2, x: 300, y: 300, at: 2))    // a finger: the page's by the setting
+        loop.submit(Self.tap(2, x: 300, y: 300, at: 2, tool: .finger))    // a finger: the page's by the setting
         clock.advance(to: 2.5)
         loop.stop()
         #expect(lines.text.contains(#"{"kind":"pencil_hover","t":1,"hovering":true,"#), "\(lines.text)")
