@@ -146,8 +146,14 @@ struct EngineFuzzRun {
             let force: Double? = byte() & 1 == 0 ? Double(byte()) / 200 : .nan
             driver.deliver(.update(EstimatedPropertyUpdate(touch: PlatformTouchID(id), updateIndex: index, force: force)), at: now,
                            into: &output)
-        default:  // the page scrolled or zoomed, or a new page document began (sometimes with an invalid transform)
-            if byte() & 3 == 0 {
+        default:  // the page scrolled or zoomed, or a new page document began (sometimes with an invalid
+            // transform), or the pencil hovers or the pencil-only setting was read again
+            let kind = byte()
+            if kind & 12 == 4 {
+                driver.deliver(kind & 16 == 0 ? .pencilHovering(kind & 32 == 0) : .pencilOnly(kind & 32 == 0), at: now, into: &output)
+                break
+            }
+            if kind & 3 == 0 {
                 let scale = coordinate() / 100
                 driver.deliver(.newDocument(PageTransform(scale: scale, offsetX: coordinate(), offsetY: 0)), at: now, into: &output)
                 break
