@@ -72,8 +72,10 @@ import HitTestBridge
 /// while the app runs) turns on the engine's pencil-only policy: the pencil writes and a
 /// finger on the scratch paper scrolls the page. A pencil hovering over the paper (iPads with
 /// Apple Pencil hover) counts for the palm rule as a pencil down does: a hand that lands as the
-/// pen approaches is held, neither ink nor the page's (`EngineInput.pencilHovering(_:)`). A double tap or a squeeze of the
-/// pencil (`UIPencilInteraction`) goes to ``onPencilGesture``; with none set, nothing happens.
+/// pen approaches is held, neither ink nor the page's (`EngineInput.pencilHovering(_:)`). A
+/// double tap or a squeeze of the pencil (`UIPencilInteraction`) goes to ``onPencilGesture``;
+/// with none set, nothing happens. Two fingers pinching on the paper zoom the web view's scroll
+/// view about their midpoint (`EngineEvent.Kind.zoomPage(scale:about:)`).
 /// A trackpad's or mouse's scroll, pinch and hover pass through the overlay to the web view.
 ///
 /// Type-checked against stand-ins for UIKit and WebKit; never run on a device.

@@ -630,10 +630,11 @@
     }
 
     /// Follows a gesture finger that moved to `point`: once the gesture's first two fingers
-    /// are both known, their distance then is the base; once it changed by more than
-    /// ``pinchThreshold`` of it at ``pinchStartMoves`` successive moves they pinch, and from then on each change zooms the view about
-    /// their midpoint (``EngineEvent/Kind-swift.enum/zoomPage(scale:about:)``) and the
-    /// midpoint's movement scrolls it. Returns whether the fingers pinch.
+    /// are both known, their distance then is the base; once it is off the base by more than
+    /// ``pinchThreshold`` at ``pinchStartMoves`` successive moves they pinch, and from then on
+    /// each change zooms the view about their midpoint
+    /// (``EngineEvent/Kind-swift.enum/zoomPage(scale:about:)``) and the midpoint's movement
+    /// scrolls it. Returns whether the fingers pinch.
     private mutating func followPinch(_ id: TouchID, to point: CanvasPoint) -> Bool {
         func span(_ a: CanvasPoint, _ b: CanvasPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
         func mid(_ a: CanvasPoint, _ b: CanvasPoint) -> CanvasPoint { CanvasPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
