@@ -176,4 +176,26 @@ struct InkTileZoomTests {
         #expect(atTwo.kept.count < around.count, "some of the margin's \(around.count - onScreen.count) tiles left out")
         #expect(atTwo.pixels <= InkTileZoom.pixelBudget)
     }
+
+    @Test("a zoom out whose held pictures would pass the budget draws every tile on screen again at once: at half the side while the zoom still changes (room to halve again), at the zoom's own resolution once it rests")
+    func zoomOutPastTheBudgetHalvesTheSide() {
+        // Twenty tiles on screen, each held at the side cap (drawn zoomed in): 20 Mi pixels,
+        // past the 16 Mi budget, at a zoom whose own resolution is 2 (512-pixel pictures).
+        let onScreen = Array(0..<20)
+        let held = Dictionary(uniqueKeysWithValues: onScreen.map { ($0, InkTileZoom.Held(resolution: 4, side: 1_024, isCurrent: true)) })
+        let changing = InkTileZoom.plan(onScreen: onScreen, around: [], held: held, resolution: 2, outOfBudget: 1, tileSize: Self.tile,
+                                        rests: false)
+        #expect(changing.drawsAll && changing.drawn == Set(onScreen))
+        #expect(changing.resolution == 1 && changing.side == 256, "while the zoom changes: \(changing.resolution), \(changing.side) pixels")
+        #expect(changing.pixels == 20 * 256 * 256 && changing.pixels <= InkTileZoom.pixelBudget)
+        let rested = InkTileZoom.plan(onScreen: onScreen, around: [], held: held, resolution: 2, outOfBudget: 1, tileSize: Self.tile,
+                                      rests: true)
+        #expect(rested.drawn == Set(onScreen), "every picture is of another resolution")
+        #expect(rested.resolution == 2 && rested.side == 512, "once it rests: \(rested.resolution), \(rested.side) pixels")
+        // Held within the budget, nothing is drawn while the zoom changes.
+        let few = Dictionary(uniqueKeysWithValues: onScreen.prefix(10).map { ($0, InkTileZoom.Held(resolution: 4, side: 1_024, isCurrent: true)) })
+        let kept = InkTileZoom.plan(onScreen: Array(onScreen.prefix(10)), around: [], held: few, resolution: 2, outOfBudget: 1,
+                                    tileSize: Self.tile, rests: false)
+        #expect(!kept.drawsAll && kept.drawn.isEmpty && kept.pixels == 10 * 1_024 * 1_024)
+    }
 }
