@@ -24,28 +24,17 @@ struct ScrollFramesRow {
 /// and up again 8 points a frame, `frames` times, waiting for each scroll to be drawn, and
 /// reads the draw handler's time for each frame.
 func measureScrollFrames(strokes: Int, cached: Bool, frames: Int, page: URL) throws -> ScrollFramesRow {
-    let window = try ScratchpadWindow()
-    try window.show(loading: page)
-    window.usesInkCache = cached
-    // Left of the answer fields (x 560 and right) and the check buttons, below the first
-    // question's line: the scratch paper of the first screen.
-    let written = SyntheticInk.write(strokes, into: window, area: CanvasRect(minX: 30, minY: 140, maxX: 540, maxY: 740))
-    guard written == strokes else { throw UsageError(description: "only \(written) of \(strokes) strokes became ink") }
-    GTK.spin(for: 0.3)
+    let window = try windowWithInk(strokes: strokes, page: page) { $0.usesInkCache = cached }
     let tilesBefore = window.inkTilesRendered
     var perFrame: [Double] = []
     var offset = window.transform.offsetY
     for frame in 0..<frames {
         let dy = (frame / 15) % 2 == 0 ? 8.0 : -8.0   // down 120 points, up 120, …
-        let framesBefore = window.framesDrawn, secondsBefore = window.drawSeconds
-        window.scrollPage(dx: 0, dy: dy)
         let target = offset + dy * window.transform.scale
-        _ = GTK.spin(timeout: 2) { window.transform.offsetY == target && window.framesDrawn > framesBefore }
-        // Let GTK draw the frame the scroll asked for, and nothing else pending.
-        GTK.spin(for: 0.02)
+        if let cost = frameCost(window, { window.scrollPage(dx: 0, dy: dy) }, landed: { window.transform.offsetY == target }) {
+            perFrame.append(cost)
+        }
         offset = window.transform.offsetY
-        let drawn = window.framesDrawn - framesBefore
-        if drawn > 0 { perFrame.append((window.drawSeconds - secondsBefore) / Double(drawn)) }
     }
     let report = window.finish()
     guard report.isVerified else { throw UsageError(description: "not verified: \(report.verificationFailures)") }
@@ -58,7 +47,7 @@ func runScrollFrames(_ arguments: Arguments) throws -> Int32 {
     let frames = try positiveOption(arguments, "frames", upTo: 10_000, default: 60)
     let page = try pageURL(arguments.positional.first ?? "Fixtures/pages/long.html")
     try GTK.initialize()
-    func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
+    let ms = frameMilliseconds
     print("| strokes on the page | finished ink | frames | draw handler per frame, p50 | p95 | max | tiles filled while scrolling |")
     print("|---:|---|---:|---:|---:|---:|---:|")
     for count in counts {
@@ -70,6 +59,36 @@ func runScrollFrames(_ arguments: Arguments) throws -> Int32 {
     }
     return 0
 }
+
+/// A window showing `page` with `strokes` synthetic strokes on its first screen's scratch
+/// paper (left of the long worksheet's answer fields, x 560 and right, and its check
+/// buttons, below the first question's line), set up by `prepare` before they are written,
+/// and settled: what the frame measurements start from.
+func windowWithInk(strokes: Int, page: URL, prepare: (ScratchpadWindow) -> Void) throws -> ScratchpadWindow {
+    let window = try ScratchpadWindow()
+    try window.show(loading: page)
+    prepare(window)
+    let written = SyntheticInk.write(strokes, into: window, area: CanvasRect(minX: 30, minY: 140, maxX: 540, maxY: 740))
+    guard written == strokes else { throw UsageError(description: "only \(written) of \(strokes) strokes became ink") }
+    GTK.spin(for: 0.3)
+    return window
+}
+
+/// The draw handler's seconds per frame for one change of the view: `change` runs, GTK runs
+/// until the view has `landed` and a frame was drawn (2 s at most), then 20 ms more, so the
+/// frame the change asked for is drawn and nothing else is pending. `nil` when no frame was
+/// drawn.
+func frameCost(_ window: ScratchpadWindow, _ change: () -> Void, landed: @escaping () -> Bool) -> Double? {
+    let framesBefore = window.framesDrawn, secondsBefore = window.drawSeconds
+    change()
+    _ = GTK.spin(timeout: 2) { landed() && window.framesDrawn > framesBefore }
+    GTK.spin(for: 0.02)
+    let drawn = window.framesDrawn - framesBefore
+    return drawn > 0 ? (window.drawSeconds - secondsBefore) / Double(drawn) : nil
+}
+
+/// Seconds as milliseconds with three decimals, for the frame tables.
+func frameMilliseconds(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
 
 /// `--strokes`: stroke counts, comma separated, each 0...20000 (the measuring commands').
 func strokeCounts(_ arguments: Arguments, default given: String) throws -> [Int] {

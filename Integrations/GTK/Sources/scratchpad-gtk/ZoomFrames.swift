@@ -28,22 +28,14 @@ struct ZoomFramesRow {
 /// `steps` steps (one every frame, waiting for each to be drawn), reads the draw handler's
 /// time for each frame, then lets the zoom rest and reads the refill.
 func measureZoomFrames(strokes: Int, settles: Bool, steps: Int, page: URL) throws -> ZoomFramesRow {
-    let window = try ScratchpadWindow()
-    try window.show(loading: page)
-    window.zoomSettleDelay = settles ? 0.15 : 0
-    let written = SyntheticInk.write(strokes, into: window, area: CanvasRect(minX: 30, minY: 140, maxX: 540, maxY: 740))
-    guard written == strokes else { throw UsageError(description: "only \(written) of \(strokes) strokes became ink") }
-    GTK.spin(for: 0.3)
+    let window = try windowWithInk(strokes: strokes, page: page) { $0.zoomSettleDelay = settles ? 0.15 : 0 }
     let tilesBefore = window.inkTilesRendered
     var perFrame: [Double] = []
     for step in 1...steps {
         let level = 1 + 4 * Double(step) / Double(steps)
-        let framesBefore = window.framesDrawn, secondsBefore = window.drawSeconds
-        window.page.zoomLevel = level
-        _ = GTK.spin(timeout: 2) { abs(window.transform.scale - 1 / level) < 1e-9 && window.framesDrawn > framesBefore }
-        GTK.spin(for: 0.02)
-        let drawn = window.framesDrawn - framesBefore
-        if drawn > 0 { perFrame.append((window.drawSeconds - secondsBefore) / Double(drawn)) }
+        if let cost = frameCost(window, { window.page.zoomLevel = level }, landed: { abs(window.transform.scale - 1 / level) < 1e-9 }) {
+            perFrame.append(cost)
+        }
     }
     let tilesDuring = window.inkTilesRendered - tilesBefore
     let secondsBefore = window.drawSeconds
@@ -67,7 +59,7 @@ func runZoomFrames(_ arguments: Arguments) throws -> Int32 {
     let steps = try positiveOption(arguments, "steps", upTo: 1_000, default: 40)
     let page = try pageURL(arguments.positional.first ?? "Fixtures/pages/long.html")
     try GTK.initialize()
-    func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
+    let ms = frameMilliseconds
     print("| strokes | tile pictures during the zoom | frames | draw per frame, p50 | p95 | max | tiles filled during the zoom | draw after it rested | peak pixels of pictures (MiB) | largest picture side | peak RSS of the process so far |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for count in counts {
