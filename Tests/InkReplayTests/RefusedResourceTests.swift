@@ -18,11 +18,18 @@ struct RefusedResourceTests {
     static var isRoot: Bool { getuid() == 0 }
     static var setpriv: String? { ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) } }
 
-    @Test("verify --jobs 200 under a 1 GB address space: the threads that started replay every session, and it says so (it waited forever)")
-    func threadsRefusedForAddressSpace() throws {
+    /// Address-space limits, in KiB, from a little above what the tool needs at rest to above
+    /// what 200 stacks of 8 MiB take. Where the limit cuts the pool decides how little room is
+    /// left for the replays' own allocations: before the threads not admitted were joined, 300,
+    /// 700, 800 MB and 1.2 GB crashed or hung here, and CI's 1 GB run crashed (stop 56).
+    static let addressSpaceLimits = [300_000, 500_000, 700_000, 800_000, 1_048_576, 1_200_000]
+
+    @Test("verify --jobs 200 under address-space limits from 300 MB to 1.2 GB: the threads that started replay every session, and it says so (it waited forever; then crashed on the replays' first allocations)",
+          arguments: RefusedResourceTests.addressSpaceLimits)
+    func threadsRefusedForAddressSpace(kibibytes: Int) throws {
         let directory = try Self.corpus(250)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CLITests.shell(#"ulimit -v 1048576; exec timeout -k 5 120 "$0" verify --jobs 200 "$1""#, [directory.path])
+        let result = try CLITests.shell(#"ulimit -v \#(kibibytes); exec timeout -k 5 120 "$0" verify --jobs 200 "$1""#, [directory.path])
         #expect(result.status == 0, "exit \(result.status) (124: it hung): \(result.stderr.suffix(300))")
         #expect(result.stdout.contains("verified 250 sessions"), "\(result.stdout.suffix(300))")
         #expect(result.stderr.contains("Note: --jobs 200: the system refused a thread ("), "\(result.stderr.suffix(300))")
