@@ -110,7 +110,7 @@ final class WorkerThreads: @unchecked Sendable {
             if let thread { pool.threads.append(thread) }
             #endif
         }
-        if let reserve, reserve != MAP_FAILED { munmap(reserve, reserveBytes) }
+        if let reserve, reserve != UnsafeMutableRawPointer(bitPattern: -1) { munmap(reserve, reserveBytes) }
         let started = pool.threads.count
         pool.running = pool.refusal == nil ? started : started / 2
         pool.gate.lock()

@@ -190,6 +190,16 @@ public var SIGPIPE: Int32 { standIn() }
 public var SIG_IGN: sig_t! { standIn() }
 @discardableResult public func signal(_ signal: Int32, _ handler: sig_t!) -> sig_t! { standIn() }
 
+// MARK: Memory mapping (ink-replay's --jobs workers hold a reserve of address space while
+// threads are asked for). Darwin's shapes (sys/mman.h of the macOS 14 SDK): `mmap` returns an
+// implicitly unwrapped raw pointer, MAP_FAILED on failure (compared as the pointer -1 here).
+public var PROT_NONE: Int32 { standIn() }
+public var MAP_PRIVATE: Int32 { standIn() }
+public var MAP_ANON: Int32 { standIn() }
+@discardableResult public func mmap(_ addr: UnsafeMutableRawPointer!, _ len: Int, _ prot: Int32, _ flags: Int32,
+                                    _ fd: Int32, _ offset: off_t) -> UnsafeMutableRawPointer! { standIn() }
+@discardableResult public func munmap(_ addr: UnsafeMutableRawPointer!, _ len: Int) -> Int32 { standIn() }
+
 // MARK: POSIX threads (ink-replay's --jobs workers: pthread_create says when a thread is refused;
 // InkLoop's debug check: pthread_self, pthread_equal)
 /// Darwin's shapes: `pthread_t` is a non-optional pointer to an opaque struct, and
