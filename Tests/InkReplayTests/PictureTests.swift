@@ -155,11 +155,15 @@ struct TimelineTests {
 
     @Test("bad arguments: no session, no output, --json, a missing file")
     func usage() throws {
-        #expect(try CLITests.run("timeline", "-o", "/tmp/x.svg").status == 64)
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("x.svg").path, never = directory.appendingPathComponent("never.svg").path
+        #expect(try CLITests.run("timeline", "-o", output).status == 64)
         #expect(try CLITests.run("timeline", CLITests.fixtures + "/decimal-point.jsonl").status == 64)
-        #expect(try CLITests.run("timeline", CLITests.fixtures + "/decimal-point.jsonl", "-o", "/tmp/x.svg", "--json").status == 64)
-        let missing = try CLITests.run("timeline", "/nonexistent.jsonl", "-o", "/tmp/never.svg")
-        #expect(missing.status == 1 && !FileManager.default.fileExists(atPath: "/tmp/never.svg"))
+        #expect(try CLITests.run("timeline", CLITests.fixtures + "/decimal-point.jsonl", "-o", output, "--json").status == 64)
+        let missing = try CLITests.run("timeline", "/nonexistent.jsonl", "-o", never)
+        #expect(missing.status == 1 && !FileManager.default.fileExists(atPath: never))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "a refused run wrote nothing")
     }
 }
 
