@@ -16,6 +16,8 @@ struct RefusedResourceTests {
     }
 
     static var isRoot: Bool { getuid() == 0 }
+    /// A user id with no account and no process, for the process-limit test run as root.
+    static let unusedUser = 61_234
     static var setpriv: String? { ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) } }
 
     /// Address-space limits, in KiB, from a little above what the tool needs at rest to above
@@ -40,8 +42,9 @@ struct RefusedResourceTests {
     func threadsRefusedForProcessLimit() throws {
         let directory = try Self.corpus(100)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // Root is not held to RLIMIT_NPROC: the run drops to the user nobody.
-        let drop = Self.isRoot ? "\(Self.setpriv!) --reuid=65534 --regid=65534 --clear-groups " : ""
+        // Root is not held to RLIMIT_NPROC: the run drops to a user id nothing else runs as
+        // (the limit counts every process of the user: `nobody`'s would count too).
+        let drop = Self.isRoot ? "\(Self.setpriv!) --reuid=\(Self.unusedUser) --regid=\(Self.unusedUser) --clear-groups " : ""
         let result = try CLITests.shell(#"ulimit -u 30; exec \#(drop)timeout -k 5 120 "$0" verify --jobs 64 "$1""#, [directory.path])
         #expect(result.status == 0, "exit \(result.status) (124: it hung): \(result.stderr.suffix(300))")
         #expect(result.stdout.contains("verified 100 sessions"), "\(result.stdout.suffix(300))")
